@@ -1,0 +1,25 @@
+#include "cli/limits_options.h"
+
+namespace goalcup {
+
+void add_limit_options(CLI::App& app, Limits& limits) {
+  const char* group = "Limits (see docs/LIMITS.md)";
+  app.add_option("--max-line-bytes", limits.max_line_bytes, "longest line read")->group(group)->capture_default_str();
+  app.add_option("--max-depth", limits.max_depth, "deepest JSON nesting in a line")
+      ->group(group)->capture_default_str()->check(CLI::Range(1u, 1024u));
+  app.add_option("--max-records", limits.max_records, "most records in a trace")->group(group)->capture_default_str();
+  app.add_option("--max-total-bytes", limits.max_total_bytes, "most decompressed bytes in a trace")
+      ->group(group)->capture_default_str();
+  app.add_option("--max-zstd-window-log", limits.max_zstd_window_log, "largest zstd window, as a power of two")
+      ->group(group)->capture_default_str()->check(CLI::Range(10u, 31u));
+  app.add_option("--max-zstd-ratio", limits.max_zstd_ratio, "largest decompressed:compressed ratio")
+      ->group(group)->capture_default_str();
+  app.add_option("--max-archive-members", limits.max_archive_members, "most members scanned in a .tar")
+      ->group(group)->capture_default_str();
+  app.add_option("--max-statements", limits.max_statements, "most signed statements checked in a trace")
+      ->group(group)->capture_default_str();
+  app.add_option("--ack-window", limits.ack_window, "how many records back an ack may point")
+      ->group(group)->capture_default_str()->check(CLI::Range(1u, 1u << 30));
+}
+
+}  // namespace goalcup

@@ -1,0 +1,16 @@
+# Turns core/data/server-keys.json into a C++ initializer list so that the
+# pinned keys are part of the binary and cannot be swapped at run time.
+file(READ ${IN} json)
+string(JSON n LENGTH "${json}" keys)
+set(out "// Generated from server-keys.json by cmake/embed_keys.cmake. Do not edit.\n")
+math(EXPR last "${n} - 1")
+foreach(i RANGE ${last})
+  string(JSON key_id GET "${json}" keys ${i} key_id)
+  string(JSON pk GET "${json}" keys ${i} public_key)
+  string(JSON nb GET "${json}" keys ${i} not_before)
+  string(JSON na GET "${json}" keys ${i} not_after)
+  string(JSON use GET "${json}" keys ${i} use)
+  string(APPEND out "{\"${key_id}\", \"${pk}\", \"${nb}\", \"${na}\", \"${use}\"},\n")
+endforeach()
+file(WRITE ${OUT}.tmp "${out}")
+file(COPY_FILE ${OUT}.tmp ${OUT} ONLY_IF_DIFFERENT)

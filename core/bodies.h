@@ -1,0 +1,35 @@
+// The body of each kind: format checks on the members the format defines
+// (types, lowercase hex, times, enumerations) and typed reads of the members
+// the verifier relies on. Unknown members are allowed, as the format says.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/error.h"
+#include "core/record.h"
+
+namespace goalcup {
+
+// The first format violation in the record's body, if any.
+std::optional<Error> check_body(const Record& r);
+
+struct HeaderInfo {
+  std::string entry_id;
+  std::string run_id;
+};
+HeaderInfo read_header(const Record& r);  // after check_body passed
+
+struct SealInfo {
+  std::string reason;
+  uint64_t records = 0;
+};
+SealInfo read_seal(const Record& r);  // after check_body passed
+
+// A wire record's `size` (bytes as received), 0 when absent.
+uint64_t wire_size(const Record& r);
+
+bool is_uuid_lower(std::string_view s);
+
+}  // namespace goalcup

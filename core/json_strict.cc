@@ -1,0 +1,129 @@
+#include "core/json_strict.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "core/lines.h"
+
+namespace goalcup {
+
+static_assert(kLinePadding >= simdjson::SIMDJSON_PADDING);
+
+StrictJsonParser::StrictJsonParser(const Limits& limits) : parser_(limits.max_line_bytes + 1) {
+  // simdjson counts the root as depth 1, as the format does.
+  // An allocation failure here resurfaces as MEMALLOC on the first parse.
+  if (parser_.allocate(1 << 16, limits.max_depth) != simdjson::SUCCESS) return;
+}
+
+Result<simdjson::dom::element> StrictJsonParser::parse_padded(std::string_view bytes, int64_t seq) {
+  simdjson::dom::element root;
+  auto err = parser_.parse(bytes.data(), bytes.size(), false).get(root);
+  if (err) {
+    Code code = Code::malformed_json;
+    if (err == simdjson::UTF8_ERROR) code = Code::invalid_utf8;
+    if (err == simdjson::DEPTH_ERROR) code = Code::limit_nesting;
+    if (err == simdjson::CAPACITY) code = Code::limit_line_bytes;
+    if (err == simdjson::MEMALLOC) code = Code::internal_error;
+    return Error{code, seq, std::string("JSON: ") + simdjson::error_message(err)};
+  }
+  if (auto dup = find_duplicate_member(root)) {
+    return Error{Code::duplicate_member, seq, "member \"" + std::string(*dup) + "\" appears twice in one object"};
+  }
+  return root;
+}
+
+Result<simdjson::dom::element> StrictJsonParser::parse_copy(std::string_view bytes, int64_t seq) {
+  copy_ = simdjson::padded_string(bytes);
+  return parse_padded(std::string_view(copy_.data(), copy_.size()), seq);
+}
+
+namespace {
+
+std::optional<std::string_view> duplicate_in(simdjson::dom::object o) {
+  const size_t n = o.size();
+  if (n < 2) return std::nullopt;
+  if (n <= 16) {  // the common case: a few members, no allocation
+    std::string_view keys[16];
+    size_t i = 0;
+    for (auto field : o) {
+      for (size_t j = 0; j < i; ++j) {
+        if (keys[j] == field.key) return field.key;
+      }
+      keys[i++] = field.key;
+    }
+    return std::nullopt;
+  }
+  std::vector<std::string_view> keys;
+  keys.reserve(n);
+  for (auto field : o) keys.push_back(field.key);
+  std::sort(keys.begin(), keys.end());
+  auto it = std::adjacent_find(keys.begin(), keys.end());
+  if (it != keys.end()) return *it;
+  return std::nullopt;
+}
+
+}  // namespace
+
+// Recursion depth is bounded by the parser's depth limit.
+std::optional<std::string_view> find_duplicate_member(simdjson::dom::element e) {
+  simdjson::dom::object o;
+  simdjson::dom::array a;
+  if (!e.get(o)) {
+    if (auto d = duplicate_in(o)) return d;
+    for (auto field : o) {
+      if (field.value.is_object() || field.value.is_array()) {
+        if (auto d = find_duplicate_member(field.value)) return d;
+      }
+    }
+  } else if (!e.get(a)) {
+    for (auto child : a) {
+      if (child.is_object() || child.is_array()) {
+        if (auto d = find_duplicate_member(child)) return d;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+namespace json {
+
+template <typename T>
+static Get get_as(simdjson::dom::object o, std::string_view key, T* out) {
+  auto v = o.at_key(key);
+  if (v.error()) return Get::absent;
+  if (v.get(*out)) return Get::wrong_type;
+  return Get::ok;
+}
+
+Get string(simdjson::dom::object o, std::string_view key, std::string_view* out) {
+  return get_as(o, key, out);
+}
+Get object(simdjson::dom::object o, std::string_view key, simdjson::dom::object* out) {
+  return get_as(o, key, out);
+}
+Get array(simdjson::dom::object o, std::string_view key, simdjson::dom::array* out) {
+  return get_as(o, key, out);
+}
+Get boolean(simdjson::dom::object o, std::string_view key, bool* out) { return get_as(o, key, out); }
+
+bool is_integer(simdjson::dom::element e) {
+  auto t = e.type();
+  return t == simdjson::dom::element_type::INT64 || t == simdjson::dom::element_type::UINT64;
+}
+
+Get uint(simdjson::dom::object o, std::string_view key, uint64_t* out) {
+  auto v = o.at_key(key);
+  if (v.error()) return Get::absent;
+  if (!is_integer(v.value_unsafe()) || v.get(*out)) return Get::wrong_type;
+  return Get::ok;
+}
+
+Get integer(simdjson::dom::object o, std::string_view key, int64_t* out) {
+  auto v = o.at_key(key);
+  if (v.error()) return Get::absent;
+  if (!is_integer(v.value_unsafe()) || v.get(*out)) return Get::wrong_type;
+  return Get::ok;
+}
+
+}  // namespace json
+}  // namespace goalcup

@@ -1,0 +1,49 @@
+// Strict JSON: RFC 8259 as simdjson checks it (structure, UTF-8, escapes,
+// lone surrogates, number syntax), plus what simdjson allows and this format
+// does not: duplicate member names in any object, nesting beyond the limit,
+// and integers too large for 64 bits.
+#pragma once
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "core/error.h"
+#include "core/limits.h"
+
+namespace goalcup {
+
+class StrictJsonParser {
+ public:
+  explicit StrictJsonParser(const Limits& limits);
+
+  // Parses `bytes`, which must have kLinePadding readable bytes after its
+  // end. The returned element lives until the next call. Errors carry `seq`.
+  Result<simdjson::dom::element> parse_padded(std::string_view bytes, int64_t seq);
+  // Same for bytes without padding (copies them first).
+  Result<simdjson::dom::element> parse_copy(std::string_view bytes, int64_t seq);
+
+ private:
+  simdjson::dom::parser parser_;
+  simdjson::padded_string copy_;
+};
+
+// The first member name that repeats within one object, anywhere in `root`.
+std::optional<std::string_view> find_duplicate_member(simdjson::dom::element root);
+
+// Typed lookups that distinguish "absent" from "wrong type".
+namespace json {
+enum class Get { ok, absent, wrong_type };
+Get string(simdjson::dom::object o, std::string_view key, std::string_view* out);
+Get uint(simdjson::dom::object o, std::string_view key, uint64_t* out);
+Get object(simdjson::dom::object o, std::string_view key, simdjson::dom::object* out);
+Get array(simdjson::dom::object o, std::string_view key, simdjson::dom::array* out);
+Get boolean(simdjson::dom::object o, std::string_view key, bool* out);
+// An integer (negative allowed) that was written as an integer.
+Get integer(simdjson::dom::object o, std::string_view key, int64_t* out);
+bool is_integer(simdjson::dom::element e);
+}  // namespace json
+
+}  // namespace goalcup

@@ -1,0 +1,40 @@
+// Stage 1 of the data flow: byte sources. A trace arrives as a plain file, a
+// zstd stream, a member of a .tar, a file in a submission directory, or
+// stdin; open_trace() picks the right chain of sources so that everything
+// after it sees one stream of decompressed trace bytes.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "core/error.h"
+#include "core/limits.h"
+
+namespace goalcup {
+
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  // Fills up to `cap` bytes of `buf`. Returns the count, 0 at the end.
+  virtual Result<size_t> read(char* buf, size_t cap) = 0;
+};
+
+struct OpenedTrace {
+  std::unique_ptr<ByteSource> source;
+  std::string description;  // e.g. "trace.jsonl.zst in sub.tar (zstd)"
+};
+
+// Opens a trace given on the command line: a file, a submission directory,
+// a .tar, or "-" for stdin. Compression is recognised by content, not name.
+Result<OpenedTrace> open_trace(const std::string& path, const Limits& limits);
+
+// Wraps an in-memory buffer (tests, fuzzers).
+std::unique_ptr<ByteSource> memory_source(std::string bytes);
+// Wraps `inner` with streaming zstd decompression under `limits`.
+std::unique_ptr<ByteSource> zstd_source(std::unique_ptr<ByteSource> inner, const Limits& limits);
+// Picks plain or zstd for `inner` by its first bytes.
+Result<std::unique_ptr<ByteSource>> sniff_compression(std::unique_ptr<ByteSource> inner,
+                                                      const Limits& limits, bool* is_zstd);
+
+}  // namespace goalcup

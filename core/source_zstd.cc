@@ -1,0 +1,141 @@
+// Streaming zstd: several frames, skippable frames, frames split anywhere.
+// Bounded by a window cap (a frame declaring a huge window is refused before
+// any allocation) and a ratio cap (a small bomb cannot inflate unseen).
+#include <zstd.h>
+#include <zstd_errors.h>
+
+#include <cstring>
+#include <vector>
+
+#include "core/source.h"
+#include "core/source_internal.h"
+
+namespace goalcup {
+namespace {
+
+constexpr uint64_t kRatioSlack = 64ull << 20;
+
+class ZstdSource final : public ByteSource {
+ public:
+  ZstdSource(std::unique_ptr<ByteSource> inner, const Limits& limits)
+      : inner_(std::move(inner)), limits_(limits), dctx_(ZSTD_createDCtx()),
+        in_buf_(ZSTD_DStreamInSize()) {
+    ZSTD_DCtx_setParameter(dctx_, ZSTD_d_windowLogMax, static_cast<int>(limits.max_zstd_window_log));
+  }
+  ~ZstdSource() override { ZSTD_freeDCtx(dctx_); }
+
+  Result<size_t> read(char* buf, size_t cap) override {
+    ZSTD_outBuffer out{buf, cap, 0};
+    for (;;) {
+      if (in_.pos == in_.size && !eof_ && !pending_output_) {
+        auto n = inner_->read(in_buf_.data(), in_buf_.size());
+        if (!n) return n.take_error();
+        in_ = ZSTD_inBuffer{in_buf_.data(), *n, 0};
+        eof_ = *n == 0;
+      }
+      if (in_.pos == in_.size && eof_ && !pending_output_) {
+        if (frame_open_) {
+          return Error{Code::zstd_truncated, -1, "the zstd stream ends inside a frame (the file is cut)"};
+        }
+        return size_t{0};
+      }
+      const size_t before = in_.pos;
+      const size_t r = ZSTD_decompressStream(dctx_, &out, &in_);
+      if (ZSTD_isError(r)) return zstd_error(r);
+      consumed_ += in_.pos - before;
+      produced_ += out.pos;
+      frame_open_ = r != 0;
+      pending_output_ = out.pos == out.size;  // the decoder may hold more
+      if (produced_ > kRatioSlack + uint64_t{limits_.max_zstd_ratio} * consumed_) {
+        return Error{Code::limit_zstd_ratio, -1,
+                     "zstd output exceeds " + std::to_string(limits_.max_zstd_ratio) +
+                         "x its input (a decompression bomb?); raise --max-zstd-ratio to read it"};
+      }
+      if (out.pos > 0) return out.pos;
+    }
+  }
+
+ private:
+  Error zstd_error(size_t r) const {
+    if (ZSTD_getErrorCode(r) == ZSTD_error_frameParameter_windowTooLarge) {
+      return Error{Code::limit_zstd_window, -1,
+                   "a zstd frame declares a window above 2^" +
+                       std::to_string(limits_.max_zstd_window_log) + " bytes; raise --max-zstd-window-log"};
+    }
+    return Error{Code::zstd_error, -1, std::string("zstd: ") + ZSTD_getErrorName(r)};
+  }
+
+  std::unique_ptr<ByteSource> inner_;
+  Limits limits_;
+  ZSTD_DCtx* dctx_;
+  std::vector<char> in_buf_;
+  ZSTD_inBuffer in_{nullptr, 0, 0};
+  bool eof_ = false;
+  bool frame_open_ = false;
+  bool pending_output_ = false;
+  uint64_t consumed_ = 0;
+  uint64_t produced_ = 0;
+};
+
+class PrefixedSource final : public ByteSource {
+ public:
+  PrefixedSource(std::string prefix, std::unique_ptr<ByteSource> inner)
+      : prefix_(std::move(prefix)), inner_(std::move(inner)) {}
+  Result<size_t> read(char* buf, size_t cap) override {
+    if (pos_ < prefix_.size()) {
+      size_t n = std::min(cap, prefix_.size() - pos_);
+      std::memcpy(buf, prefix_.data() + pos_, n);
+      pos_ += n;
+      return n;
+    }
+    return inner_->read(buf, cap);
+  }
+
+ private:
+  std::string prefix_;
+  size_t pos_ = 0;
+  std::unique_ptr<ByteSource> inner_;
+};
+
+bool is_zstd_magic(const std::string& p) {
+  if (p.size() < 4) return false;
+  uint32_t m = 0;  // the magic is little-endian
+  for (int i = 3; i >= 0; --i) m = (m << 8) | static_cast<uint8_t>(p[static_cast<size_t>(i)]);
+  return m == ZSTD_MAGICNUMBER || (m & ZSTD_MAGIC_SKIPPABLE_MASK) == ZSTD_MAGIC_SKIPPABLE_START;
+}
+
+}  // namespace
+
+std::unique_ptr<ByteSource> zstd_source(std::unique_ptr<ByteSource> inner, const Limits& limits) {
+  return std::make_unique<ZstdSource>(std::move(inner), limits);
+}
+
+std::unique_ptr<ByteSource> prefixed_source(std::string prefix, std::unique_ptr<ByteSource> inner) {
+  return std::make_unique<PrefixedSource>(std::move(prefix), std::move(inner));
+}
+
+Result<std::string> read_prefix(ByteSource& src, size_t n) {
+  std::string out(n, '\0');
+  size_t have = 0;
+  while (have < n) {
+    auto r = src.read(out.data() + have, n - have);
+    if (!r) return r.take_error();
+    if (*r == 0) break;
+    have += *r;
+  }
+  out.resize(have);
+  return out;
+}
+
+Result<std::unique_ptr<ByteSource>> sniff_compression(std::unique_ptr<ByteSource> inner,
+                                                      const Limits& limits, bool* is_zstd) {
+  auto prefix = read_prefix(*inner, 4);
+  if (!prefix) return prefix.take_error();
+  std::string bytes = std::move(*prefix);
+  *is_zstd = is_zstd_magic(bytes);
+  auto src = prefixed_source(std::move(bytes), std::move(inner));
+  if (*is_zstd) return zstd_source(std::move(src), limits);
+  return src;
+}
+
+}  // namespace goalcup

@@ -1,0 +1,147 @@
+// Stage 4: the chain and the statements. ChainVerifier takes one line at a
+// time (its hash and, when it parsed, its record) and keeps only fixed state:
+// the previous hash, a bounded window of recent hashes for acks to point
+// into, the header's ids and the statements seen. finish() says exactly what
+// was checked and how much of the trace a server statement covers.
+#pragma once
+
+#include <absl/container/flat_hash_map.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "core/keyring.h"
+#include "core/limits.h"
+#include "core/lines.h"
+#include "core/record.h"
+#include "core/statement.h"
+
+namespace goalcup {
+
+enum class Verdict : uint8_t { verified, incomplete, invalid, error };
+enum class IncompleteReason : uint8_t { none, unsealed, seal_unacknowledged };
+std::string_view verdict_name(Verdict v);
+std::string_view incomplete_reason_name(IncompleteReason r);  // "" for none
+// Process exit code of a verdict: 0 verified, 1 invalid, 2 error, 3 incomplete.
+int verdict_exit_code(Verdict v);
+// For a batch: invalid > error > incomplete > verified.
+Verdict worst(Verdict a, Verdict b);
+
+struct StatementReport {
+  uint64_t seq = 0;        // the record holding the statement
+  std::string kind;        // start_receipt | ack | seal_ack
+  std::string type;        // from the payload, "" if unreadable
+  int64_t covers_seq = -1; // the payload's seq, -1 if unreadable
+  std::string key_id;      // the key that verified, else the envelope's hint
+  std::string key_source;  // pinned | supplied | none
+  std::string at;
+  bool valid = false;      // signature, key window, ids, seq and head all hold
+};
+
+struct Warning {
+  std::string code;
+  int64_t seq = -1;
+  std::string message;
+};
+
+// One line per group of checks, like a signature verifier's result.
+struct CheckReport {
+  std::string name;
+  bool passed = true;
+  uint64_t failures = 0;
+  std::string detail;
+};
+
+struct VerifyReport {
+  std::string file;
+  std::string source;  // how it was read, e.g. "trace.jsonl.zst in tar, zstd"
+  Verdict verdict = Verdict::error;
+  IncompleteReason incomplete_reason = IncompleteReason::none;
+  std::string key_source = "none";  // pinned | supplied | none
+  std::vector<std::string> warnings;        // distinct codes
+  std::vector<Warning> warning_details;     // first few, with seqs
+  std::vector<Error> errors;                // the first kMaxErrors
+  uint64_t error_count = 0;
+  std::string entry_id, run_id;
+  uint64_t records = 0;
+  std::string head;  // "sha256:..." of the last line, "" if none
+  int64_t attested_through_seq = -1;
+  uint64_t unattested_records = 0;
+  uint64_t unattested_wire_bytes = 0;
+  uint64_t wire_bytes = 0;
+  std::vector<StatementReport> statements;
+  bool sealed = false;
+  bool seal_acknowledged = false;
+  std::string seal_reason;
+  bool exited = false;
+  uint64_t bytes = 0;  // decompressed trace bytes read
+  std::vector<CheckReport> checks;
+  bool complete_read = false;  // every byte was read and judged
+};
+
+inline constexpr size_t kMaxErrors = 100;
+inline constexpr size_t kMaxWarningDetails = 20;
+
+class ChainVerifier {
+ public:
+  ChainVerifier(const Keyring& keyring, const Limits& limits);
+
+  // Every line, in order. `record` is the parse result of this line.
+  void add_line(const Line& line, const Digest& hash, const Result<Record>& record);
+  // Reading stopped early (I/O error, a limit, a cut last line).
+  void add_read_error(Error e);
+  VerifyReport finish(uint64_t bytes_read);
+
+ private:
+  struct Slot {
+    uint64_t seq = UINT64_MAX;
+    Digest hash{};
+    uint64_t wire_through = 0;  // wire bytes in records 0..seq
+  };
+  struct Seen {  // a validly signed statement, for fork detection
+    Digest head{};
+    uint64_t record_seq = 0;
+  };
+
+  void error(Code code, int64_t seq, std::string message);
+  void warn(std::string code, int64_t seq, std::string message);
+  void check_order(const Record& r);
+  void check_kind(const Record& r);
+  void check_statement(const Record& r);
+  bool check_statement_binding(const Record& r, const Statement& st, StatementReport& rep);
+  const Slot* slot_for(uint64_t seq) const;
+
+  const Keyring& keyring_;
+  Limits limits_;
+  VerifyReport rep_;
+  StrictJsonParser payload_parser_;
+  std::vector<Slot> window_;
+  Digest last_hash_{};
+  uint64_t lines_ = 0;
+  uint64_t wire_total_ = 0;
+  // Order state.
+  bool have_header_ = false;
+  bool exited_ = false;
+  bool sealed_ = false;
+  bool seal_acked_ = false;
+  int64_t seal_seq_ = -1;
+  bool read_error_ = false;
+  // The first line whose link in the chain failed (unparsable, wrong seq or
+  // wrong prev): no statement attests records across it.
+  uint64_t first_break_ = UINT64_MAX;
+  // Statement state.
+  uint64_t statement_count_ = 0;
+  bool statement_limit_hit_ = false;
+  int64_t last_ack_seq_ = -1;
+  std::optional<Timestamp> start_at_, last_ack_at_;
+  absl::flat_hash_map<uint64_t, Seen> seen_;
+  uint64_t attested_wire_ = 0;
+  bool used_supplied_ = false;
+  bool used_any_ = false;
+  bool seal_ack_valid_ = false;
+  uint64_t last_seq_ = 0;
+};
+
+}  // namespace goalcup

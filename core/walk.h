@@ -1,0 +1,38 @@
+// The one pass every tool makes over a trace: open, frame, hash, parse,
+// verify, and show each record to the tool's own visitor. The verifier always
+// runs, so every tool knows whether what it reads is sound.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "core/keyring.h"
+#include "core/limits.h"
+#include "core/lines.h"
+#include "core/record.h"
+#include "core/source.h"
+#include "core/verifier.h"
+
+namespace goalcup {
+
+class RecordVisitor {
+ public:
+  virtual ~RecordVisitor() = default;
+  // A record that parsed. Return false to stop reading (the report is then
+  // marked incomplete_read and its verdict is "error").
+  virtual bool on_record(const Record& record, const Line& line, const Digest& hash) = 0;
+  // A line that did not parse (already reported by the verifier).
+  virtual void on_bad_line(const Line& /*line*/, const Error& /*error*/) {}
+};
+
+struct WalkOptions {
+  Limits limits;
+  const Keyring* keyring = &Keyring::production();
+};
+
+VerifyReport walk_trace(const std::string& path, const WalkOptions& options, RecordVisitor* visitor = nullptr);
+VerifyReport walk_source(std::unique_ptr<ByteSource> source, const WalkOptions& options,
+                         RecordVisitor* visitor = nullptr);
+
+}  // namespace goalcup

@@ -1,0 +1,155 @@
+#include "verify/report.h"
+
+#include <algorithm>
+
+namespace goalcup {
+namespace {
+
+constexpr size_t kTextErrors = 10;
+
+Color verdict_color(Verdict v) {
+  switch (v) {
+    case Verdict::verified: return Color::green;
+    case Verdict::incomplete: return Color::yellow;
+    case Verdict::invalid: return Color::red;
+    case Verdict::error: return Color::red;
+  }
+  return Color::none;
+}
+
+std::string headline(const VerifyReport& r) {
+  switch (r.verdict) {
+    case Verdict::verified: return "sealed, acknowledged, every statement holds";
+    case Verdict::incomplete:
+      return r.incomplete_reason == IncompleteReason::unsealed ? "unsealed: the recorder never wrote a seal"
+                                                               : "sealed but the server never acknowledged the seal";
+    case Verdict::invalid:
+    case Verdict::error:
+      if (!r.errors.empty()) {
+        const auto& e = r.errors.front();
+        return std::string(code_name(e.code)) + (e.seq >= 0 ? " at seq " + std::to_string(e.seq) : "");
+      }
+      break;
+  }
+  return "";
+}
+
+std::string attestation_line(const VerifyReport& r) {
+  if (r.attested_through_seq < 0) {
+    return "attested: nothing; no valid server statement covers any record";
+  }
+  std::string s = "attested through seq " + std::to_string(r.attested_through_seq);
+  if (r.unattested_records == 0) return s + "; every record is covered";
+  return s + "; not attested: " + std::to_string(r.unattested_records) + " of " + std::to_string(r.records) +
+         " records, " + human_bytes(r.unattested_wire_bytes) + " of " + human_bytes(r.wire_bytes) + " wire bytes";
+}
+
+std::string statements_line(const VerifyReport& r) {
+  size_t pinned = 0, supplied = 0, bad = 0;
+  for (const auto& s : r.statements) {
+    if (!s.valid) ++bad;
+    else if (s.key_source == "pinned") ++pinned;
+    else ++supplied;
+  }
+  std::string s = "statements: " + std::to_string(r.statements.size()) + " (" + std::to_string(pinned) + " pinned";
+  if (supplied) s += ", " + std::to_string(supplied) + " supplied key";
+  if (bad) s += ", " + std::to_string(bad) + " invalid";
+  return s + "), key source " + r.key_source;
+}
+
+}  // namespace
+
+void write_verify_json(JsonWriter& w, const VerifyReport& r) {
+  w.begin_object();
+  w.field("file", r.file);
+  w.field("source", r.source);
+  w.field("verdict", verdict_name(r.verdict));
+  if (r.incomplete_reason == IncompleteReason::none) w.null_field("incomplete_reason");
+  else w.field("incomplete_reason", incomplete_reason_name(r.incomplete_reason));
+  w.field("key_source", r.key_source);
+  w.key("warnings").begin_array();
+  for (const auto& code : r.warnings) w.value(code);
+  w.end_array();
+  w.key("warning_details").begin_array();
+  for (const auto& d : r.warning_details) {
+    w.begin_object().field("code", d.code).field("seq", d.seq).field("message", d.message).end_object();
+  }
+  w.end_array();
+  w.key("errors").begin_array();
+  for (const auto& e : r.errors) {
+    w.begin_object().field("code", code_name(e.code)).field("seq", e.seq).field("message", e.message).end_object();
+  }
+  w.end_array();
+  w.field("error_count", r.error_count);
+  if (r.entry_id.empty()) w.null_field("entry_id"); else w.field("entry_id", r.entry_id);
+  if (r.run_id.empty()) w.null_field("run_id"); else w.field("run_id", r.run_id);
+  w.field("records", r.records);
+  w.field("bytes", r.bytes);
+  if (r.head.empty()) w.null_field("head"); else w.field("head", r.head);
+  w.field("attested_through_seq", r.attested_through_seq);
+  w.field("unattested_records", r.unattested_records);
+  w.field("unattested_wire_bytes", r.unattested_wire_bytes);
+  w.field("wire_bytes", r.wire_bytes);
+  w.field("sealed", r.sealed);
+  w.field("seal_acknowledged", r.seal_acknowledged);
+  if (r.seal_reason.empty()) w.null_field("seal_reason"); else w.field("seal_reason", r.seal_reason);
+  w.field("exited", r.exited);
+  w.key("statements").begin_array();
+  for (const auto& s : r.statements) {
+    w.begin_object().field("seq", s.seq).field("kind", s.kind);
+    if (s.type.empty()) w.null_field("type"); else w.field("type", s.type);
+    w.field("covers_seq", s.covers_seq);
+    if (s.key_id.empty()) w.null_field("key_id"); else w.field("key_id", s.key_id);
+    w.field("key_source", s.key_source);
+    if (s.at.empty()) w.null_field("at"); else w.field("at", s.at);
+    w.field("valid", s.valid).end_object();
+  }
+  w.end_array();
+  w.key("checks").begin_array();
+  for (const auto& c : r.checks) {
+    w.begin_object().field("name", c.name).field("passed", c.passed).field("failures", c.failures);
+    w.field("description", c.detail).end_object();
+  }
+  w.end_array();
+  w.end_object();
+}
+
+std::string format_verify_text(const VerifyReport& r, const Style& st) {
+  std::string verdict(verdict_name(r.verdict));
+  verdict.resize(std::max<size_t>(verdict.size(), 10), ' ');
+  std::string out = st.paint(verdict, verdict_color(r.verdict)) + " " + r.file;
+  std::string head = headline(r);
+  if (!head.empty()) out += st.paint(" (" + head + ")", Color::dim);
+  out += "\n";
+  auto line = [&](const std::string& s) { out += "  " + s + "\n"; };
+  if (!r.entry_id.empty()) line("entry " + r.entry_id + "  run " + r.run_id);
+  if (r.records > 0) {
+    std::string seal = !r.sealed ? "unsealed"
+                                 : "sealed (" + r.seal_reason + ")" +
+                                       (r.seal_acknowledged ? ", seal acknowledged" : ", seal not acknowledged");
+    line(std::to_string(r.records) + " records, " + human_bytes(r.bytes) + (r.source.empty() ? "" : " (" + r.source + ")") +
+         "; " + seal);
+    line("head " + r.head);
+    line(attestation_line(r));
+    line(statements_line(r));
+  }
+  for (const auto& w : r.warning_details) {
+    line(st.paint("warning ", Color::yellow) + w.code + (w.seq >= 0 ? " at seq " + std::to_string(w.seq) : "") +
+         ": " + w.message);
+  }
+  std::string checks = "checks:";
+  for (const auto& c : r.checks) checks += " " + c.name + (c.passed ? " ok" : " FAILED");
+  if (r.records > 0) line(checks);
+  if (!r.errors.empty()) {
+    line("errors (" + std::to_string(r.error_count) + "):");
+    for (size_t i = 0; i < std::min(kTextErrors, r.errors.size()); ++i) {
+      const auto& e = r.errors[i];
+      line("  " + (e.seq >= 0 ? "seq " + std::to_string(e.seq) : std::string("-")) + "  " +
+           st.paint(std::string(code_name(e.code)), Color::bold) + "  " + e.message);
+    }
+    if (r.error_count > kTextErrors) line("  ... " + std::to_string(r.error_count - kTextErrors) + " more (use --format json)");
+  }
+  return out;
+}
+
+}  // namespace goalcup
