@@ -43,7 +43,8 @@ std::optional<Timestamp> parse_time(std::string_view s) {
       !digits(s, 14, 2, mi) || s[16] != ':' || !digits(s, 17, 2, se)) {
     return std::nullopt;
   }
-  if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 || se > 60) {
+  // Years are bounded so that nanoseconds since 1970 fit 64 bits.
+  if (y < 1900 || y > 2200 || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 || se > 60) {
     return std::nullopt;
   }
   int64_t frac = 0;

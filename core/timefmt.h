@@ -1,6 +1,7 @@
 // RFC 3339 times as the format writes them: UTC, a "Z" suffix, and 0 to 9
 // fraction digits. Anything else (offsets, lowercase t/z, a bare dot) is
-// rejected rather than guessed at.
+// rejected rather than guessed at. Years outside 1900..2200 are refused:
+// no recorder writes them, and they would not fit the nanosecond clock.
 #pragma once
 
 #include <cstdint>

@@ -116,7 +116,8 @@ int main(int argc, char** argv) {
   app.add_option("traces", opt.traces, "trace files (.jsonl, .jsonl.zst), submission directories, .tar archives, or - for stdin");
   app.add_option("--dev-key", opt.dev_keys,
                  "trust this Ed25519 public key too (base64, or a file holding it or dev-key.json); "
-                 "the report then says key_source \"supplied\"");
+                 "the report then says key_source \"supplied\"")
+      ->allow_extra_args(false);
   app.add_option("--format", opt.format, "text, json or jsonl")
       ->check(CLI::IsMember({"text", "json", "jsonl"}))->capture_default_str();
   app.add_option("-j,--jobs", opt.jobs, "traces verified at once")->check(CLI::Range(1u, 1024u))->capture_default_str();

@@ -1,0 +1,119 @@
+// The strict record parser: every malformation the format names.
+#include "core/record.h"
+
+#include "core/lines.h"
+#include "tests/support.h"
+
+namespace goalcup {
+namespace {
+
+const std::string kPrev = "sha256:" + std::string(64, '0');
+
+std::string line_with(const std::string& body, const std::string& seq = "0", const std::string& t = "2026-11-29T17:05:16.1Z",
+                      const std::string& prev = kPrev) {
+  return "{\"seq\":" + seq + ",\"t\":\"" + t + "\",\"kind\":\"gap\",\"prev\":\"" + prev + "\",\"body\":" + body + "}";
+}
+
+Result<Record> parse(const std::string& line) {
+  static RecordParser parser{Limits{}};
+  static std::string padded;
+  padded = line + std::string(kLinePadding, '\0');
+  return parser.parse(std::string_view(padded.data(), line.size()), 0);
+}
+
+Code code_of(const std::string& line) {
+  auto r = parse(line);
+  EXPECT_FALSE(r.ok()) << line;
+  return r.ok() ? Code::internal_error : r.error().code;
+}
+
+TEST(RecordParser, AcceptsAValidRecord) {
+  auto r = parse(line_with("{\"gap\":\"ClockStep\",\"x\":[1,{\"a\":null}]}"));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->seq, 0u);
+  EXPECT_EQ(r->kind, Kind::gap);
+}
+
+TEST(RecordParser, RejectsDuplicateMembersAtAnyDepth) {
+  EXPECT_EQ(code_of(line_with("{\"gap\":\"a\",\"gap\":\"b\"}")), Code::duplicate_member);
+  EXPECT_EQ(code_of(line_with("{\"x\":[{\"k\":1,\"k\":2}]}")), Code::duplicate_member);
+  // The envelope itself.
+  EXPECT_EQ(code_of("{\"seq\":0,\"seq\":0,\"t\":\"2026-11-29T17:05:16Z\",\"kind\":\"gap\",\"prev\":\"" + kPrev +
+                    "\",\"body\":{}}"),
+            Code::duplicate_member);
+  // Many members: the sorted path.
+  std::string many = "{";
+  for (int i = 0; i < 1000; ++i) many += "\"k" + std::to_string(i) + "\":1,";
+  EXPECT_TRUE(parse(line_with(many + "\"z\":1}")).ok());
+  EXPECT_EQ(code_of(line_with(many + "\"k500\":1}")), Code::duplicate_member);
+}
+
+TEST(RecordParser, RejectsWrongEnvelopes) {
+  EXPECT_EQ(code_of("{\"seq\":0,\"t\":\"2026-11-29T17:05:16Z\",\"kind\":\"gap\",\"prev\":\"" + kPrev +
+                    "\",\"body\":{},\"extra\":1}"),
+            Code::envelope_members);
+  EXPECT_EQ(code_of("{\"t\":\"2026-11-29T17:05:16Z\",\"seq\":0,\"kind\":\"gap\",\"prev\":\"" + kPrev + "\",\"body\":{}}"),
+            Code::envelope_members);
+  EXPECT_EQ(code_of("{\"seq\":0,\"t\":\"2026-11-29T17:05:16Z\",\"kind\":\"gap\",\"prev\":\"" + kPrev + "\"}"),
+            Code::envelope_members);
+  EXPECT_EQ(code_of(line_with("[]")), Code::envelope_type);
+  EXPECT_EQ(code_of("[1,2]"), Code::envelope_type);
+}
+
+TEST(RecordParser, SeqMustBeAnInteger) {
+  EXPECT_EQ(code_of(line_with("{}", "5.0")), Code::seq_not_integer);
+  EXPECT_EQ(code_of(line_with("{}", "1e1")), Code::seq_not_integer);
+  EXPECT_EQ(code_of(line_with("{}", "-1")), Code::seq_not_integer);
+  EXPECT_EQ(code_of(line_with("{}", "\"0\"")), Code::seq_not_integer);
+  // Beyond 2^64 (and a 10,000-digit number) cannot be an integer here.
+  EXPECT_FALSE(parse(line_with("{}", "18446744073709551616")).ok());
+  EXPECT_FALSE(parse(line_with("{}", std::string(10000, '9'))).ok());
+  EXPECT_TRUE(parse(line_with("{}", "9007199254740993")).ok());  // beyond 2^53 is still exact
+}
+
+TEST(RecordParser, HexMustBeLowercase) {
+  std::string upper = "sha256:" + std::string(64, 'A');
+  EXPECT_EQ(code_of(line_with("{}", "0", "2026-11-29T17:05:16Z", upper)), Code::bad_hex);
+  EXPECT_EQ(code_of(line_with("{}", "0", "2026-11-29T17:05:16Z", "sha256:" + std::string(63, '0'))), Code::bad_hex);
+  EXPECT_EQ(code_of(line_with("{}", "0", "2026-11-29T17:05:16Z", "sha512:" + std::string(64, '0'))), Code::bad_hex);
+}
+
+TEST(RecordParser, TimesAreRfc3339Utc) {
+  for (const char* good : {"2026-11-29T17:05:16Z", "2026-11-29T17:05:16.1Z", "2026-11-29T17:05:16.123456789Z",
+                           "2024-02-29T00:00:00Z"}) {
+    EXPECT_TRUE(parse(line_with("{}", "0", good)).ok()) << good;
+  }
+  for (const char* bad : {"2026-11-29T17:05:16", "2026-11-29T17:05:16+00:00", "2026-11-29 17:05:16Z",
+                          "2026-11-29T17:05:16.Z", "2026-11-29T17:05:16.1234567890Z", "2026-13-01T00:00:00Z",
+                          "2026-02-29T00:00:00Z", "2026-11-29t17:05:16z", "2026-11-29T24:00:00Z",
+                          "2826-11-23T02:25:08Z", "1000-01-01T00:00:00Z"}) {
+    EXPECT_EQ(code_of(line_with("{}", "0", bad)), Code::bad_time) << bad;
+  }
+}
+
+TEST(RecordParser, RejectsBadBytes) {
+  EXPECT_EQ(code_of(line_with("{}") + "\r"), Code::carriage_return);
+  EXPECT_EQ(code_of("\xEF\xBB\xBF" + line_with("{}")), Code::byte_order_mark);
+  EXPECT_EQ(code_of(""), Code::blank_line);
+  EXPECT_EQ(code_of(line_with("{\"gap\":\"\xC3\x28\"}")), Code::invalid_utf8);
+  EXPECT_EQ(code_of(line_with("{\"gap\":\"\xED\xA0\x80\"}")), Code::invalid_utf8);  // an encoded surrogate
+  EXPECT_EQ(code_of(line_with(std::string("{\"gap\":\"a\0b\"}", 14))), Code::malformed_json);
+  EXPECT_EQ(code_of(line_with("{\"gap\":\"\\ud800\"}")), Code::malformed_json);  // lone high surrogate
+  EXPECT_EQ(code_of(line_with("{\"gap\":\"\\udc00x\"}")), Code::malformed_json);  // lone low surrogate
+  EXPECT_TRUE(parse(line_with("{\"gap\":\"\\ud83d\\ude00\"}")).ok());            // a proper pair
+  EXPECT_EQ(code_of(line_with("{\"gap\":1,}")), Code::malformed_json);
+  EXPECT_EQ(code_of(line_with("{}") + " x"), Code::malformed_json);
+}
+
+TEST(RecordParser, NestingIsBounded) {
+  std::string deep;
+  for (int i = 0; i < 62; ++i) deep += "[";
+  for (int i = 0; i < 62; ++i) deep += "]";
+  EXPECT_TRUE(parse(line_with("{\"x\":" + deep + "}")).ok());  // 64 levels with the root and body
+  EXPECT_EQ(code_of(line_with("{\"x\":[" + deep + "]}")), Code::limit_nesting);
+  std::string very(100000, '[');
+  EXPECT_EQ(code_of(line_with("{\"x\":" + very + "}")), Code::limit_nesting);
+}
+
+}  // namespace
+}  // namespace goalcup

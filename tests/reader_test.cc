@@ -1,0 +1,233 @@
+// Sources and framing: every way a trace arrives, and every way it is cut.
+#include <archive.h>
+#include <archive_entry.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/lines.h"
+#include "core/source.h"
+#include "tests/support.h"
+
+namespace goalcup {
+namespace {
+
+using testing::write_temp;
+
+// Compresses `data` as one frame per `frame` bytes (frames cut inside lines).
+std::string zstd_frames(const std::string& data, size_t frame) {
+  std::string out;
+  for (size_t i = 0; i < data.size(); i += frame) {
+    std::string part = data.substr(i, frame);
+    std::string buf(ZSTD_compressBound(part.size()), '\0');
+    buf.resize(ZSTD_compress(buf.data(), buf.size(), part.data(), part.size(), 3));
+    out += buf;
+  }
+  return out;
+}
+
+std::string skippable_frame(const std::string& payload) {
+  std::string f = "\x50\x2a\x4d\x18";
+  uint32_t n = static_cast<uint32_t>(payload.size());
+  for (int i = 0; i < 4; ++i) f.push_back(static_cast<char>((n >> (8 * i)) & 0xff));
+  return f + payload;
+}
+
+struct TarMember {
+  TarMember(std::string n, std::string d, mode_t t = AE_IFREG, std::string l = "")
+      : name(std::move(n)), data(std::move(d)), type(t), link(std::move(l)) {}
+  std::string name;
+  std::string data;
+  mode_t type;
+  std::string link;  // symlink target or hardlink name
+};
+
+std::string make_tar(const std::vector<TarMember>& members) {
+  std::string path = testing::temp_dir() + "/t" + std::to_string(::rand()) + ".tar";
+  archive* a = archive_write_new();
+  archive_write_set_format_pax_restricted(a);
+  archive_write_open_filename(a, path.c_str());
+  for (const auto& m : members) {
+    archive_entry* e = archive_entry_new();
+    archive_entry_set_pathname(e, m.name.c_str());
+    archive_entry_set_filetype(e, m.type);
+    archive_entry_set_perm(e, 0644);
+    if (m.type == AE_IFLNK) archive_entry_set_symlink(e, m.link.c_str());
+    if (!m.link.empty() && m.type == AE_IFREG) archive_entry_set_hardlink(e, m.link.c_str());
+    archive_entry_set_size(e, static_cast<la_int64_t>(m.data.size()));
+    archive_write_header(a, e);
+    if (!m.data.empty()) archive_write_data(a, m.data.data(), m.data.size());
+    archive_entry_free(e);
+  }
+  archive_write_close(a);
+  archive_write_free(a);
+  return path;
+}
+
+VerifyReport verify_path(const std::string& path) {
+  WalkOptions opt;
+  Keyring ring = testing::dev_keyring();
+  opt.keyring = &ring;
+  return walk_trace(path, opt);
+}
+
+std::string trace_text() { return fixtures::join(testing::valid_trace()); }
+
+TEST(Reader, PlainFile) {
+  auto r = verify_path(write_temp("plain.jsonl", trace_text()));
+  EXPECT_VERDICT(r, Verdict::verified);
+}
+
+TEST(Reader, ZstdWithManyFramesSplitInsideLines) {
+  const std::string text = trace_text();
+  for (size_t frame : {size_t{7}, size_t{1000}, size_t{1} << 20}) {
+    auto r = verify_path(write_temp("z.jsonl.zst", zstd_frames(text, frame)));
+    EXPECT_VERDICT(r, Verdict::verified);
+    EXPECT_EQ(r.bytes, text.size());
+  }
+  // Skippable frames carry nothing.
+  std::string z = skippable_frame("hello") + zstd_frames(text, 5000) + skippable_frame(std::string(100, 'x'));
+  EXPECT_VERDICT(verify_path(write_temp("skip.zst", z)), Verdict::verified);
+}
+
+TEST(Reader, CompressionIsRecognisedByContentNotName) {
+  auto r = verify_path(write_temp("misnamed.jsonl", zstd_frames(trace_text(), 4096)));
+  EXPECT_VERDICT(r, Verdict::verified);
+}
+
+TEST(Reader, TruncatedZstdIsNotJudged) {
+  std::string z = zstd_frames(trace_text(), 1 << 20);
+  auto r = verify_path(write_temp("cut.zst", z.substr(0, z.size() - 9)));
+  EXPECT_VERDICT(r, Verdict::error);
+  EXPECT_TRUE(testing::has_error(r, Code::zstd_truncated)) << testing::error_codes(r);
+}
+
+TEST(Reader, ZstdWindowAndRatioLimits) {
+  // A frame header that declares a 1 GiB window (exponent 20: 2^(10+20)),
+  // followed by an empty last raw block.
+  const std::string out("\x28\xb5\x2f\xfd\x00\xa0\x01\x00\x00", 9);
+  auto r = verify_path(write_temp("window.zst", out));
+  EXPECT_TRUE(testing::has_error(r, Code::limit_zstd_window)) << testing::error_codes(r);
+  EXPECT_VERDICT(r, Verdict::error);
+
+  // A bomb: 200 MB of newlines-free text from a few KB.
+  std::string bomb = zstd_frames(std::string(200 << 20, 'x'), 200 << 20);
+  ASSERT_LT(bomb.size(), 100000u);
+  Limits small;
+  small.max_line_bytes = 1ull << 30;  // so that the ratio cap is what stops it
+  auto b = testing::verify_bytes(bomb, testing::dev_keyring(), small);
+  EXPECT_TRUE(testing::has_error(b, Code::limit_zstd_ratio)) << testing::error_codes(b);
+}
+
+TEST(Reader, TarHoldingTheTrace) {
+  const std::string text = trace_text();
+  EXPECT_VERDICT(verify_path(make_tar({{"README", "hi"}, {"trace.jsonl", text}})), Verdict::verified);
+  EXPECT_VERDICT(verify_path(make_tar({{"./trace.jsonl.zst", zstd_frames(text, 999)}})), Verdict::verified);
+}
+
+TEST(Reader, TarRefusesLinksAndOddMembers) {
+  const std::string text = trace_text();
+  auto sym = verify_path(make_tar({{"trace.jsonl", "", AE_IFLNK, "/etc/passwd"}}));
+  EXPECT_TRUE(testing::has_error(sym, Code::unsafe_path)) << testing::error_codes(sym);
+  auto hard = verify_path(make_tar({{"trace.jsonl", "", AE_IFREG, "../../etc/passwd"}}));
+  EXPECT_TRUE(testing::has_error(hard, Code::unsafe_path)) << testing::error_codes(hard);
+  // Paths that would escape are never taken for the trace.
+  auto escape = verify_path(make_tar({{"../trace.jsonl", text}, {"/trace.jsonl", text}}));
+  EXPECT_TRUE(testing::has_error(escape, Code::no_trace_in_submission)) << testing::error_codes(escape);
+  auto two = verify_path(make_tar({{"trace.jsonl", text}, {"trace.jsonl.zst", zstd_frames(text, 999)}}));
+  EXPECT_TRUE(testing::has_error(two, Code::ambiguous_submission)) << testing::error_codes(two);
+  std::vector<TarMember> many;
+  for (int i = 0; i < 10001; ++i) many.push_back({"f" + std::to_string(i), ""});
+  many.push_back({"trace.jsonl", text});
+  auto crowd = verify_path(make_tar(many));
+  EXPECT_TRUE(testing::has_error(crowd, Code::limit_archive_members)) << testing::error_codes(crowd);
+}
+
+TEST(Reader, SubmissionDirectory) {
+  namespace fs = std::filesystem;
+  const std::string dir = testing::temp_dir() + "/submission";
+  fs::create_directories(dir);
+  write_temp("submission/trace.jsonl", trace_text());
+  write_temp("submission/notes.txt", "other files are ignored");
+  EXPECT_VERDICT(verify_path(dir), Verdict::verified);
+
+  const std::string evil = testing::temp_dir() + "/evil";
+  fs::create_directories(evil);
+  fs::create_symlink("/etc/passwd", evil + "/trace.jsonl");
+  auto r = verify_path(evil);
+  EXPECT_TRUE(testing::has_error(r, Code::unsafe_path)) << testing::error_codes(r);
+
+  const std::string empty = testing::temp_dir() + "/empty";
+  fs::create_directories(empty);
+  EXPECT_TRUE(testing::has_error(verify_path(empty), Code::no_trace_in_submission));
+}
+
+TEST(Reader, FifoIsRefusedWithoutBlocking) {
+  const std::string fifo = testing::temp_dir() + "/fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto r = verify_path(fifo);  // no writer: opening must not hang
+  EXPECT_TRUE(testing::has_error(r, Code::not_regular_file)) << testing::error_codes(r);
+  EXPECT_TRUE(testing::has_error(verify_path("/nonexistent/trace.jsonl"), Code::not_found));
+}
+
+TEST(Framing, CutAndOverlongLines) {
+  std::string text = trace_text();
+  auto cut = testing::verify_bytes(text.substr(0, text.size() - 1));
+  EXPECT_TRUE(testing::has_error(cut, Code::missing_final_lf)) << testing::error_codes(cut);
+  EXPECT_VERDICT(cut, Verdict::invalid);
+
+  Limits small;
+  small.max_line_bytes = 1000;
+  auto longr = testing::verify_bytes(text, testing::dev_keyring(), small);
+  EXPECT_TRUE(testing::has_error(longr, Code::limit_line_bytes)) << testing::error_codes(longr);
+  EXPECT_VERDICT(longr, Verdict::error);
+
+  auto empty = testing::verify_bytes("");
+  EXPECT_TRUE(testing::has_error(empty, Code::empty_trace));
+  EXPECT_VERDICT(empty, Verdict::invalid);
+}
+
+TEST(Framing, LinesSpanAnyReadBoundary) {
+  // A source that returns one byte at a time.
+  class Trickle final : public ByteSource {
+   public:
+    explicit Trickle(std::string s) : s_(std::move(s)) {}
+    Result<size_t> read(char* buf, size_t cap) override {
+      if (pos_ == s_.size() || cap == 0) return size_t{0};
+      buf[0] = s_[pos_++];
+      return size_t{1};
+    }
+
+   private:
+    std::string s_;
+    size_t pos_ = 0;
+  };
+  WalkOptions opt;
+  Keyring ring = testing::dev_keyring();
+  opt.keyring = &ring;
+  auto r = walk_source(std::make_unique<Trickle>(trace_text()), opt);
+  EXPECT_VERDICT(r, Verdict::verified);
+}
+
+TEST(Framing, GrowingFileIsNotJudged) {
+  // A source whose file gets longer than it was when opened.
+  const std::string path = write_temp("grow.jsonl", trace_text());
+  auto opened = open_trace(path, Limits{});
+  ASSERT_TRUE(opened.ok());
+  {
+    std::ofstream more(path, std::ios::app);
+    more << "{\"seq\":999}\n";
+  }
+  WalkOptions opt;
+  Keyring ring = testing::dev_keyring();
+  opt.keyring = &ring;
+  auto r = walk_source(std::move(opened->source), opt);
+  EXPECT_TRUE(testing::has_error(r, Code::file_changed)) << testing::error_codes(r);
+  EXPECT_VERDICT(r, Verdict::error);
+}
+
+}  // namespace
+}  // namespace goalcup

@@ -1,0 +1,53 @@
+// Shared helpers for the tests: verify lines in memory, find errors, run
+// the command-line tools.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/keyring.h"
+#include "core/verifier.h"
+#include "core/walk.h"
+#include "fixtures/writer/conversation.h"
+#include "fixtures/writer/tamper.h"
+
+namespace goalcup::testing {
+
+std::string source_path(const std::string& relative);  // inside the repo
+std::string sample_path(const std::string& name);       // fixtures/samples/
+std::string shared_samples_dir();                       // ../shared/samples, "" if absent
+
+// The development key of fixtures/keys/dev-key.json.
+const fixtures::SigningKey& dev_key();
+// A keyring that trusts the dev key as "supplied" (like --dev-key).
+Keyring dev_keyring();
+
+VerifyReport verify_bytes(const std::string& bytes, const Keyring& ring = dev_keyring(), Limits limits = {});
+VerifyReport verify_lines(const fixtures::Lines& lines, const Keyring& ring = dev_keyring());
+
+// A valid sealed trace of the given style.
+fixtures::Lines valid_trace(fixtures::HarnessStyle style = fixtures::HarnessStyle::claude_code,
+                            fixtures::Ending ending = fixtures::Ending::sealed, uint32_t turns = 4);
+
+bool has_error(const VerifyReport& r, Code code);
+// Every error code in the report, for failure messages.
+std::string error_codes(const VerifyReport& r);
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;
+};
+// Runs a shell command; stdout captured, stderr discarded.
+CommandResult run_command(const std::string& command);
+
+std::string write_temp(const std::string& name, const std::string& bytes);
+std::string temp_dir();
+
+}  // namespace goalcup::testing
+
+// Verdict-with-context assertion.
+#define EXPECT_VERDICT(report, v)                                                                \
+  EXPECT_EQ(goalcup::verdict_name((report).verdict), goalcup::verdict_name(v))                    \
+      << "errors: " << goalcup::testing::error_codes(report)

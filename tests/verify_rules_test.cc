@@ -1,0 +1,199 @@
+// Each rule of the format, with a trace that keeps it and one that breaks it.
+#include "tests/support.h"
+
+namespace goalcup {
+namespace {
+
+using namespace fixtures;
+using testing::has_error;
+using testing::valid_trace;
+using testing::verify_lines;
+
+// A statement re-signed by the dev key after `edit`, so that only the edit
+// is wrong.
+Lines with_statement(Lines lines, size_t seq, const std::function<std::string(std::string)>& edit) {
+  resign_statement(lines, seq, testing::dev_key(), edit);
+  return lines;
+}
+
+size_t first(const Lines& lines, std::string_view kind) { return static_cast<size_t>(find_first(lines, kind)); }
+
+TEST(Rules, ValidTracesOfBothStylesVerify) {
+  for (auto style : {HarnessStyle::claude_code, HarnessStyle::codex}) {
+    auto r = verify_lines(valid_trace(style));
+    EXPECT_VERDICT(r, Verdict::verified);
+    EXPECT_EQ(r.key_source, "supplied");
+    EXPECT_EQ(r.warnings, std::vector<std::string>{"server_key_unpinned"});
+    EXPECT_EQ(r.unattested_records, 0u);
+    EXPECT_EQ(r.attested_through_seq, static_cast<int64_t>(r.records) - 2);
+  }
+}
+
+TEST(Rules, WithoutTheSuppliedKeyTheTraceIsInvalid) {
+  auto r = verify_lines(valid_trace(), Keyring::production());
+  EXPECT_VERDICT(r, Verdict::invalid);
+  EXPECT_TRUE(has_error(r, Code::statement_signature));
+  EXPECT_EQ(r.key_source, "none");
+}
+
+TEST(Rules, SealedWithoutSealAckIsIncomplete) {
+  auto r = verify_lines(valid_trace(HarnessStyle::claude_code, Ending::unacked));
+  EXPECT_VERDICT(r, Verdict::incomplete);
+  EXPECT_EQ(r.incomplete_reason, IncompleteReason::seal_unacknowledged);
+  EXPECT_EQ(r.unattested_records, 2u);  // the last ack (it covers the exit) and the seal
+  auto u = verify_lines(valid_trace(HarnessStyle::codex, Ending::unsealed));
+  EXPECT_VERDICT(u, Verdict::incomplete);
+  EXPECT_EQ(u.incomplete_reason, IncompleteReason::unsealed);
+  EXPECT_GT(u.unattested_records, 0u);
+}
+
+TEST(Rules, RecoveredSealNeedsNoExit) {
+  EXPECT_VERDICT(verify_lines(valid_trace(HarnessStyle::claude_code, Ending::restart)), Verdict::verified);
+  // Any other reason does.
+  Lines lines = valid_trace(HarnessStyle::claude_code, Ending::restart);
+  const size_t seal = static_cast<size_t>(find_last(lines, "seal"));
+  lines[seal] = with_body(lines[seal], set_member(line_body(lines[seal]), "reason", "\"exit\""));
+  rechain(lines, seal + 1);
+  lines.pop_back();  // its seal_ack no longer matches
+  auto r = verify_lines(lines);
+  EXPECT_TRUE(has_error(r, Code::missing_exit)) << testing::error_codes(r);
+}
+
+TEST(Rules, KindOrder) {
+  // launch must be record 2.
+  Lines a = valid_trace();
+  swap_records(a, 2, 3, true);
+  EXPECT_TRUE(has_error(verify_lines(a), Code::kind_order));
+  // A second exit.
+  Lines b = valid_trace();
+  duplicate_record(b, first(b, "exit"), true);
+  EXPECT_TRUE(has_error(verify_lines(b), Code::duplicate_exit));
+  // wire after exit.
+  Lines c = valid_trace();
+  const size_t exit = first(c, "exit");
+  c.insert(c.begin() + static_cast<ptrdiff_t>(exit) + 1, c[first(c, "wire")]);
+  rechain(c, exit + 1);
+  EXPECT_TRUE(has_error(verify_lines(c), Code::kind_order));
+  // A second seal.
+  Lines d = valid_trace(HarnessStyle::claude_code, Ending::unacked);
+  duplicate_record(d, d.size() - 1, true);
+  EXPECT_TRUE(has_error(verify_lines(d), Code::kind_order));
+}
+
+TEST(Rules, NothingAfterSealAck) {
+  Lines lines = valid_trace();
+  lines.push_back(lines[first(lines, "native")]);
+  rechain(lines, lines.size() - 1);
+  auto r = verify_lines(lines);
+  EXPECT_TRUE(has_error(r, Code::after_seal_ack)) << testing::error_codes(r);
+  EXPECT_VERDICT(r, Verdict::invalid);
+}
+
+TEST(Rules, SealRecordsIsItsOwnSeq) {
+  Lines lines = valid_trace(HarnessStyle::claude_code, Ending::unacked);
+  const size_t seal = lines.size() - 1;
+  lines[seal] = with_body(lines[seal], set_member(line_body(lines[seal]), "records", "12"));
+  auto r = verify_lines(lines);
+  EXPECT_TRUE(has_error(r, Code::seal_records)) << testing::error_codes(r);
+}
+
+TEST(Rules, UnknownKindIsAWarning) {
+  Lines lines = valid_trace();
+  const size_t at = first(lines, "native");
+  std::string extra = lines[at];
+  extra.replace(extra.find("\"kind\":\"native\""), 15, "\"kind\":\"telemetry\"");
+  lines.insert(lines.begin() + static_cast<ptrdiff_t>(at), extra);
+  rechain(lines, at);
+  // Statements after the insertion no longer match; judge the order rule only.
+  auto r = verify_lines(lines);
+  EXPECT_NE(std::find(r.warnings.begin(), r.warnings.end(), "unknown_kind"), r.warnings.end());
+  EXPECT_FALSE(has_error(r, Code::kind_order));
+}
+
+TEST(Rules, HeaderFieldsAreChecked) {
+  Lines lines = valid_trace();
+  lines[0] = with_body(lines[0], set_member(line_body(lines[0]), "entry_id", "\"ABCDEF0123456789\""));
+  EXPECT_TRUE(has_error(verify_lines(lines), Code::body_field));
+  Lines v = valid_trace();
+  v[0] = with_body(v[0], set_member(line_body(v[0]), "version", "1"));
+  EXPECT_TRUE(has_error(verify_lines(v), Code::body_field));
+}
+
+TEST(Rules, StartReceiptBindsSeqZero) {
+  Lines lines = with_statement(valid_trace(), 1, [](std::string p) { return set_member(p, "seq", "1"); });
+  EXPECT_TRUE(has_error(verify_lines(lines), Code::statement_seq));
+  Lines t = with_statement(valid_trace(), 1, [](std::string p) { return set_member(p, "type", "\"ack\""); });
+  EXPECT_TRUE(has_error(verify_lines(t), Code::statement_type));
+  Lines n = with_statement(valid_trace(), 1, [](std::string p) { return set_member(p, "nonce", "\"xyz\""); });
+  EXPECT_TRUE(has_error(verify_lines(n), Code::statement_payload));
+}
+
+TEST(Rules, AckMustPointBackAtThisChain) {
+  Lines lines = valid_trace();
+  const size_t ack = first(lines, "ack");
+  auto future = with_statement(lines, ack, [&](std::string p) { return set_member(p, "seq", std::to_string(ack)); });
+  EXPECT_TRUE(has_error(verify_lines(future), Code::statement_seq));
+  auto other_head = with_statement(lines, ack, [](std::string p) {
+    return set_member(p, "head", "\"sha256:" + std::string(64, 'b') + "\"");
+  });
+  auto r = verify_lines(other_head);
+  EXPECT_TRUE(has_error(r, Code::statement_head)) << testing::error_codes(r);
+}
+
+TEST(Rules, AcksStrictlyIncreaseAndTimeNeverGoesBack) {
+  Lines lines = valid_trace(HarnessStyle::claude_code, Ending::sealed, 6);
+  const size_t a1 = first(lines, "ack");
+  const size_t a2 = static_cast<size_t>(find_first(lines, "ack", a1 + 1));
+  const std::string p1 = statement_payload_of(lines[a1]);
+  const std::string covered = p1.substr(p1.find("\"seq\":") + 6, p1.find(",\"head\"") - p1.find("\"seq\":") - 6);
+  const std::string head = p1.substr(p1.find("\"head\":") + 7, 73);
+  auto same = with_statement(lines, a2, [&](std::string p) {
+    return set_member(set_member(p, "seq", covered), "head", head);
+  });
+  EXPECT_TRUE(has_error(verify_lines(same), Code::ack_order));
+  auto earlier = with_statement(lines, a2, [](std::string p) { return set_member(p, "at", "\"2020-01-01T00:00:00Z\""); });
+  EXPECT_TRUE(has_error(verify_lines(earlier), Code::statement_time_order));
+}
+
+TEST(Rules, StatementsFromAnotherRunAreRefused) {
+  Lines lines = with_statement(valid_trace(), first(valid_trace(), "ack"), [](std::string p) {
+    return set_member(p, "run_id", "\"00000000-0000-4000-a000-000000000000\"");
+  });
+  EXPECT_TRUE(has_error(verify_lines(lines), Code::statement_run));
+}
+
+TEST(Rules, SealAckMustCoverTheSeal) {
+  Lines lines = valid_trace();
+  const size_t last = lines.size() - 1;
+  auto r = verify_lines(with_statement(lines, last, [&](std::string p) { return set_member(p, "seq", std::to_string(last - 2)); }));
+  EXPECT_TRUE(has_error(r, Code::statement_seq)) << testing::error_codes(r);
+  auto t = verify_lines(with_statement(lines, last, [](std::string p) { return set_member(p, "type", "\"ack\""); }));
+  EXPECT_TRUE(has_error(t, Code::statement_type));
+}
+
+TEST(Rules, ExpiredPinnedKeyIsNotTrusted) {
+  // A ring where the dev key is "pinned" but only for 2025: its 2026
+  // statements fall outside the window.
+  Keyring ring;
+  PublicKey k;
+  k.bytes = testing::dev_key().public_key;
+  k.key_id = key_id_for(k.bytes);
+  k.source = KeySource::pinned;
+  k.not_before = parse_time("2025-01-01T00:00:00Z");
+  k.not_after = parse_time("2025-12-31T23:59:59Z");
+  ring.add(k);
+  auto r = verify_lines(valid_trace(), ring);
+  EXPECT_TRUE(has_error(r, Code::statement_key_expired)) << testing::error_codes(r);
+  EXPECT_VERDICT(r, Verdict::invalid);
+  // Inside its window the same key is pinned.
+  ring = Keyring();
+  k.not_after = parse_time("2027-01-01T00:00:00Z");
+  ring.add(k);
+  auto ok = verify_lines(valid_trace(), ring);
+  EXPECT_VERDICT(ok, Verdict::verified);
+  EXPECT_EQ(ok.key_source, "pinned");
+  EXPECT_TRUE(ok.warnings.empty());
+}
+
+}  // namespace
+}  // namespace goalcup
