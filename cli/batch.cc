@@ -85,9 +85,9 @@ void run_batch(size_t count, unsigned jobs, const std::function<void(size_t)>& w
       cv.notify_all();
     }
   };
+  // The calling thread only emits, so that output appears as soon as it can.
   std::vector<std::thread> threads;
-  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
-  if (jobs == 1) worker();
+  for (unsigned t = 0; t < jobs; ++t) threads.emplace_back(worker);
   for (size_t i = 0; i < count; ++i) {
     {
       std::unique_lock lock(mu);

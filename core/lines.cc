@@ -4,80 +4,96 @@
 
 namespace goalcup {
 namespace {
-constexpr size_t kChunk = 1 << 20;
+constexpr size_t kChunk = 2 << 20;
+}
+
+void LineBlock::hash_lines() {
+  hashes_.resize(lines_.size());
+  for (size_t i = 0; i < lines_.size(); ++i) hashes_[i] = sha256(lines_[i].bytes);
+}
+
+// Not zero-filled on purpose: untouched pages cost no memory, so a block
+// grown for one long line costs only what that line fills.
+void LineBlock::reserve(size_t cap, size_t keep) {
+  if (cap <= cap_) return;
+  std::unique_ptr<char[]> bigger(new char[cap]);
+  if (keep > 0) std::memcpy(bigger.get(), data_.get(), keep);
+  data_ = std::move(bigger);
+  cap_ = cap;
 }
 
 LineReader::LineReader(std::unique_ptr<ByteSource> source, const Limits& limits)
-    : source_(std::move(source)), limits_(limits) {
-  grow(4 * kChunk + kLinePadding);
-}
-
-// Not zero-filled on purpose: untouched pages cost no memory, so a buffer
-// grown for one long line costs only what that line fills.
-void LineReader::grow(size_t cap) {
-  std::unique_ptr<char[]> bigger(new char[cap]);
-  if (end_ > 0) std::memcpy(bigger.get(), buf_.get(), end_);
-  buf_ = std::move(bigger);
-  cap_ = cap;
-}
+    : source_(std::move(source)), limits_(limits) {}
 
 LineReader::Status LineReader::fail(Code code, std::string message) {
   error_ = Error{code, static_cast<int64_t>(index_), std::move(message)};
   return Status::error;
 }
 
-bool LineReader::fill() {
-  // Keep the unconsumed tail, then make room for at least one chunk.
-  if (begin_ > 0) {
-    std::memmove(buf_.get(), buf_.get() + begin_, end_ - begin_);
-    end_ -= begin_;
-    scan_ -= begin_;
-    begin_ = 0;
-  }
-  const size_t want = end_ + kChunk + kLinePadding;
-  if (cap_ < want) grow(std::max(want, cap_ + cap_ / 2));
-  auto n = source_->read(buf_.get() + end_, cap_ - kLinePadding - end_);
-  if (!n) {
-    error_ = n.take_error();
-    error_.seq = static_cast<int64_t>(index_);
-    return false;
-  }
-  if (*n == 0) {
-    eof_ = true;
-    return false;
-  }
-  end_ += *n;
-  total_ += *n;
-  std::memset(buf_.get() + end_, 0, kLinePadding);  // defined bytes past the last line
-  return true;
-}
-
-LineReader::Status LineReader::next(Line* line) {
+LineReader::Status LineReader::next_block(LineBlock* b) {
+  b->lines_.clear();
+  b->hashes_.clear();
+  b->reserve(kChunk + kLinePadding, 0);
+  size_t len = carry_.size();
+  b->reserve(len + kChunk + kLinePadding, 0);
+  std::memcpy(b->data_.get(), carry_.data(), len);
+  carry_.clear();
+  size_t scan = 0;  // bytes before this hold no LF
   for (;;) {
-    const char* lf = static_cast<const char*>(std::memchr(buf_.get() + scan_, '\n', end_ - scan_));
-    if (lf) {
-      const size_t pos = static_cast<size_t>(lf - buf_.get());
-      if (pos - begin_ > limits_.max_line_bytes) break;
-      line->bytes = std::string_view(buf_.get() + begin_, pos - begin_);
-      line->index = index_++;
-      begin_ = scan_ = pos + 1;
-      return Status::line;
+    if (len > limits_.max_line_bytes) {
+      return fail(Code::limit_line_bytes, "line " + std::to_string(index_) + " is longer than " +
+                                              std::to_string(limits_.max_line_bytes) + " bytes; raise --max-line-bytes");
     }
-    scan_ = end_;
-    if (end_ - begin_ > limits_.max_line_bytes) break;
+    if (eof_) {
+      if (len == 0) return Status::end;
+      return fail(Code::missing_final_lf, "the last line has no LF: the record was cut");
+    }
+    if (b->cap_ - kLinePadding - len < kChunk / 2) b->reserve(b->cap_ + b->cap_ / 2, len);
+    auto n = source_->read(b->data_.get() + len, b->cap_ - kLinePadding - len);
+    if (!n) {
+      error_ = n.take_error();
+      error_.seq = static_cast<int64_t>(index_);
+      return Status::error;
+    }
+    eof_ = *n == 0;
+    total_ += *n;
     if (total_ > limits_.max_total_bytes) {
       return fail(Code::limit_total_bytes, "the trace exceeds " + std::to_string(limits_.max_total_bytes) +
                                                " bytes; raise --max-total-bytes");
     }
-    if (!fill()) {
-      if (!eof_) return Status::error;
-      if (begin_ == end_) return Status::end;
-      return fail(Code::missing_final_lf, "the last line has no LF: the record was cut");
+    const char* base = b->data_.get();
+    const void* last = *n ? ::memrchr(base + len, '\n', *n) : nullptr;
+    len += *n;
+    if (!last) {
+      scan = len;
+      continue;
     }
+    // Frame every complete line; keep the cut one for the next block.
+    const size_t end = static_cast<size_t>(static_cast<const char*>(last) - base) + 1;
+    for (size_t pos = 0; pos < end;) {
+      const char* lf = static_cast<const char*>(std::memchr(base + std::max(pos, scan), '\n', end - std::max(pos, scan)));
+      const size_t stop = static_cast<size_t>(lf - base);
+      if (stop - pos > limits_.max_line_bytes) {
+        return fail(Code::limit_line_bytes, "line " + std::to_string(index_) + " is longer than " +
+                                                std::to_string(limits_.max_line_bytes) + " bytes; raise --max-line-bytes");
+      }
+      b->lines_.push_back(Line{std::string_view(base + pos, stop - pos), index_++});
+      pos = stop + 1;
+    }
+    carry_.assign(base + end, len - end);
+    std::memset(b->data_.get() + end, 0, kLinePadding);  // defined bytes past the last line
+    return Status::line;
   }
-  return fail(Code::limit_line_bytes, "line " + std::to_string(index_) + " is longer than " +
-                                          std::to_string(limits_.max_line_bytes) +
-                                          " bytes; raise --max-line-bytes");
+}
+
+LineReader::Status LineReader::next(Line* line) {
+  while (own_pos_ == own_.size()) {
+    own_pos_ = 0;
+    auto st = next_block(&own_);
+    if (st != Status::line) return st;
+  }
+  *line = own_.line(own_pos_++);
+  return Status::line;
 }
 
 }  // namespace goalcup

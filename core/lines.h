@@ -1,20 +1,24 @@
-// Stage 2: line framing. Splits the byte stream on LF and hands out one line
-// at a time as a view into an internal buffer that holds at most one line
-// plus one read chunk, so memory follows the longest line, not the trace.
+// Stage 2: line framing. The byte stream is cut into blocks of complete
+// lines; each block owns its bytes, so a block can be handed to another
+// thread while the next one is read (see walk.cc). A block holds at most one
+// read chunk plus one line, so memory follows the longest line, not the
+// trace.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/error.h"
 #include "core/limits.h"
+#include "core/sha256.h"
 #include "core/source.h"
 
 namespace goalcup {
 
-// Bytes readable past the end of every line view (the JSON parser reads in
+// Bytes readable past the end of every line (the JSON parser reads in
 // 64-byte blocks and needs them).
 inline constexpr size_t kLinePadding = 64;
 
@@ -23,34 +27,51 @@ struct Line {
   uint64_t index = 0;      // 0-based line number (= the record's seq if valid)
 };
 
+// A run of complete lines, with room for their hashes.
+class LineBlock {
+ public:
+  size_t size() const { return lines_.size(); }
+  const Line& line(size_t i) const { return lines_[i]; }
+  const Digest& hash(size_t i) const { return hashes_[i]; }
+  bool hashed() const { return hashes_.size() == lines_.size(); }
+  void hash_lines();  // SHA-256 of each line's bytes
+  size_t capacity() const { return cap_; }
+
+ private:
+  friend class LineReader;
+  void reserve(size_t cap, size_t keep);
+  std::unique_ptr<char[]> data_;
+  size_t cap_ = 0;
+  std::vector<Line> lines_;
+  std::vector<Digest> hashes_;
+};
+
 class LineReader {
  public:
   enum class Status { line, end, error };
 
   LineReader(std::unique_ptr<ByteSource> source, const Limits& limits);
 
-  // Next line; the view stays valid until the next call.
+  // Refills `block` with the next complete lines (reusing its memory).
+  Status next_block(LineBlock* block);
+  // One line at a time; the view stays valid until the next call.
   Status next(Line* line);
   // After Status::error.
   const Error& error() const { return error_; }
   uint64_t bytes_read() const { return total_; }
 
  private:
-  bool fill();  // false on error or end of input
-  void grow(size_t cap);
   Status fail(Code code, std::string message);
 
   std::unique_ptr<ByteSource> source_;
   Limits limits_;
-  std::unique_ptr<char[]> buf_;
-  size_t cap_ = 0;
-  size_t begin_ = 0;  // first unconsumed byte
-  size_t scan_ = 0;   // bytes before this hold no LF
-  size_t end_ = 0;    // end of valid data
-  bool eof_ = false;
+  std::string carry_;  // the start of a line cut by the end of a read
   uint64_t index_ = 0;
   uint64_t total_ = 0;
+  bool eof_ = false;
   Error error_{Code::internal_error, -1, ""};
+  LineBlock own_;  // for next()
+  size_t own_pos_ = 0;
 };
 
 }  // namespace goalcup

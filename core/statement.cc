@@ -47,10 +47,17 @@ bool verify_signature(const PublicKeyBytes& key, std::string_view message, const
 Signers find_signers(const Keyring& ring, const SignedEnvelope& env) {
   Signers found;
   const std::string message = pae(env.payload);
-  for (const auto& key : ring.keys()) {
-    const PublicKey** slot = key.source == KeySource::pinned ? &found.pinned : &found.supplied;
-    if (*slot) continue;
-    if (verify_signature(key.bytes, message, env.sig)) *slot = &key;
+  // The key_id is only a hint, but a good one: keys it names are tried
+  // first, and the rest only when none of those verifies (an Ed25519 check
+  // is the costliest step of verification).
+  for (bool hinted : {true, false}) {
+    for (const auto& key : ring.keys()) {
+      if ((key.key_id == env.key_id) != hinted) continue;
+      const PublicKey** slot = key.source == KeySource::pinned ? &found.pinned : &found.supplied;
+      if (*slot) continue;
+      if (verify_signature(key.bytes, message, env.sig)) *slot = &key;
+    }
+    if (found.pinned || found.supplied) break;
   }
   return found;
 }

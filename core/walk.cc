@@ -1,31 +1,131 @@
 #include "core/walk.h"
 
-namespace goalcup {
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
 
-VerifyReport walk_source(std::unique_ptr<ByteSource> source, const WalkOptions& options, RecordVisitor* visitor) {
-  LineReader lines(std::move(source), options.limits);
+namespace goalcup {
+namespace {
+
+// Parses and verifies one block of lines, in order. False: the visitor stopped.
+bool consume(const LineBlock& block, RecordParser& parser, ChainVerifier& verifier, RecordVisitor* visitor) {
+  for (size_t i = 0; i < block.size(); ++i) {
+    const Line& line = block.line(i);
+    auto record = parser.parse(line.bytes, line.index);
+    verifier.add_line(line, block.hash(i), record);
+    if (!visitor) continue;
+    if (!record) {
+      visitor->on_bad_line(line, record.error());
+    } else if (!visitor->on_record(*record, line, block.hash(i))) {
+      verifier.add_read_error(Error{Code::usage, -1, "stopped before the end of the trace"});
+      return false;
+    }
+  }
+  return true;
+}
+
+VerifyReport walk_sequential(LineReader& lines, const WalkOptions& options, RecordVisitor* visitor) {
   RecordParser parser(options.limits);
   ChainVerifier verifier(*options.keyring, options.limits);
-  Line line;
+  LineBlock block;
   for (;;) {
-    auto status = lines.next(&line);
+    auto status = lines.next_block(&block);
     if (status == LineReader::Status::end) break;
     if (status == LineReader::Status::error) {
       verifier.add_read_error(lines.error());
       break;
     }
-    const Digest hash = sha256(line.bytes);
-    auto record = parser.parse(line.bytes, line.index);
-    verifier.add_line(line, hash, record);
-    if (!visitor) continue;
-    if (!record) {
-      visitor->on_bad_line(line, record.error());
-    } else if (!visitor->on_record(*record, line, hash)) {
-      verifier.add_read_error(Error{Code::usage, -1, "stopped before the end of the trace"});
-      break;
-    }
+    block.hash_lines();
+    if (!consume(block, parser, verifier, visitor)) break;
   }
   return verifier.finish(lines.bytes_read());
+}
+
+// A small blocking queue of blocks that can be closed from either side.
+class BlockQueue {
+ public:
+  void push(std::unique_ptr<LineBlock> b) {
+    std::lock_guard lock(mu_);
+    q_.push_back(std::move(b));
+    cv_.notify_all();
+  }
+  // nullptr once closed and empty.
+  std::unique_ptr<LineBlock> pop() {
+    std::unique_lock lock(mu_);
+    ++waiting_;
+    cv_.wait(lock, [&] { return !q_.empty() || closed_; });
+    --waiting_;
+    if (q_.empty()) return nullptr;
+    auto b = std::move(q_.front());
+    q_.pop_front();
+    return b;
+  }
+  void close() {
+    std::lock_guard lock(mu_);
+    closed_ = true;
+    cv_.notify_all();
+  }
+  // True when someone is blocked waiting for a block.
+  bool starved() {
+    std::lock_guard lock(mu_);
+    return waiting_ > 0 && q_.empty();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::unique_ptr<LineBlock>> q_;
+  bool closed_ = false;
+  int waiting_ = 0;
+};
+
+// Two threads: a reader (source, framing, and hashing while the verifier
+// is busy) and the calling thread (hashing when the reader is ahead,
+// parsing, verifying). Three blocks circulate, so memory stays bounded.
+VerifyReport walk_pipelined(LineReader& lines, const WalkOptions& options, RecordVisitor* visitor) {
+  constexpr int kBlocks = 3;
+  constexpr size_t kShrinkAbove = 16 << 20;  // give back blocks grown for one long line
+  BlockQueue full, empty;
+  for (int i = 0; i < kBlocks; ++i) empty.push(std::make_unique<LineBlock>());
+  LineReader::Status end_status = LineReader::Status::end;
+
+  std::thread reader([&] {
+    for (;;) {
+      auto b = empty.pop();
+      if (!b) break;  // the verifier stopped early
+      end_status = lines.next_block(b.get());
+      if (end_status != LineReader::Status::line) break;
+      // Hash here unless the verifier is idle: then it hashes, and the
+      // two threads share the costliest step.
+      if (!full.starved()) b->hash_lines();
+      full.push(std::move(b));
+    }
+    full.close();
+  });
+
+  RecordParser parser(options.limits);
+  ChainVerifier verifier(*options.keyring, options.limits);
+  bool stopped = false;
+  while (auto b = full.pop()) {
+    if (stopped) continue;
+    if (!b->hashed()) b->hash_lines();
+    stopped = !consume(*b, parser, verifier, visitor);
+    if (stopped) empty.close();
+    if (b->capacity() > kShrinkAbove) b = std::make_unique<LineBlock>();
+    empty.push(std::move(b));
+  }
+  reader.join();
+  if (!stopped && end_status == LineReader::Status::error) verifier.add_read_error(lines.error());
+  return verifier.finish(lines.bytes_read());
+}
+
+}  // namespace
+
+VerifyReport walk_source(std::unique_ptr<ByteSource> source, const WalkOptions& options, RecordVisitor* visitor) {
+  LineReader lines(std::move(source), options.limits);
+  return options.threads >= 2 ? walk_pipelined(lines, options, visitor) : walk_sequential(lines, options, visitor);
 }
 
 VerifyReport walk_trace(const std::string& path, const WalkOptions& options, RecordVisitor* visitor) {

@@ -29,6 +29,9 @@ class RecordVisitor {
 struct WalkOptions {
   Limits limits;
   const Keyring* keyring = &Keyring::production();
+  // 2: read, frame and hash on a second thread while this one parses and
+  // verifies (for one trace on a machine with a spare core).
+  unsigned threads = 1;
 };
 
 VerifyReport walk_trace(const std::string& path, const WalkOptions& options, RecordVisitor* visitor = nullptr);

@@ -205,11 +205,43 @@ TEST(Framing, LinesSpanAnyReadBoundary) {
     std::string s_;
     size_t pos_ = 0;
   };
-  WalkOptions opt;
+  for (unsigned threads : {1u, 2u}) {
+    WalkOptions opt;
+    Keyring ring = testing::dev_keyring();
+    opt.keyring = &ring;
+    opt.threads = threads;
+    auto r = walk_source(std::make_unique<Trickle>(trace_text()), opt);
+    EXPECT_VERDICT(r, Verdict::verified);
+  }
+}
+
+TEST(Framing, PipelinedReadingSeesEveryLineOnce) {
+  // A trace bigger than several blocks, read on two threads, with a
+  // visitor that stops half way.
+  fixtures::TraceSpec spec;
+  spec.target_bytes = 12 << 20;
+  spec.tool_output_bytes = 20000;
+  auto text = fixtures::join(fixtures::conversation_lines(spec, testing::dev_key()));
+  struct Counter final : RecordVisitor {
+    uint64_t seen = 0, stop_at = UINT64_MAX;
+    bool on_record(const Record& r, const Line&, const Digest&) override {
+      EXPECT_EQ(r.seq, seen);
+      return ++seen < stop_at;
+    }
+  };
   Keyring ring = testing::dev_keyring();
+  WalkOptions opt;
   opt.keyring = &ring;
-  auto r = walk_source(std::make_unique<Trickle>(trace_text()), opt);
+  opt.threads = 2;
+  Counter all;
+  auto r = walk_source(memory_source(text), opt, &all);
   EXPECT_VERDICT(r, Verdict::verified);
+  EXPECT_EQ(all.seen, r.records);
+  Counter half;
+  half.stop_at = r.records / 2;
+  auto h = walk_source(memory_source(text), opt, &half);
+  EXPECT_EQ(half.seen, r.records / 2);
+  EXPECT_VERDICT(h, Verdict::error);
 }
 
 TEST(Framing, GrowingFileIsNotJudged) {

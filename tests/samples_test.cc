@@ -28,10 +28,11 @@ const Expected kSamples[] = {
     {"tampered-dup_json_key.jsonl", Verdict::invalid, Code::duplicate_member},
 };
 
-void check_dir(const std::string& dir) {
+void check_dir(const std::string& dir, unsigned threads = 1) {
   for (const auto& s : kSamples) {
     SCOPED_TRACE(std::string(s.file) + (s.dev_key ? " with --dev-key" : ""));
     WalkOptions opt;
+    opt.threads = threads;
     Keyring ring = s.dev_key ? testing::dev_keyring() : Keyring::production();
     opt.keyring = &ring;
     auto r = walk_trace(dir + "/" + s.file, opt);
@@ -51,6 +52,8 @@ void check_dir(const std::string& dir) {
 }
 
 TEST(Samples, ProjectCopiesGetTheirVerdicts) { check_dir(testing::source_path("fixtures/samples")); }
+
+TEST(Samples, PipelinedReadingGivesTheSameVerdicts) { check_dir(testing::source_path("fixtures/samples"), 2); }
 
 TEST(Samples, SharedSamplesGetTheirVerdicts) {
   const std::string dir = testing::shared_samples_dir();

@@ -64,6 +64,8 @@ int run(const Options& opt) {
   WalkOptions wopt;
   wopt.limits = opt.limits;
   wopt.keyring = &ring;
+  // Spare cores go to pipelining each trace (reader and verifier threads).
+  wopt.threads = opt.jobs >= 2 * traces.size() ? 2 : 1;
   std::vector<VerifyReport> reports(traces.size());
   const Style style = Style::for_fd(STDOUT_FILENO);
   Verdict overall = Verdict::verified;
