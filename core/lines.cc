@@ -22,8 +22,8 @@ void LineBlock::reserve(size_t cap, size_t keep) {
   cap_ = cap;
 }
 
-LineReader::LineReader(std::unique_ptr<ByteSource> source, const Limits& limits)
-    : source_(std::move(source)), limits_(limits) {}
+LineReader::LineReader(std::unique_ptr<ByteSource> source, const Limits& limits, bool lenient_end)
+    : source_(std::move(source)), limits_(limits), lenient_end_(lenient_end) {}
 
 LineReader::Status LineReader::fail(Code code, std::string message) {
   error_ = Error{code, static_cast<int64_t>(index_), std::move(message)};
@@ -46,7 +46,10 @@ LineReader::Status LineReader::next_block(LineBlock* b) {
     }
     if (eof_) {
       if (len == 0) return Status::end;
-      return fail(Code::missing_final_lf, "the last line has no LF: the record was cut");
+      if (!lenient_end_) return fail(Code::missing_final_lf, "the last line has no LF: the record was cut");
+      b->lines_.push_back(Line{std::string_view(b->data_.get(), len), index_++});
+      std::memset(b->data_.get() + len, 0, kLinePadding);
+      return Status::line;
     }
     if (b->cap_ - kLinePadding - len < kChunk / 2) b->reserve(b->cap_ + b->cap_ / 2, len);
     auto n = source_->read(b->data_.get() + len, b->cap_ - kLinePadding - len);

@@ -50,7 +50,9 @@ class LineReader {
  public:
   enum class Status { line, end, error };
 
-  LineReader(std::unique_ptr<ByteSource> source, const Limits& limits);
+  // `lenient_end`: a last line without LF is delivered instead of being an
+  // error (for scanning arbitrary text files, never for traces).
+  LineReader(std::unique_ptr<ByteSource> source, const Limits& limits, bool lenient_end = false);
 
   // Refills `block` with the next complete lines (reusing its memory).
   Status next_block(LineBlock* block);
@@ -69,6 +71,7 @@ class LineReader {
   uint64_t index_ = 0;
   uint64_t total_ = 0;
   bool eof_ = false;
+  bool lenient_end_ = false;
   Error error_{Code::internal_error, -1, ""};
   LineBlock own_;  // for next()
   size_t own_pos_ = 0;

@@ -29,6 +29,16 @@ struct OpenedTrace {
 // a .tar, or "-" for stdin. Compression is recognised by content, not name.
 Result<OpenedTrace> open_trace(const std::string& path, const Limits& limits);
 
+// Opens a regular file as raw bytes (no decompression). FIFOs, devices and,
+// unless `follow_links`, symbolic links are refused without blocking.
+Result<std::unique_ptr<ByteSource>> open_regular_file(const std::string& path, bool follow_links);
+// Replays `prefix` before the rest of `inner` (used after sniffing magic).
+std::unique_ptr<ByteSource> prefixed_source(std::string prefix, std::unique_ptr<ByteSource> inner);
+// Reads up to n bytes, fewer only at the end of the stream.
+Result<std::string> read_prefix(ByteSource& src, size_t n);
+// True for the first 512 bytes of a tar archive.
+bool looks_like_tar(const std::string& prefix);
+
 // Wraps an in-memory buffer (tests, fuzzers).
 std::unique_ptr<ByteSource> memory_source(std::string bytes);
 // Wraps `inner` with streaming zstd decompression under `limits`.

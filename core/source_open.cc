@@ -92,6 +92,12 @@ Result<std::unique_ptr<ByteSource>> raw_source(const std::string& path, std::str
 
 }  // namespace
 
+Result<std::unique_ptr<ByteSource>> open_regular_file(const std::string& path, bool follow_links) {
+  auto o = open_checked(AT_FDCWD, path, follow_links ? 0 : O_NOFOLLOW);
+  if (!o) return o.take_error();
+  return regular_file_source(*o, path);
+}
+
 Result<OpenedTrace> open_trace(const std::string& path, const Limits& limits) {
   OpenedTrace out;
   auto raw = raw_source(path, &out.description);

@@ -1,0 +1,55 @@
+// GC06: after a daemon restart a recovered capture may only report status
+// and seal, and records exactly one IngestLost.
+#include <map>
+
+#include "cheatcheck/checks/check.h"
+#include "core/json_strict.h"
+
+namespace goalcup::cheat {
+
+namespace {
+
+class Gc06 final : public Check {
+ public:
+  std::string_view id() const override { return "GC06"; }
+
+  void on_record(const Record& r, Context&) override {
+    if (r.kind == Kind::gap) {
+      std::string_view name = "unnamed";
+      (void)json::string(r.body, "gap", &name);
+      gaps_[std::string(name)].add(r.seq);
+      if (name == "IngestLost") ++ingest_lost_;
+    } else if (ingest_lost_ > 0 && (r.kind == Kind::wire || r.kind == Kind::native || r.kind == Kind::exit)) {
+      after_.add(r.seq);
+    }
+  }
+
+  void finish(const VerifyReport&, Context& ctx) override {
+    for (const auto& [name, list] : gaps_) {
+      const bool lost = name == "IngestLost";
+      const Severity sev = lost && list.count > 1 ? Severity::high : lost ? Severity::warning : Severity::info;
+      std::string msg = list.count > 1 ? std::to_string(list.count) + " " + name + " gaps" : "A " + name + " gap";
+      msg += lost ? (list.count > 1 ? ": more than one daemon restart lost ingest, beyond the one a recovered capture records."
+                                     : ": the daemon restarted and the capture was recovered; what happened meanwhile is not recorded.")
+                  : ": the recorder says it did not capture something.";
+      ctx.emit(finding("GC06", sev, list.seqs, msg), "gap:" + name);
+    }
+    if (!after_.empty()) {
+      ctx.emit(finding("GC06", Severity::high, after_.seqs,
+                       std::to_string(after_.count) + " wire, native or exit record(s) follow an IngestLost gap, "
+                       "where a recovered capture may only report status and seal."),
+               "after-ingest-lost");
+    }
+  }
+
+ private:
+  std::map<std::string, SeqList> gaps_;
+  uint64_t ingest_lost_ = 0;
+  SeqList after_;
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_gc06() { return std::make_unique<Gc06>(); }
+
+}  // namespace goalcup::cheat

@@ -1,0 +1,101 @@
+// GC13: stored bodies are the recorder's own account of what crossed the
+// wire; sha256, size and redactions must describe them, and requests must
+// ask for an allowed model.
+#include <map>
+
+#include "cheatcheck/checks/check.h"
+#include "core/json_strict.h"
+#include "core/sha256.h"
+
+namespace goalcup::cheat {
+namespace {
+
+class Gc13 final : public Check {
+ public:
+  std::string_view id() const override { return "GC13"; }
+
+  void on_record(const Record& r, Context& ctx) override {
+    if (r.kind != Kind::wire) return;
+    const WireBody& body = ctx.wire_body();
+    if (!body.present) return;
+    if (!body.base64_ok) return bad_digest_.add(r.seq);
+    std::string_view digest;
+    if (json::string(r.body, "sha256", &digest) == json::Get::ok && digest != digest_ref(sha256(body.bytes))) {
+      bad_digest_.add(r.seq);
+    }
+    check_size(r, body);
+    check_redactions(r, body);
+    check_model(r, body, ctx);
+  }
+
+  void finish(const VerifyReport&, Context& ctx) override {
+    emit(ctx, bad_digest_, "wire record(s) whose sha256 does not match the stored body.", "digest");
+    emit(ctx, bad_size_, "wire record(s) whose size does not match the stored body (no redactions, complete).", "size");
+    emit(ctx, bad_redaction_, "wire record(s) with a redaction span that does not hold its [REDACTED:...] marker.",
+         "redaction");
+    if (!ctx.policy().has_models) {
+      ctx.skip("GC13", "the policy lists no models, so request models were not checked");
+    }
+    for (const auto& [model, list] : models_) {
+      ctx.emit(finding("GC13", Severity::high, list.seqs,
+                       std::to_string(list.count) + " request(s) ask for model " + model +
+                           ", which is not on the allowed list."),
+               "model:" + model);
+    }
+  }
+
+ private:
+  void check_size(const Record& r, const WireBody& body) {
+    uint64_t size = 0;
+    bool complete = true;
+    simdjson::dom::array redactions;
+    if (json::uint(r.body, "size", &size) != json::Get::ok) return;
+    (void)json::boolean(r.body, "complete", &complete);
+    const bool redacted = json::array(r.body, "redactions", &redactions) == json::Get::ok && redactions.size() > 0;
+    if (!redacted && complete && size != body.bytes.size()) bad_size_.add(r.seq);
+  }
+
+  void check_redactions(const Record& r, const WireBody& body) {
+    simdjson::dom::array spans;
+    if (json::array(r.body, "redactions", &spans) != json::Get::ok) return;
+    for (auto s : spans) {
+      simdjson::dom::object span;
+      uint64_t offset = 0, length = 0;
+      std::string_view rule;
+      if (s.get(span) || json::uint(span, "offset", &offset) != json::Get::ok ||
+          json::uint(span, "length", &length) != json::Get::ok || json::string(span, "rule", &rule) != json::Get::ok ||
+          offset > body.bytes.size() || length > body.bytes.size() - offset ||
+          std::string_view(body.bytes).substr(offset, length) != "[REDACTED:" + std::string(rule) + "]") {
+        return bad_redaction_.add(r.seq);
+      }
+    }
+  }
+
+  void check_model(const Record& r, const WireBody& body, Context& ctx) {
+    std::string_view dir;
+    if (!ctx.policy().has_models || json::string(r.body, "dir", &dir) != json::Get::ok || dir != "request") return;
+    if (body.bytes.empty() || body.bytes.front() != '{') return;
+    auto root = parser_.parse_copy(body.bytes, static_cast<int64_t>(r.seq));
+    simdjson::dom::object o;
+    std::string_view model;
+    if (!root || root->get(o) || json::string(o, "model", &model) != json::Get::ok) return;
+    const auto& allowed = ctx.policy().models;
+    if (std::find(allowed.begin(), allowed.end(), model) != allowed.end()) return;
+    if (models_.size() < kMaxSeqs || models_.contains(std::string(model))) models_[std::string(model)].add(r.seq);
+  }
+
+  static void emit(Context& ctx, const SeqList& list, const std::string& what, const std::string& key) {
+    if (list.empty()) return;
+    ctx.emit(finding("GC13", Severity::high, list.seqs, std::to_string(list.count) + " " + what), key);
+  }
+
+  StrictJsonParser parser_{Limits{}};
+  SeqList bad_digest_, bad_size_, bad_redaction_;
+  std::map<std::string, SeqList> models_;
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_gc13() { return std::make_unique<Gc13>(); }
+
+}  // namespace goalcup::cheat

@@ -1,0 +1,160 @@
+#include "cheatcheck/context.h"
+
+#include <algorithm>
+
+#include "core/json_strict.h"
+#include "core/keyring.h"
+
+namespace goalcup::cheat {
+
+bool LaunchFacts::decrypt_listed(std::string_view host) const {
+  return std::any_of(decrypt.begin(), decrypt.end(), [&](const DecryptRule& d) { return d.host == host; });
+}
+
+void Context::begin_record(const Record& r) {
+  record_ = &r;
+  native_.reset();
+  wire_.reset();
+  answer_.reset();
+}
+
+const NativeInfo& Context::native() {
+  if (!native_) native_ = read_native(*record_, native_parser_);
+  return *native_;
+}
+
+const WireBody& Context::wire_body() {
+  if (wire_) return *wire_;
+  wire_.emplace();
+  std::string_view body, encoding;
+  if (json::string(record_->body, "body", &body) != json::Get::ok) return *wire_;
+  wire_->present = true;
+  (void)json::string(record_->body, "encoding", &encoding);
+  if (encoding == "base64") {
+    auto decoded = base64_decode(body);
+    wire_->base64_ok = decoded.has_value();
+    if (decoded) wire_->bytes = std::move(*decoded);
+  } else {
+    wire_->bytes = body;
+  }
+  return *wire_;
+}
+
+bool Context::is_sse_response() {
+  std::string_view dir;
+  if (json::string(record_->body, "dir", &dir) != json::Get::ok || dir != "response") return false;
+  const std::string ct = header_value(*record_, "content-type");
+  return ct.find("text/event-stream") != std::string::npos || looks_like_sse(wire_body().bytes);
+}
+
+const RebuiltAnswer& Context::answer() {
+  if (!answer_) answer_ = rebuild_answer(wire_body().bytes);
+  return *answer_;
+}
+
+void Context::emit(Finding f, std::string_view key) {
+  f.fingerprint = make_fingerprint(f.check, facts_.run_id, key);
+  if (f.seqs.size() > kMaxSeqs) f.seqs.resize(kMaxSeqs);
+  findings_.push_back(std::move(f));
+}
+
+void Context::skip(std::string check, std::string reason) { skipped_.push_back({std::move(check), std::move(reason)}); }
+
+Finding finding(std::string_view check, Severity severity, std::vector<uint64_t> seqs, std::string message) {
+  Finding f;
+  f.check = check;
+  f.severity = severity;
+  f.seqs = std::move(seqs);
+  f.message = std::move(message);
+  return f;
+}
+
+std::string header_value(const Record& wire, std::string_view name) {
+  simdjson::dom::array headers;
+  if (json::array(wire.body, "headers", &headers) != json::Get::ok) return {};
+  for (auto h : headers) {
+    simdjson::dom::array pair;
+    std::string_view k, v;
+    if (h.get(pair) || pair.size() != 2 || pair.at(0).get(k) || pair.at(1).get(v)) continue;
+    if (k == name) return std::string(v);
+  }
+  return {};
+}
+
+namespace {
+
+std::string str(simdjson::dom::object o, std::string_view path) {
+  simdjson::dom::element e;
+  std::string_view v;
+  if (o.at_pointer(path).get(e) || e.get(v)) return {};
+  return std::string(v);
+}
+
+void read_launch(const Record& r, LaunchFacts& l) {
+  l.present = true;
+  l.harness_id = str(r.body, "/harness/id");
+  l.harness_version = str(r.body, "/harness/version");
+  l.program_digest = str(r.body, "/harness/program_digest");
+  l.image_digest = str(r.body, "/harness/image_digest");
+  simdjson::dom::element e;
+  simdjson::dom::array list;
+  if (!r.body.at_pointer("/capture/decrypt").get(e) && !e.get(list)) {
+    for (auto item : list) {
+      simdjson::dom::object o;
+      if (item.get(o)) continue;
+      DecryptRule d;
+      d.host = str(o, "/host");
+      simdjson::dom::array paths;
+      if (json::array(o, "paths", &paths) == json::Get::ok) {
+        for (auto p : paths) {
+          std::string_view s;
+          if (!p.get(s)) d.paths.emplace_back(s);
+        }
+      }
+      l.decrypt.push_back(std::move(d));
+    }
+  }
+  if (!r.body.at_pointer("/capture/tunnel").get(e) && !e.get(list)) {
+    for (auto item : list) {
+      std::string_view s;
+      if (!item.get(s)) l.tunnel.emplace_back(s);
+    }
+  }
+}
+
+}  // namespace
+
+void collect_facts(const Record& r, Context& ctx) {
+  TraceFacts& f = ctx.facts();
+  switch (r.kind) {
+    case Kind::header:
+      if (r.seq != 0) break;
+      f.entry_id = str(r.body, "/entry_id");
+      f.run_id = str(r.body, "/run_id");
+      f.connector_id = str(r.body, "/connector/id");
+      f.connector_version = str(r.body, "/connector/version");
+      f.connector_digest = str(r.body, "/connector/digest");
+      break;
+    case Kind::launch:
+      if (!f.launch.present) read_launch(r, f.launch);
+      break;
+    case Kind::start_receipt:
+    case Kind::ack:
+    case Kind::seal_ack: {
+      // Signatures are the verifier's business; here only the times and
+      // seqs matter, and an invalid statement already makes a high finding.
+      static thread_local StrictJsonParser parser{Limits{}};
+      auto env = decode_envelope(r.body, static_cast<int64_t>(r.seq));
+      if (!env) break;
+      auto st = parse_statement(env->payload, parser, static_cast<int64_t>(r.seq));
+      if (!st) break;
+      if (r.kind == Kind::start_receipt && !f.start_at) f.start_at = st->at;
+      if (r.kind == Kind::seal_ack) f.seal_ack_at = st->at;
+      if (r.kind == Kind::ack && f.acks.size() < 1000000) f.acks.push_back({r.seq, st->seq, st->at});
+      break;
+    }
+    default: break;
+  }
+}
+
+}  // namespace goalcup::cheat

@@ -1,0 +1,96 @@
+// What the checks share during the one pass over a trace: the facts read
+// from the header, launch and statements, per-record views (native line,
+// rebuilt answer) computed once, the policy, and the findings.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cheatcheck/finding.h"
+#include "cheatcheck/native.h"
+#include "cheatcheck/policy.h"
+#include "core/record.h"
+#include "core/sse.h"
+#include "core/statement.h"
+#include "core/verifier.h"
+
+namespace goalcup::cheat {
+
+struct LaunchFacts {
+  bool present = false;
+  std::string harness_id, harness_version, program_digest, image_digest;
+  std::vector<DecryptRule> decrypt;
+  std::vector<std::string> tunnel;
+  bool decrypt_listed(std::string_view host) const;
+};
+
+struct AckFact {
+  uint64_t record_seq = 0;
+  uint64_t covers = 0;
+  Timestamp at;
+};
+
+struct TraceFacts {
+  std::string entry_id, run_id;
+  std::string connector_id, connector_version, connector_digest;
+  LaunchFacts launch;
+  std::optional<Timestamp> start_at, seal_ack_at;
+  std::vector<AckFact> acks;  // one per ack statement (bounded by --max-statements)
+};
+
+struct Skipped {
+  std::string check;
+  std::string reason;
+};
+
+// A wire record's stored body, decoded (base64 bodies are decoded).
+struct WireBody {
+  bool present = false;
+  bool base64_ok = true;
+  std::string bytes;
+};
+
+class Context {
+ public:
+  explicit Context(const Policy& policy) : policy_(policy) {}
+
+  const Policy& policy() const { return policy_; }
+  TraceFacts& facts() { return facts_; }
+  const TraceFacts& facts() const { return facts_; }
+
+  // Per-record views, computed at most once per record.
+  void begin_record(const Record& r);
+  const NativeInfo& native();          // for kind native
+  const WireBody& wire_body();         // for kind wire
+  const RebuiltAnswer& answer();       // for an SSE wire response
+  bool is_sse_response();
+
+  // `key` identifies the finding within the run (no volatile details);
+  // the fingerprint is derived from it.
+  void emit(Finding f, std::string_view key);
+  void skip(std::string check, std::string reason);
+  std::vector<Finding>& findings() { return findings_; }
+  std::vector<Skipped>& skipped() { return skipped_; }
+
+ private:
+  const Policy& policy_;
+  TraceFacts facts_;
+  const Record* record_ = nullptr;
+  StrictJsonParser native_parser_{Limits{}};
+  std::optional<NativeInfo> native_;
+  std::optional<WireBody> wire_;
+  std::optional<RebuiltAnswer> answer_;
+  std::vector<Finding> findings_;
+  std::vector<Skipped> skipped_;
+};
+
+// Reads header, launch and statements into ctx.facts().
+void collect_facts(const Record& r, Context& ctx);
+
+// Convenience for checks.
+Finding finding(std::string_view check, Severity severity, std::vector<uint64_t> seqs, std::string message);
+std::string header_value(const Record& wire, std::string_view name);
+
+}  // namespace goalcup::cheat

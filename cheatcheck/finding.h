@@ -1,0 +1,44 @@
+// A finding: evidence of one gap on the recorder's cheat checklist, or of a
+// leaked credential. Evidence, not a verdict: a judge decides.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace goalcup::cheat {
+
+enum class Severity : uint8_t { info, warning, high };
+std::string_view severity_name(Severity s);
+bool parse_severity(std::string_view text, Severity* out);
+
+// Extra fields of a credential finding (GC02, GC03).
+struct SecretInfo {
+  std::string rule;           // e.g. "github-pat"
+  std::string location;       // e.g. "body.headers[2]"
+  std::string decoding;       // e.g. "json>json>base64", "" for plain text
+  std::string secret_sha256;  // hex SHA-256 of the secret's exact text
+  std::string preview;        // masked: prefix and length
+  std::string file;           // scan mode: the file it was found in
+  uint64_t occurrences = 0;
+};
+
+struct Finding {
+  std::string check;  // "GC01".."GC13", or "verify"
+  Severity severity = Severity::info;
+  std::vector<uint64_t> seqs;  // records that show it (at most kMaxSeqs)
+  std::string message;         // one sentence a judge understands
+  std::string fingerprint;     // stable: hex SHA-256 of check, run and key
+  bool has_secret = false;
+  SecretInfo secret;
+  bool suppressed = false;     // matched the baseline or allowlist
+};
+
+inline constexpr size_t kMaxSeqs = 50;
+
+// Fingerprint from the check, the run (empty for plain files) and a key that
+// identifies the finding within the run without volatile details.
+std::string make_fingerprint(std::string_view check, std::string_view run_id, std::string_view key);
+
+}  // namespace goalcup::cheat

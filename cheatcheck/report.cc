@@ -1,0 +1,182 @@
+#include "cheatcheck/report.h"
+
+#include <map>
+
+#include "cheatcheck/gc_rules.h"
+
+namespace goalcup::cheat {
+namespace {
+
+Color severity_color(Severity s) {
+  return s == Severity::high ? Color::red : s == Severity::warning ? Color::yellow : Color::dim;
+}
+
+std::string seq_list(const std::vector<uint64_t>& seqs) {
+  if (seqs.empty()) return "-";
+  std::string s = "seq ";
+  for (size_t i = 0; i < seqs.size() && i < 6; ++i) s += (i ? "," : "") + std::to_string(seqs[i]);
+  if (seqs.size() > 6) s += ",...";
+  return s;
+}
+
+void write_finding(JsonWriter& w, const Finding& f) {
+  w.begin_object().field("check", f.check).field("severity", severity_name(f.severity));
+  w.key("seqs").begin_array();
+  for (uint64_t s : f.seqs) w.value(s);
+  w.end_array();
+  w.field("message", f.message).field("fingerprint", f.fingerprint).field("suppressed", f.suppressed);
+  if (f.has_secret) {
+    const SecretInfo& s = f.secret;
+    w.key("secret").begin_object().field("rule", s.rule).field("location", s.location).field("decoding", s.decoding);
+    w.field("secret_sha256", s.secret_sha256).field("preview", s.preview).field("occurrences", s.occurrences);
+    if (!s.file.empty()) w.field("file", s.file);
+    w.end_object();
+  }
+  w.end_object();
+}
+
+void write_verify(JsonWriter& w, const VerifyReport& v) {
+  w.begin_object().field("verdict", verdict_name(v.verdict));
+  if (v.incomplete_reason == IncompleteReason::none) w.null_field("incomplete_reason");
+  else w.field("incomplete_reason", incomplete_reason_name(v.incomplete_reason));
+  w.field("key_source", v.key_source).field("records", v.records);
+  w.field("attested_through_seq", v.attested_through_seq).field("unattested_records", v.unattested_records);
+  w.field("unattested_wire_bytes", v.unattested_wire_bytes).field("error_count", v.error_count);
+  w.key("errors").begin_array();
+  for (size_t i = 0; i < v.errors.size() && i < 10; ++i) {
+    const Error& e = v.errors[i];
+    w.begin_object().field("code", code_name(e.code)).field("seq", e.seq).field("message", e.message).end_object();
+  }
+  w.end_array().end_object();
+}
+
+const char* sarif_level(Severity s) { return s == Severity::high ? "error" : s == Severity::warning ? "warning" : "note"; }
+
+}  // namespace
+
+bool fails(const CheatReport& r, Severity fail_on) {
+  for (const auto& f : r.findings) {
+    if (!f.suppressed && f.severity >= fail_on) return true;
+  }
+  return false;
+}
+
+bool unjudged(const CheatReport& r) { return r.verify.verdict == Verdict::error; }
+
+std::string format_cheat_text(const CheatReport& r, Severity fail_on, const Style& st) {
+  std::map<Severity, size_t> counts;
+  size_t suppressed = 0;
+  for (const auto& f : r.findings) {
+    if (f.suppressed) ++suppressed;
+    else ++counts[f.severity];
+  }
+  const bool failed = fails(r, fail_on), error = unjudged(r);
+  std::string out = st.paint(error ? "ERROR" : failed ? "FAIL " : "PASS ",
+                             error || failed ? Color::red : Color::green);
+  out += " " + r.file + st.paint("  (verify: " + std::string(verdict_name(r.verify.verdict)) + "; " +
+                                     std::to_string(counts[Severity::high]) + " high, " +
+                                     std::to_string(counts[Severity::warning]) + " warning, " +
+                                     std::to_string(counts[Severity::info]) + " info" +
+                                     (suppressed ? ", " + std::to_string(suppressed) + " suppressed" : "") + ")",
+                                 Color::dim) + "\n";
+  if (error && !r.verify.errors.empty()) {
+    out += "  could not judge: " + std::string(code_name(r.verify.errors.front().code)) + ": " +
+           r.verify.errors.front().message + "\n";
+  }
+  // Grouped by check; findings are already worst first, so groups are too.
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const Finding*>> groups;
+  for (const auto& f : r.findings) {
+    if (f.suppressed) continue;
+    if (!groups.count(f.check)) order.push_back(f.check);
+    groups[f.check].push_back(&f);
+  }
+  for (const auto& check : order) {
+    const GapRule* rule = gap_rule(check);
+    out += "  " + st.paint(check, Color::bold) + (rule ? "  " + std::string(rule->name) : "") + "\n";
+    for (const Finding* f : groups[check]) {
+      std::string sev(severity_name(f->severity));
+      sev.resize(8, ' ');
+      out += "    " + st.paint(sev, severity_color(f->severity)) + seq_list(f->seqs) + "  " + f->message + "\n";
+    }
+  }
+  for (const auto& s : r.skipped) out += "  " + st.paint("skipped " + s.check + ": " + s.reason, Color::dim) + "\n";
+  return out;
+}
+
+std::string format_cheat_json(const ReportSet& set) {
+  std::string out;
+  JsonWriter w(&out, true);
+  w.begin_object().field("tool", "goalcup-cheatcheck").field("version", GOALCUP_VERSION);
+  w.field("mode", set.mode).field("fail_on", severity_name(set.fail_on));
+  w.key("reports").begin_array();
+  for (const auto& r : set.reports) {
+    w.begin_object().field("file", r.file);
+    if (set.mode == "trace") {
+      w.key("verify");
+      write_verify(w, r.verify);
+    }
+    w.field("passed", !fails(r, set.fail_on) && !unjudged(r)).field("could_not_judge", unjudged(r));
+    w.key("findings").begin_array();
+    for (const auto& f : r.findings) write_finding(w, f);
+    w.end_array();
+    w.key("skipped").begin_array();
+    for (const auto& s : r.skipped) w.begin_object().field("check", s.check).field("reason", s.reason).end_object();
+    w.end_array().end_object();
+  }
+  w.end_array().end_object();
+  out += "\n";
+  return out;
+}
+
+std::string format_cheat_sarif(const ReportSet& set) {
+  std::string out;
+  JsonWriter w(&out, true);
+  w.begin_object().field("$schema", "https://json.schemastore.org/sarif-2.1.0.json").field("version", "2.1.0");
+  w.key("runs").begin_array().begin_object();
+  w.key("tool").begin_object().key("driver").begin_object();
+  w.field("name", "goalcup-cheatcheck").field("version", GOALCUP_VERSION);
+  w.field("informationUri", "https://goalcup.dev/docs/CHEATCHECK.md");
+  w.key("rules").begin_array();
+  for (const GapRule& g : gap_rules()) {
+    w.begin_object().field("id", g.id).field("name", g.name);
+    w.key("shortDescription").begin_object().field("text", g.gap).end_object();
+    w.key("fullDescription").begin_object().field("text", std::string(g.gap) + " Stated bound: " + std::string(g.bound)).end_object();
+    w.key("help").begin_object().field("text", "Evidence: " + std::string(g.evidence)).end_object();
+    w.end_object();
+  }
+  w.end_array().end_object().end_object();
+  w.key("results").begin_array();
+  for (const auto& r : set.reports) {
+    for (const auto& f : r.findings) {
+      w.begin_object().field("ruleId", f.check).field("level", sarif_level(f.severity));
+      w.key("message").begin_object().field("text", f.message).end_object();
+      w.key("locations").begin_array();
+      const std::string uri = f.has_secret && !f.secret.file.empty() ? f.secret.file : r.file;
+      // A record is a line: seq N is line N + 1 of the trace.
+      w.begin_object().key("physicalLocation").begin_object();
+      w.key("artifactLocation").begin_object().field("uri", uri).end_object();
+      if (!f.seqs.empty()) w.key("region").begin_object().field("startLine", f.seqs.front() + 1).end_object();
+      w.end_object().end_object();
+      w.end_array();
+      w.key("partialFingerprints").begin_object().field("goalcupFingerprint/v1", f.fingerprint).end_object();
+      if (f.suppressed) {
+        w.key("suppressions").begin_array().begin_object().field("kind", "external").end_object().end_array();
+      }
+      w.key("properties").begin_object().field("severity", severity_name(f.severity));
+      w.key("seqs").begin_array();
+      for (uint64_t s : f.seqs) w.value(s);
+      w.end_array();
+      if (f.has_secret) {
+        w.field("rule", f.secret.rule).field("secret_sha256", f.secret.secret_sha256);
+        w.field("location", f.secret.location).field("decoding", f.secret.decoding);
+      }
+      w.end_object().end_object();
+    }
+  }
+  w.end_array().end_object().end_array().end_object();
+  out += "\n";
+  return out;
+}
+
+}  // namespace goalcup::cheat

@@ -1,0 +1,74 @@
+#include "cheatcheck/scanner.h"
+
+#include <algorithm>
+
+#include "cheatcheck/checks/check.h"
+#include "cheatcheck/secrets/trace_scan.h"
+
+namespace goalcup::cheat {
+namespace {
+
+class CheckVisitor final : public RecordVisitor {
+ public:
+  CheckVisitor(Context& ctx, std::vector<std::unique_ptr<Check>>& checks, TraceSecretScan* secrets)
+      : ctx_(ctx), checks_(checks), secrets_(secrets) {}
+
+  bool on_record(const Record& r, const Line& line, const Digest&) override {
+    ctx_.begin_record(r);
+    collect_facts(r, ctx_);
+    for (auto& c : checks_) c->on_record(r, ctx_);
+    if (secrets_) secrets_->on_record(r, line.bytes, ctx_);
+    return true;
+  }
+
+ private:
+  Context& ctx_;
+  std::vector<std::unique_ptr<Check>>& checks_;
+  TraceSecretScan* secrets_;
+};
+
+void verification_finding(const VerifyReport& v, Context& ctx) {
+  if (v.verdict != Verdict::invalid || v.errors.empty()) return;
+  const Error& e = v.errors.front();
+  std::vector<uint64_t> seqs;
+  for (const auto& err : v.errors) {
+    if (err.seq >= 0 && seqs.size() < kMaxSeqs) seqs.push_back(static_cast<uint64_t>(err.seq));
+  }
+  ctx.emit(finding("verify", Severity::high, seqs,
+                   "The trace fails verification (" + std::to_string(v.error_count) + " error(s), first " +
+                       std::string(code_name(e.code)) + (e.seq >= 0 ? " at seq " + std::to_string(e.seq) : "") +
+                       ": " + e.message + ")."),
+           "invalid");
+}
+
+}  // namespace
+
+void sort_findings(std::vector<Finding>& findings) {
+  std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+    if (a.severity != b.severity) return a.severity > b.severity;
+    if (a.check != b.check) return a.check < b.check;
+    const uint64_t sa = a.seqs.empty() ? UINT64_MAX : a.seqs.front(), sb = b.seqs.empty() ? UINT64_MAX : b.seqs.front();
+    return sa < sb;
+  });
+}
+
+CheatReport check_trace(const std::string& path, const CheatOptions& options) {
+  static const Policy kNoPolicy;
+  Context ctx(options.policy ? *options.policy : kNoPolicy);
+  auto checks = make_trace_checks();
+  TraceSecretScan secrets;
+  CheckVisitor visitor(ctx, checks, options.secrets ? &secrets : nullptr);
+  CheatReport out;
+  out.verify = walk_trace(path, options.walk, &visitor);
+  out.file = path;
+  verification_finding(out.verify, ctx);
+  // The checks run on whatever could be read, even when the trace is invalid.
+  for (auto& c : checks) c->finish(out.verify, ctx);
+  if (options.secrets) secrets.finish(ctx);
+  out.findings = std::move(ctx.findings());
+  out.skipped = std::move(ctx.skipped());
+  sort_findings(out.findings);
+  return out;
+}
+
+}  // namespace goalcup::cheat

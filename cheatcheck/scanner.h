@@ -1,0 +1,34 @@
+// Runs every check (and the secret scan) over a trace in the one pass the
+// core makes, and gathers the findings with the verifier's result.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cheatcheck/finding.h"
+#include "cheatcheck/policy.h"
+#include "cheatcheck/context.h"
+#include "core/verifier.h"
+#include "core/walk.h"
+
+namespace goalcup::cheat {
+
+struct CheatOptions {
+  WalkOptions walk;
+  const Policy* policy = nullptr;
+  bool secrets = true;
+};
+
+struct CheatReport {
+  std::string file;
+  VerifyReport verify;
+  std::vector<Finding> findings;  // worst first
+  std::vector<Skipped> skipped;
+};
+
+CheatReport check_trace(const std::string& path, const CheatOptions& options);
+
+// Orders findings worst first, then by check and first seq.
+void sort_findings(std::vector<Finding>& findings);
+
+}  // namespace goalcup::cheat

@@ -1,0 +1,182 @@
+#include "cheatcheck/secrets/decoders.h"
+
+#include <array>
+#include <cstring>
+
+namespace goalcup::cheat {
+namespace {
+
+constexpr size_t kMinRun = 20;  // base64 of the shortest secrets we know (20 chars -> 28)
+
+int hex(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+void put_utf8(uint32_t cp, std::string* out) {
+  if (cp < 0x80) {
+    out->push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+int u4(std::string_view s, size_t i) {
+  if (i + 4 > s.size()) return -1;
+  int v = 0;
+  for (size_t k = 0; k < 4; ++k) {
+    int h = hex(s[i + k]);
+    if (h < 0) return -1;
+    v = v * 16 + h;
+  }
+  return v;
+}
+
+// 0..63 for the base64 alphabets (standard and url), 64 for '=', 255 otherwise.
+constexpr std::array<uint8_t, 256> kB64 = [] {
+  std::array<uint8_t, 256> t{};
+  t.fill(255);
+  const char* std_alpha = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  for (uint8_t i = 0; i < 64; ++i) t[static_cast<uint8_t>(std_alpha[i])] = i;
+  t['-'] = 62;
+  t['_'] = 63;
+  t['='] = 64;
+  return t;
+}();
+
+bool looks_like_text(std::string_view s) {
+  if (s.size() < 12) return false;
+  size_t printable = 0;
+  for (unsigned char c : s) {
+    if ((c >= 0x20 && c < 0x7f) || c == '\n' || c == '\r' || c == '\t' || c >= 0x80) ++printable;
+  }
+  return printable * 100 >= s.size() * 95;
+}
+
+}  // namespace
+
+bool has_escapes(std::string_view in) {
+  for (size_t p = in.find('\\'); p != std::string_view::npos; p = in.find('\\', p + 1)) {
+    if (p + 1 < in.size() && (in[p + 1] == 'u' || in[p + 1] == '/' || in[p + 1] == 'x')) return true;
+  }
+  return false;
+}
+
+bool decode_escapes(std::string_view in, std::string* out) {
+  out->clear();
+  out->reserve(in.size());
+  bool changed = false;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (in[i] != '\\' || i + 1 >= in.size()) {
+      out->push_back(in[i]);
+      continue;
+    }
+    const char e = in[i + 1];
+    int cp = -1;
+    size_t used = 2;
+    switch (e) {
+      case 'n': cp = '\n'; break;
+      case 't': cp = '\t'; break;
+      case 'r': cp = '\r'; break;
+      case '"': cp = '"'; break;
+      case '\'': cp = '\''; break;
+      case '\\': cp = '\\'; break;
+      case '/': cp = '/'; break;
+      case 'x':
+        if (i + 3 < in.size() && hex(in[i + 2]) >= 0 && hex(in[i + 3]) >= 0) {
+          cp = hex(in[i + 2]) * 16 + hex(in[i + 3]);
+          used = 4;
+        }
+        break;
+      case 'u': {
+        cp = u4(in, i + 2);
+        used = 6;
+        if (cp >= 0xD800 && cp <= 0xDBFF && i + 12 <= in.size() && in.substr(i + 6, 2) == "\\u") {
+          int lo = u4(in, i + 8);
+          if (lo >= 0xDC00 && lo <= 0xDFFF) {
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            used = 12;
+          }
+        }
+        break;
+      }
+      default: break;
+    }
+    if (cp < 0) {
+      out->push_back(in[i]);
+      continue;
+    }
+    put_utf8(static_cast<uint32_t>(cp), out);
+    i += used - 1;
+    changed = true;
+  }
+  return changed;
+}
+
+bool decode_percent(std::string_view in, std::string* out) {
+  if (in.find('%') == std::string_view::npos) return false;
+  out->clear();
+  out->reserve(in.size());
+  bool changed = false;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (in[i] == '%' && i + 2 < in.size() && hex(in[i + 1]) >= 0 && hex(in[i + 2]) >= 0) {
+      out->push_back(static_cast<char>(hex(in[i + 1]) * 16 + hex(in[i + 2])));
+      i += 2;
+      changed = true;
+    } else {
+      out->push_back(in[i]);
+    }
+  }
+  return changed;
+}
+
+void find_base64_runs(std::string_view in, std::vector<Run>* runs) {
+  runs->clear();
+  const auto* p = reinterpret_cast<const uint8_t*>(in.data());
+  const size_t n = in.size();
+  size_t i = 0;
+  while (i < n) {
+    while (i < n && kB64[p[i]] >= 64) ++i;
+    const size_t start = i;
+    while (i < n && kB64[p[i]] < 64) ++i;
+    size_t end = i;
+    while (end < n && end - i < 2 && p[end] == '=') ++end;  // padding
+    if (end - start >= kMinRun) runs->push_back({start, end - start});
+    i = end;
+  }
+}
+
+bool decode_base64_text(std::string_view run, std::string* out) {
+  out->clear();
+  bool std_chars = false, url_chars = false;
+  uint32_t acc = 0;
+  int bits = 0;
+  for (unsigned char c : run) {
+    const uint8_t v = kB64[c];
+    if (v == 64) break;  // padding ends it
+    if (c == '+' || c == '/') std_chars = true;
+    if (c == '-' || c == '_') url_chars = true;
+    acc = (acc << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out->push_back(static_cast<char>((acc >> bits) & 0xFF));
+    }
+  }
+  if (std_chars && url_chars) return false;
+  return looks_like_text(*out);
+}
+
+}  // namespace goalcup::cheat

@@ -1,0 +1,145 @@
+#include "cheatcheck/secrets/engine.h"
+
+#include "cheatcheck/secrets/decoders.h"
+#include "cheatcheck/secrets/matcher.h"
+#include "cheatcheck/secrets/rules.h"
+#include "core/sse.h"
+
+namespace goalcup::cheat {
+namespace {
+
+constexpr int kMaxDepth = 6;
+constexpr uint64_t kBudgetFactor = 8;  // derived bytes per input byte, at most
+
+std::string extend(const std::string& chain, std::string_view step) {
+  return chain.empty() ? std::string(step) : chain + ">" + std::string(step);
+}
+
+bool generic(uint32_t rule) { return secret_rules()[rule].id == "generic-secret"; }
+
+size_t steps(const std::string& chain) { return chain.empty() ? 0 : 1 + std::count(chain.begin(), chain.end(), '>'); }
+
+// Walks every string (keys included) of a JSON value.
+template <typename F>
+void for_each_string(simdjson::dom::element e, F&& f) {
+  simdjson::dom::object o;
+  simdjson::dom::array a;
+  std::string_view s;
+  if (!e.get(o)) {
+    for (auto field : o) {
+      f(field.key);
+      for_each_string(field.value, f);
+    }
+  } else if (!e.get(a)) {
+    for (auto v : a) for_each_string(v, f);
+  } else if (!e.get(s)) {
+    f(s);
+  }
+}
+
+}  // namespace
+
+void add_hit(SecretHit hit, std::vector<SecretHit>* out) {
+  for (auto& h : *out) {
+    if (h.secret != hit.secret) continue;
+    const bool better_rule = generic(h.rule) && !generic(hit.rule);
+    const bool shorter = !generic(hit.rule) == !generic(h.rule) && steps(hit.chain) < steps(h.chain);
+    if (better_rule || shorter) h = std::move(hit);
+    return;
+  }
+  out->push_back(std::move(hit));
+}
+
+SecretEngine::SecretEngine() {
+  parsers_.reserve(kMaxDepth + 1);
+  for (int i = 0; i <= kMaxDepth; ++i) parsers_.emplace_back(Limits{});
+}
+
+void SecretEngine::scan(std::string_view text, std::string_view chain, std::vector<SecretHit>* out) {
+  budget_ = kBudgetFactor * text.size() + (1 << 20);
+  scan_at(text, std::string(chain), 0, out);
+}
+
+void SecretEngine::scan_at(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out) {
+  if (text.size() < 12) return;
+  scanned_ += text.size();
+  // JSON text: its strings are what it says; scanning them decoded finds
+  // both plain and escaped secrets.
+  if (depth < kMaxDepth && (text.front() == '{' || text.front() == '[') && scan_json(text, chain, depth, out)) return;
+  match(text, chain, out);
+  if (depth >= kMaxDepth) return;
+  if (looks_like_sse(text)) scan_sse(text, chain, depth, out);
+  decode_more(text, chain, depth, out);
+}
+
+void SecretEngine::match(std::string_view text, const std::string& chain, std::vector<SecretHit>* out) {
+  thread_local std::vector<Candidate> cands;
+  Matcher::instance().scan(text, &cands);
+  auto rules = secret_rules();
+  std::vector<std::pair<size_t, size_t>> specific;  // spans of specific rules, to drop generic overlaps
+  std::vector<SecretHit> found;
+  for (const Candidate& c : cands) {
+    auto e = extract_secret(rules[c.rule], text, c.start, c.end);
+    if (!e) continue;
+    if (!generic(c.rule)) specific.emplace_back(e->start, e->end);
+    found.push_back({c.rule, std::string(text.substr(e->start, e->end - e->start)), chain, e->severity, e->note});
+  }
+  for (auto& h : found) {
+    // A generic assignment whose value holds a known format, plainly or as
+    // base64 text, is reported as that format instead.
+    if (generic(h.rule) && holds_known_format(h.secret, text, specific)) continue;
+    add_hit(std::move(h), out);
+  }
+}
+
+bool SecretEngine::holds_known_format(const std::string& value, std::string_view text,
+                                      const std::vector<std::pair<size_t, size_t>>& specific) {
+  for (const auto& [s, e] : specific) {
+    if (value.find(text.substr(s, e - s)) != std::string::npos) return true;
+  }
+  std::string decoded;
+  if (!decode_base64_text(value, &decoded)) return false;
+  std::vector<Candidate> cands;
+  Matcher::instance().scan(decoded, &cands);
+  auto rules = secret_rules();
+  for (const Candidate& c : cands) {
+    if (!generic(c.rule) && extract_secret(rules[c.rule], decoded, c.start, c.end)) return true;
+  }
+  return false;
+}
+
+void SecretEngine::decode_more(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out) {
+  std::string decoded;
+  if (has_escapes(text) && decode_escapes(text, &decoded) && decoded.size() <= budget_) {
+    budget_ -= decoded.size();
+    scan_at(decoded, extend(chain, "unicode-escape"), depth + 1, out);
+  }
+  if (text.find('%') != std::string_view::npos && decode_percent(text, &decoded) && decoded.size() <= budget_) {
+    budget_ -= decoded.size();
+    scan_at(decoded, extend(chain, "url"), depth + 1, out);
+  }
+  std::vector<Run> runs;
+  find_base64_runs(text, &runs);
+  for (const Run& r : runs) {
+    if (!decode_base64_text(text.substr(r.start, r.length), &decoded) || decoded.size() > budget_) continue;
+    budget_ -= decoded.size();
+    scan_at(decoded, extend(chain, "base64"), depth + 1, out);
+  }
+}
+
+bool SecretEngine::scan_json(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out) {
+  auto root = parsers_[static_cast<size_t>(depth)].parse_copy(text, -1);
+  if (!root) return false;
+  const std::string next = extend(chain, "json");
+  for_each_string(*root, [&](std::string_view s) { scan_at(s, next, depth + 1, out); });
+  return true;
+}
+
+void SecretEngine::scan_sse(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out) {
+  const RebuiltAnswer a = rebuild_answer(text);
+  const std::string next = extend(chain, "sse-join");
+  for (const auto& block : a.text_blocks) scan_at(block, next, depth + 1, out);
+  for (const auto& call : a.tool_calls) scan_at(call.input, next, depth + 1, out);
+}
+
+}  // namespace goalcup::cheat

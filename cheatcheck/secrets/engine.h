@@ -1,0 +1,53 @@
+// The secret engine: scans a text and everything decodable inside it (JSON
+// strings at every level, SSE deltas joined, \u escapes, percent-encoding,
+// base64 runs), and reports each secret with the chain of decodings that
+// revealed it ("json>json>base64", "sse-join"). Used for traces and for plain
+// files alike.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cheatcheck/finding.h"
+#include "core/json_strict.h"
+
+namespace goalcup::cheat {
+
+struct SecretHit {
+  uint32_t rule = 0;    // index into secret_rules()
+  std::string secret;   // the exact text (never printed)
+  std::string chain;    // decodings, "" for plain text
+  Severity severity = Severity::high;
+  std::string note;
+};
+
+class SecretEngine {
+ public:
+  SecretEngine();
+  // Scans `text`; hits go to `out` (deduplicated by secret, most specific
+  // rule and shortest chain kept).
+  void scan(std::string_view text, std::string_view chain, std::vector<SecretHit>* out);
+  // Bytes scanned so far, derived texts included (for tests and budgets).
+  uint64_t scanned_bytes() const { return scanned_; }
+
+ private:
+  void scan_at(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out);
+  void match(std::string_view text, const std::string& chain, std::vector<SecretHit>* out);
+  void decode_more(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out);
+  bool scan_json(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out);
+  void scan_sse(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out);
+  static bool holds_known_format(const std::string& value, std::string_view text,
+                                 const std::vector<std::pair<size_t, size_t>>& specific);
+
+  std::vector<StrictJsonParser> parsers_;  // one per nesting depth
+  uint64_t scanned_ = 0;
+  uint64_t budget_ = 0;  // derived bytes left for the current top-level scan
+};
+
+// Adds `hit` to `out` unless the same secret is there already (keeping the
+// more specific rule and the shorter chain).
+void add_hit(SecretHit hit, std::vector<SecretHit>* out);
+
+}  // namespace goalcup::cheat

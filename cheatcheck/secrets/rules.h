@@ -1,0 +1,63 @@
+// The credential formats the scanner knows. Token formats are public facts
+// (each provider documents its prefixes); the patterns are our own. Each
+// rule finds candidates with one multi-pattern scan (matcher.h) and then
+// extracts and validates the secret itself (checksums, entropy, blocks).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "cheatcheck/finding.h"
+
+namespace goalcup::cheat {
+
+// How the secret is cut out of a candidate. Candidates are short, fixed
+// patterns (Hyperscan keeps them small and fast); the secret is then grown
+// over its character set here.
+enum class Extract : uint8_t {
+  token,         // the match, grown right over `chars` up to max_len
+  github,        // a token whose CRC32 checksum is verified
+  jwt,           // three dot-separated base64url segments
+  discord,       // grown both ways around its ".xxxxxx." middle
+  azure,         // three characters before "<digit>Q~", grown right
+  pem_block,     // from BEGIN to the end of the END line
+  value,         // the value after the match (key=value, headers, bearer)
+};
+
+// Character sets for growing a token.
+enum class Chars : uint8_t { none, alnum, alnum_dash, alnum_dash_dot, b64, token68, value };
+
+struct Rule {
+  std::string_view id;       // also the name a recorder's redactor would use
+  std::string_view pattern;  // Hyperscan syntax, fixed or short repeats only
+  Extract extract = Extract::token;
+  Chars chars = Chars::none;  // what the secret may grow over
+  uint16_t min_len = 0, max_len = 0;  // of the secret (0: no bound)
+  Severity severity = Severity::high;
+  bool caseless = false;
+  bool left_boundary = true;  // the char before must not be a letter or digit
+  std::string_view description;
+};
+
+std::span<const Rule> secret_rules();
+// Index of the rule with this id, if any.
+std::optional<size_t> rule_index(std::string_view id);
+
+// Validates and cuts the secret out of a candidate match [start, end) in
+// `text`. Returns the secret's [start, end) and its severity, or nothing.
+struct Extracted {
+  size_t start = 0, end = 0;
+  Severity severity = Severity::high;
+  std::string note;  // e.g. "checksum does not match"
+};
+std::optional<Extracted> extract_secret(const Rule& rule, std::string_view text, size_t start, size_t end);
+
+// Masked preview: a short prefix and the length, never the secret.
+std::string mask_secret(std::string_view secret);
+// Shannon entropy in bits per character.
+double shannon_entropy(std::string_view s);
+
+}  // namespace goalcup::cheat

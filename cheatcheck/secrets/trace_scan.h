@@ -1,0 +1,66 @@
+// GC02 and GC03 over a trace: every string of every record goes through the
+// secret engine, with its place in the record ("body.headers[2]"); secrets
+// are grouped by rule and SHA-256 so that a key repeated in every request
+// is one finding with all its seqs. A rule the recorder's redactor knows
+// (a name seen in its [REDACTED:...] markers, or listed in the policy) makes
+// the finding GC02; any other rule, GC03.
+#pragma once
+
+#include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
+
+#include <string>
+#include <vector>
+
+#include "cheatcheck/context.h"
+#include "cheatcheck/secrets/engine.h"
+
+namespace goalcup::cheat {
+
+// One secret, wherever it was seen.
+struct SecretGroup {
+  uint32_t rule = 0;
+  std::string sha256;
+  std::string preview;
+  std::string location;   // of the first occurrence
+  std::string decoding;   // the shortest chain seen
+  std::string file;
+  Severity severity = Severity::high;
+  std::string note;
+  uint64_t occurrences = 0;
+  std::vector<uint64_t> seqs;
+};
+
+class SecretCollector {
+ public:
+  void add(const SecretHit& hit, uint64_t seq, const std::string& location, const std::string& file = "");
+  // Emits one finding per secret. `known` are the redactor's rule names.
+  void emit(Context& ctx, const absl::flat_hash_set<std::string>& known);
+  const std::vector<SecretGroup>& groups() const { return groups_; }
+
+ private:
+  absl::flat_hash_map<std::string, size_t> index_;  // sha -> group
+  std::vector<SecretGroup> groups_;
+  uint64_t dropped_ = 0;
+};
+
+class TraceSecretScan {
+ public:
+  void on_record(const Record& r, std::string_view line, Context& ctx);
+  void finish(Context& ctx);
+
+ private:
+  void walk(simdjson::dom::element e, std::string& path, uint64_t seq);
+  void scan_string(std::string_view s, const std::string& path, uint64_t seq, std::string_view chain = "");
+  void scan_headers(const Record& r);
+
+  SecretEngine engine_;
+  SecretCollector collector_;
+  absl::flat_hash_set<std::string> markers_;
+  std::vector<SecretHit> hits_;
+};
+
+// Names inside "[REDACTED:...]" markers in `text`.
+void collect_markers(std::string_view text, absl::flat_hash_set<std::string>* names);
+
+}  // namespace goalcup::cheat
