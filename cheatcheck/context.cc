@@ -54,6 +54,8 @@ const RebuiltAnswer& Context::answer() {
 
 void Context::emit(Finding f, std::string_view key) {
   f.fingerprint = make_fingerprint(f.check, facts_.run_id, key);
+  std::sort(f.seqs.begin(), f.seqs.end());
+  f.seqs.erase(std::unique(f.seqs.begin(), f.seqs.end()), f.seqs.end());
   if (f.seqs.size() > kMaxSeqs) f.seqs.resize(kMaxSeqs);
   findings_.push_back(std::move(f));
 }

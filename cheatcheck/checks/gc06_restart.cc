@@ -31,7 +31,10 @@ class Gc06 final : public Check {
       std::string msg = list.count > 1 ? std::to_string(list.count) + " " + name + " gaps" : "A " + name + " gap";
       msg += lost ? (list.count > 1 ? ": more than one daemon restart lost ingest, beyond the one a recovered capture records."
                                      : ": the daemon restarted and the capture was recovered; what happened meanwhile is not recorded.")
-                  : ": the recorder says it did not capture something.";
+                  : name == "ProxyRestart" ? ": the capture proxy restarted, so traffic in between may be missing."
+                  : name == "ClockStep"    ? ": the recorder's clock moved back (see GC10)."
+                  : name == "NativeTruncated" ? ": a harness log shrank or was rewritten (see GC12)."
+                                              : ": the recorder says it did not capture something.";
       ctx.emit(finding("GC06", sev, list.seqs, msg), "gap:" + name);
     }
     if (!after_.empty()) {

@@ -97,8 +97,11 @@ bool SecretEngine::holds_known_format(const std::string& value, std::string_view
   for (const auto& [s, e] : specific) {
     if (value.find(text.substr(s, e - s)) != std::string::npos) return true;
   }
+  // The value decoded the ways decode_more would decode it.
   std::string decoded;
-  if (!decode_base64_text(value, &decoded)) return false;
+  const bool any = decode_base64_text(value, &decoded) || decode_percent(value, &decoded) ||
+                   (has_escapes(value) && decode_escapes(value, &decoded));
+  if (!any) return false;
   std::vector<Candidate> cands;
   Matcher::instance().scan(decoded, &cands);
   auto rules = secret_rules();
