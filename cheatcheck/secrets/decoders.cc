@@ -3,6 +3,8 @@
 #include <array>
 #include <cstring>
 
+#include <simdjson.h>
+
 namespace goalcup::cheat {
 namespace {
 
@@ -56,13 +58,16 @@ constexpr std::array<uint8_t, 256> kB64 = [] {
   return t;
 }();
 
+// Valid UTF-8, mostly ASCII, almost no control bytes: what a secret and
+// the text around it look like (random bytes do not).
 bool looks_like_text(std::string_view s) {
-  if (s.size() < 12) return false;
-  size_t printable = 0;
+  if (s.size() < 12 || !simdjson::validate_utf8(s.data(), s.size())) return false;
+  size_t printable = 0, ascii = 0;
   for (unsigned char c : s) {
-    if ((c >= 0x20 && c < 0x7f) || c == '\n' || c == '\r' || c == '\t' || c >= 0x80) ++printable;
+    ascii += c < 0x80;
+    if ((c >= 0x20 && c < 0x7f) || c == '\n' || c == '\r' || c == '\t') ++printable;
   }
-  return printable * 100 >= s.size() * 95;
+  return printable * 100 >= s.size() * 90 && ascii * 100 >= s.size() * 90;
 }
 
 }  // namespace

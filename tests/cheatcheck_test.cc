@@ -1,0 +1,268 @@
+// goalcup-cheatcheck: each check with a trace that has its evidence (planted
+// by the fixture writer, chain and statements intact) and one that does not.
+#include <fstream>
+
+#include "cheatcheck/report.h"
+#include "cheatcheck/scanner.h"
+#include "cheatcheck/suppress.h"
+#include "tests/support.h"
+
+namespace goalcup::cheat {
+namespace {
+
+using fixtures::HarnessStyle;
+using fixtures::TraceSpec;
+
+struct Planted {
+  std::string path;
+  fixtures::WrittenTrace written;
+};
+
+Planted write_trace(TraceSpec spec, const std::string& name) {
+  Planted p;
+  auto lines = fixtures::conversation_lines(spec, testing::dev_key(), &p.written);
+  p.path = testing::write_temp(name + ".jsonl", fixtures::join(lines));
+  return p;
+}
+
+CheatReport check(const std::string& path, const Policy* policy = nullptr) {
+  static const Keyring ring = testing::dev_keyring();
+  CheatOptions opt;
+  opt.walk.keyring = &ring;
+  opt.policy = policy;
+  return check_trace(path, opt);
+}
+
+std::vector<const Finding*> of(const CheatReport& r, std::string_view check) {
+  std::vector<const Finding*> out;
+  for (const auto& f : r.findings) {
+    if (f.check == check) out.push_back(&f);
+  }
+  return out;
+}
+
+std::string describe(const CheatReport& r) {
+  std::string s;
+  for (const auto& f : r.findings) s += f.check + "/" + std::string(severity_name(f.severity)) + ": " + f.message + "\n";
+  return s;
+}
+
+struct PlantCase {
+  const char* plant;
+  const char* check;
+  Severity severity;
+  HarnessStyle style = HarnessStyle::claude_code;
+  fixtures::Ending ending = fixtures::Ending::sealed;
+};
+
+class PlantTest : public ::testing::TestWithParam<PlantCase> {};
+
+TEST_P(PlantTest, FindsThePlantAndNothingOfItsKindWithoutIt) {
+  const PlantCase& c = GetParam();
+  TraceSpec spec;
+  spec.style = c.style;
+  spec.ending = c.ending;
+  spec.turns = 4;
+  auto clean = check(write_trace(spec, std::string("clean-") + c.plant).path);
+  spec.plants = {c.plant};
+  Planted planted = write_trace(spec, c.plant);
+  auto dirty = check(planted.path);
+
+  // The plant keeps the evidence sound: the trace still verifies.
+  EXPECT_VERDICT(dirty.verify, c.ending == fixtures::Ending::sealed || c.ending == fixtures::Ending::restart
+                                   ? Verdict::verified : Verdict::incomplete);
+  for (const Finding* f : of(clean, c.check)) {
+    EXPECT_NE(f->severity, c.severity) << "clean trace:\n" << describe(clean);
+  }
+  auto found = of(dirty, c.check);
+  ASSERT_FALSE(found.empty()) << "planted " << c.plant << ":\n" << describe(dirty);
+  bool at_seq = false, severity = false;
+  for (const Finding* f : found) {
+    severity |= f->severity == c.severity;
+    for (uint64_t s : planted.written.seqs_of(c.plant)) {
+      at_seq |= std::find(f->seqs.begin(), f->seqs.end(), s) != f->seqs.end();
+    }
+  }
+  EXPECT_TRUE(severity) << describe(dirty);
+  EXPECT_TRUE(at_seq) << "no finding names the planted seq\n" << describe(dirty);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Checks, PlantTest,
+    ::testing::Values(
+        PlantCase{"unproxied-answer", "GC04", Severity::high}, PlantCase{"native-text-differs", "GC04", Severity::high},
+        PlantCase{"native-text-differs", "GC04", Severity::high, HarnessStyle::codex},
+        PlantCase{"unlogged-response", "GC04", Severity::warning},
+        PlantCase{"unproxied-answer", "GC05", Severity::high},
+        PlantCase{"unproxied-answer", "GC05", Severity::high, HarnessStyle::codex},
+        PlantCase{"tunnel-to-provider", "GC05", Severity::high},
+        PlantCase{"tool-calls-provider", "GC05", Severity::warning},
+        PlantCase{"double-ingest-lost", "GC06", Severity::high, HarnessStyle::claude_code, fixtures::Ending::restart},
+        PlantCase{"wire-after-ingest-lost", "GC06", Severity::high, HarnessStyle::claude_code, fixtures::Ending::restart},
+        PlantCase{"nonzero-exit", "GC09", Severity::warning}, PlantCase{"record-after-exit", "GC09", Severity::high},
+        PlantCase{"slow-seal", "GC09", Severity::warning}, PlantCase{"early-record", "GC10", Severity::warning},
+        PlantCase{"clock-step", "GC10", Severity::warning}, PlantCase{"ack-skew", "GC10", Severity::warning},
+        PlantCase{"undeclared-host", "GC11", Severity::high}, PlantCase{"undeclared-path", "GC11", Severity::high},
+        PlantCase{"native-line-skip", "GC12", Severity::warning}, PlantCase{"native-dup-uuid", "GC12", Severity::warning},
+        PlantCase{"native-orphan", "GC12", Severity::warning}, PlantCase{"native-time-back", "GC12", Severity::warning},
+        PlantCase{"native-truncated", "GC12", Severity::warning}, PlantCase{"bad-digest", "GC13", Severity::high},
+        PlantCase{"bad-size", "GC13", Severity::high}, PlantCase{"bad-redaction", "GC13", Severity::high},
+        PlantCase{"secret-plain", "GC02", Severity::high}, PlantCase{"secret-base64", "GC03", Severity::high},
+        PlantCase{"secret-uescape", "GC03", Severity::high}, PlantCase{"secret-url", "GC03", Severity::high},
+        PlantCase{"secret-sse-split", "GC03", Severity::high}, PlantCase{"secret-header", "GC03", Severity::high},
+        // Codex traces carry [REDACTED:openai-key] markers: the redactor knows the format.
+        PlantCase{"secret-base64", "GC02", Severity::high, HarnessStyle::codex}),
+    [](const auto& test) {
+      std::string n = std::string(test.param.plant) + "_" + test.param.check +
+                      (test.param.style == HarnessStyle::codex ? "_codex" : "");
+      std::replace(n.begin(), n.end(), '-', '_');
+      return n;
+    });
+
+TEST(CheatCheck, GC06ReportsAnyGap) {
+  TraceSpec spec;
+  spec.ending = fixtures::Ending::restart;
+  auto r = check(write_trace(spec, "restart").path);
+  auto f = of(r, "GC06");
+  ASSERT_EQ(f.size(), 1u) << describe(r);
+  EXPECT_EQ(f[0]->severity, Severity::warning);
+  EXPECT_TRUE(of(check(write_trace(TraceSpec{}, "norestart").path), "GC06").empty());
+}
+
+TEST(CheatCheck, GC01UnattestedTail) {
+  TraceSpec spec;
+  EXPECT_TRUE(of(check(write_trace(spec, "sealed").path), "GC01").empty());
+  for (auto ending : {fixtures::Ending::unacked, fixtures::Ending::unsealed}) {
+    spec.ending = ending;
+    auto r = check(write_trace(spec, "tail").path);
+    auto f = of(r, "GC01");
+    ASSERT_EQ(f.size(), 1u) << describe(r);
+    EXPECT_EQ(f[0]->severity, Severity::high);
+    EXPECT_EQ(f[0]->seqs.front(), static_cast<uint64_t>(r.verify.attested_through_seq + 1));
+  }
+  // A judge's threshold can make a small tail a warning.
+  Policy p;
+  p.thresholds.max_unattested_share = 0.5;
+  spec.ending = fixtures::Ending::unacked;
+  auto lenient = check(write_trace(spec, "tail2").path, &p);
+  EXPECT_EQ(of(lenient, "GC01").at(0)->severity, Severity::warning);
+}
+
+Policy policy_from(const std::string& json) {
+  auto p = parse_policy(json);
+  EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message);
+  return p.ok() ? *p : Policy{};
+}
+
+TEST(CheatCheck, PolicyChecksAreSkippedWithoutAPolicyAndRunWithIt) {
+  Planted t = write_trace(TraceSpec{}, "policy");
+  auto none = check(t.path);
+  for (const char* c : {"GC07", "GC08", "GC13"}) {
+    EXPECT_TRUE(std::any_of(none.skipped.begin(), none.skipped.end(), [&](const Skipped& s) { return s.check == c; })) << c;
+  }
+  // The fixture's own digests (fixtures/writer/conversation.cc).
+  const std::string good = R"({"harness_builds": {"claude-code": [{"program_digest": ")" + digest_ref(sha256("program")) +
+                           R"(", "image_digest": ")" + digest_ref(sha256("image")) + R"("}]},
+      "connectors": [{"id": "claude-code", "version": "1.4.0", "digest": ")" +
+                           digest_ref(sha256("connector:claude-code")) +
+                           R"(", "decrypt": [{"host": "api.anthropic.com", "paths": ["/v1/messages"]}]}],
+      "models": ["claude-sonnet-4-5-20250929"]})";
+  Policy ok = policy_from(good);
+  auto pass = check(t.path, &ok);
+  EXPECT_TRUE(of(pass, "GC07").empty() && of(pass, "GC08").empty() && of(pass, "GC13").empty()) << describe(pass);
+  EXPECT_TRUE(pass.skipped.empty());
+
+  Policy other = policy_from(R"({"harness_builds": {"claude-code": [{"program_digest": "sha256:)" + std::string(64, 'a') +
+                             R"("}]}, "connectors": [{"id": "x", "digest": "sha256:)" + std::string(64, 'b') +
+                             R"("}], "models": ["claude-haiku-4-5"]})");
+  auto fail = check(t.path, &other);
+  EXPECT_EQ(of(fail, "GC07").size(), 1u) << describe(fail);
+  EXPECT_EQ(of(fail, "GC08").size(), 1u) << describe(fail);
+  EXPECT_EQ(of(fail, "GC13").size(), 1u) << describe(fail);  // every request asks for sonnet
+
+  // The connector is released but declares other capture paths.
+  Policy paths = policy_from(R"({"connectors": [{"id": "claude-code", "digest": ")" +
+                             digest_ref(sha256("connector:claude-code")) +
+                             R"(", "decrypt": [{"host": "api.anthropic.com", "paths": ["/v1/messages", "/v1/complete"]}]}]})");
+  auto differ = check(t.path, &paths);
+  ASSERT_EQ(of(differ, "GC08").size(), 1u) << describe(differ);
+  EXPECT_NE(of(differ, "GC08")[0]->message.find("/v1/complete"), std::string::npos);
+
+  // A request for a model outside the list.
+  TraceSpec spec;
+  spec.plants = {"model-not-allowed"};
+  auto model = check(write_trace(spec, "model").path, &ok);
+  ASSERT_EQ(of(model, "GC13").size(), 1u) << describe(model);
+  EXPECT_NE(of(model, "GC13")[0]->message.find("claude-opus"), std::string::npos);
+}
+
+TEST(CheatCheck, PoliciesAreValidated) {
+  EXPECT_FALSE(parse_policy("[]").ok());
+  EXPECT_FALSE(parse_policy(R"({"connectors": [{"digest": "md5:x"}]})").ok());
+  EXPECT_FALSE(parse_policy(R"({"thresholds": {"max_clock_skew_seconds": -1}})").ok());
+  EXPECT_FALSE(parse_policy(R"({"models": "gpt"})").ok());
+  EXPECT_TRUE(parse_policy(R"({"thresholds": {"max_exit_to_seal_seconds": 5}})").ok());
+}
+
+TEST(CheatCheck, InvalidTraceIsAHighFindingAndTheChecksStillRun) {
+  auto r = check(testing::sample_path("tampered-delete_rechain.jsonl"));
+  ASSERT_EQ(of(r, "verify").size(), 1u);
+  EXPECT_EQ(of(r, "verify")[0]->severity, Severity::high);
+  EXPECT_FALSE(of(r, "GC12").empty()) << "the deleted native line shows in GC12";
+}
+
+TEST(CheatCheck, SamplesGiveTheFindingsTheirReadmeStates) {
+  for (const char* s : {"claude-code-verified.jsonl.zst", "codex-verified.jsonl"}) {
+    auto r = check(testing::sample_path(s));
+    EXPECT_FALSE(fails(r, Severity::high)) << s << "\n" << describe(r);
+  }
+  auto restart = check(testing::sample_path("claude-code-restart.jsonl"));
+  EXPECT_FALSE(of(restart, "GC06").empty());
+  auto unacked = check(testing::sample_path("claude-code-sealed-unacked.jsonl"));
+  EXPECT_FALSE(of(unacked, "GC01").empty());
+  auto unsealed = check(testing::sample_path("claude-code-unsealed.jsonl.zst"));
+  EXPECT_FALSE(of(unsealed, "GC01").empty());
+}
+
+TEST(CheatCheck, FingerprintsAreStableAndBaselinesSuppress) {
+  const std::string path = testing::sample_path("claude-code-leaks.jsonl");
+  auto a = check(path), b = check(path);
+  ASSERT_EQ(a.findings.size(), b.findings.size());
+  for (size_t i = 0; i < a.findings.size(); ++i) EXPECT_EQ(a.findings[i].fingerprint, b.findings[i].fingerprint);
+
+  ReportSet set;
+  set.reports.push_back(a);
+  const std::string baseline = testing::write_temp("baseline.json", format_cheat_json(set));
+  Suppressions s;
+  ASSERT_FALSE(s.load_baseline(baseline).has_value());
+  s.apply(b.findings);
+  EXPECT_TRUE(std::all_of(b.findings.begin(), b.findings.end(), [](const Finding& f) { return f.suppressed; }));
+  EXPECT_FALSE(fails(b, Severity::info));
+
+  // An allowlist by secret hash clears one secret only.
+  auto c = check(path);
+  const std::string sha = of(c, "GC02").at(0)->secret.secret_sha256;
+  Suppressions allow;
+  ASSERT_FALSE(allow.load_allowlist(testing::write_temp("allow.txt", "# cleared\n" + sha + "\n")).has_value());
+  allow.apply(c.findings);
+  EXPECT_TRUE(of(c, "GC02").at(0)->suppressed);
+  EXPECT_FALSE(of(c, "GC03").at(0)->suppressed);
+}
+
+TEST(CheatCheck, SarifPlacesFindingsOnTheirLines) {
+  ReportSet set;
+  set.reports.push_back(check(testing::sample_path("claude-code-sealed-unacked.jsonl")));
+  const std::string sarif = format_cheat_sarif(set);
+  simdjson::dom::parser p;
+  auto doc = p.parse(sarif);
+  ASSERT_FALSE(doc.error());
+  EXPECT_EQ(std::string_view(doc["version"].get_string()), "2.1.0");
+  auto run = doc["runs"].at(0);
+  EXPECT_EQ(run["tool"]["driver"]["rules"].get_array().size(), 14u);  // verify + GC01..GC13
+  auto result = run["results"].at(0);
+  EXPECT_EQ(std::string_view(result["ruleId"].get_string()), "GC01");
+  EXPECT_EQ(int64_t(result["locations"].at(0)["physicalLocation"]["region"]["startLine"]), 39);  // seq 38 + 1
+}
+
+}  // namespace
+}  // namespace goalcup::cheat

@@ -1,0 +1,227 @@
+// The secret engine: rules, decoders, recall on the leaks sample, no noise
+// on clean traces, and scan mode.
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cheatcheck/scanner.h"
+#include "cheatcheck/secrets/decoders.h"
+#include "cheatcheck/secrets/engine.h"
+#include "cheatcheck/secrets/file_scan.h"
+#include "cheatcheck/secrets/rules.h"
+#include "cli/json_writer.h"
+#include "tests/support.h"
+
+namespace goalcup::cheat {
+namespace {
+
+std::vector<SecretHit> scan(std::string_view text) {
+  SecretEngine engine;
+  std::vector<SecretHit> hits;
+  engine.scan(text, "", &hits);
+  return hits;
+}
+
+std::string rule_of(const SecretHit& h) { return std::string(secret_rules()[h.rule].id); }
+
+::testing::AssertionResult finds(std::string_view text, std::string_view rule, std::string_view secret,
+                                 std::string_view chain = "") {
+  for (const auto& h : scan(text)) {
+    if (rule_of(h) == rule && h.secret == secret && h.chain == chain) return ::testing::AssertionSuccess();
+  }
+  std::string got;
+  for (const auto& h : scan(text)) got += rule_of(h) + "(" + h.chain + ") ";
+  return ::testing::AssertionFailure() << "no " << rule << " [" << chain << "] in: " << text.substr(0, 80)
+                                       << "; found: " << got;
+}
+
+TEST(SecretRules, ProviderFormats) {
+  const std::string ant = "sk-ant-api03-" + std::string(93, 'x') + "Q_AA";
+  EXPECT_TRUE(finds("key " + ant + " end", "anthropic-key", ant));
+  const std::string oat = "sk-ant-oat01-" + std::string(80, 'y') + "AA";
+  EXPECT_TRUE(finds(oat, "anthropic-oauth", oat));
+  EXPECT_TRUE(finds("x sk-ant-admin01-" + std::string(60, 'a') + " y", "anthropic-admin-key",
+                    "sk-ant-admin01-" + std::string(60, 'a')));
+  const std::string legacy = "sk-" + std::string(20, 'a') + "T3BlbkFJ" + std::string(20, 'b');
+  EXPECT_TRUE(finds(legacy, "openai-key", legacy));
+  EXPECT_TRUE(finds("sk-svcacct-abcdefghij0123456789ABCDEFGHIJ", "openai-key", "sk-svcacct-abcdefghij0123456789ABCDEFGHIJ"));
+  EXPECT_TRUE(finds("AKIAIOSFODNN7EXAMPLQ", "aws-key-id", "AKIAIOSFODNN7EXAMPLQ"));
+  EXPECT_TRUE(finds("aws_secret_access_key = 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", "aws-secret-key",
+                    "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQWERTYKQa"));
+  EXPECT_TRUE(finds("AIzaSyA1234567890abcdefghijklmnopqrstuv", "google-api", "AIzaSyA1234567890abcdefghijklmnopqrstuv"));
+  EXPECT_TRUE(finds("glpat-xxxxxxxxxxxxxxxxxxxx", "gitlab-pat", "glpat-xxxxxxxxxxxxxxxxxxxx"));
+  EXPECT_TRUE(finds("hf_abcdefghijklmnopqrstuvwxyzABCDEFGH", "hf-token", "hf_abcdefghijklmnopqrstuvwxyzABCDEFGH"));
+  EXPECT_TRUE(finds("npm_abcdefghijklmnopqrstuvwxyz0123456789", "npm-token", "npm_abcdefghijklmnopqrstuvwxyz0123456789"));
+  EXPECT_TRUE(finds("sk_live_abcdefghijklmnopqrstuvwx", "stripe-live", "sk_live_abcdefghijklmnopqrstuvwx"));
+  EXPECT_TRUE(finds("xoxb-123456789012-123456789012-abcdefghijklmnopqrstuvwx", "slack-bot",
+                    "xoxb-123456789012-123456789012-abcdefghijklmnopqrstuvwx"));
+  const std::string azure = "abc8Q~" + std::string(34, 'k');
+  EXPECT_TRUE(finds("secret: " + azure, "azure-client-secret", azure));
+  const std::string discord = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl." + std::string(30, 'z');
+  EXPECT_TRUE(finds("token " + discord + " ok", "discord-bot-token", discord));
+  const std::string fine = "github_pat_" + std::string(22, 'A') + "_" + std::string(59, 'b');
+  EXPECT_TRUE(finds(fine, "github-fine-grained-pat", fine));
+}
+
+TEST(SecretRules, GithubChecksumRaisesConfidence) {
+  // A token whose last six characters are base62(CRC32 of the 30 before).
+  auto valid = scan("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");
+  ASSERT_EQ(valid.size(), 1u);
+  EXPECT_EQ(valid[0].severity, Severity::high);
+  auto invalid = scan("ghp_bKPPznpGDz5IILSKqrX0m5XAnpBVjB03Qj1m");
+  ASSERT_EQ(invalid.size(), 1u);
+  EXPECT_EQ(invalid[0].severity, Severity::warning);
+}
+
+TEST(SecretRules, PemBlocksAndJwts) {
+  const std::string pem = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----";
+  EXPECT_TRUE(finds("cat key\n" + pem + "\n", "pem-private-key", pem));
+  const std::string jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+  EXPECT_TRUE(finds("token: " + jwt + ".", "jwt", jwt));
+}
+
+TEST(SecretRules, HeadersAndGenericAssignments) {
+  EXPECT_TRUE(finds("Authorization: Bearer abcdef0123456789ABCDEFxyz", "auth-header", "abcdef0123456789ABCDEFxyz"));
+  EXPECT_TRUE(finds("x-api-key: q8Zr2Lk9Vm3Xp7Wn5Ty1", "api-key-header", "q8Zr2Lk9Vm3Xp7Wn5Ty1"));
+  EXPECT_TRUE(finds("DB_PASSWORD=Zq8!rT2#vLm9@pXw", "generic-secret", "Zq8!rT2#vLm9@pXw"));
+  EXPECT_TRUE(finds("COOP_API_TOKEN=" + std::string("3f9a1c7e5b2d8f406a1e9c3b7d5f2a8e0c4b6d9f1a3e5c7b9d2f4a6c8e0b1d3f"),
+                    "generic-secret", "3f9a1c7e5b2d8f406a1e9c3b7d5f2a8e0c4b6d9f1a3e5c7b9d2f4a6c8e0b1d3f"));
+  // Not secrets: low entropy, placeholders, redaction markers.
+  EXPECT_TRUE(scan("password = aaaaaaaaaaaaaaaa").empty());
+  EXPECT_TRUE(scan("api_key=${ANTHROPIC_API_KEY}").empty());
+  EXPECT_TRUE(scan("ANTHROPIC_API_KEY=[REDACTED:anthropic-key]").empty());
+  EXPECT_TRUE(scan("token = your_token_here_please").empty());
+  EXPECT_TRUE(scan("the tokenizer returns tokens quickly").empty());
+}
+
+TEST(Decoders, EachEncodingIsUndone) {
+  std::string out;
+  EXPECT_TRUE(decode_escapes(R"(\u0067hp\u005f \ud83d\ude00 \n)", &out));
+  EXPECT_EQ(out, "ghp_ \xF0\x9F\x98\x80 \n");
+  EXPECT_TRUE(decode_percent("a%2Db%41", &out));
+  EXPECT_EQ(out, "a-bA");
+  EXPECT_FALSE(decode_percent("100% sure", &out));
+  std::vector<cheat::Run> runs;
+  find_base64_runs("x c2stcHJvai1hYmNkZWZnaGlqa2xtbm9w== y short", &runs);
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_TRUE(decode_base64_text("c2stcHJvai1hYmNkZWZnaGlqa2xtbm9w==", &out));
+  EXPECT_EQ(out, "sk-proj-abcdefghijklmnop");
+  EXPECT_FALSE(decode_base64_text(std::string(64, 'f'), &out));  // hex decodes to binary, not text
+}
+
+TEST(Decoders, ChainsAreReported) {
+  const std::string key = "sk-proj-" + std::string(40, 'Q') + "T3BlbkFJ" + std::string(40, 'R');
+  const std::string b64 = base64_encode("OPENAI_API_KEY=" + key);
+  EXPECT_TRUE(finds("echo " + b64 + " | base64 -d", "openai-key", key, "base64"));
+  // JSON inside JSON, then \u escapes in the inner string.
+  const std::string inner = R"({"output":"token=\\u0073k-proj-)" + std::string(40, 'Q') + "T3BlbkFJ" + std::string(40, 'R') + R"("})";
+  std::string outer = "{\"text\":";
+  append_json_string(&outer, inner);
+  outer += "}";
+  EXPECT_TRUE(finds(outer, "openai-key", key, "json>json>unicode-escape"));
+  // A token split across SSE deltas.
+  std::string sse;
+  const std::string ant = "sk-ant-api03-" + std::string(90, 'z') + "AA";
+  for (size_t i = 0; i < ant.size(); i += 9) {
+    sse += "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"" +
+           ant.substr(i, 9) + "\"}}\n\n";
+  }
+  EXPECT_TRUE(finds(sse, "anthropic-key", ant, "sse-join"));
+}
+
+TEST(Decoders, NestingAndSizeAreBounded) {
+  // Base64 of base64 of ... ten times: decoding stops at the depth limit
+  // without failing, and the work stays proportional to the input.
+  std::string s = "sk-ant-api03-" + std::string(90, 'w');
+  for (int i = 0; i < 10; ++i) s = base64_encode(s);
+  SecretEngine engine;
+  std::vector<SecretHit> hits;
+  engine.scan(s, "", &hits);
+  EXPECT_LT(engine.scanned_bytes(), 20 * s.size());
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(SecretRecall, EveryCredentialOfTheLeaksSample) {
+  CheatOptions opt;
+  auto r = check_trace(testing::sample_path("claude-code-leaks.jsonl"), opt);
+  simdjson::dom::parser p;
+  auto truth = p.parse(read_file(testing::sample_path("claude-code-leaks.truth.json")));
+  ASSERT_FALSE(truth.error());
+  size_t found = 0, total = 0;
+  for (auto s : truth["secrets"].get_array()) {
+    ++total;
+    const std::string_view sha = s["sha256"].get_string();
+    bool hit = false;
+    for (const auto& f : r.findings) hit |= f.has_secret && f.secret.secret_sha256 == sha;
+    found += hit;
+    EXPECT_TRUE(hit) << "missed " << std::string_view(s["kind"].get_string()) << " (" << std::string_view(s["where"].get_string()) << ")";
+  }
+  EXPECT_EQ(total, 15u);
+  EXPECT_EQ(found, total);
+}
+
+TEST(SecretRecall, NothingHighOnCleanTraces) {
+  for (auto style : {fixtures::HarnessStyle::claude_code, fixtures::HarnessStyle::codex}) {
+    fixtures::TraceSpec spec;
+    spec.style = style;
+    spec.turns = 12;
+    spec.tool_output_bytes = 4000;
+    const auto path = testing::write_temp("clean.jsonl", fixtures::join(fixtures::conversation_lines(spec, testing::dev_key())));
+    CheatOptions opt;
+    Keyring ring = testing::dev_keyring();
+    opt.walk.keyring = &ring;
+    auto r = check_trace(path, opt);
+    for (const auto& f : r.findings) EXPECT_FALSE(f.has_secret) << f.message;
+  }
+}
+
+TEST(SecretRecall, PlantedSecretsAreFoundWithTheirExactText) {
+  fixtures::TraceSpec spec;
+  spec.plants = {"secret-plain", "secret-base64", "secret-uescape", "secret-url", "secret-sse-split", "secret-header"};
+  fixtures::WrittenTrace written;
+  const auto path = testing::write_temp("planted.jsonl", fixtures::join(fixtures::conversation_lines(spec, testing::dev_key(), &written)));
+  CheatOptions opt;
+  auto r = check_trace(path, opt);
+  ASSERT_EQ(written.secrets.size(), 6u);
+  for (const auto& [name, value] : written.secrets) {
+    const std::string sha = to_hex(sha256(value));
+    bool hit = false;
+    for (const auto& f : r.findings) hit |= f.has_secret && f.secret.secret_sha256 == sha;
+    EXPECT_TRUE(hit) << name;
+  }
+}
+
+TEST(ScanMode, FilesDirectoriesZstdAndTar) {
+  const std::string dir = testing::temp_dir() + "/scan";
+  std::filesystem::create_directories(dir + "/sub");
+  const std::string key = "glpat-" + std::string(20, 'k');
+  testing::write_temp("scan/plain.txt", "GITLAB=" + key + "\n");
+  testing::write_temp("scan/sub/clean.txt", "nothing here\nat all");
+  auto files = expand_scan_paths({dir});
+  EXPECT_EQ(files.size(), 2u);
+  auto r = scan_file(dir + "/plain.txt", Limits{}, Policy{});
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].secret.rule, "gitlab-pat");
+  EXPECT_EQ(r.findings[0].secret.location, "line 1");
+  EXPECT_TRUE(scan_file(dir + "/sub/clean.txt", Limits{}, Policy{}).findings.empty());
+  // The leaks sample as a plain file, and zstd-compressed.
+  auto leaks = scan_file(testing::sample_path("claude-code-leaks.jsonl"), Limits{}, Policy{});
+  EXPECT_GE(leaks.findings.size(), 15u);
+  auto z = scan_file(testing::sample_path("claude-code-verified.jsonl.zst"), Limits{}, Policy{});
+  EXPECT_EQ(z.verify.verdict, Verdict::verified);
+  // A FIFO is refused, not read.
+  const std::string fifo = dir + "/fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(scan_file(fifo, Limits{}, Policy{}).verify.verdict, Verdict::error);
+}
+
+}  // namespace
+}  // namespace goalcup::cheat
