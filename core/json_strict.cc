@@ -33,8 +33,9 @@ Result<simdjson::dom::element> StrictJsonParser::parse_padded(std::string_view b
 }
 
 Result<simdjson::dom::element> StrictJsonParser::parse_copy(std::string_view bytes, int64_t seq) {
-  copy_ = simdjson::padded_string(bytes);
-  return parse_padded(std::string_view(copy_.data(), copy_.size()), seq);
+  copy_.assign(bytes);
+  copy_.append(kLinePadding, '\0');
+  return parse_padded(std::string_view(copy_.data(), bytes.size()), seq);
 }
 
 namespace {

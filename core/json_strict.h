@@ -27,7 +27,7 @@ class StrictJsonParser {
 
  private:
   simdjson::dom::parser parser_;
-  simdjson::padded_string copy_;
+  std::string copy_;  // reused: most calls need no allocation
 };
 
 // The first member name that repeats within one object, anywhere in `root`.

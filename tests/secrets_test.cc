@@ -2,6 +2,8 @@
 // on clean traces, and scan mode.
 #include <sys/stat.h>
 
+#include <random>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -221,6 +223,54 @@ TEST(ScanMode, FilesDirectoriesZstdAndTar) {
   const std::string fifo = dir + "/fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   EXPECT_EQ(scan_file(fifo, Limits{}, Policy{}).verify.verdict, Verdict::error);
+}
+
+}  // namespace
+}  // namespace goalcup::cheat
+
+namespace goalcup::cheat {
+namespace {
+
+// The block-wise run finder against a byte-at-a-time reference.
+std::vector<std::pair<size_t, size_t>> naive_runs(std::string_view in) {
+  auto b64 = [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/' ||
+           c == '-' || c == '_';
+  };
+  std::vector<std::pair<size_t, size_t>> out;
+  for (size_t i = 0; i < in.size();) {
+    if (!b64(in[i])) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < in.size() && b64(in[j])) ++j;
+    size_t end = j;
+    while (end < in.size() && end - j < 2 && in[end] == '=') ++end;
+    if (end - i >= 20) out.emplace_back(i, end - i);
+    i = end > j ? end : j;
+  }
+  return out;
+}
+
+TEST(Decoders, Base64RunsMatchAReferenceOnRandomText) {
+  std::mt19937 rng(7);
+  const std::string alphabet = "abcXYZ019+/-_= .\n\"\xc3\xa9";
+  for (int round = 0; round < 2000; ++round) {
+    std::string s;
+    const size_t n = rng() % 400;
+    // Long runs are made likely by picking from a few letters for a while.
+    while (s.size() < n) {
+      const bool long_run = rng() % 3 == 0;
+      const size_t k = long_run ? 15 + rng() % 150 : 1 + rng() % 8;
+      for (size_t i = 0; i < k; ++i) s += long_run ? "aZ9+"[rng() % 4] : alphabet[rng() % alphabet.size()];
+    }
+    std::vector<cheat::Run> runs;
+    find_base64_runs(s, &runs);
+    std::vector<std::pair<size_t, size_t>> got;
+    for (const auto& r : runs) got.emplace_back(r.start, r.length);
+    ASSERT_EQ(got, naive_runs(s)) << "input: " << s;
+  }
 }
 
 }  // namespace

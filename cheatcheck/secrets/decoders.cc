@@ -4,6 +4,9 @@
 #include <cstring>
 
 #include <simdjson.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace goalcup::cheat {
 namespace {
@@ -147,20 +150,85 @@ bool decode_percent(std::string_view in, std::string* out) {
   return changed;
 }
 
+namespace {
+
+// Bit i set when p[i] is a base64 or base64url character (not '=').
+uint64_t b64_mask_scalar(const uint8_t* p, size_t n) {
+  uint64_t m = 0;
+  for (size_t i = 0; i < n; ++i) m |= uint64_t{kB64[p[i]] < 64} << i;
+  return m;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) inline __m256i in_range(__m256i v, char lo, char hi) {
+  return _mm256_and_si256(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(static_cast<char>(lo - 1))),
+                          _mm256_cmpgt_epi8(_mm256_set1_epi8(static_cast<char>(hi + 1)), v));
+}
+
+__attribute__((target("avx2"))) uint32_t b64_mask32_avx2(const uint8_t* q) {
+  const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q));
+  __m256i m = _mm256_or_si256(_mm256_or_si256(in_range(v, 'A', 'Z'), in_range(v, 'a', 'z')), in_range(v, '0', '9'));
+  m = _mm256_or_si256(m, _mm256_cmpeq_epi8(v, _mm256_set1_epi8('+')));
+  m = _mm256_or_si256(m, _mm256_cmpeq_epi8(v, _mm256_set1_epi8('/')));
+  m = _mm256_or_si256(m, _mm256_cmpeq_epi8(v, _mm256_set1_epi8('-')));
+  m = _mm256_or_si256(m, _mm256_cmpeq_epi8(v, _mm256_set1_epi8('_')));
+  return static_cast<uint32_t>(_mm256_movemask_epi8(m));
+}
+
+uint64_t b64_mask_avx2(const uint8_t* p) {
+  return uint64_t{b64_mask32_avx2(p)} | (uint64_t{b64_mask32_avx2(p + 32)} << 32);
+}
+const bool kHasAvx2 = __builtin_cpu_supports("avx2");
+#endif
+
+uint64_t b64_mask64(const uint8_t* p) {
+#if defined(__x86_64__)
+  if (kHasAvx2) return b64_mask_avx2(p);
+#endif
+  return b64_mask_scalar(p, 64);
+}
+
+}  // namespace
+
+// Classifies 64 bytes at a time and walks runs of set bits, so that text
+// made of short words costs a few operations per word, not per byte.
 void find_base64_runs(std::string_view in, std::vector<Run>* runs) {
   runs->clear();
   const auto* p = reinterpret_cast<const uint8_t*>(in.data());
   const size_t n = in.size();
-  size_t i = 0;
-  while (i < n) {
-    while (i < n && kB64[p[i]] >= 64) ++i;
-    const size_t start = i;
-    while (i < n && kB64[p[i]] < 64) ++i;
-    size_t end = i;
-    while (end < n && end - i < 2 && p[end] == '=') ++end;  // padding
-    if (end - start >= kMinRun) runs->push_back({start, end - start});
-    i = end;
+  constexpr size_t kNone = SIZE_MAX;
+  size_t open = kNone;  // start of a run that reaches the end of the last block
+  auto emit = [&](size_t start, size_t end) {
+    if (end - start + 2 < kMinRun) return;
+    size_t padded = end;
+    while (padded < n && padded - end < 2 && p[padded] == '=') ++padded;
+    if (padded - start >= kMinRun) runs->push_back({start, padded - start});
+  };
+  for (size_t base = 0; base < n; base += 64) {
+    const size_t len = std::min<size_t>(64, n - base);
+    uint64_t m = len == 64 ? b64_mask64(p + base) : b64_mask_scalar(p + base, len);
+    const uint64_t valid = len == 64 ? ~0ull : (1ull << len) - 1;
+    if (open != kNone) {
+      const uint64_t zeros = ~m & valid;
+      if (!zeros) continue;  // the run goes on through this block (emitted after the loop)
+      const unsigned ones = static_cast<unsigned>(__builtin_ctzll(zeros));
+      emit(open, base + ones);
+      open = kNone;
+      m &= ones == 64 ? 0 : ~0ull << ones;
+    }
+    while (m) {
+      const unsigned s = static_cast<unsigned>(__builtin_ctzll(m));
+      const uint64_t rest = ~(m >> s) & (valid >> s);
+      if (!rest) {  // reaches the end of the block: maybe the next one too
+        open = base + s;
+        break;
+      }
+      const unsigned run = static_cast<unsigned>(__builtin_ctzll(rest));
+      emit(base + s, base + s + run);
+      m &= run + s >= 64 ? 0 : ~0ull << (s + run);
+    }
   }
+  if (open != kNone) emit(open, n);  // a run that reaches the end of the text
 }
 
 bool decode_base64_text(std::string_view run, std::string* out) {

@@ -23,7 +23,9 @@ Matcher::Matcher() : impl_(new Impl) {
   std::vector<unsigned> flags, ids;
   for (size_t i = 0; i < rules.size(); ++i) {
     patterns.emplace_back(rules[i].pattern);
-    flags.push_back(HS_FLAG_SOM_LEFTMOST | (rules[i].caseless ? HS_FLAG_CASELESS : 0u));
+    // No start-of-match tracking: it would cost Hyperscan much time and
+    // memory; each rule knows its match length instead (rules.h).
+    flags.push_back(rules[i].caseless ? HS_FLAG_CASELESS : 0u);
     ids.push_back(static_cast<unsigned>(i));
   }
   for (const auto& p : patterns) exprs.push_back(p.c_str());
@@ -56,10 +58,12 @@ struct ThreadScratch {
   ~ThreadScratch() { hs_free_scratch(s); }
 };
 
-int on_match(unsigned id, unsigned long long from, unsigned long long to, unsigned, void* ctx) {
+int on_match(unsigned id, unsigned long long, unsigned long long to, unsigned, void* ctx) {
   auto* out = static_cast<std::vector<Candidate>*>(ctx);
   if (out->size() > (1u << 20)) return 1;  // a pathological text: stop, what was found stands
-  out->push_back({id, static_cast<size_t>(from), static_cast<size_t>(to)});
+  const size_t end = static_cast<size_t>(to);
+  const size_t len = secret_rules()[id].match_len;
+  out->push_back({id, end >= len ? end - len : 0, end});
   return 0;
 }
 

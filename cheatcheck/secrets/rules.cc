@@ -11,67 +11,77 @@ namespace {
 constexpr Rule kRules[] = {
     // Anthropic
     {"anthropic-key", R"(sk-ant-api\d\d-[A-Za-z0-9_\-]{32})", Extract::token, Chars::alnum_dash, 45, 240,
-     Severity::high, false, true, "Anthropic API key"},
+     Severity::high, false, true, "Anthropic API key", 45},
     {"anthropic-admin-key", R"(sk-ant-admin\d\d-[A-Za-z0-9_\-]{32})", Extract::token, Chars::alnum_dash, 47, 240,
-     Severity::high, false, true, "Anthropic Admin API key"},
+     Severity::high, false, true, "Anthropic Admin API key", 47},
     {"anthropic-oauth", R"(sk-ant-o[ar]t\d\d-[A-Za-z0-9_\-]{32})", Extract::token, Chars::alnum_dash, 45, 240,
-     Severity::high, false, true, "Anthropic OAuth access or refresh token"},
+     Severity::high, false, true, "Anthropic OAuth access or refresh token", 45},
     // OpenAI
-    {"openai-key", R"(sk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{20})", Extract::token, Chars::alnum_dash, 28, 320,
-     Severity::high, false, true, "OpenAI project, service account or admin key"},
+    {"openai-key", R"(sk-proj-[A-Za-z0-9_\-]{20})", Extract::token, Chars::alnum_dash, 28, 320, Severity::high,
+     false, true, "OpenAI project key", 28},
+    {"openai-key", R"(sk-svcacct-[A-Za-z0-9_\-]{20})", Extract::token, Chars::alnum_dash, 31, 320, Severity::high,
+     false, true, "OpenAI service account key", 31},
+    {"openai-key", R"(sk-admin-[A-Za-z0-9_\-]{20})", Extract::token, Chars::alnum_dash, 29, 320, Severity::high,
+     false, true, "OpenAI admin key", 29},
     {"openai-key", R"(sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})", Extract::token, Chars::none, 0, 0, Severity::high,
-     false, true, "OpenAI legacy key"},
+     false, true, "OpenAI legacy key", 51},
     // GitHub
     {"github-pat", R"(ghp_[A-Za-z0-9]{36})", Extract::github, Chars::none, 0, 0, Severity::high, false, true,
-     "GitHub personal access token"},
+     "GitHub personal access token", 40},
     {"github-oauth", R"(gho_[A-Za-z0-9]{36})", Extract::github, Chars::none, 0, 0, Severity::high, false, true,
-     "GitHub OAuth token"},
+     "GitHub OAuth token", 40},
     {"github-app", R"(gh[us]_[A-Za-z0-9]{36})", Extract::github, Chars::none, 0, 0, Severity::high, false, true,
-     "GitHub App user-to-server or server-to-server token"},
+     "GitHub App user-to-server or server-to-server token", 40},
     {"github-refresh", R"(ghr_[A-Za-z0-9]{36})", Extract::github, Chars::none, 0, 0, Severity::high, false, true,
-     "GitHub refresh token"},
+     "GitHub refresh token", 40},
     {"github-fine-grained-pat", R"(github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})", Extract::token, Chars::none, 0, 0,
-     Severity::high, false, true, "GitHub fine-grained personal access token"},
+     Severity::high, false, true, "GitHub fine-grained personal access token", 93},
     // GitLab
     {"gitlab-pat", R"(glpat-[A-Za-z0-9_\-]{20})", Extract::token, Chars::alnum_dash, 26, 90, Severity::high, false,
-     true, "GitLab personal access token"},
-    {"gitlab-token", R"(gl(?:dt|rt|cbt|ptt|ft|imt|oas|soat|agent)-[A-Za-z0-9_\-]{20})", Extract::token,
-     Chars::alnum_dash, 24, 90, Severity::high, false, true, "GitLab deploy, runner, CI/CD or other token"},
+     true, "GitLab personal access token", 26},
+    {"gitlab-token", R"(gl(?:dt|rt|ft)-[A-Za-z0-9_\-]{20})", Extract::token, Chars::alnum_dash, 25, 90,
+     Severity::high, false, true, "GitLab deploy, runner or feed token", 25},
+    {"gitlab-token", R"(gl(?:cbt|ptt|imt|oas)-[A-Za-z0-9_\-]{20})", Extract::token, Chars::alnum_dash, 26, 90,
+     Severity::high, false, true, "GitLab CI/CD, trigger, incoming mail or OAuth token", 26},
+    {"gitlab-token", R"(glsoat-[A-Za-z0-9_\-]{20})", Extract::token, Chars::alnum_dash, 27, 90, Severity::high,
+     false, true, "GitLab service account token", 27},
+    {"gitlab-token", R"(glagent-[A-Za-z0-9_\-]{20})", Extract::token, Chars::alnum_dash, 28, 90, Severity::high,
+     false, true, "GitLab agent token", 28},
     // Cloud
     {"aws-key-id", R"((?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})", Extract::token, Chars::none, 0, 0, Severity::high,
-     false, true, "AWS access key id"},
+     false, true, "AWS access key id", 20},
     {"aws-secret-key", R"(aws[A-Za-z0-9_\- ]{0,16}(?:secret|private)[A-Za-z0-9_\- ]{0,16}["']?\s*[:=]\s*["']?)",
-     Extract::value, Chars::b64, 40, 40, Severity::high, true, true, "AWS secret access key in an assignment"},
+     Extract::value, Chars::b64, 40, 40, Severity::high, true, false, "AWS secret access key in an assignment"},
     {"google-api", R"(AIza[0-9A-Za-z_\-]{35})", Extract::token, Chars::none, 0, 0, Severity::high, false, true,
-     "Google API key"},
+     "Google API key", 39},
     {"azure-client-secret", R"(\dQ~[A-Za-z0-9_~.\-]{31})", Extract::azure, Chars::none, 0, 0, Severity::high, false,
-     false, "Azure AD (Entra ID) client secret"},
+     false, "Azure AD (Entra ID) client secret", 34},
     // Chat and payments
     {"slack-bot", R"(xoxb-[0-9]{6})", Extract::token, Chars::alnum_dash, 30, 140, Severity::high, false, true,
-     "Slack bot token"},
+     "Slack bot token", 11},
     {"slack-user", R"(xoxp-[0-9]{6})", Extract::token, Chars::alnum_dash, 30, 160, Severity::high, false, true,
-     "Slack user token"},
+     "Slack user token", 11},
     {"slack-token", R"(xox[aers]-[0-9A-Za-z]{6})", Extract::token, Chars::alnum_dash, 20, 160, Severity::high, false,
-     true, "Slack app, refresh or other token"},
+     true, "Slack app, refresh or other token", 11},
     {"slack-webhook", R"(hooks\.slack\.com/services/T[A-Z0-9]{6})", Extract::token, Chars::token68, 60, 160,
-     Severity::high, false, false, "Slack incoming webhook"},
+     Severity::high, false, false, "Slack incoming webhook", 32},
     {"discord-bot-token", R"(\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27})", Extract::discord, Chars::none, 0, 0,
-     Severity::high, false, false, "Discord bot token"},
+     Severity::high, false, false, "Discord bot token", 35},
     {"stripe-live", R"((?:sk|rk)_live_[0-9A-Za-z]{20})", Extract::token, Chars::alnum, 28, 140, Severity::high, false,
-     true, "Stripe live secret or restricted key"},
+     true, "Stripe live secret or restricted key", 28},
     {"stripe-test", R"((?:sk|rk)_test_[0-9A-Za-z]{20})", Extract::token, Chars::alnum, 28, 140, Severity::warning,
-     false, true, "Stripe test key"},
+     false, true, "Stripe test key", 28},
     {"stripe-webhook", R"(whsec_[0-9A-Za-z]{24})", Extract::token, Chars::alnum, 30, 100, Severity::high, false, true,
-     "Stripe webhook signing secret"},
+     "Stripe webhook signing secret", 30},
     // Registries and hubs
     {"hf-token", R"(hf_[A-Za-z]{34})", Extract::token, Chars::none, 0, 0, Severity::high, false, true,
-     "Hugging Face access token"},
+     "Hugging Face access token", 37},
     {"hf-org-token", R"(api_org_[A-Za-z]{34})", Extract::token, Chars::none, 0, 0, Severity::high, false, true,
-     "Hugging Face org token"},
+     "Hugging Face org token", 42},
     {"npm-token", R"(npm_[A-Za-z0-9]{36})", Extract::token, Chars::none, 0, 0, Severity::high, false, true,
-     "npm access token"},
+     "npm access token", 40},
     // Structured secrets
-    {"jwt", R"(eyJ[A-Za-z0-9_\-]{8})", Extract::jwt, Chars::none, 0, 0, Severity::high, false, true, "JSON Web Token"},
+    {"jwt", R"(eyJ[A-Za-z0-9_\-]{8})", Extract::jwt, Chars::none, 0, 0, Severity::high, false, true, "JSON Web Token", 11},
     {"pem-private-key", R"(-----BEGIN[A-Z ]{0,24} PRIVATE KEY-----)", Extract::pem_block, Chars::none, 0, 0,
      Severity::high, false, false, "PEM or OpenSSH private key"},
     // Headers and assignments
@@ -229,7 +239,13 @@ std::optional<Extracted> extract_secret(const Rule& rule, std::string_view text,
     case Extract::jwt: return jwt(text, start);
     case Extract::discord: return discord(text, start, end);
     case Extract::azure: return azure(text, start, end);
-    case Extract::pem_block: return pem_block(text, start);
+    case Extract::pem_block: {
+      // The pattern ends at "PRIVATE KEY-----"; its BEGIN is just before.
+      const size_t from = end > 64 ? end - 64 : 0;
+      const size_t begin = text.substr(from, end - from).rfind("-----BEGIN");
+      if (begin == std::string_view::npos) return std::nullopt;
+      return pem_block(text, from + begin);
+    }
     case Extract::value: return value_after(rule, text, end);
   }
   return std::nullopt;

@@ -40,6 +40,11 @@ struct Rule {
   bool caseless = false;
   bool left_boundary = true;  // the char before must not be a letter or digit
   std::string_view description;
+  // Length of every match of `pattern`, so that its start is end - length
+  // (the matcher reports ends only: start-of-match tracking would cost
+  // Hyperscan far more). 0 for rules that only need the end (values) or
+  // find their start themselves (PEM).
+  uint16_t match_len = 0;
 };
 
 std::span<const Rule> secret_rules();
