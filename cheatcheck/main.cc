@@ -94,6 +94,7 @@ int run(const Options& opt, const std::string& mode) {
   set.reports.resize(inputs->size());
   const Style style = Style::for_fd(STDOUT_FILENO);
   bool any_fail = false, any_unjudged = false;
+  size_t done = 0;
   run_batch(
       inputs->size(), opt.jobs,
       [&](size_t i) {
@@ -105,9 +106,15 @@ int run(const Options& opt, const std::string& mode) {
         const CheatReport& r = set.reports[i];
         any_fail |= fails(r, fail_on);
         any_unjudged |= unjudged(r);
-        if (opt.format == "text") std::cout << format_cheat_text(r, fail_on, style) << std::flush;
+        // Scan mode lists only the files with something to say.
+        const bool quiet = mode == "scan" && r.findings.empty() && !unjudged(r);
+        if (opt.format == "text" && !quiet) std::cout << format_cheat_text(r, fail_on, style, mode == "scan") << std::flush;
+        ++done;
       },
       !opt.no_progress, [&](size_t i) { return std::string(fails(set.reports[i], fail_on) ? "fail" : "pass"); });
+  if (opt.format == "text" && mode == "scan") {
+    std::cout << "scanned " << done << " file(s): " << (any_unjudged ? "some could not be read" : any_fail ? "findings above" : "nothing to report") << "\n";
+  }
   if (opt.format == "json") std::cout << format_cheat_json(set);
   if (opt.format == "sarif") std::cout << format_cheat_sarif(set);
   return any_unjudged ? 2 : any_fail ? 1 : 0;

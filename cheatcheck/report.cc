@@ -63,7 +63,7 @@ bool fails(const CheatReport& r, Severity fail_on) {
 
 bool unjudged(const CheatReport& r) { return r.verify.verdict == Verdict::error; }
 
-std::string format_cheat_text(const CheatReport& r, Severity fail_on, const Style& st) {
+std::string format_cheat_text(const CheatReport& r, Severity fail_on, const Style& st, bool scan_mode) {
   std::map<Severity, size_t> counts;
   size_t suppressed = 0;
   for (const auto& f : r.findings) {
@@ -73,7 +73,8 @@ std::string format_cheat_text(const CheatReport& r, Severity fail_on, const Styl
   const bool failed = fails(r, fail_on), error = unjudged(r);
   std::string out = st.paint(error ? "ERROR" : failed ? "FAIL " : "PASS ",
                              error || failed ? Color::red : Color::green);
-  out += " " + r.file + st.paint("  (verify: " + std::string(verdict_name(r.verify.verdict)) + "; " +
+  const std::string what = scan_mode ? (error ? "not read" : "read in full") : "verify: " + std::string(verdict_name(r.verify.verdict));
+  out += " " + r.file + st.paint("  (" + what + "; " +
                                      std::to_string(counts[Severity::high]) + " high, " +
                                      std::to_string(counts[Severity::warning]) + " warning, " +
                                      std::to_string(counts[Severity::info]) + " info" +

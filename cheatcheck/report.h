@@ -17,7 +17,7 @@ struct ReportSet {
   std::string mode = "trace";  // trace | scan | coop | manifest
 };
 
-std::string format_cheat_text(const CheatReport& r, Severity fail_on, const Style& style);
+std::string format_cheat_text(const CheatReport& r, Severity fail_on, const Style& style, bool scan_mode = false);
 std::string format_cheat_json(const ReportSet& set);
 std::string format_cheat_sarif(const ReportSet& set);
 

@@ -11,7 +11,7 @@ import sys
 
 import jsonschema
 
-src, verify = sys.argv[1], sys.argv[2]
+src, verify, cheat = sys.argv[1], sys.argv[2], sys.argv[3]
 schemas = os.path.join(src, "schemas")
 samples = os.path.join(src, "fixtures", "samples")
 failures = 0
@@ -53,6 +53,27 @@ for k in ("required", "properties", "additionalProperties", "type"):
 lines = jsonschema.Draft202012Validator(line_schema)
 for n, line in enumerate(out.splitlines()):
     check(lines, json.loads(line), f"verify --format jsonl line {n}")
+
+# goalcup-cheatcheck: trace mode and scan mode JSON, the policy example.
+cheat_schema = load("cheatcheck-report.schema.json")
+out = subprocess.run([cheat, "--no-progress", "--format", "json", *traces], capture_output=True, text=True).stdout
+check(cheat_schema, json.loads(out), "cheatcheck --format json")
+out = subprocess.run([cheat, "scan", "--no-progress", "--format", "json", samples], capture_output=True, text=True).stdout
+check(cheat_schema, json.loads(out), "cheatcheck scan --format json")
+policy = load("cheatcheck-policy.schema.json")
+with open(os.path.join(src, "fixtures", "policy", "example-policy.json")) as f:
+    check(policy, json.load(f), "fixtures/policy/example-policy.json")
+# SARIF: the parts code scanning needs.
+sarif = json.loads(subprocess.run([cheat, "--no-progress", "--format", "sarif", *traces], capture_output=True, text=True).stdout)
+ok = sarif["version"] == "2.1.0" and len(sarif["runs"][0]["tool"]["driver"]["rules"]) == 14
+for r in sarif["runs"][0]["results"]:
+    ok &= r["level"] in ("error", "warning", "note") and r["ruleId"] and "goalcupFingerprint/v1" in r["partialFingerprints"]
+    for loc in r["locations"]:
+        region = loc["physicalLocation"].get("region")
+        ok &= region is None or region["startLine"] >= 1
+if not ok:
+    print("FAIL sarif structure")
+    failures += 1
 
 print(f"{failures} failed" if failures else "all documents fit their schemas")
 sys.exit(1 if failures else 0)
