@@ -1,0 +1,151 @@
+#include "inspect/conversation.h"
+
+#include <iostream>
+
+#include "cli/json_writer.h"
+#include "core/json_strict.h"
+
+namespace goalcup::inspect {
+namespace {
+
+constexpr size_t kMaxPending = 10000;  // requests waiting for an answer
+constexpr size_t kWidth = 100;         // text output fits a 100-column terminal
+
+// Word-wraps `text` to kWidth columns with `indent`.
+std::string wrap(std::string_view text, const std::string& indent) {
+  std::string out;
+  const size_t width = kWidth - indent.size();
+  while (!text.empty()) {
+    size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    do {
+      size_t cut = line.size();
+      if (cut > width) {
+        cut = line.rfind(' ', width);
+        if (cut == std::string_view::npos || cut == 0) cut = width;
+        while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
+      }
+      out += indent + std::string(line.substr(0, cut)) + "\n";
+      line.remove_prefix(cut);
+      if (!line.empty() && line.front() == ' ') line.remove_prefix(1);
+    } while (!line.empty());
+  }
+  return out;
+}
+
+std::string usage_text(const RebuiltAnswer& a) {
+  return "in " + (a.input_tokens < 0 ? std::string("?") : std::to_string(a.input_tokens)) + " / out " +
+         (a.output_tokens < 0 ? std::string("?") : std::to_string(a.output_tokens)) + " tokens";
+}
+
+}  // namespace
+
+bool ConversationVisitor::on_record(const Record& r, const Line&, const Digest&) {
+  if (r.kind != Kind::wire) return true;
+  uint64_t conn = 0, exchange = 0;
+  (void)json::uint(r.body, "conn", &conn);
+  (void)json::uint(r.body, "exchange", &exchange);
+  std::string_view dir;
+  (void)json::string(r.body, "dir", &dir);
+  const auto key = std::make_pair(conn, exchange);
+  if (dir == "request") {
+    if (pending_.size() < kMaxPending) pending_[key] = {read_request(wire_bytes(r), r.seq, max_text_), r.t};
+    return true;
+  }
+  Exchange e;
+  e.number = ++count_;
+  e.response_seq = r.seq;
+  e.response_t = r.t;
+  e.answer = read_answer(wire_bytes(r));
+  if (auto it = pending_.find(key); it != pending_.end()) {
+    e.request = std::move(it->second.first);
+    e.request_t = it->second.second;
+    e.has_request = true;
+    pending_.erase(it);
+  }
+  on_exchange_(e);
+  return true;
+}
+
+std::string format_exchange_text(const Exchange& e, const Style& st) {
+  const RebuiltAnswer& a = e.answer;
+  std::string head = "-- exchange " + std::to_string(e.number) + " . seq " +
+                     (e.has_request ? std::to_string(e.request.seq) : std::string("?")) + " -> " +
+                     std::to_string(e.response_seq) + " . " + (a.model.empty() ? e.request.model : a.model) + " . " +
+                     (a.stop_reason.empty() ? "-" : a.stop_reason) + " . " + usage_text(a);
+  if (head.size() < kWidth) head += " " + std::string(kWidth - head.size() - 1, '-');
+  std::string out = st.paint(head.substr(0, kWidth), Color::dim) + "\n";
+  for (const auto& in : e.request.inputs) {
+    out += st.paint(in.kind == "tool_result" ? "  tool result" + (in.tool_use_id.empty() ? "" : " " + in.tool_use_id)
+                                             : "  user",
+                    Color::blue) + "\n";
+    out += wrap(in.text, "    | ");
+  }
+  out += st.paint("  assistant" + (a.message_id.empty() ? "" : " " + a.message_id), Color::green) + "\n";
+  if (!a.text.empty()) out += wrap(a.text, "    ");
+  for (const auto& c : a.tool_calls) out += wrap("-> " + c.name + " " + c.input, "    ");
+  return out;
+}
+
+std::string format_exchange_markdown(const Exchange& e) {
+  const RebuiltAnswer& a = e.answer;
+  std::string out = "### Exchange " + std::to_string(e.number) + " (seq " +
+                    (e.has_request ? std::to_string(e.request.seq) : std::string("?")) + " → " +
+                    std::to_string(e.response_seq) + ")\n\n";
+  out += "*" + (a.model.empty() ? e.request.model : a.model) + "*, stop: `" + a.stop_reason + "`, " + usage_text(a) +
+         (a.message_id.empty() ? "" : ", `" + a.message_id + "`") + "\n\n";
+  for (const auto& in : e.request.inputs) {
+    out += in.kind == "tool_result" ? "**Tool result** `" + in.tool_use_id + "`\n\n```\n" + in.text + "\n```\n\n"
+                                    : "**User**\n\n" + in.text + "\n\n";
+  }
+  out += "**Assistant**\n\n" + a.text + "\n\n";
+  for (const auto& c : a.tool_calls) out += "**Tool call** `" + c.name + "` `" + c.id + "`\n\n```json\n" + c.input + "\n```\n\n";
+  return out;
+}
+
+std::string format_exchange_json(const Exchange& e) {
+  const RebuiltAnswer& a = e.answer;
+  std::string out;
+  JsonWriter w(&out);
+  w.begin_object().field("exchange", e.number);
+  if (e.has_request) w.field("request_seq", e.request.seq); else w.null_field("request_seq");
+  w.field("response_seq", e.response_seq).field("model", a.model.empty() ? e.request.model : a.model);
+  w.field("message_id", a.message_id).field("stop_reason", a.stop_reason).field("text", a.text);
+  w.key("tool_calls").begin_array();
+  for (const auto& c : a.tool_calls) w.begin_object().field("id", c.id).field("name", c.name).field("input", c.input).end_object();
+  w.end_array();
+  w.key("usage").begin_object();
+  if (a.input_tokens >= 0) w.field("input_tokens", a.input_tokens); else w.null_field("input_tokens");
+  if (a.output_tokens >= 0) w.field("output_tokens", a.output_tokens); else w.null_field("output_tokens");
+  w.end_object();
+  w.key("input").begin_array();
+  for (const auto& in : e.request.inputs) {
+    w.begin_object().field("kind", in.kind).field("text", in.text);
+    if (!in.tool_use_id.empty()) w.field("tool_use_id", in.tool_use_id);
+    w.end_object();
+  }
+  w.end_array().end_object();
+  return out;
+}
+
+VerifyReport print_conversation(const std::string& path, const WalkOptions& options, ConversationFormat format,
+                                const Style& style) {
+  bool first = true;
+  if (format == ConversationFormat::json) std::cout << "[";
+  ConversationVisitor v(
+      [&](const Exchange& e) {
+        switch (format) {
+          case ConversationFormat::text: std::cout << format_exchange_text(e, style); break;
+          case ConversationFormat::markdown: std::cout << format_exchange_markdown(e); break;
+          case ConversationFormat::json: std::cout << (first ? "\n" : ",\n") << format_exchange_json(e); break;
+        }
+        first = false;
+      },
+      format == ConversationFormat::json ? SIZE_MAX : 64 << 10);
+  VerifyReport rep = walk_trace(path, options, &v);
+  if (format == ConversationFormat::json) std::cout << (first ? "]\n" : "\n]\n");
+  return rep;
+}
+
+}  // namespace goalcup::inspect

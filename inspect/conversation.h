@@ -1,0 +1,50 @@
+// `conversation`: the run as a conversation, reassembled from the wire. Each
+// exchange is printed as soon as its response arrives, so memory holds only
+// the requests still waiting for their answer.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+
+#include "cli/term.h"
+#include "core/sse.h"
+#include "core/walk.h"
+#include "inspect/exchange.h"
+
+namespace goalcup::inspect {
+
+struct Exchange {
+  uint64_t number = 0;  // 1-based, in response order
+  RequestInfo request;
+  bool has_request = false;
+  uint64_t response_seq = 0;
+  Timestamp request_t, response_t;
+  RebuiltAnswer answer;
+};
+
+// Pairs requests and responses by (conn, exchange) and calls `on_exchange`.
+class ConversationVisitor final : public RecordVisitor {
+ public:
+  ConversationVisitor(std::function<void(const Exchange&)> on_exchange, size_t max_input_text)
+      : on_exchange_(std::move(on_exchange)), max_text_(max_input_text) {}
+  bool on_record(const Record& r, const Line& line, const Digest& hash) override;
+
+ private:
+  std::function<void(const Exchange&)> on_exchange_;
+  size_t max_text_;
+  std::map<std::pair<uint64_t, uint64_t>, std::pair<RequestInfo, Timestamp>> pending_;
+  uint64_t count_ = 0;
+};
+
+enum class ConversationFormat { text, markdown, json };
+
+// Writes the conversation of `path` to stdout; returns the verify report.
+VerifyReport print_conversation(const std::string& path, const WalkOptions& options, ConversationFormat format,
+                                const Style& style);
+
+std::string format_exchange_text(const Exchange& e, const Style& st);
+std::string format_exchange_markdown(const Exchange& e);
+std::string format_exchange_json(const Exchange& e);
+
+}  // namespace goalcup::inspect

@@ -1,0 +1,226 @@
+#include "inspect/exchange.h"
+
+#include "cli/term.h"
+#include "core/json_strict.h"
+#include "core/keyring.h"
+#include "core/statement.h"
+
+namespace goalcup::inspect {
+namespace {
+
+std::string str(simdjson::dom::element e, std::string_view key) {
+  simdjson::dom::object o;
+  std::string_view v;
+  if (e.get(o) || json::string(o, key, &v) != json::Get::ok) return {};
+  return std::string(v);
+}
+
+// The text of a content value: a string, or blocks with text.
+std::string content_text(simdjson::dom::element content) {
+  std::string_view s;
+  if (!content.get(s)) return std::string(s);
+  simdjson::dom::array blocks;
+  std::string out;
+  if (content.get(blocks)) return out;
+  for (auto b : blocks) {
+    std::string t = str(b, "text");
+    if (t.empty()) {
+      simdjson::dom::element inner;
+      if (!b.at_key("content").get(inner)) t = content_text(inner);
+    }
+    if (!t.empty()) out += (out.empty() ? "" : "\n") + t;
+  }
+  return out;
+}
+
+void add_blocks(simdjson::dom::element content, const std::string& role, RequestInfo& info, size_t max_text) {
+  simdjson::dom::array blocks;
+  if (content.get(blocks)) {
+    info.inputs.push_back({role, clip(content_text(content), max_text), ""});
+    return;
+  }
+  for (auto b : blocks) {
+    const std::string type = str(b, "type");
+    simdjson::dom::element inner;
+    if (type == "tool_result" || type == "function_call_output") {
+      std::string text = !b.at_key("content").get(inner) ? content_text(inner) : str(b, "output");
+      std::string id = str(b, "tool_use_id");
+      if (id.empty()) id = str(b, "call_id");
+      info.inputs.push_back({"tool_result", clip(text, max_text), id});
+    } else if (!str(b, "text").empty()) {
+      info.inputs.push_back({role, clip(str(b, "text"), max_text), ""});
+    }
+  }
+}
+
+}  // namespace
+
+std::string clip(std::string_view s, size_t max) {
+  if (s.size() <= max) return std::string(s);
+  size_t cut = max;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 sequence
+  return std::string(s.substr(0, cut)) + "... [" + std::to_string(s.size() - cut) + " more bytes]";
+}
+
+RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text) {
+  RequestInfo info;
+  info.seq = seq;
+  info.body_bytes = body.size();
+  static thread_local StrictJsonParser parser{Limits{}};
+  auto root = parser.parse_copy(body, static_cast<int64_t>(seq));
+  if (!root) return info;
+  info.model = str(*root, "model");
+  simdjson::dom::array items;
+  // Anthropic: messages[]; OpenAI Responses: input[] (or a plain string).
+  if (root->at_key("messages").get(items) && root->at_key("input").get(items)) {
+    std::string_view s;
+    if (!root->at_key("input").get(s)) info.inputs.push_back({"user", clip(s, max_text), ""});
+    return info;
+  }
+  // The new input is what follows the last assistant turn.
+  std::vector<simdjson::dom::element> tail;
+  for (auto item : items) {
+    const std::string role = str(item, "role");
+    if (role == "assistant" || str(item, "type") == "function_call") tail.clear();
+    else tail.push_back(item);
+  }
+  for (auto item : tail) {
+    const std::string type = str(item, "type");
+    if (type == "function_call_output") {
+      info.inputs.push_back({"tool_result", clip(str(item, "output"), max_text), str(item, "call_id")});
+      continue;
+    }
+    simdjson::dom::element content;
+    if (!item.at_key("content").get(content)) add_blocks(content, str(item, "role").empty() ? "user" : str(item, "role"), info, max_text);
+  }
+  return info;
+}
+
+std::string wire_bytes(const Record& r) {
+  std::string_view body, encoding;
+  if (json::string(r.body, "body", &body) != json::Get::ok) return {};
+  (void)json::string(r.body, "encoding", &encoding);
+  if (encoding == "base64") {
+    auto decoded = base64_decode(body);
+    return decoded ? *decoded : std::string();
+  }
+  return std::string(body);
+}
+
+RebuiltAnswer read_answer(std::string_view body) {
+  if (looks_like_sse(body)) return rebuild_answer(body);
+  // A non-streamed message: {"id", "model", "content": [...], "stop_reason", "usage"}.
+  RebuiltAnswer a;
+  static thread_local StrictJsonParser parser{Limits{}};
+  auto root = parser.parse_copy(body, -1);
+  if (!root) return a;
+  a.message_id = str(*root, "id");
+  a.model = str(*root, "model");
+  a.stop_reason = str(*root, "stop_reason");
+  a.finished = true;
+  simdjson::dom::array content;
+  if (!root->at_key("content").get(content)) {
+    a.provider = RebuiltAnswer::Provider::anthropic;
+    for (auto b : content) {
+      const std::string type = str(b, "type");
+      if (type == "text") {
+        a.text_blocks.push_back(str(b, "text"));
+        a.text += a.text_blocks.back();
+      } else if (type == "tool_use") {
+        simdjson::dom::element input;
+        std::string json_text;
+        if (!b.at_key("input").get(input)) json_text = simdjson::minify(input);
+        a.tool_calls.push_back({str(b, "id"), str(b, "name"), json_text});
+      }
+    }
+  }
+  simdjson::dom::element usage;
+  if (!root->at_key("usage").get(usage)) {
+    int64_t v;
+    if (!usage["input_tokens"].get(v)) a.input_tokens = v;
+    if (!usage["output_tokens"].get(v)) a.output_tokens = v;
+  }
+  return a;
+}
+
+std::string describe(const Record& r) {
+  std::string_view s;
+  auto get = [&](std::string_view key) {
+    s = {};
+    (void)json::string(r.body, key, &s);
+    return std::string(s);
+  };
+  switch (r.kind) {
+    case Kind::wire: {
+      uint64_t size = 0;
+      (void)json::uint(r.body, "size", &size);
+      if (get("dir") == "request") return get("method") + " " + get("host") + get("path") + " " + human_bytes(size);
+      int64_t status = 0;
+      (void)json::integer(r.body, "status", &status);
+      std::string out = std::to_string(status);
+      const std::string body = wire_bytes(r);
+      if (looks_like_sse(body)) {
+        RebuiltAnswer a = rebuild_answer(body);
+        out += " SSE " + (a.message_id.size() > 14 ? a.message_id.substr(0, 14) + "\u2026" : a.message_id);
+        if (!a.stop_reason.empty()) out += " " + a.stop_reason;
+        for (const auto& c : a.tool_calls) out += " " + c.name;
+      } else {
+        out += " " + human_bytes(size);
+      }
+      return out;
+    }
+    case Kind::native: {
+      std::string_view text;
+      (void)json::string(r.body, "text", &text);
+      static thread_local StrictJsonParser parser{Limits{}};
+      auto root = parser.parse_copy(text, -1);
+      if (!root) return "native (not JSON)";
+      std::string type = str(*root, "type");
+      simdjson::dom::element payload;
+      if (!root->at_key("payload").get(payload)) {
+        const std::string ptype = str(payload, "type"), role = str(payload, "role");
+        return "native " + (ptype.empty() ? type : ptype) + (role.empty() ? "" : " " + role);
+      }
+      simdjson::dom::element message, content;
+      std::string what;
+      if (!root->at_key("message").get(message) && !message.at_key("content").get(content)) {
+        simdjson::dom::array blocks;
+        if (!content.get(blocks)) {
+          for (auto b : blocks) {
+            const std::string t = str(b, "type");
+            what += " " + (t == "tool_use" ? "tool_use " + str(b, "name") : t);
+          }
+        } else {
+          what = " text";
+        }
+      }
+      return "native " + type + what;
+    }
+    case Kind::gap: return "gap " + get("gap");
+    case Kind::tunnel: return "tunnel " + get("host");
+    case Kind::exit: {
+      int64_t code = 0;
+      return json::integer(r.body, "code", &code) == json::Get::ok ? "exit code " + std::to_string(code) : "exit (signal)";
+    }
+    case Kind::seal: return "seal " + get("reason");
+    case Kind::header: return "header " + get("entry_id");
+    case Kind::launch: {
+      std::string_view id;
+      simdjson::dom::element e;
+      if (r.body.at_pointer("/harness/id").get(e) || e.get(id)) id = "?";
+      return "launch " + std::string(id);
+    }
+    case Kind::start_receipt:
+    case Kind::ack:
+    case Kind::seal_ack: {
+      static thread_local StrictJsonParser parser{Limits{}};
+      auto env = decode_envelope(r.body, static_cast<int64_t>(r.seq));
+      auto st = env ? parse_statement(env->payload, parser, -1) : Result<Statement>(Error{Code::statement_payload, -1, ""});
+      if (!st) return std::string(kind_name(r.kind)) + " (unreadable)";
+      return std::string(kind_name(r.kind)) + " covers seq " + std::to_string(st->seq) + ", server " + st->at_text;
+    }
+    default: return std::string(kind_name(r.kind)) + (r.kind == Kind::unknown ? " " + std::string(r.kind_text) : "");
+  }
+}
+
+}  // namespace goalcup::inspect

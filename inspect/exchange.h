@@ -1,0 +1,44 @@
+// Reading a run as a conversation: what each request added (the new user
+// text or tool results), the answer rebuilt from the response stream, and a
+// one-line description of any record. Shared by every inspect view.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/record.h"
+#include "core/sse.h"
+
+namespace goalcup::inspect {
+
+struct NewInput {
+  std::string kind;  // "user" | "tool_result"
+  std::string text;
+  std::string tool_use_id;
+};
+
+struct RequestInfo {
+  uint64_t seq = 0;
+  std::string model;
+  std::vector<NewInput> inputs;  // what this request added at its end
+  uint64_t body_bytes = 0;
+};
+
+// Reads a request body (Anthropic Messages or OpenAI Responses JSON).
+RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text);
+
+// The wire body of a record as bytes (base64 decoded when so encoded).
+std::string wire_bytes(const Record& r);
+
+// A response body: rebuilt from SSE, or read from a plain JSON message.
+RebuiltAnswer read_answer(std::string_view body);
+
+// "POST api.anthropic.com/v1/messages 48 KB", "200 SSE msg_01... tool_use Bash",
+// "native assistant text", "gap IngestLost", ...
+std::string describe(const Record& r);
+
+// Text cut to at most `max` bytes on a UTF-8 boundary, with a note when cut.
+std::string clip(std::string_view s, size_t max);
+
+}  // namespace goalcup::inspect

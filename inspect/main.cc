@@ -1,0 +1,145 @@
+// goalcup-inspect: read a Goal Cup run as a judge would.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <charconv>
+#include <fstream>
+#include <iostream>
+
+#include "cli/limits_options.h"
+#include "core/walk.h"
+#include "inspect/conversation.h"
+#include "inspect/html.h"
+#include "inspect/show.h"
+#include "inspect/summary.h"
+
+namespace goalcup::inspect {
+namespace {
+
+bool parse_range(const std::string& text, RecordFilter* f) {
+  const size_t dots = text.find("..");
+  auto num = [](std::string_view s, uint64_t* out) {
+    return !s.empty() && std::from_chars(s.data(), s.data() + s.size(), *out).ptr == s.data() + s.size();
+  };
+  if (dots == std::string::npos) {
+    if (!num(text, &f->from)) return false;
+    f->to = f->from;
+    return true;
+  }
+  const std::string_view a = std::string_view(text).substr(0, dots), b = std::string_view(text).substr(dots + 2);
+  return (a.empty() || num(a, &f->from)) && (b.empty() || num(b, &f->to)) && f->from <= f->to;
+}
+
+// Could the trace be read? Exit 2 when not, as the other tools do.
+int status_of(const VerifyReport& r) { return r.verdict == Verdict::error && !r.complete_read && r.records == 0 ? 2 : 0; }
+
+}  // namespace
+}  // namespace goalcup::inspect
+
+int main(int argc, char** argv) {
+  using namespace goalcup;
+  using namespace goalcup::inspect;
+  CLI::App app{"goalcup-inspect: read a Goal Cup run: its summary, records, any record in full, the conversation "
+               "rebuilt from the wire, or one self-contained HTML page."};
+  app.set_version_flag("--version", GOALCUP_VERSION);
+  app.require_subcommand(1);
+  WalkOptions wopt;
+  std::vector<std::string> dev_keys;
+  app.add_option("--dev-key", dev_keys, "also trust this Ed25519 key for statements (see goalcup-verify)")
+      ->allow_extra_args(false);
+  add_limit_options(app, wopt.limits);
+  app.fallthrough();
+  std::string trace;
+  bool json = false;
+
+  auto* summary = app.add_subcommand("summary", "the run at a glance, with the verify verdict");
+  summary->add_option("trace", trace, "trace")->required();
+  summary->add_flag("--json", json, "JSON (schemas/inspect-summary.schema.json)");
+
+  auto* records = app.add_subcommand("records", "one line per record");
+  RecordFilter filter;
+  std::string range;
+  records->add_option("trace", trace, "trace")->required();
+  records->add_option("--kind", filter.kinds, "only records of these kinds")->allow_extra_args(false);
+  records->add_option("--seq", range, "only seqs A..B (either end may be left out), or one seq");
+  records->add_option("--host", filter.host, "only records for this host");
+  records->add_option("--grep", filter.grep, "only records whose line holds this text");
+  records->add_flag("--json", json, "a JSON array (schemas/inspect-records.schema.json)");
+
+  auto* show = app.add_subcommand("show", "one record in full, bodies decoded");
+  uint64_t seq = 0;
+  show->add_option("trace", trace, "trace")->required();
+  show->add_option("seq", seq, "the record")->required();
+  show->add_flag("--json", json, "JSON (schemas/inspect-show.schema.json)");
+
+  auto* conversation = app.add_subcommand("conversation", "the run as a conversation rebuilt from the wire");
+  std::string format = "text";
+  conversation->add_option("trace", trace, "trace")->required();
+  conversation->add_option("--format", format, "text, markdown or json")->check(CLI::IsMember({"text", "markdown", "json"}));
+
+  auto* html = app.add_subcommand("html", "one self-contained HTML page for a judge");
+  std::string out;
+  HtmlLimits hl;
+  html->add_option("trace", trace, "trace")->required();
+  html->add_option("-o,--out", out, "output file")->required();
+  html->add_option("--max-exchanges", hl.exchanges, "conversation items embedded")->capture_default_str();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  Keyring ring = Keyring::production();
+  for (const auto& k : dev_keys) {
+    auto key = Keyring::load_supplied(k);
+    if (!key) {
+      std::cerr << "goalcup-inspect: " << key.error().message << "\n";
+      return 2;
+    }
+    ring.add(*key);
+  }
+  wopt.keyring = &ring;
+  wopt.threads = 2;  // one trace: read on a second core
+  const Style style = Style::for_fd(STDOUT_FILENO);
+
+  if (*summary) {
+    Summary s = summarize(trace, wopt);
+    if (json) {
+      std::string text;
+      JsonWriter w(&text, true);
+      write_summary_json(w, s);
+      std::cout << text << "\n";
+    } else {
+      std::cout << format_summary_text(s, style);
+    }
+    return status_of(s.verify);
+  }
+  if (*records) {
+    if (!range.empty() && !parse_range(range, &filter)) {
+      std::cerr << "goalcup-inspect: --seq wants A..B, A.., ..B or N\n";
+      return 2;
+    }
+    return status_of(list_records(trace, wopt, filter, json, style));
+  }
+  if (*show) {
+    wopt.threads = 1;  // stop as soon as the record is read
+    auto text = show_record(trace, wopt, seq, json, style);
+    if (!text) {
+      std::cerr << "goalcup-inspect: " << trace << " has no record " << seq << "\n";
+      return 2;
+    }
+    std::cout << *text;
+    return 0;
+  }
+  if (*conversation) {
+    const auto f = format == "json" ? ConversationFormat::json : format == "markdown" ? ConversationFormat::markdown
+                                                                                         : ConversationFormat::text;
+    return status_of(print_conversation(trace, wopt, f, style));
+  }
+  std::string page;
+  VerifyReport rep = render_html(trace, wopt, hl, &page);
+  std::ofstream(out, std::ios::binary) << page;
+  std::cerr << "wrote " << out << " (" << page.size() << " bytes)\n";
+  return status_of(rep);
+}

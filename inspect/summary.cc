@@ -1,0 +1,207 @@
+#include "inspect/summary.h"
+
+#include "core/json_strict.h"
+#include "core/statement.h"
+#include "inspect/exchange.h"
+
+namespace goalcup::inspect {
+namespace {
+
+constexpr size_t kMaxModels = 100;
+constexpr size_t kMaxGaps = 100;
+
+std::string at(simdjson::dom::object o, std::string_view pointer) {
+  simdjson::dom::element e;
+  std::string_view v;
+  if (o.at_pointer(pointer).get(e) || e.get(v)) return {};
+  return std::string(v);
+}
+
+std::optional<Timestamp> statement_time(const Record& r) {
+  static thread_local StrictJsonParser parser{Limits{}};
+  auto env = decode_envelope(r.body, static_cast<int64_t>(r.seq));
+  if (!env) return std::nullopt;
+  auto st = parse_statement(env->payload, parser, static_cast<int64_t>(r.seq));
+  if (!st) return std::nullopt;
+  return st->at;
+}
+
+std::string span(const std::optional<Timestamp>& a, const std::optional<Timestamp>& b) {
+  if (!a) return "unknown";
+  std::string s = format_time(*a) + " .. " + (b ? format_time(*b) : "(open)");
+  if (b) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, " (%.1f s)", static_cast<double>(b->nanos - a->nanos) / 1e9);
+    s += buf;
+  }
+  return s;
+}
+
+std::string joined(const std::set<std::string>& s) {
+  std::string out;
+  for (const auto& x : s) out += (out.empty() ? "" : ", ") + x;
+  return out.empty() ? "-" : out;
+}
+
+}  // namespace
+
+bool SummaryVisitor::on_record(const Record& r, const Line&, const Digest&) {
+  ++s_.kinds[std::string(r.kind_text)];
+  if (!s_.first_t) s_.first_t = r.t;
+  s_.last_t = r.t;
+  switch (r.kind) {
+    case Kind::header:
+      s_.entry_id = at(r.body, "/entry_id");
+      s_.run_id = at(r.body, "/run_id");
+      s_.participant = at(r.body, "/participant/login");
+      s_.repo = at(r.body, "/participant/repo");
+      s_.connector_id = at(r.body, "/connector/id");
+      s_.connector_version = at(r.body, "/connector/version");
+      s_.connector_digest = at(r.body, "/connector/digest");
+      break;
+    case Kind::launch:
+      s_.harness_id = at(r.body, "/harness/id");
+      s_.harness_version = at(r.body, "/harness/version");
+      s_.program_digest = at(r.body, "/harness/program_digest");
+      s_.image_digest = at(r.body, "/harness/image_digest");
+      break;
+    case Kind::start_receipt:
+      if (!s_.server_start) s_.server_start = statement_time(r);
+      break;
+    case Kind::seal_ack: s_.server_end = statement_time(r); break;
+    case Kind::tunnel: ++s_.tunnels; break;
+    case Kind::gap:
+      if (s_.gaps.size() < kMaxGaps) s_.gaps.emplace_back(r.seq, at(r.body, "/gap"));
+      break;
+    case Kind::exit: {
+      s_.exited = true;
+      int64_t code;
+      if (json::integer(r.body, "code", &code) == json::Get::ok) s_.exit_code = code;
+      s_.exit_signal = at(r.body, "/signal");
+      break;
+    }
+    case Kind::wire: {
+      uint64_t size = 0;
+      (void)json::uint(r.body, "size", &size);
+      s_.wire_bytes += size;
+      std::string_view dir;
+      (void)json::string(r.body, "dir", &dir);
+      const std::string body = wire_bytes(r);
+      if (dir == "request") {
+        ++s_.exchanges;
+        RequestInfo req = read_request(body, r.seq, 0);
+        if (!req.model.empty() && s_.models_requested.size() < kMaxModels) s_.models_requested.insert(req.model);
+      } else {
+        RebuiltAnswer a = read_answer(body);
+        if (!a.model.empty() && s_.models_answered.size() < kMaxModels) s_.models_answered.insert(a.model);
+        if (a.input_tokens > 0) s_.input_tokens += a.input_tokens;
+        if (a.output_tokens > 0) s_.output_tokens += a.output_tokens;
+      }
+      break;
+    }
+    default: break;
+  }
+  return true;
+}
+
+Summary summarize(const std::string& path, const WalkOptions& options) {
+  SummaryVisitor v;
+  VerifyReport rep = walk_trace(path, options, &v);
+  Summary s = std::move(v.summary());
+  s.verify = std::move(rep);
+  return s;
+}
+
+std::string format_summary_text(const Summary& s, const Style& st) {
+  std::string out;
+  auto row = [&](std::string_view k, const std::string& v) {
+    std::string key(k);
+    key.resize(18, ' ');
+    out += st.paint(key, Color::dim) + v + "\n";
+  };
+  const VerifyReport& v = s.verify;
+  const Color vc = v.verdict == Verdict::verified ? Color::green : v.verdict == Verdict::incomplete ? Color::yellow : Color::red;
+  std::string verdict = st.paint(std::string(verdict_name(v.verdict)), vc);
+  if (v.incomplete_reason != IncompleteReason::none) verdict += " (" + std::string(incomplete_reason_name(v.incomplete_reason)) + ")";
+  if (!v.errors.empty()) verdict += ": " + std::string(code_name(v.errors.front().code)) + " at seq " + std::to_string(v.errors.front().seq);
+  if (v.key_source == "supplied") verdict += ", key supplied (not pinned)";
+  row("verdict", verdict);
+  row("trace", v.file + " (" + std::to_string(v.records) + " records, " + human_bytes(v.bytes) + ")");
+  row("entry / run", s.entry_id + " / " + s.run_id);
+  row("participant", s.participant + (s.repo.empty() ? "" : " (" + s.repo + ")"));
+  row("harness", s.harness_id + " " + s.harness_version);
+  row("  program", s.program_digest);
+  row("  image", s.image_digest);
+  row("connector", s.connector_id + " " + s.connector_version + "  " + s.connector_digest);
+  row("server time", span(s.server_start, s.server_end));
+  row("recorder time", span(s.first_t, s.last_t));
+  std::string kinds;
+  for (const auto& [k, n] : s.kinds) kinds += (kinds.empty() ? "" : ", ") + k + " " + std::to_string(n);
+  row("records", kinds);
+  row("exchanges", std::to_string(s.exchanges) + ", " + human_bytes(s.wire_bytes) + " on the wire, " +
+                       std::to_string(s.tunnels) + " tunnel(s)");
+  row("models", "requested " + joined(s.models_requested) + "; answered " + joined(s.models_answered));
+  row("tokens", std::to_string(s.input_tokens) + " in, " + std::to_string(s.output_tokens) + " out (from usage)");
+  std::string gaps;
+  for (const auto& [seq, name] : s.gaps) gaps += (gaps.empty() ? "" : ", ") + name + " at seq " + std::to_string(seq);
+  row("gaps", gaps.empty() ? "none" : gaps);
+  row("exit", !s.exited ? "none" : s.exit_code ? "code " + std::to_string(*s.exit_code) : "signal " + s.exit_signal);
+  row("attested", v.attested_through_seq < 0 ? "nothing"
+                  : "through seq " + std::to_string(v.attested_through_seq) + "; unattested " +
+                        std::to_string(v.unattested_records) + " records, " + human_bytes(v.unattested_wire_bytes));
+  return out;
+}
+
+void write_summary_json(JsonWriter& w, const Summary& s) {
+  const VerifyReport& v = s.verify;
+  auto opt_time = [&](std::string_view key, const std::optional<Timestamp>& t) {
+    if (t) w.field(key, format_time(*t));
+    else w.null_field(key);
+  };
+  w.begin_object().field("file", v.file);
+  w.key("verify").begin_object().field("verdict", verdict_name(v.verdict));
+  if (v.incomplete_reason == IncompleteReason::none) w.null_field("incomplete_reason");
+  else w.field("incomplete_reason", incomplete_reason_name(v.incomplete_reason));
+  w.field("key_source", v.key_source).field("error_count", v.error_count);
+  if (v.errors.empty()) w.null_field("first_error");
+  else w.key("first_error").begin_object().field("code", code_name(v.errors[0].code)).field("seq", v.errors[0].seq)
+           .field("message", v.errors[0].message).end_object();
+  w.field("attested_through_seq", v.attested_through_seq).field("unattested_records", v.unattested_records);
+  w.field("unattested_wire_bytes", v.unattested_wire_bytes).end_object();
+  w.field("entry_id", s.entry_id).field("run_id", s.run_id);
+  w.key("participant").begin_object().field("login", s.participant).field("repo", s.repo).end_object();
+  w.key("harness").begin_object().field("id", s.harness_id).field("version", s.harness_version);
+  w.field("program_digest", s.program_digest).field("image_digest", s.image_digest).end_object();
+  w.key("connector").begin_object().field("id", s.connector_id).field("version", s.connector_version);
+  w.field("digest", s.connector_digest).end_object();
+  w.key("server_time").begin_object();
+  opt_time("start", s.server_start);
+  opt_time("end", s.server_end);
+  w.end_object().key("recorder_time").begin_object();
+  opt_time("start", s.first_t);
+  opt_time("end", s.last_t);
+  w.end_object();
+  w.field("records", v.records).field("bytes", v.bytes);
+  w.key("kinds").begin_object();
+  for (const auto& [k, n] : s.kinds) w.field(k, n);
+  w.end_object();
+  w.field("exchanges", s.exchanges).field("wire_bytes", s.wire_bytes).field("tunnels", s.tunnels);
+  w.key("models_requested").begin_array();
+  for (const auto& m : s.models_requested) w.value(m);
+  w.end_array().key("models_answered").begin_array();
+  for (const auto& m : s.models_answered) w.value(m);
+  w.end_array();
+  w.key("tokens").begin_object().field("input", s.input_tokens).field("output", s.output_tokens).end_object();
+  w.key("gaps").begin_array();
+  for (const auto& [seq, name] : s.gaps) w.begin_object().field("seq", seq).field("gap", name).end_object();
+  w.end_array();
+  if (!s.exited) w.null_field("exit");
+  else {
+    w.key("exit").begin_object();
+    if (s.exit_code) w.field("code", *s.exit_code); else w.null_field("code");
+    w.field("signal", s.exit_signal).end_object();
+  }
+  w.end_object();
+}
+
+}  // namespace goalcup::inspect

@@ -1,0 +1,48 @@
+// `summary`: a run at a glance, gathered in one pass with fixed memory (a
+// few counters and the distinct model names), plus the verifier's verdict
+// so that nobody reads an invalid trace as if it were sound.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cli/json_writer.h"
+#include "cli/term.h"
+#include "core/walk.h"
+
+namespace goalcup::inspect {
+
+struct Summary {
+  std::string entry_id, run_id, participant, repo;
+  std::string harness_id, harness_version, program_digest, image_digest;
+  std::string connector_id, connector_version, connector_digest;
+  std::optional<Timestamp> server_start, server_end;  // start receipt at, seal ack at
+  std::optional<Timestamp> first_t, last_t;           // recorder time
+  std::map<std::string, uint64_t> kinds;
+  uint64_t exchanges = 0, tunnels = 0, wire_bytes = 0;
+  std::set<std::string> models_requested, models_answered;
+  int64_t input_tokens = 0, output_tokens = 0;
+  std::vector<std::pair<uint64_t, std::string>> gaps;  // first 100
+  std::optional<int64_t> exit_code;
+  std::string exit_signal;
+  bool exited = false;
+  VerifyReport verify;
+};
+
+class SummaryVisitor final : public RecordVisitor {
+ public:
+  bool on_record(const Record& r, const Line& line, const Digest& hash) override;
+  Summary& summary() { return s_; }
+
+ private:
+  Summary s_;
+};
+
+Summary summarize(const std::string& path, const WalkOptions& options);
+std::string format_summary_text(const Summary& s, const Style& style);
+void write_summary_json(JsonWriter& w, const Summary& s);
+
+}  // namespace goalcup::inspect
