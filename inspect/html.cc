@@ -161,7 +161,7 @@ pre{white-space:pre-wrap;word-break:break-word;background:#f3f4f6;padding:8px;bo
 .verdict{padding:3px 10px;border-radius:12px;font-weight:600;text-transform:uppercase;font-size:12px}
 .verified{background:#1f883d}.incomplete{background:#bf8700}.invalid,.error{background:#cf222e}
 .exchange{border-left:3px solid #8c959f;padding:4px 12px;margin:10px 0}
-.who{font-weight:600;font-size:12px;color:#57606a;text-transform:uppercase;letter-spacing:.04em}
+.who{font-weight:600;font-size:12px;color:#57606a;letter-spacing:.04em}
 .tool{color:#8250df}.note{color:#57606a;font-size:12px}
 tr:target{background:#fff8c5}svg text{font:11px system-ui,sans-serif;fill:#57606a}
 )";
@@ -276,13 +276,13 @@ std::string HtmlVisitor::conversation_html() {
            esc(a.stop_reason) + " &middot; " + esc(a.message_id) + "</div>";
     for (const auto& in : e.request.inputs) {
       if (in.kind == "tool_result") {
-        out += "<details><summary class=\"who\">tool result " + esc(in.tool_use_id) + " (" + std::to_string(in.text.size()) +
-               " bytes)</summary><pre>" + esc(in.text) + "</pre></details>";
+        out += "<details class=\"tool-result\"><summary class=\"who\">TOOL RESULT <code>" + esc(in.tool_use_id) + "</code> (" +
+               std::to_string(in.text.size()) + " bytes)</summary><pre>" + esc(in.text) + "</pre></details>";
       } else {
-        out += "<div class=\"who\">user</div><pre>" + esc(in.text) + "</pre>";
+        out += "<div class=\"who\">USER</div><pre>" + esc(in.text) + "</pre>";
       }
     }
-    out += "<div class=\"who\">assistant</div><pre>" + esc(clip(a.text, limits_.text_bytes)) + "</pre>";
+    out += "<div class=\"who\">ASSISTANT</div><pre class=\"answer\">" + esc(clip(a.text, limits_.text_bytes)) + "</pre>";
     for (const auto& c : a.tool_calls) {
       out += "<div class=\"tool\">&rarr; " + esc(c.name) + " <code>" + esc(clip(c.input, limits_.text_bytes)) + "</code></div>";
     }

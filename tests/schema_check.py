@@ -11,7 +11,7 @@ import sys
 
 import jsonschema
 
-src, verify, cheat = sys.argv[1], sys.argv[2], sys.argv[3]
+src, verify, cheat, inspect = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 schemas = os.path.join(src, "schemas")
 samples = os.path.join(src, "fixtures", "samples")
 failures = 0
@@ -74,6 +74,17 @@ for r in sarif["runs"][0]["results"]:
 if not ok:
     print("FAIL sarif structure")
     failures += 1
+
+# goalcup-inspect: summary, records, show and conversation JSON.
+def run_json(*args):
+    return json.loads(subprocess.run([inspect, *args], capture_output=True, text=True).stdout)
+for sample in ["codex-verified.jsonl", "claude-code-verified.jsonl.zst", "claude-code-restart.jsonl", "tampered-edit_mid.jsonl"]:
+    path = os.path.join(samples, sample)
+    check(load("inspect-summary.schema.json"), run_json("summary", "--json", path), f"inspect summary {sample}")
+    check(load("inspect-records.schema.json"), run_json("records", "--json", path), f"inspect records {sample}")
+    check(load("inspect-conversation.schema.json"), run_json("conversation", "--format", "json", path), f"inspect conversation {sample}")
+    for seq in ("0", "1", "5", "6", "7"):
+        check(load("inspect-show.schema.json"), run_json("show", "--json", path, seq), f"inspect show {sample} {seq}")
 
 print(f"{failures} failed" if failures else "all documents fit their schemas")
 sys.exit(1 if failures else 0)

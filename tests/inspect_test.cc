@@ -1,0 +1,193 @@
+// goalcup-inspect: answers rebuilt byte for byte, summaries, listings, the
+// HTML page, and show stopping once it has its record.
+#include <fstream>
+#include <sstream>
+
+#include "core/json_strict.h"
+#include "inspect/conversation.h"
+#include "inspect/html.h"
+#include "inspect/summary.h"
+#include "tests/support.h"
+
+namespace goalcup::inspect {
+namespace {
+
+using fixtures::HarnessStyle;
+
+std::vector<Exchange> exchanges_of(const std::string& path, std::vector<std::string>* native_texts = nullptr) {
+  std::vector<Exchange> out;
+  ConversationVisitor conv([&](const Exchange& e) { out.push_back(e); }, SIZE_MAX);
+  struct Both final : RecordVisitor {
+    ConversationVisitor* conv;
+    std::vector<std::string>* natives;
+    StrictJsonParser parser{Limits{}};
+    std::string current_id, current_text;
+    bool on_record(const Record& r, const Line& l, const Digest& h) override {
+      conv->on_record(r, l, h);
+      if (r.kind == Kind::native && natives) collect(r);
+      return true;
+    }
+    // The assistant text each native message logged, in order.
+    void collect(const Record& r) {
+      std::string_view text;
+      if (json::string(r.body, "text", &text) != json::Get::ok) return;
+      auto root = parser.parse_copy(text, -1);
+      if (!root) return;
+      simdjson::dom::element e;
+      std::string_view t;
+      if (!root->at_pointer("/message/content/0/text").get(e) && !e.get(t)) {  // Claude Code text block
+        std::string_view id;
+        simdjson::dom::element ide;
+        if (!root->at_pointer("/message/id").get(ide) && !ide.get(id)) natives->push_back(std::string(t));
+      } else if (!root->at_pointer("/payload/content/0/text").get(e) && !e.get(t)) {  // Codex output_text
+        std::string_view role;
+        simdjson::dom::element re;
+        if (!root->at_pointer("/payload/role").get(re) && !re.get(role) && role == "assistant") natives->push_back(std::string(t));
+      }
+    }
+  } both;
+  both.conv = &conv;
+  both.natives = native_texts;
+  WalkOptions opt;
+  Keyring ring = testing::dev_keyring();
+  opt.keyring = &ring;
+  walk_trace(path, opt, &both);
+  return out;
+}
+
+TEST(Conversation, RebuiltAnswersEqualWhatTheModelSentForBothStyles) {
+  for (auto style : {HarnessStyle::claude_code, HarnessStyle::codex}) {
+    fixtures::TraceSpec spec;
+    spec.style = style;
+    spec.turns = 7;
+    fixtures::WrittenTrace written;
+    const auto path = testing::write_temp("conv.jsonl", fixtures::join(fixtures::conversation_lines(spec, testing::dev_key(), &written)));
+    std::vector<std::string> natives;
+    auto ex = exchanges_of(path, &natives);
+    ASSERT_EQ(ex.size(), written.answers.size());
+    for (size_t i = 0; i < ex.size(); ++i) {
+      const auto& want = written.answers[i];
+      EXPECT_EQ(ex[i].answer.message_id, want.message_id);
+      EXPECT_EQ(ex[i].answer.text, want.text);  // byte for byte
+      EXPECT_EQ(ex[i].request.seq, want.request_seq);
+      EXPECT_EQ(ex[i].response_seq, want.response_seq);
+      if (!want.tool_name.empty()) {
+        ASSERT_EQ(ex[i].answer.tool_calls.size(), 1u);
+        EXPECT_EQ(ex[i].answer.tool_calls[0].name, want.tool_name);
+        EXPECT_EQ(ex[i].answer.tool_calls[0].input, want.tool_input);
+      }
+    }
+    // And the harness's own log says the same.
+    ASSERT_EQ(natives.size(), ex.size());
+    for (size_t i = 0; i < ex.size(); ++i) EXPECT_EQ(natives[i], ex[i].answer.text);
+  }
+}
+
+TEST(Conversation, SampleAnswersMatchTheirNativeLines) {
+  for (const char* s : {"claude-code-verified.jsonl.zst", "codex-verified.jsonl", "claude-code-restart.jsonl",
+                        "claude-code-leaks.jsonl"}) {
+    SCOPED_TRACE(s);
+    std::vector<std::string> natives;
+    auto ex = exchanges_of(testing::sample_path(s), &natives);
+    ASSERT_FALSE(ex.empty());
+    size_t matched = 0;
+    for (const auto& e : ex) {
+      ASSERT_FALSE(e.answer.message_id.empty());
+      matched += std::find(natives.begin(), natives.end(), e.answer.text) != natives.end();
+    }
+    EXPECT_EQ(matched, ex.size());
+  }
+}
+
+TEST(Conversation, JsonHasTheDocumentedShape) {
+  auto ex = exchanges_of(testing::sample_path("codex-verified.jsonl"));
+  ASSERT_FALSE(ex.empty());
+  simdjson::dom::parser p;
+  auto doc = p.parse(format_exchange_json(ex[0]));
+  ASSERT_FALSE(doc.error());
+  for (const char* k : {"exchange", "request_seq", "response_seq", "model", "message_id", "stop_reason", "text",
+                        "tool_calls", "usage"}) {
+    EXPECT_FALSE(doc[k].error()) << k;
+  }
+  EXPECT_EQ(std::string_view(doc["message_id"].get_string()).substr(0, 5), "resp_");
+  // Text output fits 100 columns.
+  for (const auto& e : ex) {
+    std::istringstream lines(format_exchange_text(e, Style::plain()));
+    for (std::string l; std::getline(lines, l);) EXPECT_LE(l.size(), 100u) << l;
+  }
+}
+
+TEST(Summary, SamplesAreSummarized) {
+  WalkOptions opt;
+  Summary s = summarize(testing::sample_path("codex-verified.jsonl"), opt);
+  EXPECT_EQ(s.verify.verdict, Verdict::verified);
+  EXPECT_EQ(s.exchanges, 8u);
+  EXPECT_EQ(s.models_requested, std::set<std::string>{"gpt-5-codex"});
+  EXPECT_GT(s.input_tokens, 0);
+  EXPECT_EQ(s.harness_id, "codex");
+  EXPECT_TRUE(s.server_start && s.server_end);
+  Summary r = summarize(testing::sample_path("claude-code-restart.jsonl"), opt);
+  ASSERT_EQ(r.gaps.size(), 1u);
+  EXPECT_EQ(r.gaps[0].second, "IngestLost");
+  Summary bad = summarize(testing::sample_path("tampered-edit_mid.jsonl"), opt);
+  EXPECT_EQ(bad.verify.verdict, Verdict::invalid);
+  EXPECT_NE(format_summary_text(bad, Style::plain()).find("invalid"), std::string::npos);
+}
+
+TEST(Html, SelfContainedAndCapped) {
+  fixtures::TraceSpec spec;
+  spec.turns = 40;
+  spec.ending = fixtures::Ending::unacked;
+  const auto path = testing::write_temp("html.jsonl", fixtures::join(fixtures::conversation_lines(spec, testing::dev_key())));
+  WalkOptions opt;
+  Keyring ring = testing::dev_keyring();
+  opt.keyring = &ring;
+  HtmlLimits limits;
+  limits.exchanges = 10;
+  limits.marks = 50;
+  std::string page;
+  render_html(path, opt, limits, &page);
+  for (const char* id : {"id=\"summary\"", "id=\"timeline\"", "id=\"conversation\"", "id=\"records\"", "<svg"}) {
+    EXPECT_NE(page.find(id), std::string::npos) << id;
+  }
+  EXPECT_EQ(page.find("<script src"), std::string::npos);
+  EXPECT_EQ(page.find("<link"), std::string::npos);
+  EXPECT_EQ(page.find("src=\"http"), std::string::npos);
+  EXPECT_NE(page.find("later exchanges are not shown"), std::string::npos);
+  EXPECT_NE(page.find("not attested"), std::string::npos);  // the unattested tail is shaded
+  // Every seq link points at a row of the page.
+  for (size_t p = page.find("href=\"#seq-"); p != std::string::npos; p = page.find("href=\"#seq-", p + 1)) {
+    const size_t end = page.find('"', p + 6);
+    const std::string id = page.substr(p + 7, end - p - 7);
+    EXPECT_NE(page.find("id=\"" + id + "\""), std::string::npos) << id;
+  }
+}
+
+TEST(InspectCli, ShowStopsReadingOnceItHasTheRecord) {
+  // stdin stays open for 20 s after the trace: show must not wait for it.
+  const std::string cmd = "(cat " + testing::sample_path("codex-verified.jsonl") + "; sleep 20) | timeout 10 " +
+                          GOALCUP_INSPECT_BIN + " show - 3";
+  auto r = testing::run_command(cmd);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("seq 3"), std::string::npos);
+  auto missing = testing::run_command(std::string(GOALCUP_INSPECT_BIN) + " show " + testing::sample_path("codex-verified.jsonl") + " 999");
+  EXPECT_EQ(missing.exit_code, 2);
+}
+
+TEST(InspectCli, RecordsFilters) {
+  const std::string bin = GOALCUP_INSPECT_BIN;
+  const std::string trace = testing::sample_path("claude-code-restart.jsonl");
+  auto acks = testing::run_command(bin + " records " + trace + " --kind ack");
+  EXPECT_EQ(std::count(acks.out.begin(), acks.out.end(), '\n'), 3);
+  auto range = testing::run_command(bin + " records " + trace + " --seq 40..");
+  EXPECT_EQ(std::count(range.out.begin(), range.out.end(), '\n'), 5);
+  auto host = testing::run_command(bin + " records --json " + trace + " --host api.anthropic.com --grep message_start");
+  simdjson::dom::parser p;
+  auto doc = p.parse(host.out);
+  ASSERT_FALSE(doc.error()) << host.out;
+  EXPECT_GT(doc.get_array().size(), 3u);
+  for (auto rec : doc.get_array()) EXPECT_EQ(std::string_view(rec["kind"].get_string()), "wire");
+}
+
+}  // namespace
+}  // namespace goalcup::inspect
