@@ -18,6 +18,8 @@ void add_limit_options(CLI::App& app, Limits& limits) {
       ->group(group)->capture_default_str();
   app.add_option("--max-statements", limits.max_statements, "most signed statements checked in a trace")
       ->group(group)->capture_default_str();
+  app.add_option("--max-errors", limits.max_errors, "errors found before reading stops")
+      ->group(group)->capture_default_str()->check(CLI::Range(1u, 1u << 30));
   app.add_option("--ack-window", limits.ack_window, "how many records back an ack may point")
       ->group(group)->capture_default_str()->check(CLI::Range(1u, 1u << 30));
 }

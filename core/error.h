@@ -45,6 +45,7 @@ enum class ErrorClass : uint8_t {
   X(limit_archive_members, limit)              \
   X(limit_statements, limit)                   \
   X(limit_ack_window, limit)                   \
+  X(limit_errors, limit)                       \
   /* line framing */                           \
   X(empty_trace, invalid)                      \
   X(missing_final_lf, invalid)                 \

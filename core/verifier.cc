@@ -117,6 +117,13 @@ ChainVerifier::ChainVerifier(const Keyring& keyring, const Limits& limits)
 void ChainVerifier::error(Code code, int64_t seq, std::string message) {
   ++rep_.error_count;
   if (rep_.errors.size() < kMaxErrors) rep_.errors.push_back(Error{code, seq, std::move(message)});
+  if (rep_.error_count == limits_.max_errors && !stop_) {
+    stop_ = true;
+    read_error_ = true;
+    ++rep_.error_count;
+    rep_.errors.push_back(Error{Code::limit_errors, seq, "stopped reading after " + std::to_string(limits_.max_errors) +
+                                                          " errors; raise --max-errors to see more"});
+  }
 }
 
 void ChainVerifier::warn(std::string code, int64_t seq, std::string message) {

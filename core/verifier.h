@@ -93,6 +93,9 @@ class ChainVerifier {
   // Reading stopped early (I/O error, a limit, a cut last line).
   void add_read_error(Error e);
   VerifyReport finish(uint64_t bytes_read);
+  // True once --max-errors errors were found: the verdict is settled and
+  // reading on would only cost time.
+  bool should_stop() const { return stop_; }
 
  private:
   struct Slot {
@@ -131,6 +134,7 @@ class ChainVerifier {
   // The first line whose link in the chain failed (unparsable, wrong seq or
   // wrong prev): no statement attests records across it.
   uint64_t first_break_ = UINT64_MAX;
+  bool stop_ = false;
   // Statement state.
   uint64_t statement_count_ = 0;
   bool statement_limit_hit_ = false;

@@ -38,7 +38,7 @@ VerifyReport walk_sequential(LineReader& lines, const WalkOptions& options, Reco
       break;
     }
     block.hash_lines();
-    if (!consume(block, parser, verifier, visitor)) break;
+    if (!consume(block, parser, verifier, visitor) || verifier.should_stop()) break;
   }
   return verifier.finish(lines.bytes_read());
 }
@@ -111,7 +111,7 @@ VerifyReport walk_pipelined(LineReader& lines, const WalkOptions& options, Recor
   while (auto b = full.pop()) {
     if (stopped) continue;
     if (!b->hashed()) b->hash_lines();
-    stopped = !consume(*b, parser, verifier, visitor);
+    stopped = !consume(*b, parser, verifier, visitor) || verifier.should_stop();
     if (stopped) empty.close();
     if (b->capacity() > kShrinkAbove) b = std::make_unique<LineBlock>();
     empty.push(std::move(b));

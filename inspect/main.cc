@@ -30,8 +30,9 @@ bool parse_range(const std::string& text, RecordFilter* f) {
   return (a.empty() || num(a, &f->from)) && (b.empty() || num(b, &f->to)) && f->from <= f->to;
 }
 
-// Could the trace be read? Exit 2 when not, as the other tools do.
-int status_of(const VerifyReport& r) { return r.verdict == Verdict::error && !r.complete_read && r.records == 0 ? 2 : 0; }
+// The same exit codes as goalcup-verify, so that a script never mistakes an
+// invalid or unreadable trace for one it can read as sound.
+int status_of(const VerifyReport& r) { return verdict_exit_code(r.verdict); }
 
 }  // namespace
 }  // namespace goalcup::inspect
@@ -40,7 +41,9 @@ int main(int argc, char** argv) {
   using namespace goalcup;
   using namespace goalcup::inspect;
   CLI::App app{"goalcup-inspect: read a Goal Cup run: its summary, records, any record in full, the conversation "
-               "rebuilt from the wire, or one self-contained HTML page."};
+               "rebuilt from the wire, or one self-contained HTML page.\n"
+               "Exit codes as goalcup-verify's verdict on what was read: 0 verified, 1 invalid, 2 could not judge, "
+               "3 incomplete (show: 0 when the record was shown)."};
   app.set_version_flag("--version", GOALCUP_VERSION);
   app.require_subcommand(1);
   WalkOptions wopt;
@@ -120,7 +123,9 @@ int main(int argc, char** argv) {
       std::cerr << "goalcup-inspect: --seq wants A..B, A.., ..B or N\n";
       return 2;
     }
-    return status_of(list_records(trace, wopt, filter, json, style));
+    VerifyReport rep = list_records(trace, wopt, filter, json, style);
+    // A range stops reading early on purpose: the verdict is then unknown.
+    return filter.to == UINT64_MAX ? status_of(rep) : 0;
   }
   if (*show) {
     wopt.threads = 1;  // stop as soon as the record is read

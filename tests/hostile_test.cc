@@ -1,0 +1,368 @@
+// Hostile uploads: every case is generated here (nothing large is
+// committed), run through verify, inspect and cheatcheck as separate
+// processes, and must end in under 10 s with peak RSS under 256 MiB, with
+// exit 1 or 2 and the error code it names. Time and memory are the child
+// process's own rusage, not assumptions.
+#include <archive.h>
+#include <archive_entry.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <thread>
+
+#include "tests/support.h"
+
+namespace goalcup {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Under AddressSanitizer the same inputs run for memory safety, but time and
+// memory are the sanitizer's, not the tools': the bounds are checked in the
+// release build only.
+#ifdef GOALCUP_SANITIZED
+constexpr bool kMeasureBounds = false;
+constexpr int kHardSeconds = 300;
+#else
+constexpr bool kMeasureBounds = true;
+constexpr int kHardSeconds = 20;
+#endif
+
+struct Outcome {
+  int exit_code = -1;
+  bool killed = false;
+  double seconds = 0;
+  long max_rss_kb = 0;
+  std::string out;
+};
+
+// Runs argv with a hard 20 s ceiling; measures the child alone.
+Outcome run_measured(const std::vector<std::string>& argv) {
+  Outcome o;
+  int pipefd[2];
+  if (::pipe(pipefd) != 0) return o;
+  const auto start = std::chrono::steady_clock::now();
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(pipefd[1], STDOUT_FILENO);
+    int devnull = ::open("/dev/null", O_WRONLY);
+    ::dup2(devnull, STDERR_FILENO);
+    ::close(pipefd[0]);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    ::execv(args[0], args.data());
+    ::_exit(127);
+  }
+  ::close(pipefd[1]);
+  std::thread reader([&] {
+    char buf[65536];
+    ssize_t n;
+    while ((n = ::read(pipefd[0], buf, sizeof buf)) > 0) {
+      if (o.out.size() < (1 << 20)) o.out.append(buf, static_cast<size_t>(n));
+    }
+  });
+  int status = 0;
+  struct rusage ru {};
+  for (;;) {
+    pid_t r = ::wait4(pid, &status, WNOHANG, &ru);
+    if (r == pid) break;
+    if (std::chrono::steady_clock::now() - start > std::chrono::seconds(kHardSeconds)) {
+      ::kill(pid, SIGKILL);
+      o.killed = true;
+      ::wait4(pid, &status, 0, &ru);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  reader.join();
+  ::close(pipefd[0]);
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  o.max_rss_kb = ru.ru_maxrss;
+  o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return o;
+}
+
+std::string dir() {
+  static const std::string d = [] {
+    std::string p = testing::temp_dir() + "/hostile";
+    fs::create_directories(p);
+    return p;
+  }();
+  return d;
+}
+
+std::string put(const std::string& name, const std::string& bytes) { return testing::write_temp("hostile/" + name, bytes); }
+
+std::string zstd_compress(const std::string& data, int level = 19) {
+  std::string out(ZSTD_compressBound(data.size()), '\0');
+  out.resize(ZSTD_compress(out.data(), out.size(), data.data(), data.size(), level));
+  return out;
+}
+
+// Streams `total` bytes of `unit` repeated into one zstd file without holding them.
+std::string zstd_repeat(const std::string& name, const std::string& head, const std::string& unit, uint64_t total) {
+  const std::string path = dir() + "/" + name;
+  std::ofstream f(path, std::ios::binary);
+  ZSTD_CCtx* c = ZSTD_createCCtx();
+  ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, 1);
+  std::string chunk;
+  while (chunk.size() < (1 << 20)) chunk += unit;
+  std::vector<char> out(ZSTD_CStreamOutSize());
+  auto feed = [&](std::string_view data, ZSTD_EndDirective mode) {
+    ZSTD_inBuffer in{data.data(), data.size(), 0};
+    for (;;) {
+      ZSTD_outBuffer o{out.data(), out.size(), 0};
+      size_t left = ZSTD_compressStream2(c, &o, &in, mode);
+      f.write(out.data(), static_cast<std::streamsize>(o.pos));
+      if (mode == ZSTD_e_end ? left == 0 : in.pos == in.size) break;
+    }
+  };
+  feed(head, ZSTD_e_continue);
+  for (uint64_t done = 0; done < total; done += chunk.size()) feed(chunk, ZSTD_e_continue);
+  feed("", ZSTD_e_end);
+  ZSTD_freeCCtx(c);
+  return path;
+}
+
+std::string envelope(uint64_t seq, const std::string& body) {
+  return "{\"seq\":" + std::to_string(seq) + ",\"t\":\"2026-11-29T17:05:16Z\",\"kind\":\"gap\",\"prev\":\"sha256:" +
+         std::string(64, '0') + "\",\"body\":" + body + "}\n";
+}
+
+std::string make_tar(const std::string& name, const std::vector<std::tuple<std::string, std::string, int, std::string>>& members) {
+  const std::string path = dir() + "/" + name;
+  archive* a = archive_write_new();
+  archive_write_set_format_pax_restricted(a);
+  archive_write_open_filename(a, path.c_str());
+  for (const auto& [mname, data, type, link] : members) {
+    archive_entry* e = archive_entry_new();
+    archive_entry_set_pathname(e, mname.c_str());
+    archive_entry_set_filetype(e, static_cast<unsigned>(type));
+    archive_entry_set_perm(e, 0644);
+    if (type == AE_IFLNK) archive_entry_set_symlink(e, link.c_str());
+    else if (!link.empty()) archive_entry_set_hardlink(e, link.c_str());
+    archive_entry_set_size(e, static_cast<la_int64_t>(data.size()));
+    archive_write_header(a, e);
+    if (!data.empty()) archive_write_data(a, data.data(), data.size());
+    archive_entry_free(e);
+  }
+  archive_write_close(a);
+  archive_write_free(a);
+  return path;
+}
+
+struct Case {
+  std::string name;
+  std::function<std::string()> make;  // returns the path
+  std::vector<int> exits;             // allowed verify exits
+  std::string code;                   // the error code verify must report first ("" = any)
+};
+
+std::vector<Case> cases() {
+  const std::string valid = fixtures::join(testing::valid_trace());
+  return {
+      {"empty", [] { return put("empty.jsonl", ""); }, {1}, "empty_trace"},
+      {"random-bytes", [] {
+         std::mt19937 rng(1);
+         std::string s(1 << 20, '\0');
+         for (auto& c : s) c = static_cast<char>(rng());
+         return put("random.bin", s);
+       }, {1, 2}, ""},
+      {"zstd-bomb", [] { return zstd_repeat("bomb.jsonl.zst", "", std::string(4096, 'a'), 20ull << 30); }, {2},
+       "limit_zstd_ratio|limit_line_bytes"},
+      {"zstd-bomb-lines", [] { return zstd_repeat("bomb-lines.jsonl.zst", "", "{}\n", 20ull << 30); }, {1, 2}, ""},
+      {"zstd-huge-window", [] { return put("window.zst", std::string("\x28\xb5\x2f\xfd\x00\xa0\x01\x00\x00", 9)); }, {2},
+       "limit_zstd_window"},
+      {"zstd-truncated", [valid] {
+         std::string z = zstd_compress(valid);
+         return put("cut.jsonl.zst", z.substr(0, z.size() / 2));
+       }, {2}, "zstd_truncated"},
+      {"line-1gb-no-lf", [] {
+         const std::string p = dir() + "/sparse-1gb.jsonl";
+         int fd = ::open(p.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
+         EXPECT_EQ(::ftruncate(fd, 1ll << 30), 0);  // sparse: a GB of zeros without a disk
+         ::close(fd);
+         return p;
+       }, {2}, "limit_line_bytes"},
+      {"line-over-64mib", [] {
+         std::string body = "{\"gap\":\"" + std::string((64u << 20) + 10, 'x') + "\"}";
+         return put("long-line.jsonl", envelope(0, body));
+       }, {2}, "limit_line_bytes"},
+      {"nested-100000", [] {
+         return put("nested.jsonl", envelope(0, "{\"x\":" + std::string(100000, '[') + std::string(100000, ']') + "}"));
+       }, {2}, "limit_nesting"},
+      {"duplicates-100000", [] {
+         std::string body = "{";
+         for (int i = 0; i < 100000; ++i) body += "\"k\":1,";
+         body += "\"gap\":\"x\"}";
+         return put("dups.jsonl", envelope(0, body));
+       }, {1}, "duplicate_member"},
+      {"number-10000-digits", [] { return put("bignum.jsonl", envelope(0, "{\"n\":" + std::string(10000, '7') + "}")); },
+       {1}, "malformed_json"},
+      {"seq-beyond-2^53", [] { return put("bigseq.jsonl", envelope(9007199254740993ull, "{\"gap\":\"x\"}")); }, {1},
+       "seq_mismatch"},
+      {"nul-in-string", [] { return put("nul.jsonl", envelope(0, std::string("{\"gap\":\"a\0b\"}", 13))); }, {1},
+       "malformed_json"},
+      {"invalid-utf8", [] { return put("utf8.jsonl", envelope(0, "{\"gap\":\"\xc3\x28\xff\"}")); }, {1}, "invalid_utf8"},
+      {"base64-body-200mb", [] {
+         return zstd_repeat("b64.jsonl.zst", "{\"seq\":0,\"t\":\"2026-11-29T17:05:16Z\",\"kind\":\"wire\",\"prev\":\"sha256:" +
+                                                 std::string(64, '0') + "\",\"body\":{\"encoding\":\"base64\",\"body\":\"",
+                            "QUJD", 200ull << 20);
+       }, {2}, "limit_zstd_ratio|limit_line_bytes"},
+      {"ten-million-tiny-records", [] { return zstd_repeat("tiny.jsonl.zst", "", "{}\n", 30000000ull); }, {1},
+       "envelope_members"},
+      {"ten-million-valid-records", [] {
+         // A sound chain of 10M tiny records (statements by the dev key,
+         // which the tools are not given: one signature error each).
+         const std::string path = dir() + "/ten-million.jsonl.zst";
+         std::ofstream f(path, std::ios::binary);
+         ZSTD_CCtx* c = ZSTD_createCCtx();
+         ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, 1);
+         std::vector<char> out(ZSTD_CStreamOutSize());
+         std::string pending;
+         auto flush = [&](ZSTD_EndDirective mode) {
+           ZSTD_inBuffer in{pending.data(), pending.size(), 0};
+           for (;;) {
+             ZSTD_outBuffer o{out.data(), out.size(), 0};
+             size_t left = ZSTD_compressStream2(c, &o, &in, mode);
+             f.write(out.data(), static_cast<std::streamsize>(o.pos));
+             if (mode == ZSTD_e_end ? left == 0 : in.pos == in.size) break;
+           }
+           pending.clear();
+         };
+         fixtures::TraceBuilder b(testing::dev_key(), "0123456789abcdef", "00000000-0000-4000-a000-000000000000",
+                                  Timestamp{1795687200LL * 1000000000LL}, [&](const std::string& line) {
+                                    pending += line;
+                                    pending += '\n';
+                                    if (pending.size() > (1 << 20)) flush(ZSTD_e_continue);
+                                  });
+         b.add_header("claude-code");
+         b.add_start_receipt();
+         b.add("launch", "{}");
+         for (int i = 0; i < 10000000; ++i) b.add("gap", "{\"gap\":\"x\"}");
+         flush(ZSTD_e_end);
+         ZSTD_freeCCtx(c);
+         return path;
+       }, {1}, "statement_signature"},
+      {"tar-escaping-members", [valid] {
+         return make_tar("escape.tar", {{"../trace.jsonl", valid, AE_IFREG, ""},
+                                        {"/trace.jsonl", valid, AE_IFREG, ""},
+                                        {"a/../../trace.jsonl", valid, AE_IFREG, ""}});
+       }, {2}, "no_trace_in_submission"},
+      {"tar-symlink", [] { return make_tar("symlink.tar", {{"trace.jsonl", "", AE_IFLNK, "/etc/passwd"}}); }, {2},
+       "unsafe_path"},
+      {"tar-hardlink", [] { return make_tar("hardlink.tar", {{"trace.jsonl", "", AE_IFREG, "/etc/passwd"}}); }, {2},
+       "unsafe_path"},
+      {"tar-100000-members", [valid] {
+         std::vector<std::tuple<std::string, std::string, int, std::string>> m;
+         for (int i = 0; i < 100000; ++i) m.emplace_back("f" + std::to_string(i), "", AE_IFREG, "");
+         m.emplace_back("trace.jsonl", valid, AE_IFREG, "");
+         return make_tar("many.tar", m);
+       }, {2}, "limit_archive_members"},
+      {"dir-symlink-to-passwd", [] {
+         const std::string d = dir() + "/evil-submission";
+         fs::create_directories(d);
+         fs::remove(d + "/trace.jsonl");
+         fs::create_symlink("/etc/passwd", d + "/trace.jsonl");
+         return d;
+       }, {2}, "unsafe_path"},
+      {"fifo", [] {
+         const std::string p = dir() + "/fifo.jsonl";
+         ::unlink(p.c_str());
+         EXPECT_EQ(::mkfifo(p.c_str(), 0600), 0);
+         return p;
+       }, {2}, "not_regular_file"},
+  };
+}
+
+struct Tool {
+  const char* name;
+  std::vector<std::string> args;  // before the path
+  bool json_errors;                // verify-style JSON with errors[0].code
+};
+
+std::vector<Tool> tools() {
+  return {{"verify", {GOALCUP_VERIFY_BIN, "--no-progress", "--format", "jsonl"}, true},
+          {"inspect", {GOALCUP_INSPECT_BIN, "summary", "--json"}, false},
+          {"cheatcheck", {GOALCUP_CHEATCHECK_BIN, "--no-progress", "--format", "json"}, false}};
+}
+
+class Hostile : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Hostile, EveryToolEndsBoundedWithTheRightVerdict) {
+  const Case& c = GetParam();
+  const std::string path = c.make();
+  for (const Tool& t : tools()) {
+    SCOPED_TRACE(std::string(t.name) + " on " + c.name);
+    std::vector<std::string> argv = t.args;
+    argv.push_back(path);
+    Outcome o = run_measured(argv);
+    EXPECT_FALSE(o.killed) << "still running after " << kHardSeconds << " s";
+    if (kMeasureBounds) {
+      EXPECT_LT(o.seconds, 10.0);
+      EXPECT_LT(o.max_rss_kb, 256 * 1024) << "peak RSS " << o.max_rss_kb / 1024 << " MiB";
+    }
+    // Never a verdict of success on hostile input.
+    if (std::string(t.name) == "cheatcheck") {
+      EXPECT_TRUE(o.exit_code == 1 || o.exit_code == 2) << "exit " << o.exit_code;
+    } else {
+      EXPECT_NE(std::find(c.exits.begin(), c.exits.end(), o.exit_code), c.exits.end()) << "exit " << o.exit_code;
+    }
+    if (!c.code.empty()) {
+      // An error names the limit or the defect, in every tool's JSON.
+      bool named = false;
+      for (size_t b = 0, e; b <= c.code.size(); b = e + 1) {
+        e = c.code.find('|', b);
+        if (e == std::string::npos) e = c.code.size();
+        named |= o.out.find("\"" + c.code.substr(b, e - b) + "\"") != std::string::npos;
+      }
+      EXPECT_TRUE(named) << "wants " << c.code << ": " << o.out.substr(0, 400);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, Hostile, ::testing::ValuesIn(cases()), [](const auto& p) {
+  std::string n = p.param.name;
+  for (auto& ch : n) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+  return n;
+});
+
+TEST(HostileGrowing, AFileThatGrowsWhileReadIsNotJudged) {
+  // A writer keeps appending while verify reads.
+  const std::string path = dir() + "/growing.jsonl";
+  {
+    fixtures::TraceSpec spec;  // a sound trace of ~60 MB, so that only the growth is wrong
+    spec.target_bytes = 60 << 20;
+    spec.tool_output_bytes = 50000;
+    spec.ending = fixtures::Ending::unsealed;
+    std::ofstream f(path, std::ios::binary);
+    fixtures::write_conversation(spec, testing::dev_key(), [&](const std::string& l) { f << l << '\n'; });
+  }
+  std::atomic<bool> stop{false};
+  std::thread writer([&] {
+    std::ofstream f(path, std::ios::binary | std::ios::app);
+    while (!stop) {
+      f << "{}\n";
+      f.flush();
+    }
+  });
+  Outcome o = run_measured({GOALCUP_VERIFY_BIN, "--no-progress", "--format", "jsonl", "--dev-key",
+                            testing::source_path("fixtures/keys/dev-key.json"), path});
+  stop = true;
+  writer.join();
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_NE(o.out.find("\"file_changed\""), std::string::npos) << o.out.substr(0, 300);
+}
+
+}  // namespace
+}  // namespace goalcup
