@@ -13,6 +13,9 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$jobs"
 ctest --test-dir build -j "$jobs" --output-on-failure
 
+echo "== clang-tidy (.clang-tidy)"
+scripts/tidy.sh build
+
 if [ -f fuzz/CMakeLists.txt ] && [ "${GOALCUP_SKIP_SANITIZERS:-0}" != 1 ]; then
   echo "== sanitizer build (ASan + UBSan) and tests"
   CC=clang CXX=clang++ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \

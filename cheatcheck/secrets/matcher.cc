@@ -28,6 +28,7 @@ Matcher::Matcher() : impl_(new Impl) {
     flags.push_back(rules[i].caseless ? HS_FLAG_CASELESS : 0u);
     ids.push_back(static_cast<unsigned>(i));
   }
+  exprs.reserve(patterns.size());
   for (const auto& p : patterns) exprs.push_back(p.c_str());
   hs_compile_error_t* err = nullptr;
   if (hs_compile_multi(exprs.data(), flags.data(), ids.data(), static_cast<unsigned>(exprs.size()), HS_MODE_BLOCK,
