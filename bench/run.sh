@@ -42,6 +42,30 @@ batch=$(echo $data/batch-?.jsonl.zst)
 hyperfine -N -w 1 -r 5 --export-json bench/results/jobs.json \
   -n jobs1 "$verify --no-progress -j 1 --dev-key $key $batch" \
   -n jobs2 "$verify --no-progress -j 2 --dev-key $key $batch" >/dev/null
+# Cheat checks (issue 4) and the secret scan (issue 7).
+cheat="$build/cheatcheck/goalcup-cheatcheck"
+"$cheat" scan --print-rules > bench/results/rules.txt
+hyperfine -N -w 1 -r 5 --export-json bench/results/cheat.json -i \
+  -n verify "$verify --dev-key $key $big.zst" \
+  -n checks "$cheat --no-progress --no-secrets --dev-key $key $big.zst" \
+  -n all "$cheat --no-progress --dev-key $key $big.zst" >/dev/null
+hyperfine -w 1 -r 5 --export-json bench/results/secrets.json -i \
+  -n rg "zstd -dc $big.zst | rg -o -f bench/results/rules.txt | wc -l" \
+  -n goalcup "$cheat scan --no-progress $big.zst" >/dev/null
+# secretlint 11 with its recommended preset, from npm, on a 20 MB trace.
+small=$data/small.jsonl
+[ -f "$small" ] || "$fixture" gen --size 20000000 --tool-output-bytes 50000 --history-turns 1 --key $key -o "$small" 2>/dev/null
+node_dir=bench/.node
+if [ ! -x "$node_dir/node_modules/.bin/secretlint" ] && command -v npm >/dev/null; then
+  npm install --silent --prefix "$node_dir" secretlint@11 @secretlint/secretlint-rule-preset-recommend@11 >/dev/null 2>&1 || true
+fi
+if [ -x "$node_dir/node_modules/.bin/secretlint" ]; then
+  echo '{"rules":[{"id":"@secretlint/secretlint-rule-preset-recommend"}]}' > "$node_dir/.secretlintrc.json"
+  hyperfine -w 1 -r 3 --export-json bench/results/secretlint.json -i \
+    -n secretlint "$node_dir/node_modules/.bin/secretlint --secretlintrc $node_dir/.secretlintrc.json $small" \
+    -n goalcup "$cheat scan --no-progress $small" >/dev/null
+fi
+
 rss_kb=$( { /usr/bin/time -f %M "$verify" --dev-key $key "$big.zst" >/dev/null; } 2>&1 | tail -1)
 rss_plain_kb=$( { /usr/bin/time -f %M "$verify" --dev-key $key "$big" >/dev/null; } 2>&1 | tail -1)
 longest=$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$big")
@@ -75,6 +99,20 @@ limit_kb = (2 * longest + 32 * 1024 * 1024) / 1024
 for label, kb in (("peak RSS, .jsonl.zst", rss_kb), ("peak RSS, .jsonl", rss_plain_kb)):
     ok = kb <= limit_kb; ok_all &= ok
     print(f"| {label} | limit {limit_kb/1024:.1f} MiB | {kb/1024:.1f} MiB | {kb/limit_kb:.2f} of limit | <= 2 x longest line + 32 MiB | {'yes' if ok else 'NO'} |")
+c = means("cheat")
+for label, key, target in (("all checks but secrets vs goalcup-verify", "checks", 1.5),
+                           ("all checks with secrets vs goalcup-verify", "all", 1.5)):
+    r = c[key] / c["verify"]; ok = r <= target; ok_all &= ok
+    print(f"| {label} | {c['verify']:.3f} s | {c[key]:.3f} s | {r:.2f} | <= {target} | {'yes' if ok else 'NO'} |")
+sec = means("secrets")
+r = sec["goalcup"] / sec["rg"]; ok = r <= 2; ok_all &= ok
+print(f"| secret scan vs `zstd -dc \\| rg -o -f RULES \\| wc -l` | {sec['rg']:.3f} s | {sec['goalcup']:.3f} s | {r:.2f} | <= 2 | {'yes' if ok else 'NO'} |")
+if os.path.exists("bench/results/secretlint.json"):
+    sl = means("secretlint")
+    r = sl["secretlint"] / sl["goalcup"]; ok = r >= 30; ok_all &= ok
+    print(f"| secret scan vs secretlint 11 (20 MB) | {sl['secretlint']:.3f} s | {sl['goalcup']:.3f} s | {r:.0f}x faster | >= 30x | {'yes' if ok else 'NO'} |")
+else:
+    print("| secret scan vs secretlint 11 | not run (npm unavailable) | | | | |")
 print(f"\nThroughput: {size/p['goalcup']/1e9:.2f} GB/s plain, {size/z['goalcup']/1e9:.2f} GB/s from zstd.")
 print("\nAll targets met." if ok_all else "\nSome targets NOT met.")
 PY

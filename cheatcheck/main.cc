@@ -10,6 +10,8 @@
 #include "cheatcheck/report.h"
 #include "cheatcheck/scanner.h"
 #include "cheatcheck/secrets/file_scan.h"
+#include "cheatcheck/secrets/redact.h"
+#include "cheatcheck/secrets/rules.h"
 #include "cheatcheck/suppress.h"
 #include "cli/batch.h"
 #include "cli/limits_options.h"
@@ -154,13 +156,37 @@ int main(int argc, char** argv) {
   app.fallthrough();
 
   auto* scan = app.add_subcommand("scan", "scan any files or directories for credentials (zstd and .tar transparently)");
-  scan->add_option("paths", opt.inputs, "files or directories")->required();
+  scan->add_option("paths", opt.inputs, "files or directories");
+  bool print_rules = false;
+  auto* redact = app.add_subcommand("redact", "write a copy of a trace with every credential replaced, re-chained and "
+                                              "re-signed with a development key");
+  std::string redact_in, redact_out, redact_key;
+  redact->add_option("trace", redact_in, "trace to redact")->required();
+  redact->add_option("-o,--out", redact_out, "output .jsonl")->required();
+  redact->add_option("--key", redact_key, "dev-key.json holding the signing seed")->required();
+  scan->add_flag("--print-rules", print_rules, "print the rule set as one regex per line (for comparisons) and exit");
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
+  }
+  if (*redact) {
+    auto r = redact_trace(redact_in, redact_out, redact_key, opt.limits);
+    if (!r) {
+      std::cerr << "goalcup-cheatcheck: " << r.error().message << "\n";
+      return 2;
+    }
+    std::cerr << "wrote " << redact_out << ": " << r->records << " records, " << r->records_changed
+              << " changed, " << r->secrets << " distinct secret(s) replaced.\n"
+              << "The server's signatures cannot survive an edit: every statement is re-signed with development key "
+              << r->key_id << ", so the copy verifies only with --dev-key " << redact_key << ".\n";
+    return 0;
+  }
+  if (print_rules) {
+    for (const auto& r : secret_rules()) std::cout << (r.caseless ? "(?i)" : "") << r.pattern << "\n";
+    return 0;
   }
   return run(opt, *scan ? "scan" : "trace");
 }

@@ -56,7 +56,7 @@ CheatReport check_trace(const std::string& path, const CheatOptions& options) {
   static const Policy kNoPolicy;
   Context ctx(options.policy ? *options.policy : kNoPolicy);
   auto checks = make_trace_checks();
-  TraceSecretScan secrets;
+  TraceSecretScan secrets(options.keep_secret_text);
   CheckVisitor visitor(ctx, checks, options.secrets ? &secrets : nullptr);
   CheatReport out;
   out.verify = walk_trace(path, options.walk, &visitor);
@@ -65,6 +65,7 @@ CheatReport check_trace(const std::string& path, const CheatOptions& options) {
   // The checks run on whatever could be read, even when the trace is invalid.
   for (auto& c : checks) c->finish(out.verify, ctx);
   if (options.secrets) secrets.finish(ctx);
+  if (options.keep_secret_text) out.secret_texts = secrets.texts();
   out.findings = std::move(ctx.findings());
   out.skipped = std::move(ctx.skipped());
   sort_findings(out.findings);

@@ -17,6 +17,7 @@ struct CheatOptions {
   WalkOptions walk;
   const Policy* policy = nullptr;
   bool secrets = true;
+  bool keep_secret_text = false;  // for redaction only: never printed
 };
 
 struct CheatReport {
@@ -24,6 +25,7 @@ struct CheatReport {
   VerifyReport verify;
   std::vector<Finding> findings;  // worst first
   std::vector<Skipped> skipped;
+  std::vector<std::pair<std::string, std::string>> secret_texts;  // (text, rule), with keep_secret_text
 };
 
 CheatReport check_trace(const std::string& path, const CheatOptions& options);

@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "cli/json_dom.h"
 #include "core/json_strict.h"
 #include "core/keyring.h"
 #include "core/sse.h"
@@ -19,7 +20,7 @@ void write_decoded(JsonWriter& w, const Record& r) {
   auto json_or_text = [&](std::string_view key, std::string_view text) {
     auto root = parser.parse_copy(text, -1);
     w.key(key);
-    if (root) write_element(w, *root);
+    if (root) write_dom(w, *root);
     else w.value(text);
   };
   if (r.kind == Kind::wire) {
@@ -69,7 +70,7 @@ std::string render_text(const Record& r, const Line& line, const Digest& hash, c
                                !field.value.get(sv) && sv.size() > 80;
     w.key(field.key);
     if (decoded_below) w.value("<" + std::to_string(sv.size()) + " bytes, decoded below>");
-    else write_element(w, field.value);
+    else write_dom(w, field.value);
   }
   w.end_object();
   out += body + "\n";
@@ -100,7 +101,7 @@ std::string render_json(const Record& r, const Digest& hash) {
   w.begin_object().field("seq", r.seq).field("t", r.t_text).field("kind", r.kind_text);
   w.field("prev", digest_ref(r.prev)).field("hash", digest_ref(hash)).field("description", describe(r));
   w.key("body");
-  write_object(w, r.body);
+  write_dom(w, r.body);
   write_decoded(w, r);
   w.end_object();
   return out + "\n";
@@ -166,37 +167,6 @@ class ListVisitor final : public RecordVisitor {
 };
 
 }  // namespace
-
-void write_object(JsonWriter& w, simdjson::dom::object o) {
-  w.begin_object();
-  for (auto field : o) {
-    w.key(field.key);
-    write_element(w, field.value);
-  }
-  w.end_object();
-}
-
-void write_element(JsonWriter& w, simdjson::dom::element e) {
-  simdjson::dom::object o;
-  simdjson::dom::array a;
-  std::string_view s;
-  bool b;
-  if (!e.get(o)) {
-    write_object(w, o);
-  } else if (!e.get(a)) {
-    w.begin_array();
-    for (auto v : a) write_element(w, v);
-    w.end_array();
-  } else if (!e.get(s)) {
-    w.value(s);
-  } else if (!e.get(b)) {
-    w.value(b);
-  } else if (e.is_null()) {
-    w.null();
-  } else {
-    w.raw(simdjson::minify(e));  // numbers as written
-  }
-}
 
 std::optional<std::string> show_record(const std::string& path, const WalkOptions& options, uint64_t seq, bool json,
                                        const Style& style) {

@@ -12,10 +12,6 @@
 
 namespace goalcup::inspect {
 
-// Writes a DOM value as JSON (indented when the writer is).
-void write_element(JsonWriter& w, simdjson::dom::element e);
-void write_object(JsonWriter& w, simdjson::dom::object o);
-
 // The record at `seq`, rendered; nullopt when the trace has no such record.
 std::optional<std::string> show_record(const std::string& path, const WalkOptions& options, uint64_t seq, bool json,
                                        const Style& style);

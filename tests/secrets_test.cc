@@ -275,3 +275,73 @@ TEST(Decoders, Base64RunsMatchAReferenceOnRandomText) {
 
 }  // namespace
 }  // namespace goalcup::cheat
+
+#include "cheatcheck/secrets/redact.h"
+
+namespace goalcup::cheat {
+namespace {
+
+TEST(Redact, EveryEncodingIsRedactedInPlace) {
+  Redactor red(std::vector<KnownSecret>{{"sk-ant-api03-SECRETSECRETSECRET0123456789", "anthropic-key"}});
+  const std::string key = "sk-ant-api03-SECRETSECRETSECRET0123456789";
+  EXPECT_EQ(*red.redact("key=" + key + " end"), "key=[REDACTED:anthropic-key] end");
+  // \u-escaped: the escapes that spelled the key are replaced, the rest kept.
+  EXPECT_EQ(*red.redact(R"(a \u0073k-ant-api03-SECRETSECRETSECRET0123456789 \u00e9)"),
+            R"(a [REDACTED:anthropic-key] \u00e9)");
+  // Percent-encoded.
+  EXPECT_EQ(*red.redact("x=sk%2Dant%2Dapi03%2DSECRETSECRETSECRET0123456789&y=1"), "x=[REDACTED:anthropic-key]&y=1");
+  // Base64: decoded, redacted, re-encoded.
+  std::string decoded;
+  auto b64 = red.redact("AUTH=" + base64_encode("user:" + key) + " ok");
+  ASSERT_TRUE(b64);
+  ASSERT_TRUE(decode_base64_text(b64->substr(5, b64->size() - 8), &decoded));
+  EXPECT_EQ(decoded, "user:[REDACTED:anthropic-key]");
+  // JSON inside a string: re-serialized with the inner string redacted.
+  EXPECT_EQ(*red.redact("{\"out\":\"" + key + "\",\"n\":1}"), "{\"out\":\"[REDACTED:anthropic-key]\",\"n\":1}");
+  EXPECT_FALSE(red.redact("nothing to see here at all").has_value());
+}
+
+TEST(Redact, SecretsSplitAcrossDeltas) {
+  const std::string key = "sk-ant-api03-SECRETSECRETSECRET0123456789";
+  Redactor red(std::vector<KnownSecret>{{key, "anthropic-key"}});
+  std::string sse;
+  const std::string text = "your key is " + key + " ok";
+  for (size_t i = 0; i < text.size(); i += 7) {
+    std::string q;
+    append_json_string(&q, text.substr(i, 7));
+    sse += "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":" + q + "}}\n\n";
+  }
+  auto out = red.redact(sse);
+  ASSERT_TRUE(out);
+  EXPECT_EQ(rebuild_answer(*out).text, "your key is [REDACTED:anthropic-key] ok");
+}
+
+TEST(Redact, TheLeaksSampleBecomesCleanAndVerifiesWithTheDevKey) {
+  const std::string out = testing::temp_dir() + "/redacted.jsonl";
+  auto r = redact_trace(testing::sample_path("claude-code-leaks.jsonl"), out,
+                        testing::source_path("fixtures/keys/dev-key.json"), Limits{});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_GE(r->secrets, 15u);
+  // It verifies with the dev key, and only with it.
+  Keyring ring = testing::dev_keyring();
+  WalkOptions opt;
+  opt.keyring = &ring;
+  auto v = walk_trace(out, opt);
+  EXPECT_VERDICT(v, Verdict::verified);
+  EXPECT_EQ(v.key_source, "supplied");
+  EXPECT_VERDICT(walk_trace(out, WalkOptions{}), Verdict::invalid);
+  // It scans clean, trace checks included (GC13 holds: digests and markers updated).
+  CheatOptions copt;
+  copt.walk.keyring = &ring;
+  auto c = check_trace(out, copt);
+  for (const auto& f : c.findings) {
+    EXPECT_FALSE(f.has_secret) << f.message;
+    EXPECT_NE(f.check, "GC13") << f.message;
+  }
+  // Nothing of any truth secret is left, in any encoding the engine decodes.
+  auto s = scan_file(out, Limits{}, Policy{});
+  EXPECT_TRUE(s.findings.empty());
+}
+
+}  // namespace
+}  // namespace goalcup::cheat

@@ -82,13 +82,18 @@ bool has_escapes(std::string_view in) {
   return false;
 }
 
-bool decode_escapes(std::string_view in, std::string* out) {
+bool decode_escapes(std::string_view in, std::string* out, std::vector<uint32_t>* src) {
   out->clear();
   out->reserve(in.size());
+  if (src) src->clear();
+  auto mark = [&](size_t from) {
+    if (src) src->resize(out->size(), static_cast<uint32_t>(from));
+  };
   bool changed = false;
   for (size_t i = 0; i < in.size(); ++i) {
     if (in[i] != '\\' || i + 1 >= in.size()) {
       out->push_back(in[i]);
+      mark(i);
       continue;
     }
     const char e = in[i + 1];
@@ -124,21 +129,25 @@ bool decode_escapes(std::string_view in, std::string* out) {
     }
     if (cp < 0) {
       out->push_back(in[i]);
+      mark(i);
       continue;
     }
     put_utf8(static_cast<uint32_t>(cp), out);
+    mark(i);
     i += used - 1;
     changed = true;
   }
   return changed;
 }
 
-bool decode_percent(std::string_view in, std::string* out) {
+bool decode_percent(std::string_view in, std::string* out, std::vector<uint32_t>* src) {
   if (in.find('%') == std::string_view::npos) return false;
   out->clear();
   out->reserve(in.size());
+  if (src) src->clear();
   bool changed = false;
   for (size_t i = 0; i < in.size(); ++i) {
+    if (src) src->push_back(static_cast<uint32_t>(i));
     if (in[i] == '%' && i + 2 < in.size() && hex(in[i + 1]) >= 0 && hex(in[i + 2]) >= 0) {
       out->push_back(static_cast<char>(hex(in[i + 1]) * 16 + hex(in[i + 2])));
       i += 2;
@@ -148,6 +157,31 @@ bool decode_percent(std::string_view in, std::string* out) {
     }
   }
   return changed;
+}
+
+std::string encode_base64_like(std::string_view bytes, std::string_view like) {
+  static constexpr char kStd[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const bool url = like.find_first_of("-_") != std::string_view::npos;
+  const bool pad = !like.empty() && like.back() == '=';
+  std::string out;
+  uint32_t acc = 0;
+  int bits = 0;
+  for (unsigned char c : bytes) {
+    acc = (acc << 8) | c;
+    bits += 8;
+    while (bits >= 6) {
+      bits -= 6;
+      out.push_back(kStd[(acc >> bits) & 63]);
+    }
+  }
+  if (bits > 0) out.push_back(kStd[(acc << (6 - bits)) & 63]);
+  if (url) {
+    for (auto& c : out) c = c == '+' ? '-' : c == '/' ? '_' : c;
+  }
+  if (pad) {
+    while (out.size() % 4) out.push_back('=');
+  }
+  return out;
 }
 
 namespace {

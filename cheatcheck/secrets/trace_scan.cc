@@ -58,6 +58,7 @@ void SecretCollector::add(const SecretHit& hit, uint64_t seq, const std::string&
     g.note = hit.note;
     it = index_.emplace(sha, groups_.size()).first;
     groups_.push_back(std::move(g));
+    if (keep_text_) texts_.push_back(hit.secret);
   }
   SecretGroup& g = groups_[it->second];
   ++g.occurrences;
@@ -65,6 +66,14 @@ void SecretCollector::add(const SecretHit& hit, uint64_t seq, const std::string&
   if (std::count(hit.chain.begin(), hit.chain.end(), '>') < std::count(g.decoding.begin(), g.decoding.end(), '>')) {
     g.decoding = hit.chain;
   }
+}
+
+std::vector<std::pair<std::string, std::string>> SecretCollector::texts() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (size_t i = 0; i < texts_.size() && i < groups_.size(); ++i) {
+    out.emplace_back(texts_[i], std::string(secret_rules()[groups_[i].rule].id));
+  }
+  return out;
 }
 
 void SecretCollector::emit(Context& ctx, const absl::flat_hash_set<std::string>& known) {

@@ -33,6 +33,9 @@ struct SecretGroup {
 
 class SecretCollector {
  public:
+  explicit SecretCollector(bool keep_text = false) : keep_text_(keep_text) {}
+  // (text, rule) of every secret, when constructed with keep_text.
+  std::vector<std::pair<std::string, std::string>> texts() const;
   void add(const SecretHit& hit, uint64_t seq, const std::string& location, const std::string& file = "");
   // Emits one finding per secret. `known` are the redactor's rule names.
   void emit(Context& ctx, const absl::flat_hash_set<std::string>& known);
@@ -41,11 +44,15 @@ class SecretCollector {
  private:
   absl::flat_hash_map<std::string, size_t> index_;  // sha -> group
   std::vector<SecretGroup> groups_;
+  std::vector<std::string> texts_;  // parallel to groups_ when keep_text_
+  bool keep_text_;
   uint64_t dropped_ = 0;
 };
 
 class TraceSecretScan {
  public:
+  explicit TraceSecretScan(bool keep_text = false) : collector_(keep_text) {}
+  std::vector<std::pair<std::string, std::string>> texts() const { return collector_.texts(); }
   void on_record(const Record& r, std::string_view line, Context& ctx);
   void finish(Context& ctx);
 

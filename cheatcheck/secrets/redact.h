@@ -1,0 +1,53 @@
+// Redaction for contributors: every secret the engine finds is replaced by
+// [REDACTED:<rule>] where it sits, in its decoded form, and re-encoded
+// (inside JSON strings at any level, across SSE deltas, inside \u escapes,
+// percent-encoding and base64). Touched wire bodies get a new sha256 and a
+// redactions list naming every marker; the chain is recomputed and the
+// statements re-signed with a development key: the server's signatures
+// cannot survive an edit, and the output says so.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/limits.h"
+#include "core/error.h"
+
+namespace goalcup::cheat {
+
+struct KnownSecret {
+  std::string text;
+  std::string rule;
+};
+
+class Redactor {
+ public:
+  explicit Redactor(std::vector<KnownSecret> secrets);
+  // `text` with every known secret replaced where it shows, or nullopt when
+  // nothing changed.
+  std::optional<std::string> redact(std::string_view text, int depth = 0) const;
+
+ private:
+  bool plain(std::string& s) const;
+  bool mapped(std::string& s, bool percent) const;
+  std::optional<std::string> json(std::string_view text, int depth) const;
+  std::optional<std::string> sse(std::string_view text) const;
+  bool base64_runs(std::string& s, int depth) const;
+
+  std::vector<KnownSecret> secrets_;  // longest first
+};
+
+struct RedactResult {
+  uint64_t records = 0;
+  uint64_t records_changed = 0;
+  uint64_t secrets = 0;
+  std::string key_id;
+};
+
+// Writes a redacted, re-chained copy of `trace` to `out`, statements signed
+// with the Ed25519 seed in `dev_key_file` (the dev-key.json shape).
+Result<RedactResult> redact_trace(const std::string& trace, const std::string& out, const std::string& dev_key_file,
+                                  const Limits& limits);
+
+}  // namespace goalcup::cheat

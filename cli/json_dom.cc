@@ -1,0 +1,36 @@
+#include "cli/json_dom.h"
+
+namespace goalcup {
+
+void write_dom(JsonWriter& w, simdjson::dom::object o) {
+  w.begin_object();
+  for (auto field : o) {
+    w.key(field.key);
+    write_dom(w, field.value);
+  }
+  w.end_object();
+}
+
+void write_dom(JsonWriter& w, simdjson::dom::element e) {
+  simdjson::dom::object o;
+  simdjson::dom::array a;
+  std::string_view s;
+  bool b;
+  if (!e.get(o)) {
+    write_dom(w, o);
+  } else if (!e.get(a)) {
+    w.begin_array();
+    for (auto v : a) write_dom(w, v);
+    w.end_array();
+  } else if (!e.get(s)) {
+    w.value(s);
+  } else if (!e.get(b)) {
+    w.value(b);
+  } else if (e.is_null()) {
+    w.null();
+  } else {
+    w.raw(simdjson::minify(e));  // numbers as written
+  }
+}
+
+}  // namespace goalcup
