@@ -101,7 +101,13 @@ std::string dir() {
   return d;
 }
 
-std::string put(const std::string& name, const std::string& bytes) { return testing::write_temp("hostile/" + name, bytes); }
+std::string put(const std::string& name, const std::string& bytes) {
+  const std::string path = dir() + "/" + name;
+  std::ofstream f(path, std::ios::binary);
+  f << bytes;
+  EXPECT_TRUE(f.good()) << "cannot write " << path;
+  return path;
+}
 
 std::string zstd_compress(const std::string& data, int level = 19) {
   std::string out(ZSTD_compressBound(data.size()), '\0');
