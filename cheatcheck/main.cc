@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "cheatcheck/coop/audit.h"
 #include "cheatcheck/report.h"
 #include "cheatcheck/scanner.h"
 #include "cheatcheck/secrets/file_scan.h"
@@ -100,7 +101,11 @@ int run(const Options& opt, const std::string& mode) {
   run_batch(
       inputs->size(), opt.jobs,
       [&](size_t i) {
-        CheatReport r = mode == "scan" ? scan_file((*inputs)[i], opt.limits, policy) : check_trace((*inputs)[i], copt);
+        const std::string& in = (*inputs)[i];
+        CheatReport r = mode == "scan"       ? scan_file(in, opt.limits, policy)
+                        : mode == "coop"     ? audit_coop_dir(in, opt.limits, policy)
+                        : mode == "manifest" ? audit_manifest(in, opt.limits, policy)
+                                             : check_trace(in, copt);
         suppress.apply(r.findings);
         set.reports[i] = std::move(r);
       },
@@ -110,7 +115,7 @@ int run(const Options& opt, const std::string& mode) {
         any_unjudged |= unjudged(r);
         // Scan mode lists only the files with something to say.
         const bool quiet = mode == "scan" && r.findings.empty() && !unjudged(r);
-        if (opt.format == "text" && !quiet) std::cout << format_cheat_text(r, fail_on, style, mode == "scan") << std::flush;
+        if (opt.format == "text" && !quiet) std::cout << format_cheat_text(r, fail_on, style, mode != "trace") << std::flush;
         ++done;
       },
       !opt.no_progress, [&](size_t i) { return std::string(fails(set.reports[i], fail_on) ? "fail" : "pass"); });
@@ -157,6 +162,10 @@ int main(int argc, char** argv) {
 
   auto* scan = app.add_subcommand("scan", "scan any files or directories for credentials (zstd and .tar transparently)");
   scan->add_option("paths", opt.inputs, "files or directories");
+  auto* coop = app.add_subcommand("coop", "audit a copy of a coop data directory (modes, secrets, vault, workdirs)");
+  coop->add_option("dirs", opt.inputs, "coop data directories")->required();
+  auto* manifest = app.add_subcommand("manifest", "check coop hen manifests (YAML or JSON) against coop's rules");
+  manifest->add_option("files", opt.inputs, "manifests")->required();
   bool print_rules = false;
   auto* redact = app.add_subcommand("redact", "write a copy of a trace with every credential replaced, re-chained and "
                                               "re-signed with a development key");
@@ -188,5 +197,5 @@ int main(int argc, char** argv) {
     for (const auto& r : secret_rules()) std::cout << (r.caseless ? "(?i)" : "") << r.pattern << "\n";
     return 0;
   }
-  return run(opt, *scan ? "scan" : "trace");
+  return run(opt, *scan ? "scan" : *coop ? "coop" : *manifest ? "manifest" : "trace");
 }

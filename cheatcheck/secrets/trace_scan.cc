@@ -76,20 +76,20 @@ std::vector<std::pair<std::string, std::string>> SecretCollector::texts() const 
   return out;
 }
 
-void SecretCollector::emit(Context& ctx, const absl::flat_hash_set<std::string>& known) {
+void SecretCollector::emit(Context& ctx, const absl::flat_hash_set<std::string>& known, std::string_view check) {
   auto rules = secret_rules();
   for (const SecretGroup& g : groups_) {
     const Rule& rule = rules[g.rule];
     const bool redactor_knows = known.contains(std::string(rule.id));
     Finding f;
-    f.check = redactor_knows ? "GC02" : "GC03";
+    f.check = !check.empty() ? std::string(check) : redactor_knows ? "GC02" : "GC03";
     f.severity = g.severity;
     f.seqs = g.seqs;
     f.message = std::string(rule.description) + " " + g.preview + " found in " +
                 (g.file.empty() ? g.location : g.file + " " + g.location) +
                 (g.decoding.empty() ? "" : " after " + g.decoding) +
                 (g.occurrences > 1 ? " (" + std::to_string(g.occurrences) + " places)" : "") +
-                (redactor_knows ? "; the recorder's redactor knows this format but missed it." : ".") +
+                (redactor_knows && check.empty() ? "; the recorder's redactor knows this format but missed it." : ".") +
                 (g.note.empty() ? "" : " Note: " + g.note + ".");
     f.has_secret = true;
     f.secret = SecretInfo{std::string(rule.id), g.location, g.decoding, g.sha256, g.preview, g.file, g.occurrences};

@@ -37,8 +37,9 @@ class SecretCollector {
   // (text, rule) of every secret, when constructed with keep_text.
   std::vector<std::pair<std::string, std::string>> texts() const;
   void add(const SecretHit& hit, uint64_t seq, const std::string& location, const std::string& file = "");
-  // Emits one finding per secret. `known` are the redactor's rule names.
-  void emit(Context& ctx, const absl::flat_hash_set<std::string>& known);
+  // Emits one finding per secret. `known` are the redactor's rule names;
+  // `check`, when given, replaces the GC02/GC03 label (coop audits).
+  void emit(Context& ctx, const absl::flat_hash_set<std::string>& known, std::string_view check = {});
   const std::vector<SecretGroup>& groups() const { return groups_; }
 
  private:
