@@ -46,12 +46,40 @@ constexpr GapRule kRules[] = {
      "A sha256 or size that does not match the stored body; a redaction span without its marker; a request model not on the allowed list."},
 };
 
+constexpr GapRule kCoopRules[] = {
+    {"COOP01", "CoopFileModes", "Data files are more open than coop promises.", "The directory 0700; state.redb, vault.json, discord.json 0600.",
+     "A looser mode, another owner, or a link where a file belongs."},
+    {"COOP02", "CoopSecretInFiles", "A credential sits in a file of the data directory.", "Keys live in the sealed vault only.",
+     "A credential found by the secret engine, in state.redb values (with id and hen_id) or any other file."},
+    {"COOP03", "CoopDiscordToken", "discord.json keeps the bot token in plain text.", "The file is 0600.", "A non-empty token."},
+    {"COOP04", "CoopVaultShape", "vault.json is not a sealed vault.", "{version 1, salt, nonce, ciphertext} in hex.", "Any other shape."},
+    {"COOP05", "CoopWorkdirName", "A workdir name no hen can have.", "<coop>__<name>.", "A name outside the pattern."},
+    {"COOP06", "CoopOrphanWorkdir", "A workdir no hen owns.", "One workdir per hen.", "A workdir with no hen record."},
+    {"MAN00", "ManifestSyntax", "The manifest does not parse.", "YAML or JSON mapping.", "A parse error."},
+    {"MAN01", "ManifestSpecVersion", "Unknown manifest version.", "coop/v1.", "Another spec_version."},
+    {"MAN02", "ManifestName", "Invalid hen name.", "[a-z][a-z0-9-]{0,31}.", "Another name."},
+    {"MAN03", "ManifestAgentKind", "Unknown agent kind.", "anthropic, claude-code, codex, gh-copilot, shell.", "Another kind."},
+    {"MAN04", "ManifestNetworkPolicy", "Allow list without the allowlist policy.", "allow only under allowlist.", "A policy mismatch."},
+    {"MAN05", "ManifestHost", "A host pattern coop refuses.", "ASCII with at most a leading *.", "Another host."},
+    {"MAN06", "ManifestPort", "Port 0.", "Ports 1-65535.", "Port 0 or out of range."},
+    {"MAN07", "ManifestBaseUrl", "An openai-compat base_url coop refuses.", "http(s), never 169.254.169.254.", "Another URL."},
+    {"MAN08", "ManifestLease", "A lease that needs a CLI agent.", "allow_lease with require_framework needs a CLI agent_kind.", "Another kind."},
+    {"MAN09", "ManifestAllowedTools", "Allowed tools outside tools.", "allowed_tools is a subset of tools.", "An extra tool."},
+    {"MAN10", "ManifestStrictPolicyTmux", "A strict network policy with a tmux CLI agent.", "Refused at hatch.", "off or allowlist with a CLI agent."},
+    {"MAN12", "ManifestSecret", "A credential written in the manifest.", "Keys live in the vault.", "A credential found by the secret engine."},
+};
+
 }  // namespace
+
+std::span<const GapRule> coop_rules() { return kCoopRules; }
 
 std::span<const GapRule> gap_rules() { return kRules; }
 
 const GapRule* gap_rule(std::string_view id) {
   for (const auto& r : kRules) {
+    if (r.id == id) return &r;
+  }
+  for (const auto& r : kCoopRules) {
     if (r.id == id) return &r;
   }
   return nullptr;

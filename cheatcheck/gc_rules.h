@@ -15,6 +15,8 @@ struct GapRule {
 };
 
 std::span<const GapRule> gap_rules();
+// The coop audit's rules (COOP01..COOP06, MAN00..MAN12), same shape.
+std::span<const GapRule> coop_rules();
 const GapRule* gap_rule(std::string_view id);
 
 }  // namespace goalcup::cheat

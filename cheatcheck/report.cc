@@ -139,7 +139,8 @@ std::string format_cheat_sarif(const ReportSet& set) {
   w.field("name", "goalcup-cheatcheck").field("version", GOALCUP_VERSION);
   w.field("informationUri", "https://goalcup.dev/docs/CHEATCHECK.md");
   w.key("rules").begin_array();
-  for (const GapRule& g : gap_rules()) {
+  const bool coop = set.mode == "coop" || set.mode == "manifest";
+  for (const GapRule& g : coop ? coop_rules() : gap_rules()) {
     w.begin_object().field("id", g.id).field("name", g.name);
     w.key("shortDescription").begin_object().field("text", g.gap).end_object();
     w.key("fullDescription").begin_object().field("text", std::string(g.gap) + " Stated bound: " + std::string(g.bound)).end_object();

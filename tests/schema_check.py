@@ -11,7 +11,7 @@ import sys
 
 import jsonschema
 
-src, verify, cheat, inspect = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+src, verify, cheat, inspect, fixture = sys.argv[1:6]
 schemas = os.path.join(src, "schemas")
 samples = os.path.join(src, "fixtures", "samples")
 failures = 0
@@ -74,6 +74,18 @@ for r in sarif["runs"][0]["results"]:
 if not ok:
     print("FAIL sarif structure")
     failures += 1
+
+# goalcup-cheatcheck coop and manifest modes, on generated fixtures.
+import tempfile
+with tempfile.TemporaryDirectory() as tmp:
+    subprocess.run([fixture, "coop", os.path.join(tmp, "coop")], check=True)
+    subprocess.run([fixture, "manifests", os.path.join(tmp, "man")], check=True, capture_output=True)
+    out = subprocess.run([cheat, "coop", "--no-progress", "--format", "json", os.path.join(tmp, "coop")],
+                         capture_output=True, text=True).stdout
+    check(cheat_schema, json.loads(out), "cheatcheck coop --format json")
+    mans = sorted(glob.glob(os.path.join(tmp, "man", "*")))
+    out = subprocess.run([cheat, "manifest", "--no-progress", "--format", "json", *mans], capture_output=True, text=True).stdout
+    check(cheat_schema, json.loads(out), "cheatcheck manifest --format json")
 
 # goalcup-inspect: summary, records, show and conversation JSON.
 def run_json(*args):
