@@ -22,6 +22,7 @@ struct SecretInfo {
   std::string preview;        // masked: prefix and length
   std::string file;           // scan mode: the file it was found in
   uint64_t occurrences = 0;
+  std::string text;           // the secret itself: only with --show-secrets
 };
 
 struct Finding {

@@ -25,7 +25,7 @@ struct Options {
   std::vector<std::string> dev_keys;
   std::string policy_path, baseline, allowlist, format = "text", fail_on = "high", shard, files_from;
   unsigned jobs = default_jobs();
-  bool no_progress = false, no_secrets = false;
+  bool no_progress = false, no_secrets = false, show_secrets = false;
   Limits limits;
 };
 
@@ -90,6 +90,7 @@ int run(const Options& opt, const std::string& mode) {
   copt.walk.threads = opt.jobs >= 2 * inputs->size() ? 2 : 1;
   copt.policy = &policy;
   copt.secrets = !opt.no_secrets;
+  copt.keep_secret_text = opt.show_secrets;
 
   ReportSet set;
   set.fail_on = fail_on;
@@ -102,7 +103,7 @@ int run(const Options& opt, const std::string& mode) {
       inputs->size(), opt.jobs,
       [&](size_t i) {
         const std::string& in = (*inputs)[i];
-        CheatReport r = mode == "scan"       ? scan_file(in, opt.limits, policy)
+        CheatReport r = mode == "scan"       ? scan_file(in, opt.limits, policy, opt.show_secrets)
                         : mode == "coop"     ? audit_coop_dir(in, opt.limits, policy)
                         : mode == "manifest" ? audit_manifest(in, opt.limits, policy)
                                              : check_trace(in, copt);
@@ -139,6 +140,8 @@ void add_output_options(CLI::App& app, Options& opt) {
   app.add_option("--shard", opt.shard, "only shard K of N (0-based)");
   app.add_option("--files-from", opt.files_from, "more inputs, one path per line");
   app.add_flag("--no-progress", opt.no_progress, "no progress line on stderr");
+  app.add_flag("--show-secrets", opt.show_secrets,
+               "print each credential itself beside its finding (never otherwise printed, logged or written)");
 }
 
 }  // namespace

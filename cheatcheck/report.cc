@@ -30,6 +30,7 @@ void write_finding(JsonWriter& w, const Finding& f) {
     w.key("secret").begin_object().field("rule", s.rule).field("location", s.location).field("decoding", s.decoding);
     w.field("secret_sha256", s.secret_sha256).field("preview", s.preview).field("occurrences", s.occurrences);
     if (!s.file.empty()) w.field("file", s.file);
+    if (!s.text.empty()) w.field("secret_text", s.text);  // --show-secrets only
     w.end_object();
   }
   w.end_object();
@@ -99,6 +100,7 @@ std::string format_cheat_text(const CheatReport& r, Severity fail_on, const Styl
       std::string sev(severity_name(f->severity));
       sev.resize(8, ' ');
       out += "    " + st.paint(sev, severity_color(f->severity)) + seq_list(f->seqs) + "  " + f->message + "\n";
+      if (f->has_secret && !f->secret.text.empty()) out += "             secret: " + f->secret.text + "\n";
     }
   }
   for (const auto& s : r.skipped) out += "  " + st.paint("skipped " + s.check + ": " + s.reason, Color::dim) + "\n";

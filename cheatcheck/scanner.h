@@ -17,7 +17,7 @@ struct CheatOptions {
   WalkOptions walk;
   const Policy* policy = nullptr;
   bool secrets = true;
-  bool keep_secret_text = false;  // for redaction only: never printed
+  bool keep_secret_text = false;  // redaction and --show-secrets only
 };
 
 struct CheatReport {

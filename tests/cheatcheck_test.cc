@@ -266,3 +266,32 @@ TEST(CheatCheck, SarifPlacesFindingsOnTheirLines) {
 
 }  // namespace
 }  // namespace goalcup::cheat
+
+namespace goalcup::cheat {
+namespace {
+
+TEST(CheatCli, SecretsAreNeverPrintedUnlessAsked) {
+  const std::string bin = GOALCUP_CHEATCHECK_BIN, leaks = testing::sample_path("claude-code-leaks.jsonl");
+  const std::string secret = "AKIAG4WTHDRE74DAL6O2";  // a (fake) key of the sample
+  for (const char* format : {"text", "json", "sarif"}) {
+    auto r = testing::run_command(bin + " --no-progress --format " + format + " " + leaks);
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.out.find(secret), std::string::npos) << format;
+    auto s = testing::run_command(bin + " scan --no-progress --format " + format + " " + leaks);
+    EXPECT_EQ(s.out.find(secret), std::string::npos) << format;
+  }
+  auto shown = testing::run_command(bin + " --no-progress --show-secrets " + leaks);
+  EXPECT_NE(shown.out.find("secret: " + secret), std::string::npos);
+}
+
+TEST(CheatCli, ExitCodesFollowFailOn) {
+  const std::string bin = GOALCUP_CHEATCHECK_BIN;
+  EXPECT_EQ(testing::run_command(bin + " --no-progress " + testing::sample_path("codex-verified.jsonl")).exit_code, 0);
+  EXPECT_EQ(testing::run_command(bin + " --no-progress " + testing::sample_path("claude-code-restart.jsonl")).exit_code, 0);
+  EXPECT_EQ(testing::run_command(bin + " --no-progress --fail-on warning " + testing::sample_path("claude-code-restart.jsonl")).exit_code, 1);
+  EXPECT_EQ(testing::run_command(bin + " --no-progress /nonexistent.jsonl").exit_code, 2);
+  EXPECT_EQ(testing::run_command(bin + " --no-progress --policy /nonexistent.json " + testing::sample_path("codex-verified.jsonl")).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace goalcup::cheat

@@ -18,7 +18,8 @@ namespace {
 
 class FileScanner {
  public:
-  FileScanner(const Limits& limits, CheatReport& report) : limits_(limits), report_(report) {}
+  FileScanner(const Limits& limits, CheatReport& report, bool keep_text)
+      : limits_(limits), report_(report), collector_(keep_text) {}
 
   // Scans a stream of text (plain or zstd) shown as `name`.
   void scan_stream(std::unique_ptr<ByteSource> raw, const std::string& name) {
@@ -133,12 +134,12 @@ std::vector<std::string> expand_scan_paths(const std::vector<std::string>& paths
   return out;
 }
 
-CheatReport scan_file(const std::string& path, const Limits& limits, const Policy& policy) {
+CheatReport scan_file(const std::string& path, const Limits& limits, const Policy& policy, bool show_secrets) {
   CheatReport report;
   report.file = path;
   report.verify.verdict = Verdict::verified;  // "read in full"; scan mode has no chain to verify
   Context ctx(policy);
-  FileScanner scanner(limits, report);
+  FileScanner scanner(limits, report, show_secrets);
   auto raw = open_regular_file(path, false);
   if (!raw) {
     report.verify.verdict = Verdict::error;

@@ -92,7 +92,10 @@ void SecretCollector::emit(Context& ctx, const absl::flat_hash_set<std::string>&
                 (redactor_knows && check.empty() ? "; the recorder's redactor knows this format but missed it." : ".") +
                 (g.note.empty() ? "" : " Note: " + g.note + ".");
     f.has_secret = true;
-    f.secret = SecretInfo{std::string(rule.id), g.location, g.decoding, g.sha256, g.preview, g.file, g.occurrences};
+    f.secret = SecretInfo{std::string(rule.id), g.location, g.decoding, g.sha256, g.preview, g.file, g.occurrences,
+                          keep_text_ && &g - groups_.data() < static_cast<ptrdiff_t>(texts_.size())
+                              ? texts_[static_cast<size_t>(&g - groups_.data())]
+                              : std::string()};
     ctx.emit(std::move(f), std::string(rule.id) + ":" + g.sha256);
   }
   if (dropped_ > 0) {
