@@ -18,11 +18,8 @@
 
 namespace goalcup::cheat {
 
-struct LaunchFacts {
+struct LaunchFacts : LaunchInfo {
   bool present = false;
-  std::string harness_id, harness_version, program_digest, image_digest;
-  std::vector<DecryptRule> decrypt;
-  std::vector<std::string> tunnel;
   bool decrypt_listed(std::string_view host) const;
 };
 
@@ -32,9 +29,7 @@ struct AckFact {
   Timestamp at;
 };
 
-struct TraceFacts {
-  std::string entry_id, run_id;
-  std::string connector_id, connector_version, connector_digest;
+struct TraceFacts : HeaderInfo {
   LaunchFacts launch;
   std::optional<Timestamp> start_at, seal_ack_at;
   std::vector<AckFact> acks;  // one per ack statement (bounded by --max-statements)

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/bodies.h"
 #include "core/error.h"
 
 namespace goalcup::cheat {
@@ -17,10 +18,7 @@ struct HarnessBuild {
   std::string image_digest;    // optional
 };
 
-struct DecryptRule {
-  std::string host;
-  std::vector<std::string> paths;
-};
+using DecryptRule = CaptureRule;
 
 struct ConnectorRelease {
   std::string id;

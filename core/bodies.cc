@@ -143,12 +143,48 @@ std::optional<Error> check_body(const Record& r) {
   return std::nullopt;
 }
 
-HeaderInfo read_header(const Record& r) {
-  HeaderInfo h;
+namespace {
+
+std::string at(simdjson::dom::object o, std::string_view pointer) {
+  simdjson::dom::element e;
   std::string_view v;
-  if (json::string(r.body, "entry_id", &v) == json::Get::ok) h.entry_id = v;
-  if (json::string(r.body, "run_id", &v) == json::Get::ok) h.run_id = v;
-  return h;
+  if (o.at_pointer(pointer).get(e) || e.get(v)) return {};
+  return std::string(v);
+}
+
+std::vector<std::string> strings_at(simdjson::dom::object o, std::string_view pointer) {
+  std::vector<std::string> out;
+  simdjson::dom::element e;
+  simdjson::dom::array a;
+  if (o.at_pointer(pointer).get(e) || e.get(a)) return out;
+  for (auto item : a) {
+    std::string_view v;
+    if (!item.get(v)) out.emplace_back(v);
+  }
+  return out;
+}
+
+}  // namespace
+
+HeaderInfo read_header(const Record& r) {
+  return HeaderInfo{at(r.body, "/entry_id"),          at(r.body, "/run_id"),
+                    at(r.body, "/connector/id"),      at(r.body, "/connector/version"),
+                    at(r.body, "/connector/digest"),  at(r.body, "/participant/login"),
+                    at(r.body, "/participant/repo")};
+}
+
+LaunchInfo read_launch(const Record& r) {
+  LaunchInfo l{at(r.body, "/harness/id"), at(r.body, "/harness/version"), at(r.body, "/harness/program_digest"),
+               at(r.body, "/harness/image_digest"), {}, strings_at(r.body, "/capture/tunnel")};
+  simdjson::dom::element e;
+  simdjson::dom::array list;
+  if (!r.body.at_pointer("/capture/decrypt").get(e) && !e.get(list)) {
+    for (auto item : list) {
+      simdjson::dom::object o;
+      if (!item.get(o)) l.decrypt.push_back({at(o, "/host"), strings_at(o, "/paths")});
+    }
+  }
+  return l;
 }
 
 SealInfo read_seal(const Record& r) {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/error.h"
 #include "core/record.h"
@@ -16,10 +17,24 @@ namespace goalcup {
 std::optional<Error> check_body(const Record& r);
 
 struct HeaderInfo {
-  std::string entry_id;
-  std::string run_id;
+  std::string entry_id, run_id;
+  std::string connector_id, connector_version, connector_digest;
+  std::string participant, repo;
 };
-HeaderInfo read_header(const Record& r);  // after check_body passed
+HeaderInfo read_header(const Record& r);  // absent members are empty
+
+// A host the capture decrypts and the paths it keeps for it.
+struct CaptureRule {
+  std::string host;
+  std::vector<std::string> paths;
+};
+
+struct LaunchInfo {
+  std::string harness_id, harness_version, program_digest, image_digest;
+  std::vector<CaptureRule> decrypt;
+  std::vector<std::string> tunnel;
+};
+LaunchInfo read_launch(const Record& r);  // absent members are empty
 
 struct SealInfo {
   std::string reason;

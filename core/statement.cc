@@ -97,4 +97,10 @@ Result<Statement> parse_statement(std::string_view payload, StrictJsonParser& pa
   return st;
 }
 
+Result<Statement> read_statement_unverified(simdjson::dom::object body, StrictJsonParser& parser, int64_t seq) {
+  auto env = decode_envelope(body, seq);
+  if (!env) return env.take_error();
+  return parse_statement(env->payload, parser, seq);
+}
+
 }  // namespace goalcup

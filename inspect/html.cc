@@ -187,8 +187,8 @@ std::string HtmlVisitor::summary_html(const VerifyReport& v) {
   row("Verdict", verdict);
   row("Entry / run", "<code>" + esc(s.entry_id) + "</code> / <code>" + esc(s.run_id) + "</code>");
   row("Participant", esc(s.participant + " " + s.repo));
-  row("Harness", esc(s.harness_id + " " + s.harness_version) + "<br><code>" + esc(s.program_digest) + "</code><br><code>" +
-                     esc(s.image_digest) + "</code>");
+  row("Harness", esc(s.launch.harness_id + " " + s.launch.harness_version) + "<br><code>" + esc(s.launch.program_digest) + "</code><br><code>" +
+                     esc(s.launch.image_digest) + "</code>");
   row("Connector", esc(s.connector_id + " " + s.connector_version) + " <code>" + esc(s.connector_digest) + "</code>");
   row("Server time", s.server_start ? esc(format_time(*s.server_start)) + " &rarr; " +
                                           (s.server_end ? esc(format_time(*s.server_end)) : "(no seal ack)")
@@ -314,7 +314,7 @@ std::string HtmlVisitor::page(const VerifyReport& v) {
   return "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
          "content=\"width=device-width\"><title>Goal Cup run " + esc(s.entry_id) + "</title><style>" + kStyle +
          "</style></head><body><header><h1>Goal Cup run <code>" + esc(s.entry_id) + "</code> &middot; " +
-         esc(s.harness_id) + "</h1><span class=\"verdict " + std::string(verdict_name(v.verdict)) + "\">" +
+         esc(s.launch.harness_id) + "</h1><span class=\"verdict " + std::string(verdict_name(v.verdict)) + "\">" +
          std::string(verdict_name(v.verdict)) + "</span></header>" + summary_html(v) + timeline_svg(v) +
          conversation_html() + records_html() + "<script>" + kScript + "</script></body></html>\n";
 }

@@ -1,5 +1,6 @@
 #include "inspect/summary.h"
 
+#include "core/bodies.h"
 #include "core/json_strict.h"
 #include "core/statement.h"
 #include "inspect/exchange.h"
@@ -19,9 +20,7 @@ std::string at(simdjson::dom::object o, std::string_view pointer) {
 
 std::optional<Timestamp> statement_time(const Record& r) {
   static thread_local StrictJsonParser parser{Limits{}};
-  auto env = decode_envelope(r.body, static_cast<int64_t>(r.seq));
-  if (!env) return std::nullopt;
-  auto st = parse_statement(env->payload, parser, static_cast<int64_t>(r.seq));
+  auto st = read_statement_unverified(r.body, parser, static_cast<int64_t>(r.seq));
   if (!st) return std::nullopt;
   return st->at;
 }
@@ -51,20 +50,9 @@ bool SummaryVisitor::on_record(const Record& r, const Line&, const Digest&) {
   s_.last_t = r.t;
   switch (r.kind) {
     case Kind::header:
-      s_.entry_id = at(r.body, "/entry_id");
-      s_.run_id = at(r.body, "/run_id");
-      s_.participant = at(r.body, "/participant/login");
-      s_.repo = at(r.body, "/participant/repo");
-      s_.connector_id = at(r.body, "/connector/id");
-      s_.connector_version = at(r.body, "/connector/version");
-      s_.connector_digest = at(r.body, "/connector/digest");
+      if (r.seq == 0) static_cast<HeaderInfo&>(s_) = read_header(r);
       break;
-    case Kind::launch:
-      s_.harness_id = at(r.body, "/harness/id");
-      s_.harness_version = at(r.body, "/harness/version");
-      s_.program_digest = at(r.body, "/harness/program_digest");
-      s_.image_digest = at(r.body, "/harness/image_digest");
-      break;
+    case Kind::launch: s_.launch = read_launch(r); break;
     case Kind::start_receipt:
       if (!s_.server_start) s_.server_start = statement_time(r);
       break;
@@ -129,9 +117,9 @@ std::string format_summary_text(const Summary& s, const Style& st) {
   row("trace", v.file + " (" + std::to_string(v.records) + " records, " + human_bytes(v.bytes) + ")");
   row("entry / run", s.entry_id + " / " + s.run_id);
   row("participant", s.participant + (s.repo.empty() ? "" : " (" + s.repo + ")"));
-  row("harness", s.harness_id + " " + s.harness_version);
-  row("  program", s.program_digest);
-  row("  image", s.image_digest);
+  row("harness", s.launch.harness_id + " " + s.launch.harness_version);
+  row("  program", s.launch.program_digest);
+  row("  image", s.launch.image_digest);
   row("connector", s.connector_id + " " + s.connector_version + "  " + s.connector_digest);
   row("server time", span(s.server_start, s.server_end));
   row("recorder time", span(s.first_t, s.last_t));
@@ -170,8 +158,8 @@ void write_summary_json(JsonWriter& w, const Summary& s) {
   w.field("unattested_wire_bytes", v.unattested_wire_bytes).end_object();
   w.field("entry_id", s.entry_id).field("run_id", s.run_id);
   w.key("participant").begin_object().field("login", s.participant).field("repo", s.repo).end_object();
-  w.key("harness").begin_object().field("id", s.harness_id).field("version", s.harness_version);
-  w.field("program_digest", s.program_digest).field("image_digest", s.image_digest).end_object();
+  w.key("harness").begin_object().field("id", s.launch.harness_id).field("version", s.launch.harness_version);
+  w.field("program_digest", s.launch.program_digest).field("image_digest", s.launch.image_digest).end_object();
   w.key("connector").begin_object().field("id", s.connector_id).field("version", s.connector_version);
   w.field("digest", s.connector_digest).end_object();
   w.key("server_time").begin_object();

@@ -11,14 +11,13 @@
 
 #include "cli/json_writer.h"
 #include "cli/term.h"
+#include "core/bodies.h"
 #include "core/walk.h"
 
 namespace goalcup::inspect {
 
-struct Summary {
-  std::string entry_id, run_id, participant, repo;
-  std::string harness_id, harness_version, program_digest, image_digest;
-  std::string connector_id, connector_version, connector_digest;
+struct Summary : HeaderInfo {
+  LaunchInfo launch;
   std::optional<Timestamp> server_start, server_end;  // start receipt at, seal ack at
   std::optional<Timestamp> first_t, last_t;           // recorder time
   std::map<std::string, uint64_t> kinds;

@@ -124,7 +124,7 @@ TEST(Summary, SamplesAreSummarized) {
   EXPECT_EQ(s.exchanges, 8u);
   EXPECT_EQ(s.models_requested, std::set<std::string>{"gpt-5-codex"});
   EXPECT_GT(s.input_tokens, 0);
-  EXPECT_EQ(s.harness_id, "codex");
+  EXPECT_EQ(s.launch.harness_id, "codex");
   EXPECT_TRUE(s.server_start && s.server_end);
   Summary r = summarize(testing::sample_path("claude-code-restart.jsonl"), opt);
   ASSERT_EQ(r.gaps.size(), 1u);
