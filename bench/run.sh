@@ -52,6 +52,12 @@ hyperfine -N -w 1 -r 5 --export-json bench/results/cheat.json -i \
 hyperfine -w 1 -r 5 --export-json bench/results/secrets.json -i \
   -n rg "zstd -dc $big.zst | rg -o -f bench/results/rules.txt | wc -l" \
   -n goalcup "$cheat scan --no-progress $big.zst" >/dev/null
+# Inspect views (issue 3): about the time verify takes.
+insp="$build/inspect/goalcup-inspect"
+hyperfine -N -w 1 -r 5 --export-json bench/results/inspect.json -i \
+  -n verify "$verify --dev-key $key $big.zst" \
+  -n summary "$insp --dev-key $key summary $big.zst" \
+  -n conversation "$insp --dev-key $key conversation --format json $big.zst" >/dev/null
 # secretlint 11 with its recommended preset, from npm, on a 20 MB trace.
 small=$data/small.jsonl
 [ -f "$small" ] || "$fixture" gen --size 20000000 --tool-output-bytes 50000 --history-turns 1 --key $key -o "$small" 2>/dev/null
@@ -104,6 +110,9 @@ for label, key, target in (("all checks but secrets vs goalcup-verify", "checks"
                            ("all checks with secrets vs goalcup-verify", "all", 1.5)):
     r = c[key] / c["verify"]; ok = r <= target; ok_all &= ok
     print(f"| {label} | {c['verify']:.3f} s | {c[key]:.3f} s | {r:.2f} | <= {target} | {'yes' if ok else 'NO'} |")
+ins = means("inspect")
+for key in ("summary", "conversation"):
+    print(f"| inspect {key} vs goalcup-verify | {ins['verify']:.3f} s | {ins[key]:.3f} s | {ins[key]/ins['verify']:.2f} | about 1 | - |")
 sec = means("secrets")
 r = sec["goalcup"] / sec["rg"]; ok = r <= 2; ok_all &= ok
 print(f"| secret scan vs `zstd -dc \\| rg -o -f RULES \\| wc -l` | {sec['rg']:.3f} s | {sec['goalcup']:.3f} s | {r:.2f} | <= 2 | {'yes' if ok else 'NO'} |")
