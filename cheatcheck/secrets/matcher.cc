@@ -16,7 +16,28 @@ struct Matcher::Impl {
   hs_scratch_t* proto = nullptr;  // cloned per thread
 };
 
+namespace {
+
+// The database compile_rules made at build time (see that file).
+constexpr unsigned char kPrecompiled[] = {
+#include "secret_rules_db.inc"
+};
+
+}  // namespace
+
 Matcher::Matcher() : impl_(new Impl) {
+  // The precompiled database, when this CPU can run it; else compile.
+  if (hs_deserialize_database(reinterpret_cast<const char*>(kPrecompiled), sizeof kPrecompiled, &impl_->db) ==
+          HS_SUCCESS &&
+      hs_alloc_scratch(impl_->db, &impl_->proto) == HS_SUCCESS) {
+    return;
+  }
+  hs_free_database(impl_->db);
+  impl_->db = nullptr;
+  compile();
+}
+
+void Matcher::compile() {
   auto rules = secret_rules();
   std::vector<std::string> patterns;
   std::vector<const char*> exprs;

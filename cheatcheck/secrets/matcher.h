@@ -26,6 +26,7 @@ class Matcher {
 
  private:
   Matcher();
+  void compile();
   struct Impl;
   Impl* impl_;
 };
