@@ -8,28 +8,15 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
-#include <vector>
 
-#include "cheatcheck/secrets/rules.h"
+#include "cheatcheck/secrets/rule_database.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) return 2;
-  auto rules = goalcup::cheat::secret_rules();
-  std::vector<std::string> patterns;
-  std::vector<const char*> exprs;
-  std::vector<unsigned> flags, ids;
-  for (size_t i = 0; i < rules.size(); ++i) {
-    patterns.emplace_back(rules[i].pattern);
-    flags.push_back(rules[i].caseless ? HS_FLAG_CASELESS : 0u);
-    ids.push_back(static_cast<unsigned>(i));
-  }
-  exprs.reserve(patterns.size());
-  for (const auto& p : patterns) exprs.push_back(p.c_str());
-  hs_database_t* db = nullptr;
-  hs_compile_error_t* err = nullptr;
-  if (hs_compile_multi(exprs.data(), flags.data(), ids.data(), static_cast<unsigned>(exprs.size()), HS_MODE_BLOCK,
-                       nullptr, &db, &err) != HS_SUCCESS) {
-    std::fprintf(stderr, "rule %d: %s\n", err ? err->expression : -1, err ? err->message : "?");
+  std::string error;
+  hs_database_t* db = goalcup::cheat::compile_rule_database(&error);
+  if (!db) {
+    std::fprintf(stderr, "%s\n", error.c_str());
     return 1;
   }
   char* bytes = nullptr;

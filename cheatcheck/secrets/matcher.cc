@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "cheatcheck/secrets/rule_database.h"
 #include "cheatcheck/secrets/rules.h"
 
 namespace goalcup::cheat {
@@ -38,25 +39,11 @@ Matcher::Matcher() : impl_(new Impl) {
 }
 
 void Matcher::compile() {
-  auto rules = secret_rules();
-  std::vector<std::string> patterns;
-  std::vector<const char*> exprs;
-  std::vector<unsigned> flags, ids;
-  for (size_t i = 0; i < rules.size(); ++i) {
-    patterns.emplace_back(rules[i].pattern);
-    // No start-of-match tracking: it would cost Hyperscan much time and
-    // memory; each rule knows its match length instead (rules.h).
-    flags.push_back(rules[i].caseless ? HS_FLAG_CASELESS : 0u);
-    ids.push_back(static_cast<unsigned>(i));
-  }
-  exprs.reserve(patterns.size());
-  for (const auto& p : patterns) exprs.push_back(p.c_str());
-  hs_compile_error_t* err = nullptr;
-  if (hs_compile_multi(exprs.data(), flags.data(), ids.data(), static_cast<unsigned>(exprs.size()), HS_MODE_BLOCK,
-                       nullptr, &impl_->db, &err) != HS_SUCCESS) {
-    // The rules are compiled into the binary: a failure is a build defect.
-    std::fprintf(stderr, "goalcup: secret rule %d does not compile: %s\n", err ? err->expression : -1,
-                 err ? err->message : "?");
+  std::string error;
+  impl_->db = compile_rule_database(&error);
+  // The rules are compiled into the binary: a failure is a build defect.
+  if (!impl_->db) {
+    std::fprintf(stderr, "goalcup: %s\n", error.c_str());
     std::abort();
   }
   if (hs_alloc_scratch(impl_->db, &impl_->proto) != HS_SUCCESS) std::abort();
