@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <random>
+#include <set>
 
 #include <filesystem>
 #include <fstream>
@@ -341,6 +342,44 @@ TEST(Redact, TheLeaksSampleBecomesCleanAndVerifiesWithTheDevKey) {
   // Nothing of any truth secret is left, in any encoding the engine decodes.
   auto s = scan_file(out, Limits{}, Policy{});
   EXPECT_TRUE(s.findings.empty());
+}
+
+}  // namespace
+}  // namespace goalcup::cheat
+
+#include "cheatcheck/secrets/matcher.h"
+#include "cheatcheck/secrets/rule_database.h"
+
+namespace goalcup::cheat {
+namespace {
+
+// The matcher uses the database compiled at build time; on another CPU it
+// compiles the same rules at start. Both must find the same candidates.
+TEST(Matcher, BuildTimeAndRunTimeDatabasesAgree) {
+  std::string error;
+  hs_database_t* db = compile_rule_database(&error);
+  ASSERT_NE(db, nullptr) << error;
+  hs_scratch_t* scratch = nullptr;
+  ASSERT_EQ(hs_alloc_scratch(db, &scratch), HS_SUCCESS);
+  std::ifstream in(testing::sample_path("claude-code-leaks.jsonl"), std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  std::vector<std::pair<unsigned, unsigned long long>> runtime;
+  hs_scan(db, text.data(), static_cast<unsigned>(text.size()), 0, scratch,
+          [](unsigned id, unsigned long long, unsigned long long to, unsigned, void* ctx) {
+            static_cast<std::vector<std::pair<unsigned, unsigned long long>>*>(ctx)->emplace_back(id, to);
+            return 0;
+          },
+          &runtime);
+  std::vector<Candidate> built;
+  Matcher::instance().scan(text, &built);
+  std::set<std::pair<unsigned, unsigned long long>> a(runtime.begin(), runtime.end()), b;
+  for (const auto& c : built) b.emplace(c.rule, c.end);
+  EXPECT_EQ(a, b);
+  EXPECT_GT(a.size(), 15u);
+  hs_free_scratch(scratch);
+  hs_free_database(db);
 }
 
 }  // namespace
