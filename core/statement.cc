@@ -38,6 +38,13 @@ Result<SignedEnvelope> decode_envelope(simdjson::dom::object body, int64_t seq) 
   return env;
 }
 
+bool signature_s_canonical(const std::array<uint8_t, 64>& sig) {
+  for (size_t i = 32; i-- > 0;) {
+    if (sig[32 + i] != kEd25519Order[i]) return sig[32 + i] < kEd25519Order[i];
+  }
+  return false;  // S == L
+}
+
 bool verify_signature(const PublicKeyBytes& key, std::string_view message, const std::array<uint8_t, 64>& sig) {
   if (sodium_init() < 0) return false;
   return crypto_sign_verify_detached(sig.data(), reinterpret_cast<const unsigned char*>(message.data()),

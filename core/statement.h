@@ -33,6 +33,15 @@ struct SignedEnvelope {
 
 Result<SignedEnvelope> decode_envelope(simdjson::dom::object body, int64_t seq);
 
+// The order L of the Ed25519 group, little-endian.
+inline constexpr std::array<uint8_t, 32> kEd25519Order = {
+    0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde, 0x14,
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0x10};
+
+// True when the signature's S (its last 32 bytes) is below L, as strict
+// verification requires; S + L is the classic malleation.
+bool signature_s_canonical(const std::array<uint8_t, 64>& sig);
+
 // Strict RFC 8032 verification (libsodium): S < L, canonical and not
 // small-order R and A.
 bool verify_signature(const PublicKeyBytes& key, std::string_view message, const std::array<uint8_t, 64>& sig);

@@ -51,19 +51,9 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 9> kCheckGro
 
 // Says why no key verified: a malleated S is worth naming.
 std::string signature_failure(const SignedEnvelope& env) {
-  // The group order L, little-endian.
-  static constexpr uint8_t kL[32] = {0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7,
-                                     0xa2, 0xde, 0xf9, 0xde, 0x14, 0,    0,    0,    0,    0,    0,
-                                     0,    0,    0,    0,    0,    0,    0,    0,    0,    0x10};
-  bool s_below_l = false;
-  for (int i = 31; i >= 0; --i) {
-    const uint8_t b = env.sig[32 + static_cast<size_t>(i)], l = kL[i];
-    if (b != l) {
-      s_below_l = b < l;
-      break;
-    }
+  if (!signature_s_canonical(env.sig)) {
+    return "non-canonical signature: S is not below the group order (a malleated signature)";
   }
-  if (!s_below_l) return "non-canonical signature: S is not below the group order (a malleated signature)";
   return "the signature does not verify under any trusted key (key_id " + env.key_id + ")";
 }
 

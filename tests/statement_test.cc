@@ -32,16 +32,16 @@ TEST(Statement, StrictVerification) {
   flipped[10] ^= 1;
   EXPECT_FALSE(verify_signature(key.public_key, msg, flipped));
   // S + L verifies under a lax verifier but not a strict one.
-  static constexpr uint8_t kL[32] = {0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7,
-                                     0xa2, 0xde, 0xf9, 0xde, 0x14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10};
   auto mall = sig;
   unsigned carry = 0;
   for (size_t i = 0; i < 32; ++i) {
-    unsigned s = mall[32 + i] + kL[i] + carry;
+    unsigned s = mall[32 + i] + kEd25519Order[i] + carry;
     mall[32 + i] = static_cast<uint8_t>(s);
     carry = s >> 8;
   }
   EXPECT_FALSE(verify_signature(key.public_key, msg, mall));
+  EXPECT_TRUE(signature_s_canonical(sig));
+  EXPECT_FALSE(signature_s_canonical(mall));
 }
 
 TEST(Statement, SmallOrderAndNonCanonicalKeysAreRefused) {
