@@ -34,9 +34,10 @@ const WireBody& Context::wire_body() {
   if (encoding == "base64") {
     auto decoded = base64_decode(body);
     wire_->base64_ok = decoded.has_value();
-    if (decoded) wire_->bytes = std::move(*decoded);
+    if (decoded) wire_->decoded = std::move(*decoded);
+    wire_->bytes = wire_->decoded;
   } else {
-    wire_->bytes = body;
+    wire_->bytes = body;  // no copy: the record lives until the next one
   }
   return *wire_;
 }

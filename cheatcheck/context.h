@@ -40,11 +40,13 @@ struct Skipped {
   std::string reason;
 };
 
-// A wire record's stored body, decoded (base64 bodies are decoded).
+// A wire record's stored body as bytes: a view into the parsed record for
+// utf8 bodies, decoded (and owned) for base64 ones. Valid for this record.
 struct WireBody {
   bool present = false;
   bool base64_ok = true;
-  std::string bytes;
+  std::string_view bytes;
+  std::string decoded;  // backs `bytes` for base64 bodies
 };
 
 class Context {

@@ -65,7 +65,7 @@ class Gc13 final : public Check {
       if (s.get(span) || json::uint(span, "offset", &offset) != json::Get::ok ||
           json::uint(span, "length", &length) != json::Get::ok || json::string(span, "rule", &rule) != json::Get::ok ||
           offset > body.bytes.size() || length > body.bytes.size() - offset ||
-          std::string_view(body.bytes).substr(offset, length) != "[REDACTED:" + std::string(rule) + "]") {
+          body.bytes.substr(offset, length) != "[REDACTED:" + std::string(rule) + "]") {
         return bad_redaction_.add(r.seq);
       }
     }
