@@ -1,6 +1,8 @@
 #include "cheatcheck/secrets/decoders.h"
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 
 #include <simdjson.h>
@@ -193,96 +195,139 @@ uint64_t b64_mask_scalar(const uint8_t* p, size_t n) {
   return m;
 }
 
+uint64_t b64_mask64_scalar(const uint8_t* p) { return b64_mask_scalar(p, 64); }
+
 #if defined(__x86_64__)
-__attribute__((target("avx2"))) inline __m256i in_range(__m256i v, char lo, char hi) {
-  return _mm256_and_si256(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(static_cast<char>(lo - 1))),
-                          _mm256_cmpgt_epi8(_mm256_set1_epi8(static_cast<char>(hi + 1)), v));
-}
-
-__attribute__((target("avx2"))) uint32_t b64_mask32_avx2(const uint8_t* q) {
+// Classifies 32 bytes with two nibble lookups (as base64 validators do): a
+// byte is in the alphabet when the group its high nibble selects is one its
+// low nibble allows. Groups (bits): 1 = 0x2_ (+ - /), 2 = 0x3_ (digits),
+// 4 = 0x4_ and 0x6_ (letters from 1), 8 = 0x5_ (letters to A, and _),
+// 16 = 0x7_ (letters to A).
+__attribute__((target("avx2"))) inline uint32_t b64_mask32_avx2(const uint8_t* q) {
+  constexpr char kD = 2 | 4 | 8 | 16;  // low nibble 1-9: digits and letters
+  const __m256i by_hi = _mm256_setr_epi8(0, 0, 1, 2, 4, 8, 4, 16, 0, 0, 0, 0, 0, 0, 0, 0,  //
+                                         0, 0, 1, 2, 4, 8, 4, 16, 0, 0, 0, 0, 0, 0, 0, 0);
+  const __m256i by_lo = _mm256_setr_epi8(2 | 8 | 16, kD, kD, kD, kD, kD, kD, kD, kD, kD, 4 | 8 | 16, 1 | 4, 4, 1 | 4, 4,
+                                         1 | 4 | 8,  //
+                                         2 | 8 | 16, kD, kD, kD, kD, kD, kD, kD, kD, kD, 4 | 8 | 16, 1 | 4, 4, 1 | 4, 4,
+                                         1 | 4 | 8);
   const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q));
-  __m256i m = _mm256_or_si256(_mm256_or_si256(in_range(v, 'A', 'Z'), in_range(v, 'a', 'z')), in_range(v, '0', '9'));
-  m = _mm256_or_si256(m, _mm256_cmpeq_epi8(v, _mm256_set1_epi8('+')));
-  m = _mm256_or_si256(m, _mm256_cmpeq_epi8(v, _mm256_set1_epi8('/')));
-  m = _mm256_or_si256(m, _mm256_cmpeq_epi8(v, _mm256_set1_epi8('-')));
-  m = _mm256_or_si256(m, _mm256_cmpeq_epi8(v, _mm256_set1_epi8('_')));
-  return static_cast<uint32_t>(_mm256_movemask_epi8(m));
+  const __m256i nibble = _mm256_set1_epi8(0x0F);
+  const __m256i hi = _mm256_shuffle_epi8(by_hi, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble));
+  const __m256i lo = _mm256_shuffle_epi8(by_lo, _mm256_and_si256(v, nibble));
+  const __m256i outside = _mm256_cmpeq_epi8(_mm256_and_si256(hi, lo), _mm256_setzero_si256());
+  return ~static_cast<uint32_t>(_mm256_movemask_epi8(outside));
 }
 
-uint64_t b64_mask_avx2(const uint8_t* p) {
+__attribute__((target("avx2"))) inline uint64_t b64_mask64_avx2(const uint8_t* p) {
   return uint64_t{b64_mask32_avx2(p)} | (uint64_t{b64_mask32_avx2(p + 32)} << 32);
 }
 const bool kHasAvx2 = __builtin_cpu_supports("avx2");
 #endif
 
-uint64_t b64_mask64(const uint8_t* p) {
-#if defined(__x86_64__)
-  if (kHasAvx2) return b64_mask_avx2(p);
-#endif
-  return b64_mask_scalar(p, 64);
+constexpr unsigned kMinCore = kMinRun - 2;  // up to two '=' may make up the rest
+
+// Bits i of `m` where bits i..i+17 are all set: the starts of runs long
+// enough to matter, with no branch (text makes branches on bits random).
+inline uint64_t long_run_starts(uint64_t m) {
+  static_assert(kMinCore == 18);
+  m &= m >> 1;  // runs of 2
+  m &= m >> 2;  // 4
+  m &= m >> 4;  // 8
+  m &= m >> 8;  // 16
+  return m & (m >> 2);  // 18
 }
 
-}  // namespace
-
-// Classifies 64 bytes at a time and walks runs of set bits, so that text
-// made of short words costs a few operations per word, not per byte.
-void find_base64_runs(std::string_view in, std::vector<Run>* runs) {
+// Classifies 64 bytes at a time. A block whose runs are all too short for a
+// secret (ordinary words, short numbers) costs a few word operations; only
+// long runs are walked. A run reaching the end of a block is carried into
+// the next. Inlined into each instruction-set variant below.
+template <uint64_t (*Mask64)(const uint8_t*)>
+__attribute__((always_inline)) inline void find_runs(std::string_view in, std::vector<Run>* runs) {
   runs->clear();
   const auto* p = reinterpret_cast<const uint8_t*>(in.data());
   const size_t n = in.size();
-  constexpr size_t kNone = SIZE_MAX;
-  size_t open = kNone;  // start of a run that reaches the end of the last block
   auto emit = [&](size_t start, size_t end) {
     if (end - start + 2 < kMinRun) return;
     size_t padded = end;
     while (padded < n && padded - end < 2 && p[padded] == '=') ++padded;
     if (padded - start >= kMinRun) runs->push_back({start, padded - start});
   };
+  size_t carry = 0, carry_start = 0;  // the run that reached the end of the last block
   for (size_t base = 0; base < n; base += 64) {
     const size_t len = std::min<size_t>(64, n - base);
-    uint64_t m = len == 64 ? b64_mask64(p + base) : b64_mask_scalar(p + base, len);
-    const uint64_t valid = len == 64 ? ~0ull : (1ull << len) - 1;
-    if (open != kNone) {
-      const uint64_t zeros = ~m & valid;
-      if (!zeros) continue;  // the run goes on through this block (emitted after the loop)
-      const unsigned ones = static_cast<unsigned>(__builtin_ctzll(zeros));
-      emit(open, base + ones);
-      open = kNone;
-      m &= ones == 64 ? 0 : ~0ull << ones;
+    uint64_t m = len == 64 ? Mask64(p + base) : b64_mask_scalar(p + base, len);
+    if (m == ~0ull) {
+      if (carry == 0) carry_start = base;
+      carry += 64;
+      continue;
     }
-    while (m) {
-      const unsigned s = static_cast<unsigned>(__builtin_ctzll(m));
-      const uint64_t rest = ~(m >> s) & (valid >> s);
-      if (!rest) {  // reaches the end of the block: maybe the next one too
-        open = base + s;
-        break;
-      }
-      const unsigned run = static_cast<unsigned>(__builtin_ctzll(rest));
+    const unsigned lead = static_cast<unsigned>(std::countr_one(m));  // < 64
+    if (carry + lead >= kMinCore && carry > 0) emit(carry_start, base + lead);
+    m &= ~(((1ull << lead) - 1) & (0 - uint64_t{carry > 0}));  // the carried run is done
+    const unsigned top = static_cast<unsigned>(std::countl_one(m));  // < 64
+    const uint64_t inner = m & (~0ull >> top);
+    for (uint64_t starts = long_run_starts(inner); starts;) {
+      const unsigned s = static_cast<unsigned>(std::countr_zero(starts));
+      const unsigned run = static_cast<unsigned>(std::countr_one(inner >> s));
       emit(base + s, base + s + run);
-      m &= run + s >= 64 ? 0 : ~0ull << (s + run);
+      starts &= s + run >= 64 ? 0 : ~0ull << (s + run);
     }
+    carry = top;
+    carry_start = base + 64 - top;
   }
-  if (open != kNone) emit(open, n);  // a run that reaches the end of the text
+  if (carry > 0) emit(carry_start, n);  // a run that reaches the end of the text
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) void find_runs_avx2(std::string_view in, std::vector<Run>* runs) {
+  find_runs<b64_mask64_avx2>(in, runs);
+}
+#endif
+
+}  // namespace
+
+void find_base64_runs(std::string_view in, std::vector<Run>* runs) {
+#if defined(__x86_64__)
+  if (kHasAvx2) return find_runs_avx2(in, runs);
+#endif
+  find_runs<b64_mask64_scalar>(in, runs);
 }
 
 bool decode_base64_text(std::string_view run, std::string* out) {
   out->clear();
-  bool std_chars = false, url_chars = false;
+  // looks_like_text allows one byte in ten outside printable ASCII; random
+  // bytes (signatures, digests, paths read as base64) exceed that within a
+  // few bytes, so decoding stops there instead of at the end of the run.
+  const size_t most = run.size() * 3 / 4;
+  if (most < 12) return false;
+  const size_t allowed_bad = most / 10;
+  size_t bad = 0;
+  bool std_chars = false, url_chars = false, all_hex = true;
   uint32_t acc = 0;
   int bits = 0;
+  out->reserve(most);
   for (unsigned char c : run) {
     const uint8_t v = kB64[c];
     if (v == 64) break;  // padding ends it
-    if (c == '+' || c == '/') std_chars = true;
-    if (c == '-' || c == '_') url_chars = true;
+    if (v == 255) return false;
+    std_chars |= c == '+' || c == '/';
+    url_chars |= c == '-' || c == '_';
+    all_hex &= hex(static_cast<char>(c)) >= 0;
     acc = (acc << 6) | v;
     bits += 6;
     if (bits >= 8) {
       bits -= 8;
-      out->push_back(static_cast<char>((acc >> bits) & 0xFF));
+      const auto b = static_cast<unsigned char>((acc >> bits) & 0xFF);
+      out->push_back(static_cast<char>(b));
+      const bool printable = (b >= 0x20 && b < 0x7f) || b == '\n' || b == '\r' || b == '\t';
+      if (!printable && ++bad > allowed_bad) return false;
     }
   }
-  if (std_chars && url_chars) return false;
+  // Hex (digests, ids) is hex: read as base64 it spells no text a secret
+  // rule could match (a known prefix such as "sk-", "gh", "AKIA", "xox" or
+  // "password" cannot encode to hex digits).
+  if (all_hex || (std_chars && url_chars)) return false;
   return looks_like_text(*out);
 }
 
