@@ -87,7 +87,12 @@ int run(const Options& opt, const std::string& mode) {
   CheatOptions copt;
   copt.walk.limits = opt.limits;
   copt.walk.keyring = &ring;
-  copt.walk.threads = opt.jobs >= 2 * inputs->size() ? 2 : 1;
+  // Cores left over when there are fewer inputs than jobs go to each input:
+  // a reader thread for the walk, and workers for the secret scan.
+  const unsigned per_input = static_cast<unsigned>(opt.jobs / inputs->size());
+  const unsigned secret_threads = per_input >= 2 ? per_input : 0;
+  copt.walk.threads = per_input >= 2 ? 2 : 1;
+  copt.secret_threads = secret_threads;
   copt.policy = &policy;
   copt.secrets = !opt.no_secrets;
   copt.keep_secret_text = opt.show_secrets;
@@ -103,7 +108,7 @@ int run(const Options& opt, const std::string& mode) {
       inputs->size(), opt.jobs,
       [&](size_t i) {
         const std::string& in = (*inputs)[i];
-        CheatReport r = mode == "scan"       ? scan_file(in, opt.limits, policy, opt.show_secrets)
+        CheatReport r = mode == "scan"       ? scan_file(in, opt.limits, policy, opt.show_secrets, secret_threads)
                         : mode == "coop"     ? audit_coop_dir(in, opt.limits, policy)
                         : mode == "manifest" ? audit_manifest(in, opt.limits, policy)
                                              : check_trace(in, copt);

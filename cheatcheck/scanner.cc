@@ -17,8 +17,11 @@ class CheckVisitor final : public RecordVisitor {
     ctx_.begin_record(r);
     collect_facts(r, ctx_);
     for (auto& c : checks_) c->on_record(r, ctx_);
-    if (secrets_) secrets_->on_record(r, line.bytes, ctx_);
+    if (secrets_) secrets_->on_line(line.bytes, line.index);
     return true;
+  }
+  void on_bad_line(const Line& line, const Error&) override {
+    if (secrets_) secrets_->on_line(line.bytes, line.index);
   }
 
  private:
@@ -56,7 +59,7 @@ CheatReport check_trace(const std::string& path, const CheatOptions& options) {
   static const Policy kNoPolicy;
   Context ctx(options.policy ? *options.policy : kNoPolicy);
   auto checks = make_trace_checks();
-  TraceSecretScan secrets(options.keep_secret_text);
+  TraceSecretScan secrets(options.secret_threads, options.keep_secret_text);
   CheckVisitor visitor(ctx, checks, options.secrets ? &secrets : nullptr);
   CheatReport out;
   out.verify = walk_trace(path, options.walk, &visitor);

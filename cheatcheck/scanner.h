@@ -18,6 +18,7 @@ struct CheatOptions {
   const Policy* policy = nullptr;
   bool secrets = true;
   bool keep_secret_text = false;  // redaction and --show-secrets only
+  unsigned secret_threads = 0;    // workers for the secret scan (0: on the walking thread)
 };
 
 struct CheatReport {

@@ -18,11 +18,15 @@ namespace {
 
 class FileScanner {
  public:
-  FileScanner(const Limits& limits, CheatReport& report, bool keep_text)
-      : limits_(limits), report_(report), collector_(keep_text) {}
+  FileScanner(const Limits& limits, CheatReport& report, bool keep_text, unsigned threads)
+      : limits_(limits),
+        report_(report),
+        collector_(keep_text),
+        pool_(threads, [] { return make_text_line_scanner(); }, [this](ScanOutput& out) { collect(out); }) {}
 
   // Scans a stream of text (plain or zstd) shown as `name`.
   void scan_stream(std::unique_ptr<ByteSource> raw, const std::string& name) {
+    file_ = name;
     bool zstd = false;
     auto src = sniff_compression(std::move(raw), limits_, &zstd);
     if (!src) return fail(src.error());
@@ -30,9 +34,13 @@ class FileScanner {
     Line line;
     for (;;) {
       auto st = lines.next(&line);
-      if (st == LineReader::Status::end) return;
-      if (st == LineReader::Status::error) return fail(lines.error());
-      scan_line(line, name);
+      if (st == LineReader::Status::line) {
+        pool_.add(line.bytes, line.index);
+        continue;
+      }
+      pool_.flush();  // every hit of this stream is collected under its name
+      if (st == LineReader::Status::error) fail(lines.error());
+      return;
     }
   }
 
@@ -41,12 +49,11 @@ class FileScanner {
   SecretCollector& collector() { return collector_; }
 
  private:
-  void scan_line(const Line& line, const std::string& file) {
-    if (line.bytes.find("[REDACTED:") != std::string_view::npos) collect_markers(line.bytes, &markers_);
-    hits_.clear();
-    const std::string where = "line " + std::to_string(line.index + 1);
-    engine_.scan(line.bytes, "", &hits_);
-    for (const auto& h : hits_) collector_.add(h, line.index, where, file);
+  void collect(ScanOutput& out) {
+    for (const auto& m : out.markers) {
+      if (markers_.size() < 1000) markers_.insert(m);
+    }
+    for (const auto& h : out.hits) collector_.add(h.hit, h.seq, h.location, file_);
   }
 
   void fail(const Error& e) {
@@ -56,10 +63,10 @@ class FileScanner {
 
   Limits limits_;
   CheatReport& report_;
-  SecretEngine engine_;
   SecretCollector collector_;
   absl::flat_hash_set<std::string> markers_;
-  std::vector<SecretHit> hits_;
+  std::string file_;
+  ScanPool pool_;  // last: its workers stop before the rest goes
 };
 
 // A ByteSource over the current member of an archive.
@@ -134,12 +141,13 @@ std::vector<std::string> expand_scan_paths(const std::vector<std::string>& paths
   return out;
 }
 
-CheatReport scan_file(const std::string& path, const Limits& limits, const Policy& policy, bool show_secrets) {
+CheatReport scan_file(const std::string& path, const Limits& limits, const Policy& policy, bool show_secrets,
+                      unsigned threads) {
   CheatReport report;
   report.file = path;
   report.verify.verdict = Verdict::verified;  // "read in full"; scan mode has no chain to verify
   Context ctx(policy);
-  FileScanner scanner(limits, report, show_secrets);
+  FileScanner scanner(limits, report, show_secrets, threads);
   auto raw = open_regular_file(path, false);
   if (!raw) {
     report.verify.verdict = Verdict::error;

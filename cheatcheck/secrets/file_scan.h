@@ -16,6 +16,8 @@ namespace goalcup::cheat {
 // The files a PATH argument stands for (a directory expands recursively).
 std::vector<std::string> expand_scan_paths(const std::vector<std::string>& paths);
 // One report per file (or archive), its findings GC02/GC03 by policy.
-CheatReport scan_file(const std::string& path, const Limits& limits, const Policy& policy, bool show_secrets = false);
+// `threads` workers scan its lines (0: this thread does).
+CheatReport scan_file(const std::string& path, const Limits& limits, const Policy& policy, bool show_secrets = false,
+                      unsigned threads = 0);
 
 }  // namespace goalcup::cheat

@@ -27,25 +27,7 @@ constexpr unsigned char kPrecompiled[] = {
 }  // namespace
 
 Matcher::Matcher() : impl_(new Impl) {
-  // The precompiled database, when this CPU can run it; else compile.
-  if (hs_deserialize_database(reinterpret_cast<const char*>(kPrecompiled), sizeof kPrecompiled, &impl_->db) ==
-          HS_SUCCESS &&
-      hs_alloc_scratch(impl_->db, &impl_->proto) == HS_SUCCESS) {
-    return;
-  }
-  hs_free_database(impl_->db);
-  impl_->db = nullptr;
-  compile();
-}
-
-void Matcher::compile() {
-  std::string error;
-  impl_->db = compile_rule_database(&error);
-  // The rules are compiled into the binary: a failure is a build defect.
-  if (!impl_->db) {
-    std::fprintf(stderr, "goalcup: %s\n", error.c_str());
-    std::abort();
-  }
+  impl_->db = load_database(kPrecompiled, sizeof kPrecompiled, compile_rule_database);
   if (hs_alloc_scratch(impl_->db, &impl_->proto) != HS_SUCCESS) std::abort();
 }
 

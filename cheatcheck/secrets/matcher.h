@@ -26,7 +26,6 @@ class Matcher {
 
  private:
   Matcher();
-  void compile();
   struct Impl;
   Impl* impl_;
 };

@@ -1,31 +1,106 @@
 #include "cheatcheck/secrets/rule_database.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include "cheatcheck/secrets/rules.h"
 
 namespace goalcup::cheat {
+namespace {
 
-hs_database_t* compile_rule_database(std::string* error) {
-  auto rules = secret_rules();
+struct Pattern {
+  std::string expr;
+  unsigned flags = 0, id = 0;
+};
+
+hs_database_t* compile(const std::vector<Pattern>& patterns, std::string* error) {
   std::vector<const char*> exprs;
-  std::vector<std::string> patterns;
   std::vector<unsigned> flags, ids;
-  patterns.reserve(rules.size());
-  exprs.reserve(rules.size());
-  for (size_t i = 0; i < rules.size(); ++i) {
-    patterns.emplace_back(rules[i].pattern);
-    exprs.push_back(patterns.back().c_str());
-    flags.push_back(rules[i].caseless ? HS_FLAG_CASELESS : 0u);
-    ids.push_back(static_cast<unsigned>(i));
+  for (const auto& p : patterns) {
+    exprs.push_back(p.expr.c_str());
+    flags.push_back(p.flags);
+    ids.push_back(p.id);
   }
   hs_database_t* db = nullptr;
   hs_compile_error_t* err = nullptr;
   if (hs_compile_multi(exprs.data(), flags.data(), ids.data(), static_cast<unsigned>(exprs.size()), HS_MODE_BLOCK,
                        nullptr, &db, &err) != HS_SUCCESS) {
-    *error = "secret rule " + std::to_string(err ? err->expression : -1) + ": " + (err ? err->message : "?");
+    *error = "secret pattern " + std::to_string(err ? err->expression : -1) + ": " + (err ? err->message : "?");
     hs_free_compile_error(err);
     return nullptr;
+  }
+  return db;
+}
+
+void replace_all(std::string& s, std::string_view from, std::string_view to) {
+  for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
+}
+
+// The characters of a generic value (Chars::value in rules.cc).
+constexpr std::string_view kValueClass = R"([^\x00-\x20"'\\,;<>{}()\[\]\x7f])";
+
+}  // namespace
+
+hs_database_t* compile_rule_database(std::string* error) {
+  auto rules = secret_rules();
+  std::vector<Pattern> patterns;
+  for (size_t i = 0; i < rules.size(); ++i) {
+    patterns.push_back({std::string(rules[i].pattern), rules[i].caseless ? HS_FLAG_CASELESS : 0u, static_cast<unsigned>(i)});
+  }
+  return compile(patterns, error);
+}
+
+// Inside JSON, at depth d, a quote is written \" (\\\" ...) and a newline \n
+// (\\n ...). Every other character a rule spells is written as itself
+// unless it is \u-escaped or is a \/ - and those are triggers of their own.
+std::string raw_tolerant_pattern(std::string_view pattern) {
+  std::string p(pattern);
+  replace_all(p, R"(["']?)", R"((?:\\*["'])?)");
+  replace_all(p, R"(\s*)", R"((?:\s|\\+[nrtf])*)");
+  replace_all(p, R"(\s+)", R"((?:\s|\\+[nrtf])+)");
+  return p;
+}
+
+hs_database_t* compile_prefilter_database(std::string* error) {
+  auto rules = secret_rules();
+  std::vector<Pattern> patterns;
+  for (size_t i = 0; i < rules.size(); ++i) {
+    std::string expr = raw_tolerant_pattern(rules[i].pattern);
+    // A generic assignment is only a secret with a value of 12 or more
+    // characters right after it: without that, "max_tokens":4096 in every
+    // request would send every line to the decoder.
+    if (rules[i].id == "generic-secret") expr += std::string(kValueClass) + "{" + std::to_string(rules[i].min_len) + "}";
+    patterns.push_back({expr, rules[i].caseless ? HS_FLAG_CASELESS : 0u, static_cast<unsigned>(i)});
+  }
+  std::string names;
+  for (auto n : sensitive_header_names()) names += (names.empty() ? "" : "|") + std::string(n);
+  patterns.push_back({R"re("(?:)re" + names + R"re()"\s*,\s*")re", HS_FLAG_CASELESS, kPrefilterHeader});
+  for (const char* trigger : {
+           R"(\\[u/x])",                       // \u, \/ and \x escapes (at any depth: \\u contains \u)
+           R"(%[0-9A-Fa-f]{2})",               // percent-encoding
+           R"(data:)",                         // an SSE stream, whose deltas are joined
+           R"("encoding"\s*:\s*"base64")",     // a wire body stored as base64 (binary bodies are scanned too)
+       }) {
+    patterns.push_back({trigger, 0u, kPrefilterTrigger});
+  }
+  return compile(patterns, error);
+}
+
+hs_database_t* load_database(const unsigned char* bytes, size_t size, hs_database_t* (*compile_fn)(std::string*)) {
+  hs_database_t* db = nullptr;
+  hs_scratch_t* probe = nullptr;
+  if (hs_deserialize_database(reinterpret_cast<const char*>(bytes), size, &db) == HS_SUCCESS &&
+      hs_alloc_scratch(db, &probe) == HS_SUCCESS) {
+    hs_free_scratch(probe);
+    return db;
+  }
+  hs_free_database(db);
+  std::string error;
+  db = compile_fn(&error);
+  if (!db) {
+    std::fprintf(stderr, "goalcup: %s\n", error.c_str());
+    std::abort();
   }
   return db;
 }

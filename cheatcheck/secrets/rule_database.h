@@ -1,15 +1,36 @@
-// Compiles every secret rule into one Hyperscan database (block mode, no
-// start-of-match tracking: rules know their match lengths). Used at build
-// time by compile_rules and, as a fallback, at run time by the matcher.
+// The two Hyperscan databases of the secret scan, compiled at build time by
+// compile_rules and, as a fallback, at run time (matcher.cc, prefilter.cc):
+// - the rules, to find candidates in decoded text (block mode, no
+//   start-of-match tracking: rules know their match lengths);
+// - the prefilter, to tell from a line's raw bytes whether decoding it can
+//   reveal anything (see prefilter.h).
 #pragma once
 
 #include <hs/hs.h>
 
+#include <cstddef>
 #include <string>
+#include <string_view>
 
 namespace goalcup::cheat {
 
 // The database, or nullptr with `error` set.
 hs_database_t* compile_rule_database(std::string* error);
+hs_database_t* compile_prefilter_database(std::string* error);
+
+// Prefilter pattern ids: 0..rules-1 are the rules written to match through
+// JSON escaping at any depth; these follow them.
+enum PrefilterId : unsigned {
+  kPrefilterHeader = 1000,  // a credential header pair; its value decides
+  kPrefilterTrigger = 1001, // something only decoding can see through
+};
+// Exposed for tests: the rule pattern made to match its own text after
+// JSON escaping at any depth (\" for ", \n for a newline).
+std::string raw_tolerant_pattern(std::string_view pattern);
+
+// The precompiled database in `bytes` when this CPU can run it, else the one
+// `compile` makes; aborts if neither works (the rules are part of the
+// build: a failure is a build defect).
+hs_database_t* load_database(const unsigned char* bytes, size_t size, hs_database_t* (*compile)(std::string*));
 
 }  // namespace goalcup::cheat

@@ -1,5 +1,7 @@
 #include "cheatcheck/secrets/rules.h"
 
+#include <strings.h>
+
 #include <zlib.h>
 
 #include <array>
@@ -249,6 +251,19 @@ std::optional<Extracted> extract_secret(const Rule& rule, std::string_view text,
     case Extract::value: return value_after(rule, text, end);
   }
   return std::nullopt;
+}
+
+std::span<const std::string_view> sensitive_header_names() {
+  static constexpr std::string_view kNames[] = {"authorization", "proxy-authorization", "x-api-key", "api-key",
+                                                "x-goog-api-key", "x-auth-token", "openai-api-key"};
+  return kNames;
+}
+
+bool sensitive_header(std::string_view name) {
+  for (auto h : sensitive_header_names()) {
+    if (h.size() == name.size() && strncasecmp(h.data(), name.data(), h.size()) == 0) return true;
+  }
+  return false;
 }
 
 std::string mask_secret(std::string_view secret) {

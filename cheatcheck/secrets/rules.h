@@ -60,6 +60,11 @@ struct Extracted {
 };
 std::optional<Extracted> extract_secret(const Rule& rule, std::string_view text, size_t start, size_t end);
 
+// HTTP header names whose values are credentials whatever their format
+// (compared without regard to case, as HTTP does).
+std::span<const std::string_view> sensitive_header_names();
+bool sensitive_header(std::string_view name);
+
 // Masked preview: a short prefix and the length, never the secret.
 std::string mask_secret(std::string_view secret);
 // Shannon entropy in bits per character.

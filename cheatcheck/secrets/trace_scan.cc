@@ -1,23 +1,19 @@
 #include "cheatcheck/secrets/trace_scan.h"
 
+#include <strings.h>
+
 #include <cstring>
 
+#include "cheatcheck/secrets/prefilter.h"
 #include "cheatcheck/secrets/rules.h"
+#include "core/keyring.h"
+#include "core/record.h"
 #include "core/sha256.h"
 
 namespace goalcup::cheat {
 namespace {
 
 constexpr size_t kMaxGroups = 10000;
-constexpr std::string_view kSensitiveHeaders[] = {"authorization", "proxy-authorization", "x-api-key", "api-key",
-                                                  "x-goog-api-key", "x-auth-token", "openai-api-key"};
-
-bool sensitive_header(std::string_view name) {
-  for (auto h : kSensitiveHeaders) {
-    if (h == name) return true;
-  }
-  return false;
-}
 
 // The credential in a header value, without its scheme ("Bearer x" -> "x").
 std::string_view header_secret(std::string_view value) {
@@ -106,85 +102,152 @@ void SecretCollector::emit(Context& ctx, const absl::flat_hash_set<std::string>&
   }
 }
 
-void TraceSecretScan::on_record(const Record& r, std::string_view line, Context& ctx) {
-  if (line.find("[REDACTED:") != std::string_view::npos) collect_markers(line, &markers_);
-  if (r.kind == Kind::wire) {
-    scan_headers(r);
-    // The stored body as bytes (base64 bodies decoded).
-    const WireBody& body = ctx.wire_body();
-    std::string_view encoding;
-    (void)json::string(r.body, "encoding", &encoding);
-    if (body.present) scan_string(body.bytes, "body.body", r.seq, encoding == "base64" ? "base64" : "");
-    for (auto field : r.body) {
-      if (field.key == "body" || field.key == "headers") continue;
-      std::string path = "body." + std::string(field.key);
-      walk(field.value, path, r.seq);
-    }
-    return;
-  }
-  std::string path = "body";
-  for (auto field : r.body) {
-    path = "body." + std::string(field.key);
-    walk(field.value, path, r.seq);
-  }
-}
+namespace {
 
-void TraceSecretScan::walk(simdjson::dom::element e, std::string& path, uint64_t seq) {
-  simdjson::dom::object o;
-  simdjson::dom::array a;
-  std::string_view s;
-  if (!e.get(s)) {
-    scan_string(s, path, seq);
-  } else if (!e.get(o)) {
-    for (auto field : o) {
-      const size_t len = path.size();
-      path += ".";
-      path += field.key;
-      walk(field.value, path, seq);
-      path.resize(len);
+// Every string of a record, with its place ("body.headers[2]"); wire bodies
+// stored as base64 are decoded first.
+class RecordLineScanner final : public LineScanner {
+ public:
+  explicit RecordLineScanner(bool prefilter) : prefilter_(prefilter) {}
+
+  void scan(std::string_view line, uint64_t seq, ScanOutput* out) override {
+    out_ = out;
+    seq_ = seq;
+    if (line.find("[REDACTED:") != std::string_view::npos) collect_markers(line, &out->markers);
+    if (prefilter_ && !Prefilter::instance().may_hold_secret(line)) return;
+    auto r = parser_.parse(line, seq);
+    if (!r) return scan_string(line, "line");  // the verifier reports why; the text is still scanned
+    std::string path;
+    if (r->kind == Kind::wire) {
+      scan_headers(*r);
+      scan_wire_body(r->body);
     }
-  } else if (!e.get(a)) {
-    size_t i = 0;
-    for (auto v : a) {
-      const size_t len = path.size();
-      path += "[" + std::to_string(i++) + "]";
-      walk(v, path, seq);
-      path.resize(len);
+    for (auto field : r->body) {
+      if (r->kind == Kind::wire && (field.key == "body" || field.key == "headers")) continue;
+      path = "body." + std::string(field.key);
+      walk(field.value, path);
     }
   }
-}
 
-void TraceSecretScan::scan_string(std::string_view s, const std::string& path, uint64_t seq, std::string_view chain) {
-  hits_.clear();
-  engine_.scan(s, chain, &hits_);
-  for (const auto& h : hits_) collector_.add(h, seq, path);
-}
+ private:
+  void scan_wire_body(simdjson::dom::object body) {
+    std::string_view bytes, encoding;
+    if (json::string(body, "body", &bytes) != json::Get::ok) return;
+    (void)json::string(body, "encoding", &encoding);
+    if (encoding == "base64") {
+      if (auto decoded = base64_decode(bytes)) return scan_string(*decoded, "body.body", "base64");
+    }
+    scan_string(bytes, "body.body");
+  }
 
-void TraceSecretScan::scan_headers(const Record& r) {
-  simdjson::dom::array headers;
-  if (json::array(r.body, "headers", &headers) != json::Get::ok) return;
-  size_t i = 0;
-  static const uint32_t kAuthRule = static_cast<uint32_t>(*rule_index("auth-header"));
-  static const uint32_t kKeyRule = static_cast<uint32_t>(*rule_index("api-key-header"));
-  for (auto h : headers) {
-    const std::string path = "body.headers[" + std::to_string(i++) + "]";
-    simdjson::dom::array pair;
-    std::string_view name, value;
-    if (h.get(pair) || pair.size() != 2 || pair.at(0).get(name) || pair.at(1).get(value)) continue;
+  void walk(simdjson::dom::element e, std::string& path) {
+    simdjson::dom::object o;
+    simdjson::dom::array a;
+    std::string_view s;
+    if (!e.get(s)) {
+      scan_string(s, path);
+    } else if (!e.get(o)) {
+      for (auto field : o) {
+        const size_t len = path.size();
+        path += ".";
+        path += field.key;
+        walk(field.value, path);
+        path.resize(len);
+      }
+    } else if (!e.get(a)) {
+      size_t i = 0;
+      for (auto v : a) {
+        const size_t len = path.size();
+        path += "[" + std::to_string(i++) + "]";
+        walk(v, path);
+        path.resize(len);
+      }
+    }
+  }
+
+  void scan_string(std::string_view s, const std::string& path, std::string_view chain = "") {
     hits_.clear();
-    engine_.scan(value, "", &hits_);
-    std::string_view secret = header_secret(value);
-    if (sensitive_header(name) && hits_.empty() && value.find("[REDACTED:") == std::string_view::npos &&
-        secret.size() >= 8) {
-      const bool bearer = name == "authorization" || name == "proxy-authorization";
-      hits_.push_back({bearer ? kAuthRule : kKeyRule, std::string(secret), "", Severity::high,
-                       "a credential header value the recorder did not redact"});
-    }
-    for (const auto& hit : hits_) collector_.add(hit, r.seq, path);
+    engine_.scan(s, chain, &hits_);
+    for (auto& h : hits_) out_->hits.push_back({std::move(h), seq_, path});
   }
+
+  void scan_headers(const Record& r) {
+    simdjson::dom::array headers;
+    if (json::array(r.body, "headers", &headers) != json::Get::ok) return;
+    size_t i = 0;
+    static const uint32_t kAuthRule = static_cast<uint32_t>(*rule_index("auth-header"));
+    static const uint32_t kKeyRule = static_cast<uint32_t>(*rule_index("api-key-header"));
+    for (auto h : headers) {
+      const std::string path = "body.headers[" + std::to_string(i++) + "]";
+      simdjson::dom::array pair;
+      std::string_view name, value;
+      if (h.get(pair) || pair.size() != 2 || pair.at(0).get(name) || pair.at(1).get(value)) continue;
+      hits_.clear();
+      engine_.scan(value, "", &hits_);
+      std::string_view secret = header_secret(value);
+      if (sensitive_header(name) && hits_.empty() && value.find("[REDACTED:") == std::string_view::npos &&
+          secret.size() >= 8) {
+        constexpr std::string_view kAuth = "authorization";  // or proxy-authorization
+        const bool bearer =
+            name.size() >= kAuth.size() && strncasecmp(name.data() + name.size() - kAuth.size(), kAuth.data(), kAuth.size()) == 0;
+        hits_.push_back({bearer ? kAuthRule : kKeyRule, std::string(secret), "", Severity::high,
+                         "a credential header value the recorder did not redact"});
+      }
+      for (auto& hit : hits_) out_->hits.push_back({std::move(hit), seq_, path});
+    }
+  }
+
+  bool prefilter_;
+  RecordParser parser_{Limits{}};
+  SecretEngine engine_;
+  std::vector<SecretHit> hits_;
+  ScanOutput* out_ = nullptr;
+  uint64_t seq_ = 0;
+};
+
+class TextLineScanner final : public LineScanner {
+ public:
+  explicit TextLineScanner(bool prefilter) : prefilter_(prefilter) {}
+
+  void scan(std::string_view line, uint64_t seq, ScanOutput* out) override {
+    if (line.find("[REDACTED:") != std::string_view::npos) collect_markers(line, &out->markers);
+    if (prefilter_ && !Prefilter::instance().may_hold_secret(line)) return;
+    hits_.clear();
+    engine_.scan(line, "", &hits_);
+    if (hits_.empty()) return;
+    const std::string where = "line " + std::to_string(seq + 1);
+    for (auto& h : hits_) out->hits.push_back({std::move(h), seq, where});
+  }
+
+ private:
+  bool prefilter_;
+  SecretEngine engine_;
+  std::vector<SecretHit> hits_;
+};
+
+}  // namespace
+
+std::unique_ptr<LineScanner> make_text_line_scanner(bool prefilter) {
+  return std::make_unique<TextLineScanner>(prefilter);
+}
+
+std::unique_ptr<LineScanner> make_record_line_scanner(bool prefilter) {
+  return std::make_unique<RecordLineScanner>(prefilter);
+}
+
+TraceSecretScan::TraceSecretScan(unsigned threads, bool keep_text)
+    : collector_(keep_text),
+      pool_(threads, [] { return make_record_line_scanner(); }, [this](ScanOutput& out) { collect(out); }) {}
+
+void TraceSecretScan::collect(ScanOutput& out) {
+  for (const auto& m : out.markers) {
+    if (markers_.size() < 1000) markers_.insert(m);
+  }
+  for (const auto& h : out.hits) collector_.add(h.hit, h.seq, h.location);
 }
 
 void TraceSecretScan::finish(Context& ctx) {
+  pool_.finish();
   absl::flat_hash_set<std::string> known = markers_;
   for (const auto& r : ctx.policy().redactor_rules) known.insert(r);
   collector_.emit(ctx, known);

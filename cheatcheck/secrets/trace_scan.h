@@ -14,6 +14,7 @@
 
 #include "cheatcheck/context.h"
 #include "cheatcheck/secrets/engine.h"
+#include "cheatcheck/secrets/scan_pool.h"
 
 namespace goalcup::cheat {
 
@@ -50,23 +51,31 @@ class SecretCollector {
   uint64_t dropped_ = 0;
 };
 
+// The secret scan of a trace, fed every line in order (records that did not
+// parse are scanned as text, so a broken line hides nothing). With threads,
+// lines are scanned on workers (each parses the record again: the walk's
+// parse is gone by then) and collected here in order.
 class TraceSecretScan {
  public:
-  explicit TraceSecretScan(bool keep_text = false) : collector_(keep_text) {}
+  explicit TraceSecretScan(unsigned threads = 0, bool keep_text = false);
   std::vector<std::pair<std::string, std::string>> texts() const { return collector_.texts(); }
-  void on_record(const Record& r, std::string_view line, Context& ctx);
+  void on_line(std::string_view line, uint64_t seq) { pool_.add(line, seq); }
   void finish(Context& ctx);
 
  private:
-  void walk(simdjson::dom::element e, std::string& path, uint64_t seq);
-  void scan_string(std::string_view s, const std::string& path, uint64_t seq, std::string_view chain = "");
-  void scan_headers(const Record& r);
+  void collect(ScanOutput& out);
 
-  SecretEngine engine_;
   SecretCollector collector_;
   absl::flat_hash_set<std::string> markers_;
-  std::vector<SecretHit> hits_;
+  ScanPool pool_;
 };
+
+// Scans a trace line: every string of the record with its place, or the
+// text of a line that is not a record. `prefilter` false decodes every line
+// (for tests of the prefilter, which must not change what is found).
+std::unique_ptr<LineScanner> make_record_line_scanner(bool prefilter = true);
+// Scans plain text lines (files, not traces); hits are located "line N".
+std::unique_ptr<LineScanner> make_text_line_scanner(bool prefilter = true);
 
 // Names inside "[REDACTED:...]" markers in `text`.
 void collect_markers(std::string_view text, absl::flat_hash_set<std::string>* names);

@@ -1,0 +1,80 @@
+#include "cheatcheck/secrets/prefilter.h"
+
+#include <hs/hs.h>
+
+#include <string>
+#include <vector>
+
+#include "cheatcheck/secrets/decoders.h"
+#include "cheatcheck/secrets/rule_database.h"
+
+namespace goalcup::cheat {
+
+struct Prefilter::Impl {
+  hs_database_t* db = nullptr;
+};
+
+namespace {
+
+constexpr unsigned char kPrecompiled[] = {
+#include "secret_prefilter_db.inc"
+};
+
+struct ThreadScratch {
+  hs_scratch_t* s = nullptr;
+  ~ThreadScratch() { hs_free_scratch(s); }
+};
+
+struct ScanState {
+  std::string_view text;
+  bool hit = false;
+};
+
+// Stops the scan at the first match that needs decoding.
+int on_match(unsigned id, unsigned long long, unsigned long long to, unsigned, void* ctx) {
+  auto* st = static_cast<ScanState*>(ctx);
+  if (id == kPrefilterHeader && st->text.substr(static_cast<size_t>(to)).starts_with("[REDACTED:")) return 0;
+  st->hit = true;
+  return 1;
+}
+
+bool base64_reveals_text(std::string_view line) {
+  thread_local std::vector<Run> runs;
+  thread_local std::string decoded;
+  find_base64_runs(line, &runs);
+  for (const Run& r : runs) {
+    const std::string_view run = line.substr(r.start, r.length);
+    if (decode_base64_text(run, &decoded)) return true;
+    // "\nQUJD..." reads as the run "nQUJD...": try it without the escape's letter.
+    if (r.start > 0 && line[r.start - 1] == '\\' && decode_base64_text(run.substr(1), &decoded)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Prefilter::Prefilter() : impl_(new Impl) {
+  impl_->db = load_database(kPrecompiled, sizeof kPrecompiled, compile_prefilter_database);
+}
+
+Prefilter::~Prefilter() {
+  hs_free_database(impl_->db);
+  delete impl_;
+}
+
+const Prefilter& Prefilter::instance() {
+  static const Prefilter p;
+  return p;
+}
+
+bool Prefilter::may_hold_secret(std::string_view line) const {
+  // Hyperscan takes an unsigned length; lines are far shorter (max_line_bytes).
+  if (line.size() >= (1ull << 31)) return true;
+  thread_local ThreadScratch scratch;
+  if (!scratch.s && hs_alloc_scratch(impl_->db, &scratch.s) != HS_SUCCESS) return true;
+  ScanState st{line};
+  hs_scan(impl_->db, line.data(), static_cast<unsigned>(line.size()), 0, scratch.s, on_match, &st);
+  return st.hit || base64_reveals_text(line);
+}
+
+}  // namespace goalcup::cheat

@@ -1,0 +1,132 @@
+#include "cheatcheck/secrets/scan_pool.h"
+
+#include "core/lines.h"
+
+namespace goalcup::cheat {
+namespace {
+
+constexpr size_t kBatchBytes = 1 << 20;
+constexpr size_t kBatchLines = 4096;
+constexpr size_t kMaxInFlight = 16 << 20;
+
+}  // namespace
+
+ScanPool::ScanPool(unsigned threads, const MakeScanner& make, Sink sink)
+    : sink_(std::move(sink)), current_(std::make_unique<Batch>()) {
+  current_->bytes.reserve(kBatchBytes + (64 << 10));
+  if (threads == 0) {
+    inline_ = make();
+    return;
+  }
+  for (unsigned i = 0; i < threads; ++i) {
+    // One scanner per worker, used by that worker only.
+    threads_.emplace_back([this, scanner = make()]() mutable {
+      std::unique_lock lock(mu_);
+      for (;;) {
+        work_cv_.wait(lock, [&] { return closing_ || !todo_.empty(); });
+        if (todo_.empty()) return;  // closing, nothing left
+        Batch* b = todo_.front();
+        todo_.pop_front();
+        lock.unlock();
+        scan_batch(*scanner, *b);
+        lock.lock();
+        b->done = true;
+        done_cv_.notify_all();
+      }
+    });
+  }
+}
+
+ScanPool::~ScanPool() { finish(); }
+
+void ScanPool::scan_batch(LineScanner& scanner, Batch& batch) {
+  size_t start = 0;
+  for (size_t i = 0; i < batch.ends.size(); ++i) {
+    scanner.scan(std::string_view(batch.bytes).substr(start, batch.ends[i] - start), batch.seqs[i], &batch.out);
+    start = batch.ends[i];
+  }
+}
+
+void ScanPool::add(std::string_view line, uint64_t seq) {
+  current_->bytes.append(line);
+  current_->ends.push_back(current_->bytes.size());
+  current_->seqs.push_back(seq);
+  if (current_->bytes.size() >= kBatchBytes || current_->ends.size() >= kBatchLines) submit();
+}
+
+void ScanPool::submit() {
+  if (current_->ends.empty()) return;
+  auto batch = std::exchange(current_, take_spare());
+  batch->bytes.append(kLinePadding, '\0');  // parsers read past the last line
+  if (inline_) {
+    scan_batch(*inline_, *batch);
+    sink_(batch->out);
+    give_back(std::move(batch));
+    return;
+  }
+  std::unique_lock lock(mu_);
+  in_flight_bytes_ += batch->bytes.size();
+  todo_.push_back(batch.get());
+  in_flight_.push_back(std::move(batch));
+  work_cv_.notify_one();
+  // Hand back what is done; wait while too much is in flight.
+  while (!in_flight_.empty() && (in_flight_.front()->done || in_flight_bytes_ > kMaxInFlight)) {
+    deliver_done_front(lock);
+  }
+}
+
+// Waits for the oldest batch, then gives its results to the sink (without
+// the lock, so that workers go on meanwhile).
+void ScanPool::deliver_done_front(std::unique_lock<std::mutex>& lock) {
+  done_cv_.wait(lock, [&] { return in_flight_.front()->done; });
+  auto batch = std::move(in_flight_.front());
+  in_flight_.pop_front();
+  in_flight_bytes_ -= batch->bytes.size();
+  lock.unlock();
+  sink_(batch->out);
+  give_back(std::move(batch));
+  lock.lock();
+}
+
+// Batches are reused (their buffers keep their size): a fresh megabyte per
+// batch would cost a page fault per page.
+std::unique_ptr<ScanPool::Batch> ScanPool::take_spare() {
+  if (spare_.empty()) return std::make_unique<Batch>();
+  auto b = std::move(spare_.back());
+  spare_.pop_back();
+  return b;
+}
+
+void ScanPool::give_back(std::unique_ptr<Batch> b) {
+  if (b->bytes.capacity() > 4 * kBatchBytes) return;  // grown for one long line: let it go
+  b->bytes.clear();
+  b->ends.clear();
+  b->seqs.clear();
+  b->out.hits.clear();
+  b->out.markers.clear();
+  b->done = false;
+  spare_.push_back(std::move(b));
+}
+
+void ScanPool::flush() {
+  submit();
+  if (inline_) return;
+  std::unique_lock lock(mu_);
+  while (!in_flight_.empty()) deliver_done_front(lock);
+}
+
+void ScanPool::finish() {
+  flush();
+  if (inline_) return;
+  {
+    std::lock_guard lock(mu_);
+    closing_ = true;
+  }
+  work_cv_.notify_all();
+  for (auto& t : threads_) {
+    if (t.joinable()) t.join();
+  }
+  threads_.clear();
+}
+
+}  // namespace goalcup::cheat

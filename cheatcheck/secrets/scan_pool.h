@@ -1,0 +1,93 @@
+// The secret scan on worker threads. Lines are copied into batches of about
+// a megabyte; each worker scans whole batches with its own engine (engines
+// hold parsers and are not shared); the results come back to the calling
+// thread in the order the lines were added, so a report is the same for any
+// number of threads. Bytes in flight are bounded (kMaxInFlight, plus one
+// batch that a single long line may make larger), so memory does not grow
+// with the trace.
+#pragma once
+
+#include <absl/container/flat_hash_set.h>
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "cheatcheck/secrets/engine.h"
+
+namespace goalcup::cheat {
+
+// A secret with the line it was in and its place there ("body.headers[2]").
+struct LocatedHit {
+  SecretHit hit;
+  uint64_t seq = 0;
+  std::string location;
+};
+
+// What a worker found in one batch of lines.
+struct ScanOutput {
+  std::vector<LocatedHit> hits;
+  absl::flat_hash_set<std::string> markers;  // names in [REDACTED:...] markers
+};
+
+// Scans one line; one instance per thread. Each line has kLinePadding
+// readable bytes after it (for the JSON parser).
+class LineScanner {
+ public:
+  virtual ~LineScanner() = default;
+  virtual void scan(std::string_view line, uint64_t seq, ScanOutput* out) = 0;
+};
+
+class ScanPool {
+ public:
+  using MakeScanner = std::function<std::unique_ptr<LineScanner>()>;
+  using Sink = std::function<void(ScanOutput&)>;
+
+  // `threads` 0 scans on the calling thread, inside add().
+  ScanPool(unsigned threads, const MakeScanner& make, Sink sink);
+  ~ScanPool();
+  ScanPool(const ScanPool&) = delete;
+  ScanPool& operator=(const ScanPool&) = delete;
+
+  // Copies `line`; the sink may be called from here with earlier results.
+  void add(std::string_view line, uint64_t seq);
+  // Delivers every result so far (the sink has seen every line added).
+  void flush();
+  // Flushes and stops the workers. Idempotent.
+  void finish();
+
+ private:
+  struct Batch {
+    std::string bytes;
+    std::vector<size_t> ends;  // end offset of each line in bytes
+    std::vector<uint64_t> seqs;
+    ScanOutput out;
+    bool done = false;
+  };
+  static void scan_batch(LineScanner& scanner, Batch& batch);
+  void submit();
+  std::unique_ptr<Batch> take_spare();  // on the calling thread only
+  void give_back(std::unique_ptr<Batch> b);
+  void deliver_done_front(std::unique_lock<std::mutex>& lock);
+  void work();
+
+  Sink sink_;
+  std::unique_ptr<LineScanner> inline_;  // when there are no threads
+  std::unique_ptr<Batch> current_;
+  std::mutex mu_;
+  std::condition_variable work_cv_, done_cv_;
+  std::deque<std::unique_ptr<Batch>> in_flight_;  // in line order
+  std::deque<Batch*> todo_;                        // not yet taken by a worker
+  size_t in_flight_bytes_ = 0;
+  bool closing_ = false;
+  std::vector<std::unique_ptr<Batch>> spare_;  // emptied batches, for reuse
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace goalcup::cheat

@@ -1,0 +1,252 @@
+// The secret scan's prefilter (cheatcheck/secrets/prefilter.h) may only
+// skip lines in which the full scan finds nothing. These tests build lines
+// that hide each kind of secret every way the engine can see through -
+// JSON escaping at several depths, escapes right before the secret, base64,
+// percent-encoding, \u escapes, SSE deltas, credential headers, base64 wire
+// bodies - and check, line by line, that the full scan and the prefiltered
+// scan find the same secrets. They also check that the prefilter does skip
+// ordinary lines, or it would be worth nothing.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "cheatcheck/secrets/prefilter.h"
+#include "cheatcheck/secrets/trace_scan.h"
+#include "cli/json_writer.h"
+#include "core/keyring.h"
+#include "core/lines.h"
+#include "core/source.h"
+#include "tests/support.h"
+
+namespace goalcup::cheat {
+namespace {
+
+// (secret, text around it) pairs, one or more per rule family.
+std::vector<std::string> sample_texts() {
+  const std::string ant = "sk-ant-api03-" + std::string(40, 'x') + "Zq9" + std::string(50, 'y') + "Q_AA";
+  const std::string pem = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----";
+  return {
+      "export ANTHROPIC_API_KEY=" + ant,
+      "key sk-ant-admin01-" + std::string(60, 'a') + " end",
+      "sk-proj-abcdefghij0123456789ABCDEFGHIJklmnop",
+      "sk-" + std::string(20, 'a') + "T3BlbkFJ" + std::string(20, 'b'),
+      "token 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 done",
+      "github_pat_" + std::string(22, 'A') + "_" + std::string(59, 'b'),
+      "glpat-xxxxxxxxxxxxxxxxxxxx",
+      "AKIAIOSFODNN7EXAMPLQ",
+      "aws_secret_access_key = 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",
+      "AIzaSyA1234567890abcdefghijklmnopqrstuv",
+      "secret: abc8Q~" + std::string(34, 'k'),
+      "xoxb-123456789012-123456789012-abcdefghijklmnopqrstuvwx",
+      "curl https://hooks.slack.com/services/T01ABCDEF/B01ABCDEF/abcdefghijklmnopqrstuvwx",
+      "token MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl." + std::string(30, 'z') + " ok",
+      "sk_live_abcdefghijklmnopqrstuvwx",
+      "hf_abcdefghijklmnopqrstuvwxyzABCDEFGH",
+      "npm_abcdefghijklmnopqrstuvwxyz0123456789",
+      "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+      "cat id\n" + pem + "\n",
+      "Authorization: Bearer abcdef0123456789ABCDEFxyz",
+      "x-api-key: q8Zr2Lk9Vm3Xp7Wn5Ty1",
+      "DB_PASSWORD=Zq8!rT2#vLm9@pXw",
+      R"({"db_password": "Zq8!rT2#vLm9@pXw", "user": "app"})",
+      "config:\n  auth_token:\n    \"3f9a1c7e5b2d8f406a1e9c3b7d5f2a8e0c4b6d9f\"",
+  };
+}
+
+std::string json_string(std::string_view s) {
+  std::string out;
+  append_json_string(&out, s);
+  return out;
+}
+
+std::string percent_all(std::string_view s) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    out += '%';
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+  }
+  return out;
+}
+
+// Letters written as \u00XX (JSON) or \xXX (C, Python).
+std::string escape_letters(std::string_view s, std::string_view prefix) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : s) {
+    if (c >= 'a' && c <= 'z') {
+      out += prefix;
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+// JSON as some encoders write it, with "/" as "\/".
+std::string escaped_slashes(std::string_view json) {
+  std::string out;
+  for (char c : json) {
+    if (c == '/') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+// The ways a text can be hidden in a line of text.
+std::vector<std::string> disguises(const std::string& t) {
+  std::string url = base64_encode(t);
+  std::replace(url.begin(), url.end(), '+', '-');
+  std::replace(url.begin(), url.end(), '/', '_');
+  std::vector<std::string> out = {
+      t,
+      "\n" + t,
+      "line one\n\t" + t + "\r\n",
+      base64_encode(t),
+      "\n" + base64_encode(t),
+      "echo " + url + " | base64 -d",
+      percent_all(t),
+      "q=" + percent_all(t) + "&x=1",
+      escape_letters(t, "\\u00"),
+      "b'" + escape_letters(t, "\\x") + "'",
+      escaped_slashes(json_string(t)),
+      json_string(t),
+      json_string(json_string(t)),
+      json_string(json_string(json_string(t))),
+      R"({"type":"tool_result","content":)" + json_string(t) + "}",
+      R"({"a":[1,2,{"b":)" + json_string(json_string(t)) + "}]}",
+  };
+  return out;
+}
+
+// A wire record (depth 0 JSON) carrying `body` as its stored body.
+std::string wire_record(const std::string& body, const std::string& headers = R"([["content-type","text/plain"]])",
+                        std::string_view encoding = "utf8") {
+  return R"({"seq":7,"t":"2026-11-26T10:00:00Z","kind":"wire","prev":"sha256:)" + std::string(64, 'a') +
+         R"(","body":{"conn":1,"exchange":0,"dir":"request","host":"api.anthropic.com","method":"POST","path":"/v1/messages","headers":)" +
+         headers + R"(,"body":)" + json_string(body) + R"(,"encoding":")" + std::string(encoding) + R"("}})";
+}
+
+std::string native_record(const std::string& text) {
+  const std::string native = R"({"type":"user","message":{"role":"user","content":[{"type":"tool_result","content":)" +
+                             json_string(text) + "}]}}";
+  return R"({"seq":9,"t":"2026-11-26T10:00:00Z","kind":"native","prev":"sha256:)" + std::string(64, 'b') +
+         R"(","body":{"source":"claude-code","line":)" + json_string(native) + "}}";
+}
+
+// An SSE response whose text arrives in three deltas, cutting `t` apart.
+std::string sse_split(const std::string& t) {
+  std::string body = "event: message_start\ndata: {\"type\":\"message_start\"}\n\n";
+  const size_t a = t.size() / 3, b = 2 * t.size() / 3;
+  for (const std::string& part : {t.substr(0, a), t.substr(a, b - a), t.substr(b)}) {
+    body += "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":"
+            "\"text_delta\",\"text\":" +
+            json_string(part) + "}}\n\n";
+  }
+  return body;
+}
+
+struct Found {
+  size_t lines = 0, lines_with_secrets = 0, skipped = 0;
+};
+
+// Scans `line` with and without the prefilter; the findings must be equal.
+void compare(const std::string& line, bool record, Found* found) {
+  std::string padded = line + std::string(kLinePadding, '\0');
+  const std::string_view view(padded.data(), line.size());
+  auto full = record ? make_record_line_scanner(false) : make_text_line_scanner(false);
+  auto fast = record ? make_record_line_scanner(true) : make_text_line_scanner(true);
+  ScanOutput a, b;
+  full->scan(view, 0, &a);
+  fast->scan(view, 0, &b);
+  auto summary = [](const ScanOutput& o) {
+    std::vector<std::string> s;
+    for (const auto& h : o.hits) s.push_back(h.location + " " + h.hit.chain + " " + h.hit.secret);
+    std::sort(s.begin(), s.end());
+    return s;
+  };
+  ++found->lines;
+  found->lines_with_secrets += !a.hits.empty();
+  found->skipped += !Prefilter::instance().may_hold_secret(view);
+  EXPECT_EQ(summary(a), summary(b)) << "line: " << line.substr(0, 300);
+}
+
+TEST(Prefilter, FindsWhatTheFullScanFindsHoweverItIsHidden) {
+  Found text, records;
+  for (const auto& t : sample_texts()) {
+    for (const auto& d : disguises(t)) {
+      compare(d, false, &text);
+      compare(wire_record(d), true, &records);
+      compare(native_record(d), true, &records);
+    }
+    compare(wire_record(sse_split(t)), true, &records);
+    compare(wire_record(sse_split(base64_encode(t))), true, &records);
+    // Binary around it, stored base64: only the decoded body shows it.
+    const std::string binary = std::string("\x89PNG\r\n\x1a\n\x00\x01\xff\xfe", 12) + t + std::string(40, '\xee');
+    compare(wire_record(base64_encode(binary), R"([["content-type","image/png"]])", "base64"), true, &records);
+  }
+  // Nearly every constructed line holds a secret the full scan finds; the
+  // comparison above is not vacuous.
+  EXPECT_GT(text.lines_with_secrets * 10, text.lines * 8) << text.lines_with_secrets << " of " << text.lines;
+  EXPECT_GT(records.lines_with_secrets * 10, records.lines * 8) << records.lines_with_secrets << " of " << records.lines;
+}
+
+TEST(Prefilter, CredentialHeadersAreCheckedWhateverTheirFormatAndCase) {
+  Found f;
+  for (const char* h : {R"([["authorization","Bearer opaque-session-value-1234"]])",
+                               R"([["Authorization", "Bearer opaque-session-value-1234"]])",
+                               R"([["X-Api-Key","opaque-session-value-1234"]])",
+                               R"([[ "proxy-authorization" , "Basic dXNlcjpwYXNzd29yZDEyMw==" ]])"}) {
+    compare(wire_record("{}", h), true, &f);
+  }
+  EXPECT_EQ(f.lines_with_secrets, f.lines);
+  EXPECT_EQ(f.skipped, 0u);
+}
+
+TEST(Prefilter, SkipsOrdinaryLines) {
+  // A request with a redacted key and prose, code and digests in its tool
+  // output: nothing to decode, so the prefilter must let it pass.
+  std::string tool_output;
+  for (int i = 0; i < 200; ++i) {
+    tool_output += "src/cache_" + std::to_string(i) + ".py:12: def load(path): return open(path).read()  # sha " +
+                   std::string(64, "0123456789abcdef"[i % 16]) + "\n";
+  }
+  const std::string body = R"({"model":"claude-sonnet-4-5","max_tokens":32000,"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01ABCdefGHIjklMNOpqrSTU","content":)" +
+                           json_string(tool_output) + "}]}]}";
+  const std::string line =
+      wire_record(body, R"([["content-type","application/json"],["x-api-key","[REDACTED:anthropic-key]"]])");
+  std::string padded = line + std::string(kLinePadding, '\0');
+  EXPECT_FALSE(Prefilter::instance().may_hold_secret(std::string_view(padded.data(), line.size())));
+}
+
+TEST(Prefilter, FindsTheSameOnEveryLineOfTheSamplesAndPlantedTraces) {
+  std::vector<std::string> paths;
+  for (const auto& name : {"claude-code-leaks.jsonl", "claude-code-verified.jsonl.zst", "codex-verified.jsonl",
+                           "claude-code-restart.jsonl"}) {
+    paths.push_back(testing::sample_path(name));
+  }
+  fixtures::TraceSpec spec;
+  spec.plants = {"secret-plain", "secret-base64", "secret-uescape", "secret-url", "secret-sse-split", "secret-header"};
+  fixtures::WrittenTrace written;
+  paths.push_back(testing::write_temp(
+      "prefilter-planted.jsonl", fixtures::join(fixtures::conversation_lines(spec, testing::dev_key(), &written))));
+  Found f;
+  for (const auto& path : paths) {
+    auto opened = open_trace(path, Limits{});
+    ASSERT_TRUE(opened) << path;
+    LineReader reader(std::move(opened->source), Limits{});
+    Line line;
+    while (reader.next(&line) == LineReader::Status::line) compare(std::string(line.bytes), true, &f);
+  }
+  EXPECT_GT(f.lines_with_secrets, 15u);  // the leaks sample alone holds 15 credentials
+  EXPECT_GT(f.skipped, f.lines / 4);     // and most ordinary lines are skipped
+}
+
+}  // namespace
+}  // namespace goalcup::cheat
