@@ -3,8 +3,10 @@
 // answered by something the proxy never saw; a tunnel to a host the capture
 // should decrypt carried provider traffic undecrypted; tool output that
 // talks to a provider's API suggests a tool called it with its own key.
-#include <cstring>
+#include <string.h>
+
 #include <map>
+#include <string_view>
 
 #include "cheatcheck/checks/check.h"
 #include "core/json_strict.h"
@@ -12,7 +14,7 @@
 namespace goalcup::cheat {
 namespace {
 
-constexpr const char* kProviderHosts[] = {"api.anthropic.com", "api.openai.com",
+constexpr std::string_view kProviderHosts[] = {"api.anthropic.com", "api.openai.com",
                                           "generativelanguage.googleapis.com", "openrouter.ai/api"};
 
 class Gc05 final : public Check {
@@ -74,8 +76,10 @@ class Gc05 final : public Check {
   void tool_output(const Record& r) {
     std::string_view text;
     if (json::string(r.body, "text", &text) != json::Get::ok) return;
-    for (const char* host : kProviderHosts) {
-      if (text.find(host) != std::string_view::npos) add(mentions_, host, r.seq);
+    for (std::string_view host : kProviderHosts) {
+      // memmem, not find(): tool output is most of a trace's text, and
+      // find() stops at every 'a' of it.
+      if (memmem(text.data(), text.size(), host.data(), host.size())) add(mentions_, std::string(host), r.seq);
     }
   }
 
