@@ -67,9 +67,13 @@ if [ ! -x "$node_dir/node_modules/.bin/secretlint" ] && command -v npm >/dev/nul
 fi
 if [ -x "$node_dir/node_modules/.bin/secretlint" ]; then
   echo '{"rules":[{"id":"@secretlint/secretlint-rule-preset-recommend"}]}' > "$node_dir/.secretlintrc.json"
-  hyperfine -w 1 -r 3 --export-json bench/results/secretlint.json -i \
-    -n secretlint "$node_dir/node_modules/.bin/secretlint --secretlintrc $node_dir/.secretlintrc.json $small" \
-    -n goalcup "$cheat scan --no-progress $small" >/dev/null
+  # On the benchmark trace itself (plain: secretlint reads no zstd), and on
+  # a 20 MB trace as the issue measured it.
+  lint="$node_dir/node_modules/.bin/secretlint --secretlintrc $node_dir/.secretlintrc.json"
+  hyperfine -N -w 1 -r 3 --export-json bench/results/secretlint.json -i \
+    -n secretlint "$lint $big" -n goalcup "$cheat scan --no-progress $big" >/dev/null
+  hyperfine -N -w 1 -r 5 --export-json bench/results/secretlint-small.json -i \
+    -n secretlint "$lint $small" -n goalcup "$cheat scan --no-progress $small" >/dev/null
 fi
 
 rss_kb=$( { /usr/bin/time -f %M "$verify" --dev-key $key "$big.zst" >/dev/null; } 2>&1 | tail -1)
@@ -117,11 +121,17 @@ sec = means("secrets")
 r = sec["goalcup"] / sec["rg"]; ok = r <= 2; ok_all &= ok
 print(f"| secret scan vs `zstd -dc \\| rg -o -f RULES \\| wc -l` | {sec['rg']:.3f} s | {sec['goalcup']:.3f} s | {r:.2f} | <= 2 | {'yes' if ok else 'NO'} |")
 if os.path.exists("bench/results/secretlint.json"):
-    sl = means("secretlint")
-    r = sl["secretlint"] / sl["goalcup"]; ok = r >= 30; ok_all &= ok
-    print(f"| secret scan vs secretlint 11 (20 MB) | {sl['secretlint']:.3f} s | {sl['goalcup']:.3f} s | {r:.0f}x faster | >= 30x | {'yes' if ok else 'NO'} |")
+    for label, name in (("the same trace, plain", "secretlint"), ("20 MB trace", "secretlint-small")):
+        sl = means(name)
+        r = sl["secretlint"] / sl["goalcup"]; ok = r >= 30; ok_all &= ok
+        print(f"| secret scan vs secretlint 11, {label} | {sl['secretlint']:.3f} s | {sl['goalcup']:.3f} s | {r:.1f}x faster | >= 30x | {'yes' if ok else 'NO'} |")
 else:
     print("| secret scan vs secretlint 11 | not run (npm unavailable) | | | | |")
 print(f"\nThroughput: {size/p['goalcup']/1e9:.2f} GB/s plain, {size/z['goalcup']/1e9:.2f} GB/s from zstd.")
+if os.path.exists("bench/results/secretlint.json"):
+    sl = means("secretlint")
+    print(f"Secret scan: {size/sl['goalcup']/1e9:.2f} GB/s on the plain trace; secretlint here "
+          f"{size/sl['secretlint']/1e6:.0f} MB/s (the issue measured it at about 24 MB/s, which this scan "
+          f"outruns {size/sl['goalcup']/24e6:.0f}x).")
 print("\nAll targets met." if ok_all else "\nSome targets NOT met.")
 PY
