@@ -59,7 +59,7 @@ CheatReport check_trace(const std::string& path, const CheatOptions& options) {
   static const Policy kNoPolicy;
   Context ctx(options.policy ? *options.policy : kNoPolicy);
   auto checks = make_trace_checks();
-  TraceSecretScan secrets(options.secret_threads, options.keep_secret_text);
+  TraceSecretScan secrets(options.secrets ? options.secret_threads : 0, options.keep_secret_text);
   CheckVisitor visitor(ctx, checks, options.secrets ? &secrets : nullptr);
   CheatReport out;
   out.verify = walk_trace(path, options.walk, &visitor);
