@@ -32,6 +32,15 @@ Result<simdjson::dom::element> StrictJsonParser::parse_padded(std::string_view b
   return root;
 }
 
+void StrictJsonParser::release_memory() {
+  constexpr size_t kKeep = 1 << 20;
+  if (parser_.capacity() > kKeep) {
+    // On failure the parser keeps its buffers and goes on working.
+    if (parser_.allocate(kKeep, parser_.max_depth()) != simdjson::SUCCESS) {}
+  }
+  if (copy_.capacity() > kKeep) std::string().swap(copy_);
+}
+
 Result<simdjson::dom::element> StrictJsonParser::parse_copy(std::string_view bytes, int64_t seq) {
   copy_.assign(bytes);
   copy_.append(kLinePadding, '\0');

@@ -24,6 +24,9 @@ class StrictJsonParser {
   Result<simdjson::dom::element> parse_padded(std::string_view bytes, int64_t seq);
   // Same for bytes without padding (copies them first).
   Result<simdjson::dom::element> parse_copy(std::string_view bytes, int64_t seq);
+  // Gives back buffers grown for a huge document (the last element becomes
+  // invalid), so that memory follows the longest line only while it is used.
+  void release_memory();
 
  private:
   simdjson::dom::parser parser_;

@@ -3,7 +3,10 @@
 // "could not judge" error, never silently.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <string>
+#include <string_view>
 
 namespace goalcup {
 
@@ -21,5 +24,16 @@ struct Limits {
   uint32_t ack_window = 1u << 16;          // how far back (in records) an ack may point
   uint32_t max_errors = 10000;             // errors before reading stops (the verdict is settled)
 };
+
+// Text read from a trace and kept beyond its record (a gap type, a host, a
+// model, an id shown in a report): at most kMaxKeptText bytes, marked when
+// cut, so that one crafted 60 MB name costs no more than a short one.
+inline constexpr size_t kMaxKeptText = 120;
+inline std::string clip_text(std::string_view text) {
+  if (text.size() <= kMaxKeptText) return std::string(text);
+  size_t cut = kMaxKeptText;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+  return std::string(text.substr(0, cut)) + "... (" + std::to_string(text.size()) + " bytes)";
+}
 
 }  // namespace goalcup

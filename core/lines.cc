@@ -1,6 +1,8 @@
 #include "core/lines.h"
 
+#include <algorithm>
 #include <cstring>
+#include <new>
 
 namespace goalcup {
 namespace {
@@ -13,12 +15,15 @@ void LineBlock::hash_lines() {
 }
 
 // Not zero-filled on purpose: untouched pages cost no memory, so a block
-// grown for one long line costs only what that line fills.
-void LineBlock::reserve(size_t cap, size_t keep) {
+// grown for one long line costs only what that line fills. realloc keeps
+// the bytes (`keep` is all the caller needs) and, for a long line, remaps
+// its pages rather than holding old and new copies at once.
+void LineBlock::reserve(size_t cap, size_t /*keep*/) {
   if (cap <= cap_) return;
-  std::unique_ptr<char[]> bigger(new char[cap]);
-  if (keep > 0) std::memcpy(bigger.get(), data_.get(), keep);
-  data_ = std::move(bigger);
+  char* bigger = static_cast<char*>(std::realloc(data_.get(), cap));
+  if (!bigger) throw std::bad_alloc();  // as new[] would: the limits keep lines far below this
+  (void)data_.release();
+  data_.reset(bigger);
   cap_ = cap;
 }
 
@@ -52,7 +57,9 @@ LineReader::Status LineReader::next_block(LineBlock* b) {
       return Status::line;
     }
     if (b->cap_ - kLinePadding - len < kChunk / 2) b->reserve(b->cap_ + b->cap_ / 2, len);
-    auto n = source_->read(b->data_.get() + len, b->cap_ - kLinePadding - len);
+    // At most a chunk per read: what follows the last LF is carried to the
+    // next block, and a long line must not drag a long tail with it.
+    auto n = source_->read(b->data_.get() + len, std::min(kChunk, b->cap_ - kLinePadding - len));
     if (!n) {
       error_ = n.take_error();
       error_.seq = static_cast<int64_t>(index_);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -40,7 +41,10 @@ class LineBlock {
  private:
   friend class LineReader;
   void reserve(size_t cap, size_t keep);
-  std::unique_ptr<char[]> data_;
+  struct Free {
+    void operator()(char* p) const { std::free(p); }
+  };
+  std::unique_ptr<char, Free> data_;  // malloc'd: realloc moves a long line's pages instead of copying them
   size_t cap_ = 0;
   std::vector<Line> lines_;
   std::vector<Digest> hashes_;

@@ -41,6 +41,8 @@ class RecordParser {
   explicit RecordParser(const Limits& limits) : json_(limits) {}
   // `line` must have kLinePadding readable bytes after it (LineReader's do).
   Result<Record> parse(std::string_view line, uint64_t index);
+  // After a huge line: see StrictJsonParser::release_memory.
+  void release_memory() { json_.release_memory(); }
 
  private:
   StrictJsonParser json_;

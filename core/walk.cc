@@ -9,19 +9,27 @@
 namespace goalcup {
 namespace {
 
+// Memory held for one long line (a block, a parser's buffers) is given back
+// once it is used, so that memory follows the longest line only while that
+// line is read and verified.
+constexpr size_t kShrinkAbove = 16 << 20;
+
 // Parses and verifies one block of lines, in order. False: the visitor stopped.
 bool consume(const LineBlock& block, RecordParser& parser, ChainVerifier& verifier, RecordVisitor* visitor) {
   for (size_t i = 0; i < block.size(); ++i) {
     const Line& line = block.line(i);
     auto record = parser.parse(line.bytes, line.index);
     verifier.add_line(line, block.hash(i), record);
-    if (!visitor) continue;
-    if (!record) {
+    bool go_on = true;
+    if (!visitor) {
+    } else if (!record) {
       visitor->on_bad_line(line, record.error());
     } else if (!visitor->on_record(*record, line, block.hash(i))) {
       verifier.add_read_error(Error{Code::usage, -1, "stopped before the end of the trace"});
-      return false;
+      go_on = false;
     }
+    if (line.bytes.size() > kShrinkAbove) parser.release_memory();
+    if (!go_on) return false;
   }
   return true;
 }
@@ -29,16 +37,17 @@ bool consume(const LineBlock& block, RecordParser& parser, ChainVerifier& verifi
 VerifyReport walk_sequential(LineReader& lines, const WalkOptions& options, RecordVisitor* visitor) {
   RecordParser parser(options.limits);
   ChainVerifier verifier(*options.keyring, options.limits);
-  LineBlock block;
+  auto block = std::make_unique<LineBlock>();
   for (;;) {
-    auto status = lines.next_block(&block);
+    auto status = lines.next_block(block.get());
     if (status == LineReader::Status::end) break;
     if (status == LineReader::Status::error) {
       verifier.add_read_error(lines.error());
       break;
     }
-    block.hash_lines();
-    if (!consume(block, parser, verifier, visitor) || verifier.should_stop()) break;
+    block->hash_lines();
+    if (!consume(*block, parser, verifier, visitor) || verifier.should_stop()) break;
+    if (block->capacity() > kShrinkAbove) block = std::make_unique<LineBlock>();
   }
   return verifier.finish(lines.bytes_read());
 }
@@ -67,6 +76,12 @@ class BlockQueue {
     closed_ = true;
     cv_.notify_all();
   }
+  // Waits until `n` blocks are queued (all of them back); false if closed.
+  bool wait_for_all(size_t n) {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return q_.size() >= n || closed_; });
+    return !closed_;
+  }
   // True when someone is blocked waiting for a block.
   bool starved() {
     std::lock_guard lock(mu_);
@@ -86,7 +101,6 @@ class BlockQueue {
 // parsing, verifying). Three blocks circulate, so memory stays bounded.
 VerifyReport walk_pipelined(LineReader& lines, const WalkOptions& options, RecordVisitor* visitor) {
   constexpr int kBlocks = 3;
-  constexpr size_t kShrinkAbove = 16 << 20;  // give back blocks grown for one long line
   BlockQueue full, empty;
   for (int i = 0; i < kBlocks; ++i) empty.push(std::make_unique<LineBlock>());
   LineReader::Status end_status = LineReader::Status::end;
@@ -100,7 +114,11 @@ VerifyReport walk_pipelined(LineReader& lines, const WalkOptions& options, Recor
       // Hash here unless the verifier is idle: then it hashes, and the
       // two threads share the costliest step.
       if (!full.starved()) b->hash_lines();
+      const bool huge = b->capacity() > kShrinkAbove;
       full.push(std::move(b));
+      // Read no further until a block holding a long line is verified and
+      // given back: one long line in memory at a time, not one per block.
+      if (huge && !empty.wait_for_all(kBlocks)) break;
     }
     full.close();
   });

@@ -10,12 +10,14 @@ namespace {
 
 constexpr size_t kMaxModels = 100;
 constexpr size_t kMaxGaps = 100;
+constexpr size_t kMaxKinds = 32;
 
+// A string the summary keeps, clipped (a hostile trace may make it huge).
 std::string at(simdjson::dom::object o, std::string_view pointer) {
   simdjson::dom::element e;
   std::string_view v;
   if (o.at_pointer(pointer).get(e) || e.get(v)) return {};
-  return std::string(v);
+  return clip_text(v);
 }
 
 std::optional<Timestamp> statement_time(const Record& r) {
@@ -45,7 +47,10 @@ std::string joined(const std::set<std::string>& s) {
 }  // namespace
 
 bool SummaryVisitor::on_record(const Record& r, const Line&, const Digest&) {
-  ++s_.kinds[std::string(r.kind_text)];
+  // Unknown kinds are named by the trace: clipped, and a few dozen at most.
+  std::string kind = clip_text(r.kind_text);
+  if (s_.kinds.size() >= kMaxKinds && !s_.kinds.contains(kind)) kind = "(other kinds)";
+  ++s_.kinds[kind];
   if (!s_.first_t) s_.first_t = r.t;
   s_.last_t = r.t;
   switch (r.kind) {
@@ -78,10 +83,10 @@ bool SummaryVisitor::on_record(const Record& r, const Line&, const Digest&) {
       if (dir == "request") {
         ++s_.exchanges;
         RequestInfo req = read_request(body, r.seq, 0);
-        if (!req.model.empty() && s_.models_requested.size() < kMaxModels) s_.models_requested.insert(req.model);
+        if (!req.model.empty() && s_.models_requested.size() < kMaxModels) s_.models_requested.insert(clip_text(req.model));
       } else {
         RebuiltAnswer a = read_answer(body);
-        if (!a.model.empty() && s_.models_answered.size() < kMaxModels) s_.models_answered.insert(a.model);
+        if (!a.model.empty() && s_.models_answered.size() < kMaxModels) s_.models_answered.insert(clip_text(a.model));
         if (a.input_tokens > 0) s_.input_tokens += a.input_tokens;
         if (a.output_tokens > 0) s_.output_tokens += a.output_tokens;
       }

@@ -355,6 +355,32 @@ INSTANTIATE_TEST_SUITE_P(Corpus, Hostile, ::testing::ValuesIn(sanitizer_cases())
   return n;
 });
 
+TEST(HostileLongLines, MemoryFollowsTheLongestLineNotHowManyThereAre) {
+  if (!kMeasureBounds) GTEST_SKIP() << "bounds are measured in the release build";
+  // Three 40 MiB lines, each a JSON document inside a string (what a huge
+  // request body looks like), with \u escapes so that the secret scan
+  // decodes them too.
+  constexpr size_t kLine = 40 << 20;
+  const std::string path = dir() + "/three-long-lines.jsonl";
+  {
+    std::string inner = "{\\\"k\\\":\\\"";
+    while (inner.size() < kLine - 200) inner += "lorem \\\\u0041 ipsum ";
+    inner += "\\\"}";
+    std::ofstream f(path, std::ios::binary);
+    for (uint64_t seq = 0; seq < 3; ++seq) f << envelope(seq, "{\"gap\":\"" + inner + "\"}");
+  }
+  const long verify_bound_kb = (2 * static_cast<long>(kLine) + (32 << 20)) / 1024;
+  for (const Tool& t : tools()) {
+    SCOPED_TRACE(t.name);
+    std::vector<std::string> argv = t.args;
+    argv.push_back(path);
+    Outcome o = run_measured(argv);
+    EXPECT_FALSE(o.killed);
+    EXPECT_LT(o.max_rss_kb, std::string(t.name) == "verify" ? verify_bound_kb : 256 * 1024)
+        << "peak RSS " << o.max_rss_kb / 1024 << " MiB";
+  }
+}
+
 TEST(HostileGrowing, AFileThatGrowsWhileReadIsNotJudged) {
   // A writer keeps appending while verify reads.
   const std::string path = dir() + "/growing.jsonl";

@@ -3,7 +3,9 @@
 // compact state (ids, digests, seqs; never bodies) and emits findings.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -24,6 +26,25 @@ struct SeqList {
   }
   bool empty() const { return count == 0; }
 };
+
+// Seqs grouped by a name read from the trace. Names are clipped (clip_text)
+// and at most
+// kMaxNames are kept apart; later ones are counted under "(other names)".
+inline constexpr size_t kMaxNames = 50;
+class NamedSeqs {
+ public:
+  void add(std::string_view name, uint64_t seq);
+  const std::map<std::string, SeqList>& all() const { return by_name_; }
+
+ private:
+  std::map<std::string, SeqList> by_name_;
+};
+
+// Identities matched across a trace (message ids, uuids, file names) are
+// kept as 64-bit hashes, at most kMaxTracked of them: a check that would
+// need more says it was skipped rather than let memory follow the trace.
+inline constexpr size_t kMaxTracked = 1 << 20;
+uint64_t identity(std::string_view id);
 
 class Check {
  public:

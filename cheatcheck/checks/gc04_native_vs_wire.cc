@@ -2,7 +2,8 @@
 // harness log model output that never crossed the wire. Native assistant
 // messages are matched to wire responses by id (Claude Code) or by text
 // (Codex); the text the harness logged must equal the text rebuilt from the
-// stream. Only ids, seqs and digests are kept.
+// stream. Only hashed ids, seqs and digests are kept, for at most
+// kMaxTracked messages.
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
 
@@ -19,6 +20,7 @@ struct WireAnswer {
 };
 
 struct NativeMessage {
+  std::string id;  // clipped, for the finding
   std::vector<uint64_t> seqs;
   std::unique_ptr<Sha256> text = std::make_unique<Sha256>();
   bool has_text = false;
@@ -29,15 +31,19 @@ class Gc04 final : public Check {
   std::string_view id() const override { return "GC04"; }
 
   void on_record(const Record& r, Context& ctx) override {
+    if (tracked() >= kMaxTracked) {
+      too_many_ = true;
+      return;
+    }
     if (r.kind == Kind::wire && ctx.is_sse_response()) {
       const RebuiltAnswer& a = ctx.answer();
       if (a.message_id.empty()) return;
       ++wire_answers_;
-      wire_by_id_[a.message_id] = WireAnswer{r.seq, sha256(a.text), false};
+      wire_by_id_[identity(a.message_id)] = WireAnswer{r.seq, sha256(a.text), false};
       if (a.provider == RebuiltAnswer::Provider::openai_responses) {
         if (!a.text.empty()) wire_by_text_.try_emplace(sha256(a.text), r.seq);
         for (const auto& call : a.tool_calls) {
-          if (!call.id.empty()) wire_by_call_.try_emplace(call.id, r.seq);
+          if (!call.id.empty()) wire_by_call_.try_emplace(identity(call.id), r.seq);
         }
       }
     } else if (r.kind == Kind::native) {
@@ -45,7 +51,8 @@ class Gc04 final : public Check {
       if (!n.assistant) return;
       ++native_lines_;
       if (n.harness == NativeInfo::Harness::claude_code && !n.message_id.empty()) {
-        NativeMessage& m = native_by_id_[n.message_id];
+        NativeMessage& m = native_by_id_[identity(n.message_id)];
+        if (m.id.empty()) m.id = clip_text(n.message_id);
         if (m.seqs.size() < kMaxSeqs) m.seqs.push_back(r.seq);
         if (!n.text.empty() || n.type == "assistant") {
           m.text->update(n.text);
@@ -54,14 +61,19 @@ class Gc04 final : public Check {
       } else if (n.harness == NativeInfo::Harness::codex && !n.text.empty()) {
         codex_texts_.emplace_back(r.seq, sha256(n.text));
       } else if (n.harness == NativeInfo::Harness::codex && !n.call_id.empty()) {
-        codex_calls_.insert(n.call_id);
+        codex_calls_.insert(identity(n.call_id));
       }
     }
   }
 
   void finish(const VerifyReport&, Context& ctx) override {
-    for (auto& [id, m] : native_by_id_) {
-      auto it = wire_by_id_.find(id);
+    if (too_many_) {
+      ctx.skip("GC04", "more than " + std::to_string(kMaxTracked) + " messages to match: not judged");
+      return;
+    }
+    for (auto& [key, m] : native_by_id_) {
+      const std::string& id = m.id;
+      auto it = wire_by_id_.find(key);
       if (it == wire_by_id_.end()) {
         ctx.emit(finding("GC04", Severity::high, m.seqs,
                          "The harness logged assistant message " + id + " but no wire response carries that id: "
@@ -110,14 +122,20 @@ class Gc04 final : public Check {
              "unlogged");
   }
 
-  absl::flat_hash_map<std::string, WireAnswer> wire_by_id_;
+  size_t tracked() const {
+    return wire_by_id_.size() + wire_by_text_.size() + native_by_id_.size() + wire_by_call_.size() +
+           codex_texts_.size() + codex_calls_.size();
+  }
+
+  absl::flat_hash_map<uint64_t, WireAnswer> wire_by_id_;
   absl::flat_hash_map<Digest, uint64_t> wire_by_text_;
-  absl::flat_hash_map<std::string, NativeMessage> native_by_id_;
-  absl::flat_hash_map<std::string, uint64_t> wire_by_call_;
+  absl::flat_hash_map<uint64_t, NativeMessage> native_by_id_;
+  absl::flat_hash_map<uint64_t, uint64_t> wire_by_call_;
   std::vector<std::pair<uint64_t, Digest>> codex_texts_;
-  absl::flat_hash_set<std::string> codex_calls_;
+  absl::flat_hash_set<uint64_t> codex_calls_;
   absl::flat_hash_set<uint64_t> matched_codex_;
   uint64_t wire_answers_ = 0, native_lines_ = 0;
+  bool too_many_ = false;
 };
 
 }  // namespace

@@ -45,14 +45,14 @@ class Gc05 final : public Check {
                        "the user lines around them: answers from outside the proxy?"),
                "unproxied-turns");
     }
-    for (const auto& [host, seqs] : tunnels_) {
-      ctx.emit(finding("GC05", Severity::high, seqs,
+    for (const auto& [host, list] : tunnels_.all()) {
+      ctx.emit(finding("GC05", Severity::high, list.seqs,
                        "Connections to " + host + ", a host the capture declares for decryption, passed through "
                        "undecrypted."),
                "tunnel:" + host);
     }
-    for (const auto& [host, seqs] : mentions_) {
-      ctx.emit(finding("GC05", Severity::warning, seqs,
+    for (const auto& [host, list] : mentions_.all()) {
+      ctx.emit(finding("GC05", Severity::warning, list.seqs,
                        "Tool output mentions " + host + ": a tool may have called the provider directly."),
                "tool-mentions:" + host);
     }
@@ -70,7 +70,7 @@ class Gc05 final : public Check {
   void tunnel(const Record& r, Context& ctx) {
     std::string_view host;
     if (json::string(r.body, "host", &host) != json::Get::ok) return;
-    if (ctx.facts().launch.decrypt_listed(host)) add(tunnels_, std::string(host), r.seq);
+    if (ctx.facts().launch.decrypt_listed(host)) tunnels_.add(host, r.seq);
   }
 
   void tool_output(const Record& r) {
@@ -79,19 +79,14 @@ class Gc05 final : public Check {
     for (std::string_view host : kProviderHosts) {
       // memmem, not find(): tool output is most of a trace's text, and
       // find() stops at every 'a' of it.
-      if (memmem(text.data(), text.size(), host.data(), host.size())) add(mentions_, std::string(host), r.seq);
+      if (memmem(text.data(), text.size(), host.data(), host.size())) mentions_.add(host, r.seq);
     }
-  }
-
-  static void add(std::map<std::string, std::vector<uint64_t>>& m, const std::string& key, uint64_t seq) {
-    auto& v = m[key];
-    if (v.size() < kMaxSeqs) v.push_back(seq);
   }
 
   bool wire_in_segment_ = false;
   std::vector<uint64_t> assistant_seqs_;
   SeqList unproxied_;
-  std::map<std::string, std::vector<uint64_t>> tunnels_, mentions_;
+  NamedSeqs tunnels_, mentions_;
 };
 
 }  // namespace

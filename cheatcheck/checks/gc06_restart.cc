@@ -17,7 +17,7 @@ class Gc06 final : public Check {
     if (r.kind == Kind::gap) {
       std::string_view name = "unnamed";
       (void)json::string(r.body, "gap", &name);
-      gaps_[std::string(name)].add(r.seq);
+      gaps_.add(name, r.seq);
       if (name == "IngestLost") ++ingest_lost_;
     } else if (ingest_lost_ > 0 && (r.kind == Kind::wire || r.kind == Kind::native || r.kind == Kind::exit)) {
       after_.add(r.seq);
@@ -25,7 +25,7 @@ class Gc06 final : public Check {
   }
 
   void finish(const VerifyReport&, Context& ctx) override {
-    for (const auto& [name, list] : gaps_) {
+    for (const auto& [name, list] : gaps_.all()) {
       const bool lost = name == "IngestLost";
       const Severity sev = lost && list.count > 1 ? Severity::high : lost ? Severity::warning : Severity::info;
       std::string msg = list.count > 1 ? std::to_string(list.count) + " " + name + " gaps" : "A " + name + " gap";
@@ -46,7 +46,7 @@ class Gc06 final : public Check {
   }
 
  private:
-  std::map<std::string, SeqList> gaps_;
+  NamedSeqs gaps_;
   uint64_t ingest_lost_ = 0;
   SeqList after_;
 };

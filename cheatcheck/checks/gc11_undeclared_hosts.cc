@@ -24,18 +24,18 @@ class Gc11 final : public Check {
       if (d.host == host) rule = &d;
     }
     if (!rule) {
-      add("host " + std::string(host), r.seq);
+      outside_.add("host " + clip_text(host), r.seq);
       return;
     }
     if (dir != "request" || json::string(r.body, "path", &path) != json::Get::ok || rule->paths.empty()) return;
     path = path.substr(0, path.find('?'));
     if (std::find(rule->paths.begin(), rule->paths.end(), path) == rule->paths.end()) {
-      add("path " + std::string(host) + std::string(path), r.seq);
+      outside_.add("path " + clip_text(host) + clip_text(path), r.seq);
     }
   }
 
   void finish(const VerifyReport&, Context& ctx) override {
-    for (const auto& [what, list] : outside_) {
+    for (const auto& [what, list] : outside_.all()) {
       ctx.emit(finding("GC11", Severity::high, list.seqs,
                        std::to_string(list.count) + " wire record(s) for " + what +
                            ", which the launch does not declare under capture.decrypt."),
@@ -44,10 +44,7 @@ class Gc11 final : public Check {
   }
 
  private:
-  void add(const std::string& what, uint64_t seq) {
-    if (outside_.size() < kMaxSeqs || outside_.contains(what)) outside_[what].add(seq);
-  }
-  std::map<std::string, SeqList> outside_;
+  NamedSeqs outside_;
 };
 
 }  // namespace

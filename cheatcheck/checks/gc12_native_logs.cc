@@ -27,8 +27,12 @@ class Gc12 final : public Check {
       return;
     }
     if (r.kind != Kind::native) return;
+    if (files_.size() + uuids_.size() >= kMaxTracked) {
+      too_many_ = true;
+      return;
+    }
     const NativeInfo& n = ctx.native();
-    FileState& f = files_[n.file];
+    FileState& f = files_[identity(n.file)];
     if (n.has_line_no) {
       if (f.last_line && n.line_no <= f.last_line) repeats_.add(r.seq);
       else if (f.last_line && n.line_no > f.last_line + 1) skips_.add(r.seq);
@@ -39,12 +43,14 @@ class Gc12 final : public Check {
       f.last_time = n.time;
     }
     if (n.harness == NativeInfo::Harness::claude_code && !n.uuid.empty()) {
-      if (!n.parent_uuid.empty() && !uuids_.contains(n.parent_uuid)) orphans_.add(r.seq);
-      if (!uuids_.insert(n.uuid).second) dup_uuids_.add(r.seq);
+      if (!n.parent_uuid.empty() && !uuids_.contains(identity(n.parent_uuid))) orphans_.add(r.seq);
+      if (!uuids_.insert(identity(n.uuid)).second) dup_uuids_.add(r.seq);
     }
   }
 
   void finish(const VerifyReport&, Context& ctx) override {
+    if (too_many_) ctx.skip("GC12", "more than " + std::to_string(kMaxTracked) + " native files and lines to track: "
+                                    "lines after that were not checked");
     emit(ctx, truncated_, "NativeTruncated gap(s): a harness log shrank or was rewritten under the recorder.", "truncated");
     emit(ctx, skips_, "native line(s) skip line numbers in their file: lines are missing.", "line-skip");
     emit(ctx, repeats_, "native line(s) repeat or go back in line number within their file.", "line-repeat");
@@ -59,8 +65,9 @@ class Gc12 final : public Check {
     ctx.emit(finding("GC12", Severity::warning, list.seqs, std::to_string(list.count) + " " + what), key);
   }
 
-  absl::flat_hash_map<std::string, FileState> files_;
-  absl::flat_hash_set<std::string> uuids_;
+  absl::flat_hash_map<uint64_t, FileState> files_;  // by identity()
+  absl::flat_hash_set<uint64_t> uuids_;
+  bool too_many_ = false;
   SeqList truncated_, skips_, repeats_, orphans_, dup_uuids_, backwards_;
 };
 

@@ -36,7 +36,7 @@ class Gc13 final : public Check {
     if (!ctx.policy().has_models) {
       ctx.skip("GC13", "the policy lists no models, so request models were not checked");
     }
-    for (const auto& [model, list] : models_) {
+    for (const auto& [model, list] : models_.all()) {
       ctx.emit(finding("GC13", Severity::high, list.seqs,
                        std::to_string(list.count) + " request(s) ask for model " + model +
                            ", which is not on the allowed list."),
@@ -81,7 +81,7 @@ class Gc13 final : public Check {
     if (!root || root->get(o) || json::string(o, "model", &model) != json::Get::ok) return;
     const auto& allowed = ctx.policy().models;
     if (std::find(allowed.begin(), allowed.end(), model) != allowed.end()) return;
-    if (models_.size() < kMaxSeqs || models_.contains(std::string(model))) models_[std::string(model)].add(r.seq);
+    models_.add(model, r.seq);
   }
 
   static void emit(Context& ctx, const SeqList& list, const std::string& what, const std::string& key) {
@@ -91,7 +91,7 @@ class Gc13 final : public Check {
 
   StrictJsonParser parser_{Limits{}};
   SeqList bad_digest_, bad_size_, bad_redaction_;
-  std::map<std::string, SeqList> models_;
+  NamedSeqs models_;
 };
 
 }  // namespace

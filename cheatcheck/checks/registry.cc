@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <functional>
 
 #include "cheatcheck/checks/check.h"
 
@@ -12,6 +13,14 @@ std::vector<std::unique_ptr<Check>> make_trace_checks() {
   }
   return checks;
 }
+
+void NamedSeqs::add(std::string_view name, uint64_t seq) {
+  std::string key = clip_text(name);
+  if (by_name_.size() >= kMaxNames && !by_name_.contains(key)) key = "(other names)";
+  by_name_[key].add(seq);
+}
+
+uint64_t identity(std::string_view id) { return std::hash<std::string_view>{}(id); }
 
 std::string seconds_text(int64_t nanos) {
   char buf[32];

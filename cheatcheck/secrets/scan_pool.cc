@@ -8,11 +8,12 @@ namespace {
 constexpr size_t kBatchBytes = 1 << 20;
 constexpr size_t kBatchLines = 4096;
 constexpr size_t kMaxInFlight = 16 << 20;
+constexpr size_t kCopyAtMost = 8 << 20;  // longer lines are scanned where they are
 
 }  // namespace
 
 ScanPool::ScanPool(unsigned threads, const MakeScanner& make, Sink sink)
-    : sink_(std::move(sink)), current_(std::make_unique<Batch>()) {
+    : make_(make), sink_(std::move(sink)), current_(std::make_unique<Batch>()) {
   current_->bytes.reserve(kBatchBytes + (64 << 10));
   if (threads == 0) {
     inline_ = make();
@@ -48,10 +49,21 @@ void ScanPool::scan_batch(LineScanner& scanner, Batch& batch) {
 }
 
 void ScanPool::add(std::string_view line, uint64_t seq) {
+  if (line.size() > kCopyAtMost) return scan_here(line, seq);
   current_->bytes.append(line);
   current_->ends.push_back(current_->bytes.size());
   current_->seqs.push_back(seq);
   if (current_->bytes.size() >= kBatchBytes || current_->ends.size() >= kBatchLines) submit();
+}
+
+// A huge line is scanned on this thread, in its place in the order: a copy
+// per worker would multiply the memory a long line takes.
+void ScanPool::scan_here(std::string_view line, uint64_t seq) {
+  flush();
+  auto scanner = make_();  // not kept: its parsers grew to this line
+  ScanOutput out;
+  scanner->scan(line, seq, &out);
+  sink_(out);
 }
 
 void ScanPool::submit() {

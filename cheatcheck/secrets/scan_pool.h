@@ -2,9 +2,9 @@
 // a megabyte; each worker scans whole batches with its own engine (engines
 // hold parsers and are not shared); the results come back to the calling
 // thread in the order the lines were added, so a report is the same for any
-// number of threads. Bytes in flight are bounded (kMaxInFlight, plus one
-// batch that a single long line may make larger), so memory does not grow
-// with the trace.
+// number of threads. Bytes in flight are bounded (16 MB), and a line longer
+// than 8 MB is scanned on the calling thread without a copy, so memory
+// follows neither the trace nor the thread count.
 #pragma once
 
 #include <absl/container/flat_hash_set.h>
@@ -55,7 +55,9 @@ class ScanPool {
   ScanPool(const ScanPool&) = delete;
   ScanPool& operator=(const ScanPool&) = delete;
 
-  // Copies `line`; the sink may be called from here with earlier results.
+  // Copies `line` (or scans it here, if huge); the sink may be called from
+  // here with earlier results. `line` needs kLinePadding readable bytes
+  // after it, as LineReader's lines have.
   void add(std::string_view line, uint64_t seq);
   // Delivers every result so far (the sink has seen every line added).
   void flush();
@@ -71,12 +73,14 @@ class ScanPool {
     bool done = false;
   };
   static void scan_batch(LineScanner& scanner, Batch& batch);
+  void scan_here(std::string_view line, uint64_t seq);
   void submit();
   std::unique_ptr<Batch> take_spare();  // on the calling thread only
   void give_back(std::unique_ptr<Batch> b);
   void deliver_done_front(std::unique_lock<std::mutex>& lock);
   void work();
 
+  MakeScanner make_;
   Sink sink_;
   std::unique_ptr<LineScanner> inline_;  // when there are no threads
   std::unique_ptr<Batch> current_;
