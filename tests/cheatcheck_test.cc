@@ -2,6 +2,7 @@
 // by the fixture writer, chain and statements intact) and one that does not.
 #include <fstream>
 
+#include "cheatcheck/checks/check.h"
 #include "cheatcheck/report.h"
 #include "cheatcheck/scanner.h"
 #include "cheatcheck/suppress.h"
@@ -291,6 +292,26 @@ TEST(CheatCli, ExitCodesFollowFailOn) {
   EXPECT_EQ(testing::run_command(bin + " --no-progress --fail-on warning " + testing::sample_path("claude-code-restart.jsonl")).exit_code, 1);
   EXPECT_EQ(testing::run_command(bin + " --no-progress /nonexistent.jsonl").exit_code, 2);
   EXPECT_EQ(testing::run_command(bin + " --no-progress --policy /nonexistent.json " + testing::sample_path("codex-verified.jsonl")).exit_code, 2);
+}
+
+TEST(CheckState, NamesFromTheTraceAreClippedAndFew) {
+  // A hostile trace may name a thousand gap types, each a megabyte long.
+  NamedSeqs names;
+  for (uint64_t i = 0; i < 1000; ++i) names.add(std::to_string(i) + std::string(1 << 20, 'x'), i);
+  EXPECT_LE(names.all().size(), kMaxNames + 1);
+  uint64_t counted = 0;
+  for (const auto& [name, list] : names.all()) {
+    EXPECT_LE(name.size(), kMaxKeptText + 32);
+    counted += list.count;
+  }
+  EXPECT_EQ(counted, 1000u);  // none lost: the rest are counted together
+  EXPECT_EQ(clip_text("short"), "short");
+  // Never cut inside a UTF-8 character.
+  const std::string e_acute = "\xc3\xa9";
+  std::string accents;
+  while (accents.size() < 400) accents += e_acute;
+  const std::string clipped = clip_text(accents);
+  EXPECT_EQ(clipped.substr(0, clipped.find("...")).size() % 2, 0u);
 }
 
 }  // namespace
