@@ -313,6 +313,7 @@ bool decode_base64_text(std::string_view run, std::string* out) {
     if (v == 255) return false;
     std_chars |= c == '+' || c == '/';
     url_chars |= c == '-' || c == '_';
+    if (std_chars && url_chars) return false;  // neither alphabet: a path, a slug
     all_hex &= hex(static_cast<char>(c)) >= 0;
     acc = (acc << 6) | v;
     bits += 6;
@@ -327,7 +328,7 @@ bool decode_base64_text(std::string_view run, std::string* out) {
   // Hex (digests, ids) is hex: read as base64 it spells no text a secret
   // rule could match (a known prefix such as "sk-", "gh", "AKIA", "xox" or
   // "password" cannot encode to hex digits).
-  if (all_hex || (std_chars && url_chars)) return false;
+  if (all_hex) return false;
   return looks_like_text(*out);
 }
 
