@@ -16,9 +16,9 @@ void LineBlock::hash_lines() {
 
 // Not zero-filled on purpose: untouched pages cost no memory, so a block
 // grown for one long line costs only what that line fills. realloc keeps
-// the bytes (`keep` is all the caller needs) and, for a long line, remaps
-// its pages rather than holding old and new copies at once.
-void LineBlock::reserve(size_t cap, size_t /*keep*/) {
+// the bytes and, for a long line, remaps its pages rather than holding old
+// and new copies at once.
+void LineBlock::reserve(size_t cap) {
   if (cap <= cap_) return;
   char* bigger = static_cast<char*>(std::realloc(data_.get(), cap));
   if (!bigger) throw std::bad_alloc();  // as new[] would: the limits keep lines far below this
@@ -38,9 +38,8 @@ LineReader::Status LineReader::fail(Code code, std::string message) {
 LineReader::Status LineReader::next_block(LineBlock* b) {
   b->lines_.clear();
   b->hashes_.clear();
-  b->reserve(kChunk + kLinePadding, 0);
   size_t len = carry_.size();
-  b->reserve(len + kChunk + kLinePadding, 0);
+  b->reserve(len + kChunk + kLinePadding);
   std::memcpy(b->data_.get(), carry_.data(), len);
   carry_.clear();
   size_t scan = 0;  // bytes before this hold no LF
@@ -56,7 +55,7 @@ LineReader::Status LineReader::next_block(LineBlock* b) {
       std::memset(b->data_.get() + len, 0, kLinePadding);
       return Status::line;
     }
-    if (b->cap_ - kLinePadding - len < kChunk / 2) b->reserve(b->cap_ + b->cap_ / 2, len);
+    if (b->cap_ - kLinePadding - len < kChunk / 2) b->reserve(b->cap_ + b->cap_ / 2);
     // At most a chunk per read: what follows the last LF is carried to the
     // next block, and a long line must not drag a long tail with it.
     auto n = source_->read(b->data_.get() + len, std::min(kChunk, b->cap_ - kLinePadding - len));

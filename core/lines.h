@@ -40,7 +40,7 @@ class LineBlock {
 
  private:
   friend class LineReader;
-  void reserve(size_t cap, size_t keep);
+  void reserve(size_t cap);  // keeps the bytes
   struct Free {
     void operator()(char* p) const { std::free(p); }
   };

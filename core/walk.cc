@@ -14,21 +14,26 @@ namespace {
 // line is read and verified.
 constexpr size_t kShrinkAbove = 16 << 20;
 
+// Shows a line to the tool's visitor. False: the visitor stopped.
+bool show(RecordVisitor& visitor, const Result<Record>& record, const Line& line, const Digest& hash,
+          ChainVerifier& verifier) {
+  if (!record) {
+    visitor.on_bad_line(line, record.error());
+    return true;
+  }
+  if (visitor.on_record(*record, line, hash)) return true;
+  verifier.add_read_error(Error{Code::usage, -1, "stopped before the end of the trace"});
+  return false;
+}
+
 // Parses and verifies one block of lines, in order. False: the visitor stopped.
 bool consume(const LineBlock& block, RecordParser& parser, ChainVerifier& verifier, RecordVisitor* visitor) {
   for (size_t i = 0; i < block.size(); ++i) {
     const Line& line = block.line(i);
     auto record = parser.parse(line.bytes, line.index);
     verifier.add_line(line, block.hash(i), record);
-    bool go_on = true;
-    if (!visitor) {
-    } else if (!record) {
-      visitor->on_bad_line(line, record.error());
-    } else if (!visitor->on_record(*record, line, block.hash(i))) {
-      verifier.add_read_error(Error{Code::usage, -1, "stopped before the end of the trace"});
-      go_on = false;
-    }
-    if (line.bytes.size() > kShrinkAbove) parser.release_memory();
+    const bool go_on = !visitor || show(*visitor, record, line, block.hash(i), verifier);
+    if (line.bytes.size() > kShrinkAbove) parser.release_memory();  // the record is done with
     if (!go_on) return false;
   }
   return true;
