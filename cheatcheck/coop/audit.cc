@@ -47,23 +47,6 @@ std::string str(simdjson::dom::object o, std::string_view key) {
   return json::string(o, key, &v) == json::Get::ok ? std::string(v) : std::string();
 }
 
-void scan_strings(SecretEngine& engine, SecretCollector& collector, simdjson::dom::element e, const std::string& path,
-                  const std::string& file) {
-  simdjson::dom::object o;
-  simdjson::dom::array a;
-  std::string_view s;
-  if (!e.get(s)) {
-    std::vector<SecretHit> hits;
-    engine.scan(s, "", &hits);
-    for (const auto& h : hits) collector.add(h, 0, path, file);
-  } else if (!e.get(o)) {
-    for (auto f : o) scan_strings(engine, collector, f.value, path + "." + std::string(f.key), file);
-  } else if (!e.get(a)) {
-    size_t i = 0;
-    for (auto v : a) scan_strings(engine, collector, v, path + "[" + std::to_string(i++) + "]", file);
-  }
-}
-
 class CoopAudit {
  public:
   CoopAudit(const std::string& dir, const Policy& policy) : dir_(dir), ctx_(policy) {}
@@ -152,7 +135,14 @@ class CoopAudit {
                              ? "value " + (id.empty() ? "@" + std::to_string(offset) : id) +
                                    (hen.empty() ? "" : " (hen " + hen + ")")
                              : "value @" + std::to_string(offset);
-      for (auto f : o) scan_strings(engine_, collector_, f.value, what + " ." + std::string(f.key), "state.redb");
+      for (auto f : o) {
+        std::string path = what + " ." + std::string(f.key);
+        for_each_string_at(f.value, path, [&](std::string_view text, const std::string& at) {
+          std::vector<SecretHit> hits;
+          engine_.scan(text, "", &hits);
+          for (const auto& h : hits) collector_.add(h, 0, at, "state.redb");
+        });
+      }
       // A hen record: coop + name, or an id shaped like a workdir name.
       const std::string coop = str(o, "coop"), name = str(o, "name");
       if (!name.empty() && (!coop.empty() || !str(o, "agent_kind").empty() || !str(o, "spec_version").empty())) {

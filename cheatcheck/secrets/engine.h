@@ -46,6 +46,35 @@ class SecretEngine {
   uint64_t budget_ = 0;  // derived bytes left for the current top-level scan
 };
 
+// Calls f(text, path) for every string value under `e`, with its place
+// appended to `path` ("body.headers[2]", ".key"); `path` is restored after.
+// Recursion is bounded by the parser's depth limit.
+template <typename F>
+void for_each_string_at(simdjson::dom::element e, std::string& path, F&& f) {
+  simdjson::dom::object o;
+  simdjson::dom::array a;
+  std::string_view s;
+  if (!e.get(s)) {
+    f(s, path);
+  } else if (!e.get(o)) {
+    for (auto field : o) {
+      const size_t len = path.size();
+      path += ".";
+      path += field.key;
+      for_each_string_at(field.value, path, f);
+      path.resize(len);
+    }
+  } else if (!e.get(a)) {
+    size_t i = 0;
+    for (auto v : a) {
+      const size_t len = path.size();
+      path += "[" + std::to_string(i++) + "]";
+      for_each_string_at(v, path, f);
+      path.resize(len);
+    }
+  }
+}
+
 // Adds `hit` to `out` unless the same secret is there already (keeping the
 // more specific rule and the shorter chain).
 void add_hit(SecretHit hit, std::vector<SecretHit>* out);

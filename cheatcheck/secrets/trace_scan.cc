@@ -125,7 +125,7 @@ class RecordLineScanner final : public LineScanner {
     for (auto field : r->body) {
       if (r->kind == Kind::wire && (field.key == "body" || field.key == "headers")) continue;
       path = "body." + std::string(field.key);
-      walk(field.value, path);
+      for_each_string_at(field.value, path, [&](std::string_view text, const std::string& at) { scan_string(text, at); });
     }
   }
 
@@ -138,31 +138,6 @@ class RecordLineScanner final : public LineScanner {
       if (auto decoded = base64_decode(bytes)) return scan_string(*decoded, "body.body", "base64");
     }
     scan_string(bytes, "body.body");
-  }
-
-  void walk(simdjson::dom::element e, std::string& path) {
-    simdjson::dom::object o;
-    simdjson::dom::array a;
-    std::string_view s;
-    if (!e.get(s)) {
-      scan_string(s, path);
-    } else if (!e.get(o)) {
-      for (auto field : o) {
-        const size_t len = path.size();
-        path += ".";
-        path += field.key;
-        walk(field.value, path);
-        path.resize(len);
-      }
-    } else if (!e.get(a)) {
-      size_t i = 0;
-      for (auto v : a) {
-        const size_t len = path.size();
-        path += "[" + std::to_string(i++) + "]";
-        walk(v, path);
-        path.resize(len);
-      }
-    }
   }
 
   void scan_string(std::string_view s, const std::string& path, std::string_view chain = "") {
