@@ -35,6 +35,7 @@ enum class ErrorClass : uint8_t {
   X(zstd_truncated, unreadable)                \
   X(file_changed, unreadable)                  \
   X(internal_error, unreadable)                \
+  X(unsupported_format, unreadable)            \
   /* documented limits (docs/LIMITS.md) */     \
   X(limit_line_bytes, limit)                   \
   X(limit_nesting, limit)                      \

@@ -217,7 +217,10 @@ void ChainVerifier::check_kind(const Record& r) {
   const int64_t s = sq(r.seq);
   if (auto e = check_body(r)) {
     error(e->code, e->seq, e->message);
-    return;
+    // The header of an unknown format still names the run, so that the
+    // report does not add statement errors that only follow from this one.
+    if (e->code != Code::unsupported_format) return;
+    unsupported_format_ = true;
   }
   switch (r.kind) {
     case Kind::header:
@@ -399,7 +402,9 @@ VerifyReport ChainVerifier::finish(uint64_t bytes_read) {
   for (const auto& e : rep_.errors) {
     (code_class(e.code) == ErrorClass::invalid ? invalid : unreadable) = true;
   }
-  if (invalid) {
+  if (unsupported_format_) {
+    rep_.verdict = Verdict::error;  // no rule of this tool applies to another format
+  } else if (invalid) {
     rep_.verdict = Verdict::invalid;
   } else if (unreadable) {
     rep_.verdict = Verdict::error;

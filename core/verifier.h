@@ -126,6 +126,7 @@ class ChainVerifier {
   uint64_t wire_total_ = 0;
   // Order state.
   bool have_header_ = false;
+  bool unsupported_format_ = false;  // the header names another format or version
   bool exited_ = false;
   bool sealed_ = false;
   bool seal_acked_ = false;

@@ -114,9 +114,25 @@ TEST(Rules, HeaderFieldsAreChecked) {
   Lines lines = valid_trace();
   lines[0] = with_body(lines[0], set_member(line_body(lines[0]), "entry_id", "\"ABCDEF0123456789\""));
   EXPECT_TRUE(has_error(verify_lines(lines), Code::body_field));
-  Lines v = valid_trace();
-  v[0] = with_body(v[0], set_member(line_body(v[0]), "version", "1"));
-  EXPECT_TRUE(has_error(verify_lines(v), Code::body_field));
+}
+
+TEST(Rules, AnotherFormatOrVersionCannotBeJudged) {
+  auto judged = [](const std::string& member, const std::string& value) {
+    Lines lines = valid_trace();
+    lines[0] = with_body(lines[0], set_member(line_body(lines[0]), member, value));
+    return verify_lines(lines);
+  };
+  for (auto [member, value] : {std::pair{"version", "1"}, std::pair{"format", "\"goalcup-trace-v2\""}}) {
+    auto r = judged(member, value);
+    EXPECT_TRUE(has_error(r, Code::unsupported_format)) << member;
+    // The edit also breaks the chain, yet the verdict is "could not judge":
+    // the chain rules are those of version 0.
+    EXPECT_TRUE(has_error(r, Code::prev_mismatch)) << member;
+    EXPECT_EQ(r.verdict, Verdict::error) << member;
+  }
+  auto same = judged("version", "0");
+  EXPECT_FALSE(has_error(same, Code::unsupported_format));
+  EXPECT_EQ(same.verdict, Verdict::verified);
 }
 
 TEST(Rules, StartReceiptBindsSeqZero) {
