@@ -98,28 +98,35 @@ Result<std::unique_ptr<ByteSource>> open_regular_file(const std::string& path, b
   return regular_file_source(*o, path);
 }
 
+// The layers a trace may come in, outside in: a file, a directory or stdin;
+// zstd over the whole; a .tar (so also a .tar.zst); zstd over the member.
 Result<OpenedTrace> open_trace(const std::string& path, const Limits& limits) {
   OpenedTrace out;
   auto raw = raw_source(path, &out.description);
   if (!raw) return raw.take_error();
-  std::unique_ptr<ByteSource> src = std::move(*raw);
+  bool outer_zstd = false;
+  auto outer = sniff_compression(std::move(*raw), limits, &outer_zstd);
+  if (!outer) return outer.take_error();
+  std::unique_ptr<ByteSource> src = std::move(*outer);
 
   auto prefix = read_prefix(*src, 512);
   if (!prefix) return prefix.take_error();
   const bool tar = looks_like_tar(*prefix);
   src = prefixed_source(std::move(*prefix), std::move(src));
-  if (tar) {
-    std::string member;
-    auto m = tar_member_source(std::move(src), limits, &member);
-    if (!m) return m.take_error();
-    src = std::move(*m);
-    out.description = member + " in tar";
+  if (!tar) {
+    out.source = std::move(src);
+    if (outer_zstd) out.description += out.description.empty() ? "zstd" : ", zstd";
+    return out;
   }
+  std::string member;
+  auto m = tar_member_source(std::move(src), limits, &member);
+  if (!m) return m.take_error();
+  out.description = member + (outer_zstd ? " in tar.zst" : " in tar");
   bool zstd = false;
-  auto sniffed = sniff_compression(std::move(src), limits, &zstd);
+  auto sniffed = sniff_compression(std::move(*m), limits, &zstd);
   if (!sniffed) return sniffed.take_error();
   out.source = std::move(*sniffed);
-  if (zstd) out.description += out.description.empty() ? "zstd" : ", zstd";
+  if (zstd) out.description += ", zstd";
   return out;
 }
 

@@ -1,10 +1,12 @@
 // The trace member of a .tar, streamed through libarchive. Nothing is ever
 // extracted to disk, so member paths cannot escape; only a regular member
-// named trace.jsonl or trace.jsonl.zst (optionally "./"-prefixed) is read,
-// and links by those names are refused.
+// named trace.jsonl or trace.jsonl.zst is read, at the top or in a folder
+// (`tar cf entry.tar entry/` is how most people pack one), and links by
+// those names are refused.
 #include <archive.h>
 #include <archive_entry.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -14,9 +16,17 @@
 namespace goalcup {
 namespace {
 
+// A relative path without ".." whose last component names a trace.
 bool is_trace_name(std::string_view name) {
-  if (name.starts_with("./")) name.remove_prefix(2);
-  return name == "trace.jsonl" || name == "trace.jsonl.zst";
+  if (name.empty() || name.front() == '/') return false;
+  std::string_view last;
+  for (size_t start = 0; start <= name.size();) {
+    size_t end = std::min(name.find('/', start), name.size());
+    last = name.substr(start, end - start);
+    if (last == "..") return false;
+    start = end + 1;
+  }
+  return last == "trace.jsonl" || last == "trace.jsonl.zst";
 }
 
 class TarMemberSource final : public ByteSource {

@@ -126,6 +126,26 @@ TEST(Reader, TarHoldingTheTrace) {
   const std::string text = trace_text();
   EXPECT_VERDICT(verify_path(make_tar({{"README", "hi"}, {"trace.jsonl", text}})), Verdict::verified);
   EXPECT_VERDICT(verify_path(make_tar({{"./trace.jsonl.zst", zstd_frames(text, 999)}})), Verdict::verified);
+  // `tar cf entry.tar entry/` puts the trace in a folder.
+  EXPECT_VERDICT(verify_path(make_tar({{"entry/", "", AE_IFDIR}, {"entry/notes.md", "hi"}, {"entry/trace.jsonl", text}})),
+                 Verdict::verified);
+  EXPECT_VERDICT(verify_path(make_tar({{"./a/b/trace.jsonl.zst", zstd_frames(text, 999)}})), Verdict::verified);
+  // One trace member, wherever it is.
+  auto two = verify_path(make_tar({{"trace.jsonl", text}, {"old/trace.jsonl", text}}));
+  EXPECT_TRUE(testing::has_error(two, Code::ambiguous_submission)) << testing::error_codes(two);
+}
+
+TEST(Reader, CompressedTarHoldingTheTrace) {
+  const std::string text = trace_text();
+  std::ifstream in(make_tar({{"entry/trace.jsonl", text}}), std::ios::binary);
+  const std::string tar((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto r = verify_path(write_temp("entry.tar.zst", zstd_frames(tar, 4096)));
+  EXPECT_VERDICT(r, Verdict::verified);
+  EXPECT_EQ(r.source, "entry/trace.jsonl in tar.zst");
+  // A trace.jsonl.zst inside a .tar.zst is read through both.
+  std::ifstream in2(make_tar({{"trace.jsonl.zst", zstd_frames(text, 999)}}), std::ios::binary);
+  const std::string tar2((std::istreambuf_iterator<char>(in2)), std::istreambuf_iterator<char>());
+  EXPECT_VERDICT(verify_path(write_temp("double.tar.zst", zstd_frames(tar2, 4096))), Verdict::verified);
 }
 
 TEST(Reader, TarRefusesLinksAndOddMembers) {
@@ -135,7 +155,7 @@ TEST(Reader, TarRefusesLinksAndOddMembers) {
   auto hard = verify_path(make_tar({{"trace.jsonl", "", AE_IFREG, "../../etc/passwd"}}));
   EXPECT_TRUE(testing::has_error(hard, Code::unsafe_path)) << testing::error_codes(hard);
   // Paths that would escape are never taken for the trace.
-  auto escape = verify_path(make_tar({{"../trace.jsonl", text}, {"/trace.jsonl", text}}));
+  auto escape = verify_path(make_tar({{"../trace.jsonl", text}, {"/trace.jsonl", text}, {"a/../../trace.jsonl", text}}));
   EXPECT_TRUE(testing::has_error(escape, Code::no_trace_in_submission)) << testing::error_codes(escape);
   auto two = verify_path(make_tar({{"trace.jsonl", text}, {"trace.jsonl.zst", zstd_frames(text, 999)}}));
   EXPECT_TRUE(testing::has_error(two, Code::ambiguous_submission)) << testing::error_codes(two);
