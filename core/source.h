@@ -28,6 +28,10 @@ struct OpenedTrace {
 // Opens a trace given on the command line: a file, a submission directory,
 // a .tar, or "-" for stdin. Compression is recognised by content, not name.
 Result<OpenedTrace> open_trace(const std::string& path, const Limits& limits);
+// The layers inside the raw bytes, outside in: zstd over the whole, a .tar
+// (so also a .tar.zst), zstd over the member. `description` says where the
+// raw bytes came from ("" for a file) and is extended with each layer.
+Result<OpenedTrace> open_layers(std::unique_ptr<ByteSource> raw, std::string description, const Limits& limits);
 
 // Opens a regular file as raw bytes (no decompression). FIFOs, devices and,
 // unless `follow_links`, symbolic links are refused without blocking.

@@ -98,14 +98,18 @@ Result<std::unique_ptr<ByteSource>> open_regular_file(const std::string& path, b
   return regular_file_source(*o, path);
 }
 
-// The layers a trace may come in, outside in: a file, a directory or stdin;
-// zstd over the whole; a .tar (so also a .tar.zst); zstd over the member.
 Result<OpenedTrace> open_trace(const std::string& path, const Limits& limits) {
-  OpenedTrace out;
-  auto raw = raw_source(path, &out.description);
+  std::string description;
+  auto raw = raw_source(path, &description);
   if (!raw) return raw.take_error();
+  return open_layers(std::move(*raw), std::move(description), limits);
+}
+
+Result<OpenedTrace> open_layers(std::unique_ptr<ByteSource> raw, std::string description, const Limits& limits) {
+  OpenedTrace out;
+  out.description = std::move(description);
   bool outer_zstd = false;
-  auto outer = sniff_compression(std::move(*raw), limits, &outer_zstd);
+  auto outer = sniff_compression(std::move(raw), limits, &outer_zstd);
   if (!outer) return outer.take_error();
   std::unique_ptr<ByteSource> src = std::move(*outer);
 
