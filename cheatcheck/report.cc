@@ -11,10 +11,13 @@ Color severity_color(Severity s) {
   return s == Severity::high ? Color::red : s == Severity::warning ? Color::yellow : Color::dim;
 }
 
-std::string seq_list(const std::vector<uint64_t>& seqs) {
+// Records by seq; in a plain file scanned for secrets, lines from 1.
+std::string seq_list(const Finding& f) {
+  const auto& seqs = f.seqs;
   if (seqs.empty()) return "-";
-  std::string s = "seq ";
-  for (size_t i = 0; i < seqs.size() && i < 6; ++i) s += (i ? "," : "") + std::to_string(seqs[i]);
+  const bool lines = f.has_secret && !f.secret.file.empty();
+  std::string s = lines ? "line " : "seq ";
+  for (size_t i = 0; i < seqs.size() && i < 6; ++i) s += (i ? "," : "") + std::to_string(seqs[i] + (lines ? 1 : 0));
   if (seqs.size() > 6) s += ",...";
   return s;
 }
@@ -99,7 +102,7 @@ std::string format_cheat_text(const CheatReport& r, Severity fail_on, const Styl
     for (const Finding* f : groups[check]) {
       std::string sev(severity_name(f->severity));
       sev.resize(8, ' ');
-      out += "    " + st.paint(sev, severity_color(f->severity)) + seq_list(f->seqs) + "  " + f->message + "\n";
+      out += "    " + st.paint(sev, severity_color(f->severity)) + seq_list(*f) + "  " + f->message + "\n";
       if (f->has_secret && !f->secret.text.empty()) out += "             secret: " + f->secret.text + "\n";
     }
   }

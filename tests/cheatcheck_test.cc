@@ -285,6 +285,13 @@ TEST(CheatCli, SecretsAreNeverPrintedUnlessAsked) {
   EXPECT_NE(shown.out.find("secret: " + secret), std::string::npos);
 }
 
+TEST(CheatCli, PlainFileFindingsNameLinesFromOne) {
+  const std::string file = testing::write_temp("third-line.txt", "a\nb\naws_key = AKIAG4WTHDRE74DAL6O2\n");
+  auto r = testing::run_command(std::string(GOALCUP_CHEATCHECK_BIN) + " scan --no-progress " + file);
+  EXPECT_NE(r.out.find("line 3  AWS access key id"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("seq 2"), std::string::npos) << r.out;
+}
+
 TEST(CheatCli, ExitCodesFollowFailOn) {
   const std::string bin = GOALCUP_CHEATCHECK_BIN;
   EXPECT_EQ(testing::run_command(bin + " --no-progress " + testing::sample_path("codex-verified.jsonl")).exit_code, 0);

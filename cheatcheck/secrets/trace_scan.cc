@@ -86,7 +86,7 @@ void SecretCollector::emit(Context& ctx, const absl::flat_hash_set<std::string>&
                 (g.decoding.empty() ? "" : " after " + g.decoding) +
                 (g.occurrences > 1 ? " (" + std::to_string(g.occurrences) + " places)" : "") +
                 (redactor_knows && check.empty() ? "; the recorder's redactor knows this format but missed it." : ".") +
-                (g.note.empty() ? "" : " Note: " + g.note + ".");
+                (g.note.empty() ? "" : " Note: " + g.note + (g.note.ends_with('?') ? "" : "."));
     f.has_secret = true;
     f.secret = SecretInfo{std::string(rule.id), g.location, g.decoding, g.sha256, g.preview, g.file, g.occurrences,
                           keep_text_ && &g - groups_.data() < static_cast<ptrdiff_t>(texts_.size())
