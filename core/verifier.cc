@@ -216,6 +216,9 @@ void ChainVerifier::check_order(const Record& r) {
 void ChainVerifier::check_kind(const Record& r) {
   const int64_t s = sq(r.seq);
   if (auto e = check_body(r)) {
+    // Only the first line says what format the trace is in: a header further
+    // down is out of order, and must not turn proof into "could not judge".
+    if (e->code == Code::unsupported_format && lines_ != 0) e->code = Code::body_field;
     error(e->code, e->seq, e->message);
     // The header of an unknown format still names the run, so that the
     // report does not add statement errors that only follow from this one.

@@ -130,6 +130,16 @@ TEST(Rules, AnotherFormatOrVersionCannotBeJudged) {
     EXPECT_TRUE(has_error(r, Code::prev_mismatch)) << member;
     EXPECT_EQ(r.verdict, Verdict::error) << member;
   }
+  // A second header of another version, further down, is tampering, not a
+  // reason to give no verdict.
+  Lines later = valid_trace();
+  const size_t at = first(later, "native");
+  later.insert(later.begin() + static_cast<ptrdiff_t>(at),
+               with_body(later[0], set_member(line_body(later[0]), "version", "1")));
+  rechain(later, at);
+  auto r = verify_lines(later);
+  EXPECT_FALSE(has_error(r, Code::unsupported_format));
+  EXPECT_EQ(r.verdict, Verdict::invalid);
   auto same = judged("version", "0");
   EXPECT_FALSE(has_error(same, Code::unsupported_format));
   EXPECT_EQ(same.verdict, Verdict::verified);
