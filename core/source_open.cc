@@ -1,10 +1,12 @@
 // open_trace(): from a command-line argument to a stream of trace bytes.
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include "core/source.h"
 #include "core/source_internal.h"
@@ -51,9 +53,79 @@ Result<std::unique_ptr<ByteSource>> regular_file_source(OpenedFd o, const std::s
   return fd_source(o.fd, true, static_cast<int64_t>(o.st.st_size));
 }
 
-// A submission directory holds trace.jsonl or trace.jsonl.zst. Symlinks are
-// refused: an upload must not make the judge read files outside it.
-Result<std::unique_ptr<ByteSource>> submission_source(int dirfd, const std::string& path,
+bool is_trace_file_name(std::string_view name) { return name == "trace.jsonl" || name == "trace.jsonl.zst"; }
+
+// Looks for the trace below a submission directory that has none at its
+// top, the way a .tar is searched: at any depth, never through a link, and
+// only one may exist. An extracted `tar cf entry.tar entry/` gets the
+// verdict the archive gets.
+class TreeSearch {
+ public:
+  explicit TreeSearch(const Limits& limits) : budget_(limits.max_archive_members) {}
+  ~TreeSearch() {
+    if (found_dir_ >= 0) ::close(found_dir_);
+  }
+
+  std::optional<Error> search(int dirfd, const std::string& rel, int depth) {
+    int fd = ::dup(dirfd);
+    if (fd < 0) return open_error(rel, errno);
+    DIR* d = ::fdopendir(fd);
+    if (!d) {
+      ::close(fd);
+      return open_error(rel, errno);
+    }
+    std::optional<Error> failure;
+    for (dirent* e = ::readdir(d); e && !failure; e = ::readdir(d)) {
+      const std::string name = e->d_name;
+      if (name == "." || name == "..") continue;
+      if (budget_-- == 0) {
+        failure = Error{Code::limit_archive_members, -1,
+                        "the submission directory has too many entries to search; raise --max-archive-members"};
+      } else if (is_trace_file_name(name)) {
+        failure = note_found(::dirfd(d), rel + name);
+      } else if (depth < kMaxDepth && is_directory(::dirfd(d), name)) {
+        int sub = ::openat(::dirfd(d), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (sub >= 0) {
+          failure = search(sub, rel + name + "/", depth + 1);
+          ::close(sub);
+        }
+      }
+    }
+    ::closedir(d);
+    return failure;
+  }
+
+  // The directory that holds the one trace found (owned), and its name there.
+  int found_dir() const { return found_dir_; }
+  const std::string& found() const { return found_; }
+
+ private:
+  static constexpr int kMaxDepth = 8;
+
+  static bool is_directory(int dirfd, const std::string& name) {
+    struct stat st {};
+    return ::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+  }
+
+  std::optional<Error> note_found(int dirfd, const std::string& rel) {
+    if (!found_.empty()) {
+      return Error{Code::ambiguous_submission, -1, "the submission holds both " + found_ + " and " + rel};
+    }
+    found_ = rel;
+    found_dir_ = ::dup(dirfd);
+    if (found_dir_ < 0) return open_error(rel, errno);
+    return std::nullopt;
+  }
+
+  uint64_t budget_;
+  std::string found_;
+  int found_dir_ = -1;
+};
+
+// A submission directory holds trace.jsonl or trace.jsonl.zst, at its top or
+// else further down (TreeSearch). Symlinks are refused: an upload must not
+// make the judge read files outside it.
+Result<std::unique_ptr<ByteSource>> submission_source(int dirfd, const std::string& path, const Limits& limits,
                                                       std::string* member) {
   std::unique_ptr<ByteSource> found;
   for (const char* name : {"trace.jsonl", "trace.jsonl.zst"}) {
@@ -69,11 +141,21 @@ Result<std::unique_ptr<ByteSource>> submission_source(int dirfd, const std::stri
     found = std::move(*src);
     *member = name;
   }
-  if (!found) return Error{Code::no_trace_in_submission, -1, path + " holds no trace.jsonl or trace.jsonl.zst"};
-  return found;
+  if (found) return found;
+  TreeSearch tree(limits);
+  if (auto e = tree.search(dirfd, "", 0)) return Error{e->code, -1, path + ": " + e->message};
+  if (tree.found().empty()) {
+    return Error{Code::no_trace_in_submission, -1, path + " holds no trace.jsonl or trace.jsonl.zst"};
+  }
+  const std::string base = tree.found().substr(tree.found().rfind('/') + 1);
+  auto o = open_checked(tree.found_dir(), base, O_NOFOLLOW);
+  if (!o) return Error{o.error().code, -1, path + "/" + tree.found() + ": " + o.error().message};
+  *member = tree.found();
+  return regular_file_source(*o, path + "/" + tree.found());
 }
 
-Result<std::unique_ptr<ByteSource>> raw_source(const std::string& path, std::string* description) {
+Result<std::unique_ptr<ByteSource>> raw_source(const std::string& path, const Limits& limits,
+                                                std::string* description) {
   if (path == "-") {
     *description = "stdin";
     return fd_source(STDIN_FILENO, false, -1);
@@ -82,7 +164,7 @@ Result<std::unique_ptr<ByteSource>> raw_source(const std::string& path, std::str
   if (!o) return o.take_error();
   if (S_ISDIR(o->st.st_mode)) {
     std::string member;
-    auto src = submission_source(o->fd, path, &member);
+    auto src = submission_source(o->fd, path, limits, &member);
     ::close(o->fd);
     if (src) *description = member + " in directory";
     return src;
@@ -100,7 +182,7 @@ Result<std::unique_ptr<ByteSource>> open_regular_file(const std::string& path, b
 
 Result<OpenedTrace> open_trace(const std::string& path, const Limits& limits) {
   std::string description;
-  auto raw = raw_source(path, &description);
+  auto raw = raw_source(path, limits, &description);
   if (!raw) return raw.take_error();
   return open_layers(std::move(*raw), std::move(description), limits);
 }

@@ -185,6 +185,54 @@ TEST(Reader, SubmissionDirectory) {
   EXPECT_TRUE(testing::has_error(verify_path(empty), Code::no_trace_in_submission));
 }
 
+TEST(Reader, SubmissionDirectoryWithTheTraceInAFolder) {
+  namespace fs = std::filesystem;
+  const std::string text = trace_text();
+  // An extracted `tar cf entry.tar entry/` gets the archive's verdict.
+  const std::string dir = testing::temp_dir() + "/extracted";
+  fs::create_directories(dir + "/entry/logs");
+  write_temp("extracted/entry/logs/trace.jsonl.zst", zstd_frames(text, 999));
+  write_temp("extracted/entry/notes.txt", "other files are ignored");
+  auto r = verify_path(dir);
+  EXPECT_VERDICT(r, Verdict::verified);
+  EXPECT_EQ(r.source.substr(0, r.source.find(',')), "entry/logs/trace.jsonl.zst in directory");
+
+  // A trace at the top is taken without looking further down.
+  const std::string top = testing::temp_dir() + "/top";
+  fs::create_directories(top + "/old");
+  write_temp("top/trace.jsonl", text);
+  write_temp("top/old/trace.jsonl", "not even JSON\n");
+  EXPECT_VERDICT(verify_path(top), Verdict::verified);
+
+  // Further down, only one may exist.
+  const std::string two = testing::temp_dir() + "/two";
+  fs::create_directories(two + "/a");
+  fs::create_directories(two + "/b");
+  write_temp("two/a/trace.jsonl", text);
+  write_temp("two/b/trace.jsonl", text);
+  auto amb = verify_path(two);
+  EXPECT_TRUE(testing::has_error(amb, Code::ambiguous_submission)) << testing::error_codes(amb);
+
+  // Links are never followed, to a folder or to the trace.
+  const std::string linked = testing::temp_dir() + "/linked";
+  fs::create_directories(linked);
+  fs::create_directory_symlink(dir + "/entry", linked + "/entry");
+  auto via_link = verify_path(linked);
+  EXPECT_TRUE(testing::has_error(via_link, Code::no_trace_in_submission)) << testing::error_codes(via_link);
+  const std::string evil = testing::temp_dir() + "/evil-deep";
+  fs::create_directories(evil + "/entry");
+  fs::create_symlink("/etc/passwd", evil + "/entry/trace.jsonl");
+  auto deep_link = verify_path(evil);
+  EXPECT_TRUE(testing::has_error(deep_link, Code::unsafe_path)) << testing::error_codes(deep_link);
+
+  // The search is bounded like a .tar's member count.
+  const std::string crowd = testing::temp_dir() + "/crowd";
+  fs::create_directories(crowd + "/files");
+  for (int i = 0; i < 10001; ++i) std::ofstream(crowd + "/files/f" + std::to_string(i));
+  auto many = verify_path(crowd);
+  EXPECT_TRUE(testing::has_error(many, Code::limit_archive_members)) << testing::error_codes(many);
+}
+
 TEST(Reader, FifoIsRefusedWithoutBlocking) {
   const std::string fifo = testing::temp_dir() + "/fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
