@@ -53,8 +53,6 @@ Result<std::unique_ptr<ByteSource>> regular_file_source(OpenedFd o, const std::s
   return fd_source(o.fd, true, static_cast<int64_t>(o.st.st_size));
 }
 
-bool is_trace_file_name(std::string_view name) { return name == "trace.jsonl" || name == "trace.jsonl.zst"; }
-
 // Looks for the trace below a submission directory that has none at its
 // top, the way a .tar is searched: at any depth, never through a link, and
 // only one may exist. An extracted `tar cf entry.tar entry/` gets the
@@ -82,7 +80,7 @@ class TreeSearch {
         failure = Error{Code::limit_archive_members, -1,
                         "the submission directory has too many entries to search; raise --max-archive-members"};
       } else if (is_trace_file_name(name)) {
-        failure = note_found(::dirfd(d), rel + name);
+        failure = note_found(::dirfd(d), name, rel + name);
       } else if (depth < kMaxDepth && is_directory(::dirfd(d), name)) {
         int sub = ::openat(::dirfd(d), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (sub >= 0) {
@@ -95,9 +93,11 @@ class TreeSearch {
     return failure;
   }
 
-  // The directory that holds the one trace found (owned), and its name there.
-  int found_dir() const { return found_dir_; }
+  // The one trace found: its path below the submission, the directory that
+  // holds it (owned) and its name there.
   const std::string& found() const { return found_; }
+  int found_dir() const { return found_dir_; }
+  const std::string& found_name() const { return found_name_; }
 
  private:
   static constexpr int kMaxDepth = 8;
@@ -107,18 +107,19 @@ class TreeSearch {
     return ::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
   }
 
-  std::optional<Error> note_found(int dirfd, const std::string& rel) {
+  std::optional<Error> note_found(int dirfd, const std::string& name, const std::string& rel) {
     if (!found_.empty()) {
       return Error{Code::ambiguous_submission, -1, "the submission holds both " + found_ + " and " + rel};
     }
     found_ = rel;
+    found_name_ = name;
     found_dir_ = ::dup(dirfd);
     if (found_dir_ < 0) return open_error(rel, errno);
     return std::nullopt;
   }
 
   uint64_t budget_;
-  std::string found_;
+  std::string found_, found_name_;
   int found_dir_ = -1;
 };
 
@@ -128,7 +129,8 @@ class TreeSearch {
 Result<std::unique_ptr<ByteSource>> submission_source(int dirfd, const std::string& path, const Limits& limits,
                                                       std::string* member) {
   std::unique_ptr<ByteSource> found;
-  for (const char* name : {"trace.jsonl", "trace.jsonl.zst"}) {
+  for (std::string_view name_view : kTraceFileNames) {
+    const std::string name(name_view);
     auto o = open_checked(dirfd, name, O_NOFOLLOW);
     if (!o && o.error().code == Code::not_found) continue;
     if (!o) return Error{o.error().code, -1, path + "/" + o.error().message};
@@ -147,8 +149,7 @@ Result<std::unique_ptr<ByteSource>> submission_source(int dirfd, const std::stri
   if (tree.found().empty()) {
     return Error{Code::no_trace_in_submission, -1, path + " holds no trace.jsonl or trace.jsonl.zst"};
   }
-  const std::string base = tree.found().substr(tree.found().rfind('/') + 1);
-  auto o = open_checked(tree.found_dir(), base, O_NOFOLLOW);
+  auto o = open_checked(tree.found_dir(), tree.found_name(), O_NOFOLLOW);
   if (!o) return Error{o.error().code, -1, path + "/" + tree.found() + ": " + o.error().message};
   *member = tree.found();
   return regular_file_source(*o, path + "/" + tree.found());

@@ -26,7 +26,7 @@ bool is_trace_name(std::string_view name) {
     if (last == "..") return false;
     start = end + 1;
   }
-  return last == "trace.jsonl" || last == "trace.jsonl.zst";
+  return is_trace_file_name(last);
 }
 
 class TarMemberSource final : public ByteSource {
