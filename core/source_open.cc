@@ -138,7 +138,9 @@ Result<std::unique_ptr<ByteSource>> submission_source(int dirfd, const std::stri
       ::close(o->fd);
       return Error{Code::ambiguous_submission, -1, path + " holds both trace.jsonl and trace.jsonl.zst"};
     }
-    auto src = regular_file_source(*o, path + "/" + name);
+    std::string where = path + "/";
+    where += name;
+    auto src = regular_file_source(*o, where);
     if (!src) return src.take_error();
     found = std::move(*src);
     *member = name;
