@@ -139,7 +139,10 @@ std::optional<Error> check_body(const Record& r) {
   }
   for (const Rule& rule : rules_for(r.kind)) {
     simdjson::dom::element e;
-    if (!lookup(r.body, rule.path, &e)) {
+    // An optional member written as null says "not known" (an image digest
+    // outside a container): the same as leaving it out, not a malformed body.
+    const bool found = lookup(r.body, rule.path, &e);
+    if (!found || (e.is_null() && !rule.required)) {
       if (!rule.required) continue;
       return Error{Code::body_field, static_cast<int64_t>(r.seq),
                    std::string(kind_name(r.kind)) + " body lacks \"" + std::string(rule.path) + "\""};

@@ -116,6 +116,24 @@ TEST(Rules, HeaderFieldsAreChecked) {
   EXPECT_TRUE(has_error(verify_lines(lines), Code::body_field));
 }
 
+TEST(Rules, NullOptionalBodyMemberIsLeftOut) {
+  Lines lines = valid_trace();
+  const size_t launch = first(lines, "launch");
+  std::string body = line_body(lines[launch]);
+  const size_t digest = body.find("\"image_digest\":\"");
+  ASSERT_NE(digest, std::string::npos);
+  body.replace(digest, body.find('"', digest + 16) + 1 - digest, "\"image_digest\":null");
+  lines[launch] = with_body(lines[launch], body);
+  rechain(lines, launch);
+  auto r = verify_lines(lines);
+  EXPECT_FALSE(has_error(r, Code::body_field)) << testing::error_codes(r);
+  // Null is not a value of another type, and required members stay required.
+  Lines typed = valid_trace(HarnessStyle::claude_code, Ending::unacked);
+  const size_t seal = typed.size() - 1;
+  typed[seal] = with_body(typed[seal], set_member(line_body(typed[seal]), "records", "null"));
+  EXPECT_TRUE(has_error(verify_lines(typed), Code::body_field));
+}
+
 TEST(Rules, AnotherFormatOrVersionCannotBeJudged) {
   auto judged = [](const std::string& member, const std::string& value) {
     Lines lines = valid_trace();
