@@ -53,10 +53,11 @@ void read_codex(simdjson::dom::object o, NativeInfo& n) {
   if (ptype == "message" && role == "assistant") {
     n.assistant = true;
     n.text = block_text(payload, "output_text", &tool);
-  } else if (ptype == "function_call") {
+  } else if (ptype == "function_call" || ptype == "custom_tool_call" || ptype == "local_shell_call") {
     n.assistant = true;
     n.call_id = str(payload, "call_id");
-  } else if ((ptype == "message" && role == "user") || ptype == "function_call_output") {
+  } else if ((ptype == "message" && role == "user") || ptype == "function_call_output" ||
+             ptype == "custom_tool_call_output") {
     n.user = true;
   }
 }

@@ -137,23 +137,32 @@ class Rebuilder {
         out_.finished = true;
         out_.stop_reason = get_str(r, "status");
       }
-    } else if (type == "response.output_item.added") {
-      auto item = child(e, "item");
-      Block& b = blocks_[index];
-      b.tool = get_str(item, "type") == "function_call";
-      if (b.tool) {
-        b.call.id = get_str(item, "call_id");
-        b.call.name = get_str(item, "name");
-      }
+    } else if (type == "response.output_item.added" || type == "response.output_item.done") {
+      call_item(type == "response.output_item.done", child(e, "item"), blocks_[index]);
     } else if (type == "response.output_text.delta") {
       blocks_[index].text += get_str(e, "delta");
-    } else if (type == "response.function_call_arguments.delta") {
+    } else if (type == "response.function_call_arguments.delta" || type == "response.custom_tool_call_input.delta") {
       Block& b = blocks_[index];
       b.tool = true;
       b.call.input += get_str(e, "delta");
     } else if (type == "response.incomplete" || type == "response.failed") {
       out_.stop_reason = type.substr(9);
     }
+  }
+
+  // The output items that call a tool: a function (JSON arguments), a custom
+  // tool (free text, as Codex's apply_patch) or the local shell. Their input
+  // streams as deltas; an item that streamed none carries it whole when done.
+  static void call_item(bool done, std::optional<simdjson::dom::element> item, Block& b) {
+    const std::string kind = get_str(item, "type");
+    if (kind != "function_call" && kind != "custom_tool_call" && kind != "local_shell_call") return;
+    b.tool = true;
+    if (b.call.id.empty()) b.call.id = get_str(item, "call_id");
+    if (b.call.name.empty()) b.call.name = kind == "local_shell_call" ? "local_shell" : get_str(item, "name");
+    if (!done || !b.call.input.empty()) return;
+    if (kind == "function_call") b.call.input = get_str(item, "arguments");
+    else if (kind == "custom_tool_call") b.call.input = get_str(item, "input");
+    else if (auto action = child(item, "action")) b.call.input = simdjson::minify(*action);
   }
 
   StrictJsonParser parser_{Limits{}};

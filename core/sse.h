@@ -1,7 +1,8 @@
 // Streamed model answers. A wire response stored as text/event-stream is
 // split into its events, and the assistant's answer is rebuilt from the
 // deltas: Anthropic Messages (text_delta, input_json_delta) and OpenAI
-// Responses (response.output_text.delta, function_call_arguments.delta).
+// Responses (response.output_text.delta, function_call_arguments.delta,
+// custom_tool_call_input.delta; local shell calls come whole).
 // inspect shows the result; cheatcheck compares it with the native logs and
 // scans it for secrets split across deltas.
 #pragma once

@@ -34,6 +34,42 @@ std::string wrap(std::string_view text, const std::string& indent) {
   return out;
 }
 
+// Markdown that trace text cannot break out of: a fence longer than any run
+// of backticks inside, a code span likewise, prose as a block quote (a
+// "### Exchange" line in a message stays inside its message).
+size_t longest_backtick_run(std::string_view s) {
+  size_t longest = 0, run = 0;
+  for (char c : s) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  return longest;
+}
+
+std::string fenced(std::string_view text, std::string_view lang) {
+  const std::string fence(std::max<size_t>(3, longest_backtick_run(text) + 1), '`');
+  return fence + std::string(lang) + "\n" + std::string(text) + "\n" + fence + "\n\n";
+}
+
+std::string code_span(std::string_view s) {
+  if (s.empty()) return "`-`";
+  const size_t run = longest_backtick_run(s);
+  if (run == 0) return "`" + std::string(s) + "`";
+  const std::string ticks(run + 1, '`');
+  return ticks + " " + std::string(s) + " " + ticks;  // CommonMark drops one space each side
+}
+
+std::string block_quote(std::string_view text) {
+  std::string out;
+  while (!text.empty()) {
+    const size_t nl = text.find('\n');
+    const std::string_view line = text.substr(0, nl);
+    out += line.empty() ? ">\n" : "> " + std::string(line) + "\n";
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+  }
+  return out + "\n";
+}
+
 std::string usage_text(const RebuiltAnswer& a) {
   return "in " + (a.input_tokens < 0 ? std::string("?") : std::to_string(a.input_tokens)) + " / out " +
          (a.output_tokens < 0 ? std::string("?") : std::to_string(a.output_tokens)) + " tokens";
@@ -84,7 +120,11 @@ std::string format_exchange_text(const Exchange& e, const Style& st) {
   }
   out += st.paint("  assistant" + (a.message_id.empty() ? "" : " " + a.message_id), Color::green) + "\n";
   if (!a.text.empty()) out += wrap(a.text, "    ");
-  for (const auto& c : a.tool_calls) out += wrap("-> " + c.name + " " + c.input, "    ");
+  for (const auto& c : a.tool_calls) {
+    // A free-text input of several lines (a patch) is shown as a block.
+    if (c.input.find('\n') == std::string::npos) out += wrap("-> " + c.name + " " + c.input, "    ");
+    else out += "    -> " + c.name + "\n" + wrap(c.input, "    | ");
+  }
   return out;
 }
 
@@ -93,14 +133,17 @@ std::string format_exchange_markdown(const Exchange& e) {
   std::string out = "### Exchange " + std::to_string(e.number) + " (seq " +
                     (e.has_request ? std::to_string(e.request.seq) : std::string("?")) + " → " +
                     std::to_string(e.response_seq) + ")\n\n";
-  out += "*" + (a.model.empty() ? e.request.model : a.model) + "*, stop: `" + a.stop_reason + "`, " + usage_text(a) +
-         (a.message_id.empty() ? "" : ", `" + a.message_id + "`") + "\n\n";
+  out += code_span(a.model.empty() ? e.request.model : a.model) + ", stop: " + code_span(a.stop_reason) + ", " +
+         usage_text(a) + (a.message_id.empty() ? "" : ", " + code_span(a.message_id)) + "\n\n";
   for (const auto& in : e.request.inputs) {
-    out += in.kind == "tool_result" ? "**Tool result** `" + in.tool_use_id + "`\n\n```\n" + in.text + "\n```\n\n"
-                                    : "**User**\n\n" + in.text + "\n\n";
+    out += in.kind == "tool_result" ? "**Tool result** " + code_span(in.tool_use_id) + "\n\n" + fenced(in.text, "")
+                                    : "**User**\n\n" + block_quote(in.text);
   }
-  out += "**Assistant**\n\n" + a.text + "\n\n";
-  for (const auto& c : a.tool_calls) out += "**Tool call** `" + c.name + "` `" + c.id + "`\n\n```json\n" + c.input + "\n```\n\n";
+  out += "**Assistant**\n\n" + (a.text.empty() ? std::string() : block_quote(a.text));
+  for (const auto& c : a.tool_calls) {
+    const bool json = c.input.starts_with('{') || c.input.starts_with('[');
+    out += "**Tool call** " + code_span(c.name) + " " + code_span(c.id) + "\n\n" + fenced(c.input, json ? "json" : "");
+  }
   return out;
 }
 

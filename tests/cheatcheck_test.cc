@@ -94,6 +94,7 @@ INSTANTIATE_TEST_SUITE_P(
         PlantCase{"unproxied-answer", "GC04", Severity::high}, PlantCase{"native-text-differs", "GC04", Severity::high},
         PlantCase{"native-text-differs", "GC04", Severity::high, HarnessStyle::codex},
         PlantCase{"unlogged-response", "GC04", Severity::warning},
+        PlantCase{"unlogged-response", "GC04", Severity::warning, HarnessStyle::codex},
         PlantCase{"unproxied-answer", "GC05", Severity::high},
         PlantCase{"unproxied-answer", "GC05", Severity::high, HarnessStyle::codex},
         PlantCase{"tunnel-to-provider", "GC05", Severity::high},
@@ -112,7 +113,8 @@ INSTANTIATE_TEST_SUITE_P(
         PlantCase{"secret-uescape", "GC03", Severity::high}, PlantCase{"secret-url", "GC03", Severity::high},
         PlantCase{"secret-sse-split", "GC03", Severity::high}, PlantCase{"secret-header", "GC03", Severity::high},
         // Codex traces carry [REDACTED:openai-key] markers: the redactor knows the format.
-        PlantCase{"secret-base64", "GC02", Severity::high, HarnessStyle::codex}),
+        PlantCase{"secret-base64", "GC02", Severity::high, HarnessStyle::codex},
+        PlantCase{"secret-patch-split", "GC03", Severity::high, HarnessStyle::codex}),
     [](const auto& test) {
       std::string n = std::string(test.param.plant) + "_" + test.param.check +
                       (test.param.style == HarnessStyle::codex ? "_codex" : "");

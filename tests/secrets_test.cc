@@ -328,6 +328,34 @@ TEST(Redact, SecretsSplitAcrossDeltas) {
   auto out = red.redact(sse);
   ASSERT_TRUE(out);
   EXPECT_EQ(rebuild_answer(*out).text, "your key is [REDACTED:anthropic-key] ok");
+  // The free-text input of an OpenAI custom tool call (Codex's apply_patch).
+  std::string custom = "event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"output_index\":0,"
+                       "\"item\":{\"type\":\"custom_tool_call\",\"call_id\":\"call_1\",\"name\":\"apply_patch\"}}\n\n";
+  for (size_t i = 0; i < text.size(); i += 7) {
+    std::string q;
+    append_json_string(&q, text.substr(i, 7));
+    custom += "event: response.custom_tool_call_input.delta\ndata: {\"type\":\"response.custom_tool_call_input.delta\","
+              "\"output_index\":0,\"delta\":" + q + "}\n\n";
+  }
+  out = red.redact(custom);
+  ASSERT_TRUE(out);
+  const RebuiltAnswer a = rebuild_answer(*out);
+  ASSERT_EQ(a.tool_calls.size(), 1u);
+  EXPECT_EQ(a.tool_calls[0].input, "your key is [REDACTED:anthropic-key] ok");
+}
+
+TEST(Redact, CodexPatchSplitAcrossDeltasComesOutClean) {
+  fixtures::TraceSpec spec;
+  spec.style = fixtures::HarnessStyle::codex;
+  spec.turns = 4;
+  spec.plants = {"secret-patch-split"};
+  const auto in = testing::write_temp("patch-split.jsonl", fixtures::join(fixtures::conversation_lines(spec, testing::dev_key())));
+  const std::string out = testing::temp_dir() + "/patch-split-redacted.jsonl";
+  auto r = redact_trace(in, out, testing::source_path("fixtures/keys/dev-key.json"), Limits{});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_GE(r->secrets, 1u);
+  auto s = scan_file(out, Limits{}, Policy{});
+  for (const auto& f : s.findings) ADD_FAILURE() << f.message;
 }
 
 TEST(Redact, TheLeaksSampleBecomesCleanAndVerifiesWithTheDevKey) {

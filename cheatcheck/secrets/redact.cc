@@ -183,7 +183,8 @@ std::optional<std::string> Redactor::sse(std::string_view text) const {
       int64_t idx = 0;
       if (root->at_key("index").get(idx)) idx = 0;
       block = "a" + std::to_string(idx);
-    } else if (type == "response.output_text.delta" || type == "response.function_call_arguments.delta") {
+    } else if (type == "response.output_text.delta" || type == "response.function_call_arguments.delta" ||
+               type == "response.custom_tool_call_input.delta") {
       path = {"delta"};
       int64_t idx = 0;
       if (root->at_key("output_index").get(idx)) idx = 0;
