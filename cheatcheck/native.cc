@@ -37,8 +37,9 @@ void read_claude(simdjson::dom::object o, NativeInfo& n) {
     n.message_id = str(message, "id");
     if (n.type == "assistant") n.text = block_text(message, "text", &tool);
     if (n.type == "user") (void)block_text(message, "text", &tool);
+    n.synthetic = n.type == "assistant" && str(message, "model") == "<synthetic>";
   }
-  n.assistant = n.type == "assistant";
+  n.assistant = n.type == "assistant" && !n.synthetic;
   n.user = n.type == "user";
 }
 

@@ -21,6 +21,10 @@ struct NativeInfo {
   std::string type;             // Claude: type; Codex: payload.type (or type)
   bool assistant = false;       // an assistant turn (text or tool call)
   bool user = false;            // a user turn: prompt or tool result
+  // Claude: an assistant line with model "<synthetic>", which the harness
+  // writes itself (an API error, "No response requested."): not model
+  // output, so not `assistant`.
+  bool synthetic = false;
   std::string message_id;       // Claude: message.id
   std::string call_id;          // Codex: a function call's call_id
   std::string uuid, parent_uuid;

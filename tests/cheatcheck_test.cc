@@ -95,6 +95,7 @@ INSTANTIATE_TEST_SUITE_P(
         PlantCase{"native-text-differs", "GC04", Severity::high, HarnessStyle::codex},
         PlantCase{"unlogged-response", "GC04", Severity::warning},
         PlantCase{"unlogged-response", "GC04", Severity::warning, HarnessStyle::codex},
+        PlantCase{"synthetic-message", "GC04", Severity::info},
         PlantCase{"unproxied-answer", "GC05", Severity::high},
         PlantCase{"unproxied-answer", "GC05", Severity::high, HarnessStyle::codex},
         PlantCase{"tunnel-to-provider", "GC05", Severity::high},
@@ -121,6 +122,19 @@ INSTANTIATE_TEST_SUITE_P(
       std::replace(n.begin(), n.end(), '-', '_');
       return n;
     });
+
+// Claude Code writes API errors into its log as assistant lines of model
+// <synthetic>. They never crossed the wire and are no model answer: GC04
+// lists them for reading, and neither GC04 nor GC05 calls them cheating.
+TEST(CheatCheck, SyntheticAssistantLinesAreNotModelOutput) {
+  TraceSpec spec;
+  spec.turns = 4;
+  spec.plants = {"synthetic-message"};
+  auto r = check(write_trace(spec, "synthetic").path);
+  for (const Finding& f : r.findings) {
+    EXPECT_FALSE((f.check == "GC04" || f.check == "GC05") && f.severity != Severity::info) << describe(r);
+  }
+}
 
 TEST(CheatCheck, GC06ReportsAnyGap) {
   TraceSpec spec;

@@ -48,6 +48,7 @@ class Gc04 final : public Check {
       }
     } else if (r.kind == Kind::native) {
       const NativeInfo& n = ctx.native();
+      if (n.synthetic) synthetic_.add(r.seq);
       if (!n.assistant) return;
       ++native_lines_;
       if (n.harness == NativeInfo::Harness::claude_code && !n.message_id.empty()) {
@@ -105,6 +106,13 @@ class Gc04 final : public Check {
       if (codex_calls_.contains(call)) matched_codex_.insert(seq);
     }
     unlogged(ctx);
+    if (!synthetic_.empty()) {
+      ctx.emit(finding("GC04", Severity::info, synthetic_.seqs,
+                       std::to_string(synthetic_.count) + " assistant line(s) have model <synthetic>: Claude Code "
+                       "writes these itself (API errors, placeholders), so they were not matched to the wire. "
+                       "Read them to be sure none is a model answer."),
+               "synthetic");
+    }
   }
 
  private:
@@ -134,6 +142,7 @@ class Gc04 final : public Check {
   std::vector<std::pair<uint64_t, Digest>> codex_texts_;
   absl::flat_hash_set<uint64_t> codex_calls_;
   absl::flat_hash_set<uint64_t> matched_codex_;
+  SeqList synthetic_;
   uint64_t wire_answers_ = 0, native_lines_ = 0;
   bool too_many_ = false;
 };
