@@ -136,6 +136,16 @@ TEST(CheatCheck, SyntheticAssistantLinesAreNotModelOutput) {
   }
 }
 
+TEST(CheatCheck, UnloggedResponsesAreCountedByModel) {
+  TraceSpec spec;
+  spec.turns = 4;
+  spec.plants = {"unlogged-response"};
+  auto r = check(write_trace(spec, "unlogged-models").path);
+  auto found = of(r, "GC04");
+  ASSERT_EQ(found.size(), 1u) << describe(r);
+  EXPECT_NE(found[0]->message.find("(claude-sonnet-4-5-20250929: 1)"), std::string::npos) << found[0]->message;
+}
+
 TEST(CheatCheck, GC06ReportsAnyGap) {
   TraceSpec spec;
   spec.ending = fixtures::Ending::restart;

@@ -16,6 +16,7 @@ namespace {
 struct WireAnswer {
   uint64_t seq = 0;
   Digest text{};
+  uint32_t model = 0;  // index into Gc04::models_
   bool logged = false;
 };
 
@@ -39,7 +40,7 @@ class Gc04 final : public Check {
       const RebuiltAnswer& a = ctx.answer();
       if (a.message_id.empty()) return;
       ++wire_answers_;
-      wire_by_id_[identity(a.message_id)] = WireAnswer{r.seq, sha256(a.text), false};
+      wire_by_id_[identity(a.message_id)] = WireAnswer{r.seq, sha256(a.text), model_index(a.model), false};
       if (a.provider == RebuiltAnswer::Provider::openai_responses) {
         if (!a.text.empty()) wire_by_text_.try_emplace(sha256(a.text), r.seq);
         for (const auto& call : a.tool_calls) {
@@ -116,18 +117,41 @@ class Gc04 final : public Check {
   }
 
  private:
-  // Wire answers the harness never logged (only when it logs at all).
+  // Wire answers the harness never logged (only when it logs at all), by
+  // model: a harness's side calls to a small model (titles, checks) are
+  // told apart from the conversation's own at a glance.
   void unlogged(Context& ctx) {
     if (native_lines_ == 0) return;
     std::vector<uint64_t> seqs;
+    std::vector<uint64_t> per_model(models_.size());
     for (const auto& [id, w] : wire_by_id_) {
-      if (!w.logged && !matched_codex_.contains(w.seq)) seqs.push_back(w.seq);
+      if (w.logged || matched_codex_.contains(w.seq)) continue;
+      seqs.push_back(w.seq);
+      ++per_model[w.model];
     }
     if (seqs.empty()) return;
     std::sort(seqs.begin(), seqs.end());
+    std::string models;
+    for (size_t i = 0; i < models_.size(); ++i) {
+      if (per_model[i] > 0) models += (models.empty() ? "" : ", ") + models_[i] + ": " + std::to_string(per_model[i]);
+    }
     ctx.emit(finding("GC04", Severity::warning, seqs,
-                     std::to_string(seqs.size()) + " wire response(s) were never logged by the harness."),
+                     std::to_string(seqs.size()) + " wire response(s) were never logged by the harness (" + models +
+                         ")."),
              "unlogged");
+  }
+
+  // At most kMaxNames names are kept; later ones share "(other models)".
+  uint32_t model_index(std::string_view model) {
+    std::string name = model.empty() ? "(no model)" : clip_text(model);
+    auto it = std::find(models_.begin(), models_.end(), name);
+    if (it == models_.end() && models_.size() + 1 >= kMaxNames) {
+      name = "(other models)";
+      it = std::find(models_.begin(), models_.end(), name);
+    }
+    if (it != models_.end()) return static_cast<uint32_t>(it - models_.begin());
+    models_.push_back(std::move(name));
+    return static_cast<uint32_t>(models_.size() - 1);
   }
 
   size_t tracked() const {
@@ -143,6 +167,7 @@ class Gc04 final : public Check {
   absl::flat_hash_set<uint64_t> codex_calls_;
   absl::flat_hash_set<uint64_t> matched_codex_;
   SeqList synthetic_;
+  std::vector<std::string> models_;
   uint64_t wire_answers_ = 0, native_lines_ = 0;
   bool too_many_ = false;
 };
