@@ -121,6 +121,26 @@ TEST(Conversation, JsonHasTheDocumentedShape) {
   }
 }
 
+// Every kind of tool call an OpenAI Responses stream can carry: a function
+// (arguments as deltas, or whole in the finished item), a custom tool
+// (free text, Codex's apply_patch) and the local shell (an action object).
+TEST(Conversation, OpenAiToolCallsOfEveryKind) {
+  std::ifstream in(testing::source_path("fuzz/corpus/sse/openai-tool-kinds.txt"), std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const RebuiltAnswer a = rebuild_answer(ss.str());
+  EXPECT_EQ(a.message_id, "resp_1");
+  ASSERT_EQ(a.tool_calls.size(), 3u);
+  EXPECT_EQ(a.tool_calls[0].id, "call_1");
+  EXPECT_EQ(a.tool_calls[0].name, "apply_patch");
+  EXPECT_EQ(a.tool_calls[0].input, "*** Begin Patch\n");
+  EXPECT_EQ(a.tool_calls[1].name, "local_shell");
+  EXPECT_EQ(a.tool_calls[1].input, R"({"type":"exec","command":["ls"]})");
+  EXPECT_EQ(a.tool_calls[2].id, "call_3");
+  EXPECT_EQ(a.tool_calls[2].input, "{}");
+  EXPECT_TRUE(a.text.empty());
+}
+
 // A trace is hostile: its text must not end a code block or pass for an
 // exchange of its own in the Markdown a judge reads.
 TEST(Conversation, MarkdownKeepsTraceTextInsideItsBlocks) {
