@@ -77,6 +77,13 @@ TEST(Cli, ReadsStdinAndTextNamesTheFirstError) {
   EXPECT_EQ(z.exit_code, 0);
 }
 
+TEST(Cli, TextTellsAMissingSealAckFromOneThatDoesNotHold) {
+  auto missing = run_command(verify_cmd(sample_path("claude-code-sealed-unacked.jsonl")));
+  EXPECT_NE(missing.out.find("sealed (exit), seal not acknowledged"), std::string::npos) << missing.out;
+  auto broken = run_command(verify_cmd(sample_path("tampered-delete_rechain.jsonl")));
+  EXPECT_NE(broken.out.find("sealed (exit), seal_ack does not hold"), std::string::npos) << broken.out;
+}
+
 TEST(Cli, FixtureWriterOutputVerifies) {
   const std::string out = testing::temp_dir() + "/gen.jsonl.zst";
   auto g = run_command(std::string(GOALCUP_FIXTURE_BIN) + " gen --style codex --turns 5 --zstd 3 --frame-bytes 777 --key " +

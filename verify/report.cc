@@ -124,9 +124,13 @@ std::string format_verify_text(const VerifyReport& r, const Style& st) {
   auto line = [&](const std::string& s) { out += "  " + s + "\n"; };
   if (!r.entry_id.empty()) line("entry " + r.entry_id + "  run " + r.run_id);
   if (r.records > 0) {
+    const bool has_seal_ack = std::any_of(r.statements.begin(), r.statements.end(),
+                                          [](const StatementReport& s) { return s.kind == "seal_ack"; });
     std::string seal = !r.sealed ? "unsealed"
-                                 : "sealed (" + r.seal_reason + ")" +
-                                       (r.seal_acknowledged ? ", seal acknowledged" : ", seal not acknowledged");
+                       : "sealed (" + r.seal_reason + ")" +
+                             (r.seal_acknowledged ? ", seal acknowledged"
+                              : has_seal_ack      ? ", seal_ack does not hold"
+                                                  : ", seal not acknowledged");
     line(std::to_string(r.records) + " records, " + human_bytes(r.bytes) + (r.source.empty() ? "" : " (" + r.source + ")") +
          "; " + seal);
     line("head " + r.head);
