@@ -46,6 +46,9 @@ void write_verify(JsonWriter& w, const VerifyReport& v) {
   w.field("key_source", v.key_source).field("records", v.records);
   w.field("attested_through_seq", v.attested_through_seq).field("unattested_records", v.unattested_records);
   w.field("unattested_wire_bytes", v.unattested_wire_bytes).field("error_count", v.error_count);
+  w.key("warnings").begin_array();
+  for (const auto& code : v.warnings) w.value(code);
+  w.end_array();
   w.key("errors").begin_array();
   for (size_t i = 0; i < v.errors.size() && i < 10; ++i) {
     const Error& e = v.errors[i];
@@ -87,6 +90,9 @@ std::string format_cheat_text(const CheatReport& r, Severity fail_on, const Styl
   if (error && !r.verify.errors.empty()) {
     out += "  could not judge: " + std::string(code_name(r.verify.errors.front().code)) + ": " +
            r.verify.errors.front().message + "\n";
+  }
+  for (const auto& w : r.verify.warning_details) {
+    out += "  " + st.paint("warning " + w.code + ": " + w.message, Color::yellow) + "\n";
   }
   // Grouped by check; findings are already worst first, so groups are too.
   std::vector<std::string> order;

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/error.h"
@@ -18,6 +19,10 @@ class ByteSource {
   virtual ~ByteSource() = default;
   // Fills up to `cap` bytes of `buf`. Returns the count, 0 at the end.
   virtual Result<size_t> read(char* buf, size_t cap) = 0;
+  // After read() returned 0: why the stream ended before its own format
+  // says it is finished (a zstd frame cut off), or nothing. The bytes read
+  // are then all there is, judged like a plain file cut at that point.
+  virtual std::optional<Error> cut() const { return std::nullopt; }
 };
 
 struct OpenedTrace {

@@ -23,6 +23,7 @@ class ZstdSource final : public ByteSource {
     ZSTD_DCtx_setParameter(dctx_, ZSTD_d_windowLogMax, static_cast<int>(limits.max_zstd_window_log));
   }
   ~ZstdSource() override { ZSTD_freeDCtx(dctx_); }
+  std::optional<Error> cut() const override { return cut_; }
 
   Result<size_t> read(char* buf, size_t cap) override {
     ZSTD_outBuffer out{buf, cap, 0};
@@ -34,8 +35,11 @@ class ZstdSource final : public ByteSource {
         eof_ = *n == 0;
       }
       if (in_.pos == in_.size && eof_ && !pending_output_) {
-        if (frame_open_) {
-          return Error{Code::zstd_truncated, -1, "the zstd stream ends inside a frame (the file is cut)"};
+        // A recorder that dies leaves its last frame open: what was flushed
+        // before is the trace, cut there.
+        if (frame_open_ && !cut_) {
+          cut_ = Error{Code::zstd_truncated, -1, "the zstd stream ends inside a frame: the file was cut, and is "
+                                                 "judged as far as it goes"};
         }
         return size_t{0};
       }
@@ -73,6 +77,7 @@ class ZstdSource final : public ByteSource {
   bool eof_ = false;
   bool frame_open_ = false;
   bool pending_output_ = false;
+  std::optional<Error> cut_;
   uint64_t consumed_ = 0;
   uint64_t produced_ = 0;
 };
@@ -90,6 +95,7 @@ class PrefixedSource final : public ByteSource {
     }
     return inner_->read(buf, cap);
   }
+  std::optional<Error> cut() const override { return inner_->cut(); }
 
  private:
   std::string prefix_;

@@ -92,6 +92,9 @@ class ChainVerifier {
   void add_line(const Line& line, const Digest& hash, const Result<Record>& record);
   // Reading stopped early (I/O error, a limit, a cut last line).
   void add_read_error(Error e);
+  // The source ended early but cleanly enough to judge (ByteSource::cut):
+  // a warning under the error's code; the lines read decide the verdict.
+  void add_cut_warning(const Error& e) { warn(std::string(code_name(e.code)), e.seq, e.message); }
   VerifyReport finish(uint64_t bytes_read);
   // True once --max-errors errors were found: the verdict is settled and
   // reading on would only cost time.

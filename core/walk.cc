@@ -54,6 +54,7 @@ VerifyReport walk_sequential(LineReader& lines, const WalkOptions& options, Reco
     if (!consume(*block, parser, verifier, visitor) || verifier.should_stop()) break;
     if (block->capacity() > kShrinkAbove) block = std::make_unique<LineBlock>();
   }
+  if (auto cut = lines.cut()) verifier.add_cut_warning(*cut);
   return verifier.finish(lines.bytes_read());
 }
 
@@ -141,6 +142,7 @@ VerifyReport walk_pipelined(LineReader& lines, const WalkOptions& options, Recor
   }
   reader.join();
   if (!stopped && end_status == LineReader::Status::error) verifier.add_read_error(lines.error());
+  if (auto cut = lines.cut()) verifier.add_cut_warning(*cut);
   return verifier.finish(lines.bytes_read());
 }
 

@@ -160,7 +160,10 @@ void write_summary_json(JsonWriter& w, const Summary& s) {
   else w.key("first_error").begin_object().field("code", code_name(v.errors[0].code)).field("seq", v.errors[0].seq)
            .field("message", v.errors[0].message).end_object();
   w.field("attested_through_seq", v.attested_through_seq).field("unattested_records", v.unattested_records);
-  w.field("unattested_wire_bytes", v.unattested_wire_bytes).end_object();
+  w.field("unattested_wire_bytes", v.unattested_wire_bytes);
+  w.key("warnings").begin_array();
+  for (const auto& code : v.warnings) w.value(code);
+  w.end_array().end_object();
   w.field("entry_id", s.entry_id).field("run_id", s.run_id);
   w.key("participant").begin_object().field("login", s.participant).field("repo", s.repo).end_object();
   w.key("harness").begin_object().field("id", s.launch.harness_id).field("version", s.launch.harness_version);

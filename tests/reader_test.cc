@@ -98,11 +98,31 @@ TEST(Reader, CompressionIsRecognisedByContentNotName) {
   EXPECT_VERDICT(r, Verdict::verified);
 }
 
-TEST(Reader, TruncatedZstdIsNotJudged) {
-  std::string z = zstd_frames(trace_text(), 1 << 20);
-  auto r = verify_path(write_temp("cut.zst", z.substr(0, z.size() - 9)));
-  EXPECT_VERDICT(r, Verdict::error);
-  EXPECT_TRUE(testing::has_error(r, Code::zstd_truncated)) << testing::error_codes(r);
+// A recorder that dies leaves its last zstd frame open. What it flushed
+// before is judged like a plain file cut at the same byte, with a warning.
+TEST(Reader, TruncatedZstdIsJudgedAsFarAsItGoes) {
+  const fixtures::Lines lines = testing::valid_trace();
+  auto has_warning = [](const VerifyReport& r) {
+    return std::find(r.warnings.begin(), r.warnings.end(), "zstd_truncated") != r.warnings.end();
+  };
+  // One frame per line: the cut falls inside the seal's frame, after a
+  // whole line, so the trace is unsealed.
+  std::string z;
+  for (size_t i = 0; i + 2 < lines.size(); ++i) z += zstd_frames(lines[i] + "\n", 1 << 20);
+  const std::string seal = zstd_frames(lines[lines.size() - 2] + "\n", 1 << 20);
+  auto r = verify_path(write_temp("cut.zst", z + seal.substr(0, seal.size() - 9)));
+  EXPECT_VERDICT(r, Verdict::incomplete);
+  EXPECT_EQ(r.incomplete_reason, IncompleteReason::unsealed);
+  EXPECT_EQ(r.records, lines.size() - 2);
+  EXPECT_TRUE(has_warning(r));
+  // Cut inside a line: the last record is malformed, as in a plain file.
+  std::string mid = zstd_frames(trace_text(), 1000);
+  auto m = verify_path(write_temp("cut-mid.zst", mid.substr(0, mid.size() / 2)));
+  EXPECT_VERDICT(m, Verdict::invalid);
+  EXPECT_TRUE(testing::has_error(m, Code::missing_final_lf)) << testing::error_codes(m);
+  EXPECT_TRUE(has_warning(m));
+  // A whole stream has no such warning.
+  EXPECT_FALSE(has_warning(verify_path(write_temp("whole.zst", mid))));
 }
 
 TEST(Reader, ZstdWindowAndRatioLimits) {
