@@ -220,6 +220,13 @@ TEST(ScanMode, FilesDirectoriesZstdAndTar) {
   EXPECT_GE(leaks.findings.size(), 15u);
   auto z = scan_file(testing::sample_path("claude-code-verified.jsonl.zst"), Limits{}, Policy{});
   EXPECT_EQ(z.verify.verdict, Verdict::verified);
+  // A zstd stream cut inside a frame is not "read in full".
+  std::ifstream zin(testing::sample_path("claude-code-verified.jsonl.zst"), std::ios::binary);
+  std::string zbytes((std::istreambuf_iterator<char>(zin)), std::istreambuf_iterator<char>());
+  const auto cut = testing::write_temp("scan/cut.jsonl.zst", zbytes.substr(0, zbytes.size() - 9));
+  auto c = scan_file(cut, Limits{}, Policy{});
+  EXPECT_EQ(c.verify.verdict, Verdict::error);
+  EXPECT_TRUE(testing::has_error(c.verify, Code::zstd_truncated));
   // A FIFO is refused, not read.
   const std::string fifo = dir + "/fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);

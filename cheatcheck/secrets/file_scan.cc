@@ -40,6 +40,8 @@ class FileScanner {
       }
       pool_.flush();  // every hit of this stream is collected under its name
       if (st == LineReader::Status::error) fail(lines.error());
+      // A cut zstd stream was scanned as far as it goes, not in full.
+      else if (auto cut = lines.cut()) fail(*cut);
       return;
     }
   }
