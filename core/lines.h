@@ -64,7 +64,8 @@ class LineReader {
   Status next(Line* line);
   // After Status::error.
   const Error& error() const { return error_; }
-  // After Status::end: the source's reason for ending early (ByteSource::cut).
+  // Once the source is exhausted: its reason for ending early, if any
+  // (ByteSource::cut); the last line may then lack its LF.
   std::optional<Error> cut() const { return source_->cut(); }
   uint64_t bytes_read() const { return total_; }
 
