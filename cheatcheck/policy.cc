@@ -97,6 +97,7 @@ std::optional<Error> read_thresholds(simdjson::dom::object root, Policy& p) {
   if (g != json::Get::ok) return bad("thresholds must be an object");
   for (auto [key, target] : {std::pair{"max_exit_to_seal_seconds", &p.thresholds.max_exit_to_seal_seconds},
                              std::pair{"max_clock_skew_seconds", &p.thresholds.max_clock_skew_seconds},
+                             std::pair{"max_ack_delay_seconds", &p.thresholds.max_ack_delay_seconds},
                              std::pair{"max_unattested_share", &p.thresholds.max_unattested_share}}) {
     simdjson::dom::element v;
     if (t.at_key(key).get(v)) continue;

@@ -31,6 +31,9 @@ struct ConnectorRelease {
 struct Thresholds {
   double max_exit_to_seal_seconds = 30;
   double max_clock_skew_seconds = 5;
+  // How long after a record the server may ack it: acks are rate-limited
+  // and a large body takes time to upload, so this is wider than the skew.
+  double max_ack_delay_seconds = 60;
   double max_unattested_share = 0;  // of records; above it GC01 is high
 };
 

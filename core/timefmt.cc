@@ -65,6 +65,12 @@ std::optional<Timestamp> parse_time(std::string_view s) {
   return Timestamp{secs * 1000000000 + frac};
 }
 
+int64_t nanos_between(Timestamp from, Timestamp to) {
+  int64_t d = 0;
+  if (!__builtin_sub_overflow(to.nanos, from.nanos, &d)) return d;
+  return to.nanos > from.nanos ? INT64_MAX : INT64_MIN;
+}
+
 std::string format_time(Timestamp t) {
   int64_t secs = t.nanos / 1000000000;
   int64_t frac = t.nanos % 1000000000;

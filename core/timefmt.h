@@ -11,11 +11,15 @@
 
 namespace goalcup {
 
-// Nanoseconds since 1970-01-01T00:00:00Z. Comparable and subtractable.
+// Nanoseconds since 1970-01-01T00:00:00Z. Comparable; subtract with
+// nanos_between(): 1900 and 2200 are further apart than 2^63 ns.
 struct Timestamp {
   int64_t nanos = 0;
   auto operator<=>(const Timestamp&) const = default;
 };
+
+// `to` - `from` in nanoseconds, saturated at the int64 range.
+int64_t nanos_between(Timestamp from, Timestamp to);
 
 std::optional<Timestamp> parse_time(std::string_view text);
 // Canonical text with 9 fraction digits (for reports and fixtures).

@@ -181,6 +181,24 @@ Policy policy_from(const std::string& json) {
   return p.ok() ? *p : Policy{};
 }
 
+// Acks are rate-limited and big bodies upload slowly: an ack half a minute
+// after its record is no evidence unless the judge's policy says so.
+TEST(CheatCheck, GC10AllowsSlowAcksUpToThePolicysDelay) {
+  TraceSpec spec;
+  spec.turns = 4;
+  spec.plants = {"ack-late"};
+  Planted t = write_trace(spec, "ack-late");
+  const auto lenient = check(t.path);
+  EXPECT_TRUE(of(lenient, "GC10").empty()) << describe(lenient);
+  Policy strict = policy_from(R"({"thresholds": {"max_ack_delay_seconds": 10}})");
+  const auto strict_report = check(t.path, &strict);
+  auto found = of(strict_report, "GC10");
+  ASSERT_EQ(found.size(), 1u) << describe(strict_report);
+  // The planted ack first (the server's clock never goes back, so later
+  // acks of this short trace stay late too).
+  EXPECT_EQ(found[0]->seqs.front(), t.written.seqs_of("ack-late").at(0));
+}
+
 TEST(CheatCheck, PolicyChecksAreSkippedWithoutAPolicyAndRunWithIt) {
   Planted t = write_trace(TraceSpec{}, "policy");
   auto none = check(t.path);

@@ -70,5 +70,7 @@ std::unique_ptr<Check> make_gc13();
 std::vector<std::unique_ptr<Check>> make_trace_checks();
 
 std::string seconds_text(int64_t nanos);
+// A policy's seconds as nanoseconds, saturated (a policy may say 1e300).
+int64_t seconds_to_nanos(double seconds);
 
 }  // namespace goalcup::cheat

@@ -15,10 +15,10 @@ class Gc10 final : public Check {
   std::string_view id() const override { return "GC10"; }
 
   void on_record(const Record& r, Context& ctx) override {
-    const int64_t tol = static_cast<int64_t>(ctx.policy().thresholds.max_clock_skew_seconds * 1e9);
+    const int64_t tol = seconds_to_nanos(ctx.policy().thresholds.max_clock_skew_seconds);
     const auto& start = ctx.facts().start_at;
     // The header and the start receipt are written before the server answers.
-    if (r.seq >= 2 && start && r.t.nanos < start->nanos - tol) {
+    if (r.seq >= 2 && start && nanos_between(r.t, *start) > tol) {
       add(r.kind == Kind::wire ? early_wire_ : early_, r.seq);
     }
     if (have_last_ && r.t < last_) add(backwards_, r.seq);
@@ -27,11 +27,16 @@ class Gc10 final : public Check {
       if (json::string(r.body, "gap", &name) == json::Get::ok && name == "ClockStep") add(steps_, r.seq);
     }
     if (r.kind == Kind::ack && !ctx.facts().acks.empty() && ctx.facts().acks.back().record_seq == r.seq) {
+      // The server acks after the record was written: a little before it
+      // is clock skew, long after it is a slow upload; beyond either bound
+      // the record's time is not the time it was written.
       const AckFact& a = ctx.facts().acks.back();
       const auto& slot = times_[a.covers % kTimeWindow];
-      if (slot.first == a.covers && static_cast<int64_t>(std::llabs(a.at.nanos - slot.second.nanos)) > tol) {
+      const int64_t delay = seconds_to_nanos(ctx.policy().thresholds.max_ack_delay_seconds);
+      const int64_t lag = nanos_between(slot.second, a.at);
+      if (slot.first == a.covers && (lag < -tol || lag > delay)) {
         add(skewed_, r.seq);
-        worst_skew_ = std::max(worst_skew_, static_cast<int64_t>(std::llabs(a.at.nanos - slot.second.nanos)));
+        worst_skew_ = std::max(worst_skew_, lag == INT64_MIN ? INT64_MAX : std::abs(lag));
       }
     }
     if (r.kind != Kind::seal_ack && (!have_last_ || latest_ < r.t)) {
@@ -44,13 +49,13 @@ class Gc10 final : public Check {
   }
 
   void finish(const VerifyReport&, Context& ctx) override {
-    const int64_t tol = static_cast<int64_t>(ctx.policy().thresholds.max_clock_skew_seconds * 1e9);
+    const int64_t tol = seconds_to_nanos(ctx.policy().thresholds.max_clock_skew_seconds);
     const std::string allowed = " (allowed skew " + seconds_text(tol) + ")";
     emit(ctx, early_wire_, Severity::high, "wire record(s) are older than the start receipt" + allowed +
                                                ": model traffic from before the run was registered.", "early-wire");
     emit(ctx, early_, Severity::warning, "record(s) are older than the start receipt" + allowed + ".", "early");
     const auto& end = ctx.facts().seal_ack_at;
-    if (end && latest_.nanos > end->nanos + tol) {
+    if (end && nanos_between(*end, latest_) > tol) {
       SeqList late;
       late.add(latest_seq_);
       emit(ctx, late, Severity::warning, "record(s) are newer than the seal acknowledgement" + allowed + ".",
@@ -58,8 +63,9 @@ class Gc10 final : public Check {
     }
     emit(ctx, backwards_, Severity::warning, "record(s) have a time before the record above them.", "backwards");
     emit(ctx, skewed_, Severity::warning,
-         "ack(s) differ from the time of the record they cover by more than the allowed skew (worst " +
-             seconds_text(worst_skew_) + ").",
+         "ack(s) were signed before the record they cover was written (beyond the allowed skew) or long after "
+         "it (beyond " + seconds_text(seconds_to_nanos(ctx.policy().thresholds.max_ack_delay_seconds)) +
+             "); worst " + seconds_text(worst_skew_) + ".",
          "skew");
     emit(ctx, steps_, Severity::warning, "ClockStep gap(s): the recorder's clock moved back.", "clock-step");
   }

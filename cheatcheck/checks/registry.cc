@@ -22,6 +22,12 @@ void NamedSeqs::add(std::string_view name, uint64_t seq) {
 
 uint64_t identity(std::string_view id) { return std::hash<std::string_view>{}(id); }
 
+int64_t seconds_to_nanos(double seconds) {
+  constexpr double kMax = 9.2e18;  // just below INT64_MAX
+  const double n = seconds * 1e9;
+  return n >= kMax ? static_cast<int64_t>(kMax) : n <= 0 ? 0 : static_cast<int64_t>(n);
+}
+
 std::string seconds_text(int64_t nanos) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f s", static_cast<double>(nanos) / 1e9);
