@@ -216,8 +216,10 @@ std::string HtmlVisitor::summary_html(const VerifyReport& v) {
 std::string HtmlVisitor::timeline_svg(const VerifyReport& v) {
   constexpr int kW = 1000, kLeft = 80, kLane = 26;
   const int64_t t0 = first_t_.value_or(0), t1 = std::max(last_t_, t0 + 1);
-  auto x = [&](int64_t t) {
-    return kLeft + static_cast<int>(static_cast<double>(std::clamp(t, t0, t1) - t0) / static_cast<double>(t1 - t0) * (kW - kLeft - 10));
+  auto x = [&](int64_t t) {  // in doubles: t1 - t0 may exceed 2^63 ns (and round to 0)
+    const double span = std::max(1.0, static_cast<double>(t1) - static_cast<double>(t0));
+    return kLeft + static_cast<int>((static_cast<double>(std::clamp(t, t0, t1)) - static_cast<double>(t0)) / span *
+                                    (kW - kLeft - 10));
   };
   const char* lanes[] = {"wire", "native", "acks", "events"};
   std::string svg = "<svg id=\"timeline-svg\" viewBox=\"0 0 " + std::to_string(kW) + " " + std::to_string(kLane * 4 + 30) +

@@ -84,7 +84,7 @@ int main(int argc, char** argv) {
   std::string out;
   HtmlLimits hl;
   html->add_option("trace", trace, "trace")->required();
-  html->add_option("-o,--out", out, "output file")->required();
+  html->add_option("-o,--out", out, "output file, - for stdout")->required();
   html->add_option("--max-exchanges", hl.exchanges, "conversation items embedded")->capture_default_str();
 
   try {
@@ -144,7 +144,17 @@ int main(int argc, char** argv) {
   }
   std::string page;
   VerifyReport rep = render_html(trace, wopt, hl, &page);
-  std::ofstream(out, std::ios::binary) << page;
+  if (out == "-") {
+    std::cout << page << std::flush;
+    return status_of(rep);
+  }
+  std::ofstream file(out, std::ios::binary);
+  file << page;
+  file.close();
+  if (!file) {
+    std::cerr << "goalcup-inspect: could not write " << out << "\n";
+    return 2;
+  }
   std::cerr << "wrote " << out << " (" << page.size() << " bytes)\n";
   return status_of(rep);
 }

@@ -32,7 +32,7 @@ std::string span(const std::optional<Timestamp>& a, const std::optional<Timestam
   std::string s = format_time(*a) + " .. " + (b ? format_time(*b) : "(open)");
   if (b) {
     char buf[32];
-    std::snprintf(buf, sizeof buf, " (%.1f s)", static_cast<double>(b->nanos - a->nanos) / 1e9);
+    std::snprintf(buf, sizeof buf, " (%.1f s)", static_cast<double>(nanos_between(*a, *b)) / 1e9);
     s += buf;
   }
   return s;

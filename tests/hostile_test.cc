@@ -381,6 +381,56 @@ TEST(HostileLongLines, MemoryFollowsTheLongestLineNotHowManyThereAre) {
   }
 }
 
+// Times from 1900 to 2200 are accepted, and the nanoseconds between them do
+// not fit in 64 bits: every difference a tool takes must still be sound
+// (the sanitizer build aborts on an overflow). Statements are re-signed
+// with the dev key, so that their times reach the checks.
+TEST(HostileTimes, TheFarthestTimesApartAreSafeInEveryView) {
+  const std::string early = "1900-01-01T00:00:00Z", late = "2200-12-31T23:59:59.999999999Z";
+  fixtures::Lines lines = testing::valid_trace();
+  auto set_t = [](std::string& line, const std::string& t) {
+    const size_t at = line.find("\"t\":\"") + 5;
+    line.replace(at, line.find('"', at) - at, t);
+  };
+  for (size_t i = 0; i < lines.size(); ++i) {
+    set_t(lines[i], i % 2 ? late : early);
+    const std::string kind = fixtures::line_kind(lines[i]);
+    if (kind == "exit") lines[i] = fixtures::with_body(lines[i], fixtures::set_member(fixtures::line_body(lines[i]), "at", "\"" + early + "\""));
+    if (kind == "seal") lines[i] = fixtures::with_body(lines[i], fixtures::set_member(fixtures::line_body(lines[i]), "sealed_at", "\"" + late + "\""));
+  }
+  fixtures::rechain(lines, 0);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string kind = fixtures::line_kind(lines[i]);
+    if (kind != "start_receipt" && kind != "ack" && kind != "seal_ack") continue;
+    fixtures::resign_statement(lines, i, testing::dev_key(), [&](std::string p) {
+      const size_t covers = static_cast<size_t>(std::stoull(p.substr(p.find("\"seq\":") + 6)));
+      p = fixtures::set_member(p, "head", "\"sha256:" + to_hex(sha256(lines[covers])) + "\"");
+      return fixtures::set_member(p, "at", "\"" + (kind == "seal_ack" ? late : early) + "\"");
+    });
+  }
+  const std::string path = put("far-times.jsonl", fixtures::join(lines));
+  const std::string key = testing::source_path("fixtures/keys/dev-key.json");
+  for (std::vector<std::string> argv : {
+           std::vector<std::string>{GOALCUP_VERIFY_BIN, "--no-progress", "--dev-key", key},
+           std::vector<std::string>{GOALCUP_CHEATCHECK_BIN, "--no-progress", "--dev-key", key},
+           std::vector<std::string>{GOALCUP_INSPECT_BIN, "--dev-key", key, "summary"},
+           std::vector<std::string>{GOALCUP_INSPECT_BIN, "--dev-key", key, "records"},
+           std::vector<std::string>{GOALCUP_INSPECT_BIN, "--dev-key", key, "conversation"},
+           std::vector<std::string>{GOALCUP_INSPECT_BIN, "--dev-key", key, "html", "--out", "-"}}) {
+    SCOPED_TRACE(argv[0] + " " + argv.back());
+    argv.push_back(path);
+    Outcome o = run_measured(argv);
+    EXPECT_FALSE(o.killed);
+    EXPECT_GE(o.exit_code, 0);
+    EXPECT_LE(o.exit_code, 3) << o.out.substr(0, 300);
+    // A whole report: a sanitizer that stops the tool exits 1 before printing.
+    EXPECT_TRUE(o.out.ends_with("\n")) << o.out.substr(0, 300);
+  }
+  // The checks did see the times: the seal came long after the exit.
+  Outcome c = run_measured({GOALCUP_CHEATCHECK_BIN, "--no-progress", "--format", "json", "--dev-key", key, path});
+  EXPECT_NE(c.out.find("\"GC09\""), std::string::npos) << c.out.substr(0, 300);
+}
+
 TEST(HostileGrowing, AFileThatGrowsWhileReadIsNotJudged) {
   // A writer keeps appending while verify reads.
   const std::string path = dir() + "/growing.jsonl";

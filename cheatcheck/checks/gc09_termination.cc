@@ -37,12 +37,12 @@ class Gc09 final : public Check {
                "between-exit-and-seal");
     }
     if (exit_seq_ && sealed_) {
-      const int64_t gap = seal_at_.nanos - exit_at_.nanos;
-      const double limit = ctx.policy().thresholds.max_exit_to_seal_seconds;
-      if (static_cast<double>(gap) > limit * 1e9) {
+      const int64_t gap = nanos_between(exit_at_, seal_at_);
+      const int64_t limit = seconds_to_nanos(ctx.policy().thresholds.max_exit_to_seal_seconds);
+      if (gap > limit) {
         ctx.emit(finding("GC09", Severity::warning, {*exit_seq_, seal_seq_},
                          "The seal came " + seconds_text(gap) + " after the harness exited (allowed: " +
-                             seconds_text(static_cast<int64_t>(limit * 1e9)) + "), a window in which the run could act."),
+                             seconds_text(limit) + "), a window in which the run could act."),
                  "slow-seal");
       }
     }
