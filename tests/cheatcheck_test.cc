@@ -146,6 +146,45 @@ TEST(CheatCheck, UnloggedResponsesAreCountedByModel) {
   EXPECT_NE(found[0]->message.find("(claude-sonnet-4-5-20250929: 1)"), std::string::npos) << found[0]->message;
 }
 
+// A Responses answer may hold several message items, and Codex logs each on
+// a line of its own: each must match the wire, not only their sum.
+TEST(CheatCheck, CodexAnswerOfTwoMessageItemsMatchesItsTwoLines) {
+  fixtures::Lines lines;
+  fixtures::TraceBuilder b(testing::dev_key(), "0123456789abcdef", "00000000-0000-4000-a000-000000000000",
+                           Timestamp{1795687200LL * 1000000000LL}, [&](const std::string& l) { lines.push_back(l); });
+  b.add_header("codex");
+  b.add_start_receipt();
+  b.add("launch", R"({"capture":{"decrypt":[{"host":"api.openai.com","paths":["/v1/responses"]}],"tunnel":[]}})");
+  auto wire = [&](const std::string& dir_fields, const std::string& body) {
+    std::string q;
+    append_json_string(&q, body);
+    return b.add("wire", R"({"conn":1,"exchange":0,)" + dir_fields + R"(,"host":"api.openai.com","headers":[],"body":)" + q +
+                             R"(,"encoding":"utf8","size":)" + std::to_string(body.size()) + R"(,"sha256":")" +
+                             digest_ref(sha256(body)) + R"(","redactions":[],"complete":true})");
+  };
+  auto event = [](const std::string& type, const std::string& fields) {
+    return "event: " + type + "\ndata: {\"type\":\"" + type + "\"," + fields + "}\n\n";
+  };
+  wire(R"("dir":"request","method":"POST","path":"/v1/responses")", R"({"model":"gpt-5-codex","input":[]})");
+  wire(R"("dir":"response","status":200)",
+       event("response.created", R"("response":{"id":"resp_1","model":"gpt-5-codex"})") +
+           event("response.output_text.delta", R"("output_index":0,"delta":"First, a look.")") +
+           event("response.output_text.delta", R"("output_index":1,"delta":"Then the answer.")") +
+           event("response.completed", R"("response":{"id":"resp_1","status":"completed"})"));
+  for (const char* text : {"First, a look.", "Then the answer."}) {
+    std::string q;
+    append_json_string(&q, std::string(R"({"type":"response_item","payload":{"type":"message","role":"assistant",)") +
+                               R"("content":[{"type":"output_text","text":")" + text + R"("}]}})");
+    b.add("native", R"({"source":"codex","file":"rollout.jsonl","line_no":1,"text":)" + q + "}");
+  }
+  b.add_exit(0);
+  b.add_seal("exit");
+  b.add_seal_ack();
+  auto r = check(testing::write_temp("two-items.jsonl", fixtures::join(lines)));
+  EXPECT_VERDICT(r.verify, Verdict::verified);
+  for (const Finding* f : of(r, "GC04")) EXPECT_NE(f->severity, Severity::high) << describe(r);
+}
+
 TEST(CheatCheck, GC06ReportsAnyGap) {
   TraceSpec spec;
   spec.ending = fixtures::Ending::restart;

@@ -42,7 +42,11 @@ class Gc04 final : public Check {
       ++wire_answers_;
       wire_by_id_[identity(a.message_id)] = WireAnswer{r.seq, sha256(a.text), model_index(a.model), false};
       if (a.provider == RebuiltAnswer::Provider::openai_responses) {
+        // Codex logs one line per message item; an answer may hold several.
         if (!a.text.empty()) wire_by_text_.try_emplace(sha256(a.text), r.seq);
+        for (const auto& item : a.text_blocks) {
+          if (!item.empty()) wire_by_text_.try_emplace(sha256(item), r.seq);
+        }
         for (const auto& call : a.tool_calls) {
           if (!call.id.empty()) wire_by_call_.try_emplace(identity(call.id), r.seq);
         }
