@@ -99,6 +99,7 @@ INSTANTIATE_TEST_SUITE_P(
         PlantCase{"unproxied-answer", "GC05", Severity::high},
         PlantCase{"unproxied-answer", "GC05", Severity::high, HarnessStyle::codex},
         PlantCase{"tunnel-to-provider", "GC05", Severity::high},
+        PlantCase{"tunnel-to-provider", "GC11", Severity::high},
         PlantCase{"tool-calls-provider", "GC05", Severity::warning},
         PlantCase{"double-ingest-lost", "GC06", Severity::high, HarnessStyle::claude_code, fixtures::Ending::restart},
         PlantCase{"wire-after-ingest-lost", "GC06", Severity::high, HarnessStyle::claude_code, fixtures::Ending::restart},

@@ -1,6 +1,7 @@
 // GC11: only the hosts and paths the launch declares under capture.decrypt
-// are decrypted and stored. A wire record outside them contradicts the
-// recorder's own rule.
+// are decrypted and stored, and those hosts are never tunnelled. A wire
+// record outside them, or a tunnel to one of them, contradicts the
+// recorder's own rule (the checklist lists the tunnel under GC05 too).
 #include <map>
 
 #include "cheatcheck/checks/check.h"
@@ -14,6 +15,7 @@ class Gc11 final : public Check {
   std::string_view id() const override { return "GC11"; }
 
   void on_record(const Record& r, Context& ctx) override {
+    if (r.kind == Kind::tunnel) return tunnel(r, ctx);
     if (r.kind != Kind::wire) return;
     std::string_view host, path, dir;
     (void)json::string(r.body, "host", &host);
@@ -41,10 +43,23 @@ class Gc11 final : public Check {
                            ", which the launch does not declare under capture.decrypt."),
                what);
     }
+    for (const auto& [host, list] : tunnelled_.all()) {
+      ctx.emit(finding("GC11", Severity::high, list.seqs,
+                       std::to_string(list.count) + " tunnel(s) to " + host +
+                           ", a host the launch declares under capture.decrypt: it should have been decrypted."),
+               "tunnel:" + host);
+    }
   }
 
  private:
-  NamedSeqs outside_;
+  void tunnel(const Record& r, Context& ctx) {
+    std::string_view host;
+    if (json::string(r.body, "host", &host) == json::Get::ok && ctx.facts().launch.decrypt_listed(host)) {
+      tunnelled_.add(clip_text(host), r.seq);
+    }
+  }
+
+  NamedSeqs outside_, tunnelled_;
 };
 
 }  // namespace
