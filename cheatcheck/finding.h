@@ -38,6 +38,18 @@ struct Finding {
 
 inline constexpr size_t kMaxSeqs = 50;
 
+// Seqs that show a finding: all are counted, the first kMaxSeqs kept, so a
+// hostile trace cannot make a check's memory grow.
+struct SeqList {
+  uint64_t count = 0;
+  std::vector<uint64_t> seqs;
+  void add(uint64_t seq) {
+    ++count;
+    if (seqs.size() < kMaxSeqs) seqs.push_back(seq);
+  }
+  bool empty() const { return count == 0; }
+};
+
 // Fingerprint from the check, the run (empty for plain files) and a key that
 // identifies the finding within the run without volatile details.
 std::string make_fingerprint(std::string_view check, std::string_view run_id, std::string_view key);

@@ -15,18 +15,6 @@
 
 namespace goalcup::cheat {
 
-// Seqs that show a finding: all are counted, the first kMaxSeqs kept, so a
-// hostile trace cannot make a check's memory grow.
-struct SeqList {
-  uint64_t count = 0;
-  std::vector<uint64_t> seqs;
-  void add(uint64_t seq) {
-    ++count;
-    if (seqs.size() < kMaxSeqs) seqs.push_back(seq);
-  }
-  bool empty() const { return count == 0; }
-};
-
 // Seqs grouped by a name read from the trace. Names are clipped (clip_text)
 // and at most
 // kMaxNames are kept apart; later ones are counted under "(other names)".

@@ -34,6 +34,7 @@ struct LocatedHit {
 struct ScanOutput {
   std::vector<LocatedHit> hits;
   absl::flat_hash_set<std::string> markers;  // names in [REDACTED:...] markers
+  std::vector<uint64_t> provider_key_lines;  // native lines showing a model provider's key
 };
 
 // Scans one line; one instance per thread. Each line has kLinePadding

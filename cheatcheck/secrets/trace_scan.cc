@@ -104,6 +104,19 @@ void SecretCollector::emit(Context& ctx, const absl::flat_hash_set<std::string>&
 
 namespace {
 
+// Keys that call a model provider's API: in the harness's log they mean a
+// tool of the run could have called the model itself (GC05).
+bool is_provider_key(uint32_t rule) {
+  static const absl::flat_hash_set<uint32_t> kRules = [] {
+    absl::flat_hash_set<uint32_t> s;
+    for (const char* id : {"anthropic-key", "anthropic-oauth", "openai-key", "google-api"}) {
+      if (auto i = rule_index(id)) s.insert(static_cast<uint32_t>(*i));
+    }
+    return s;
+  }();
+  return kRules.contains(rule);
+}
+
 // Every string of a record, with its place ("body.headers[2]"); wire bodies
 // stored as base64 are decoded first.
 class RecordLineScanner final : public LineScanner {
@@ -122,10 +135,15 @@ class RecordLineScanner final : public LineScanner {
       scan_headers(*r);
       scan_wire_body(r->body);
     }
+    const size_t before = out->hits.size();
     for (auto field : r->body) {
       if (r->kind == Kind::wire && (field.key == "body" || field.key == "headers")) continue;
       path = "body." + std::string(field.key);
       for_each_string_at(field.value, path, [&](std::string_view text, const std::string& at) { scan_string(text, at); });
+    }
+    if (r->kind == Kind::native && std::any_of(out->hits.begin() + static_cast<ptrdiff_t>(before), out->hits.end(),
+                                                 [](const LocatedHit& h) { return is_provider_key(h.hit.rule); })) {
+      out->provider_key_lines.push_back(seq);
     }
   }
 
@@ -219,6 +237,7 @@ void TraceSecretScan::collect(ScanOutput& out) {
     if (markers_.size() < 1000) markers_.insert(m);
   }
   for (const auto& h : out.hits) collector_.add(h.hit, h.seq, h.location);
+  for (uint64_t seq : out.provider_key_lines) provider_key_lines_.add(seq);
 }
 
 void TraceSecretScan::finish(Context& ctx) {
@@ -226,6 +245,12 @@ void TraceSecretScan::finish(Context& ctx) {
   absl::flat_hash_set<std::string> known = markers_;
   for (const auto& r : ctx.policy().redactor_rules) known.insert(r);
   collector_.emit(ctx, known);
+  if (!provider_key_lines_.empty()) {
+    ctx.emit(finding("GC05", Severity::warning, provider_key_lines_.seqs,
+                     std::to_string(provider_key_lines_.count) + " harness log line(s) show a model provider's API "
+                     "key (see GC02/GC03): a tool of the run could have called the model with it, outside the proxy."),
+             "provider-key-in-log");
+  }
 }
 
 }  // namespace goalcup::cheat

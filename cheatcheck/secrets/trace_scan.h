@@ -67,6 +67,7 @@ class TraceSecretScan {
 
   SecretCollector collector_;
   absl::flat_hash_set<std::string> markers_;
+  SeqList provider_key_lines_;
   ScanPool pool_;
 };
 
