@@ -8,8 +8,17 @@
 
 namespace goalcup::cheat {
 
+bool same_host(std::string_view a, std::string_view b) {
+  for (std::string_view* h : {&a, &b}) {
+    if (h->ends_with(":443")) h->remove_suffix(4);
+  }
+  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [&](char x, char y) { return lower(x) == lower(y); });
+}
+
 bool LaunchFacts::decrypt_listed(std::string_view host) const {
-  return std::any_of(decrypt.begin(), decrypt.end(), [&](const DecryptRule& d) { return d.host == host; });
+  return std::any_of(decrypt.begin(), decrypt.end(), [&](const DecryptRule& d) { return same_host(d.host, host); });
 }
 
 void Context::begin_record(const Record& r) {

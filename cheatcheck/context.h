@@ -18,9 +18,13 @@
 
 namespace goalcup::cheat {
 
+// Host names as DNS compares them (without regard to case), and "h:443"
+// as "h": a recorder may write the authority it was asked to connect to.
+bool same_host(std::string_view a, std::string_view b);
+
 struct LaunchFacts : LaunchInfo {
   bool present = false;
-  bool decrypt_listed(std::string_view host) const;
+  bool decrypt_listed(std::string_view host) const;  // by same_host()
 };
 
 struct AckFact {

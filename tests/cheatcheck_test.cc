@@ -187,6 +187,15 @@ TEST(CheatCheck, CodexAnswerOfTwoMessageItemsMatchesItsTwoLines) {
   for (const Finding* f : of(r, "GC04")) EXPECT_NE(f->severity, Severity::high) << describe(r);
 }
 
+TEST(CheatCheck, HostsCompareAsDnsNames) {
+  EXPECT_TRUE(same_host("api.anthropic.com", "API.Anthropic.com"));
+  EXPECT_TRUE(same_host("api.anthropic.com", "api.anthropic.com:443"));
+  EXPECT_FALSE(same_host("api.anthropic.com", "api.anthropic.com:8443"));
+  EXPECT_FALSE(same_host("api.anthropic.com", "api.anthropic.co"));
+  EXPECT_FALSE(same_host("api.anthropic.com", "evil-api.anthropic.com"));
+  EXPECT_FALSE(same_host(std::string_view("a\0b", 3), std::string_view("a\0c", 3)));
+}
+
 TEST(CheatCheck, GC06ReportsAnyGap) {
   TraceSpec spec;
   spec.ending = fixtures::Ending::restart;

@@ -23,7 +23,7 @@ class Gc11 final : public Check {
     const LaunchFacts& l = ctx.facts().launch;
     const DecryptRule* rule = nullptr;
     for (const auto& d : l.decrypt) {
-      if (d.host == host) rule = &d;
+      if (same_host(d.host, host)) rule = &d;
     }
     if (!rule) {
       outside_.add("host " + clip_text(host), r.seq);
