@@ -16,8 +16,8 @@
 namespace goalcup::cheat {
 
 // Seqs grouped by a name read from the trace. Names are clipped (clip_text)
-// and at most
-// kMaxNames are kept apart; later ones are counted under "(other names)".
+// and at most kMaxNames are kept apart; later ones are counted under
+// "(other names)".
 inline constexpr size_t kMaxNames = 50;
 class NamedSeqs {
  public:

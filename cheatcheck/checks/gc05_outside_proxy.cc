@@ -3,6 +3,8 @@
 // answered by something the proxy never saw; a tunnel to a host the capture
 // should decrypt carried provider traffic undecrypted; tool output that
 // talks to a provider's API suggests a tool called it with its own key.
+// A provider's key in a native line is also GC05 evidence; the secret scan
+// finds it, so that finding is made in secrets/trace_scan.cc.
 #include <string.h>
 
 #include <map>
