@@ -1,27 +1,15 @@
 #include "cli/json_writer.h"
 
-#include <simdjson.h>
+#include "cli/safe_text.h"
 
 #include <cmath>
 #include <cstdio>
 
 namespace goalcup {
-namespace {
-
-// Length of the valid UTF-8 sequence at s[i], 0 if invalid.
-size_t utf8_len(std::string_view s, size_t i) {
-  auto c = static_cast<uint8_t>(s[i]);
-  size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  return simdjson::validate_utf8(s.data() + i, n) ? n : 0;
-}
-
-}  // namespace
 
 void append_json_string(std::string* out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
   out->push_back('"');
-  const bool valid = simdjson::validate_utf8(s.data(), s.size());
   for (size_t i = 0; i < s.size(); ++i) {
     auto c = static_cast<uint8_t>(s[i]);
     if (c == '"' || c == '\\') {
@@ -37,10 +25,17 @@ void append_json_string(std::string* out, std::string_view s) {
       out->append("\\u00");
       out->push_back(kHex[c >> 4]);
       out->push_back(kHex[c & 15]);
-    } else if (c < 0x80 || valid) {
+    } else if (c < 0x80) {
       out->push_back(static_cast<char>(c));
-    } else if (size_t n = utf8_len(s, i)) {
-      out->append(s.substr(i, n));
+    } else if (char32_t cp = 0; size_t n = decode_utf8(s, i, &cp)) {
+      // C1 and bidi controls are escaped too (RFC 8259 allows any): the
+      // value is the same, and a terminal showing the JSON does not act on them.
+      if (is_hidden_control(cp)) {
+        out->append("\\u");
+        for (int shift = 12; shift >= 0; shift -= 4) out->push_back(kHex[(cp >> shift) & 15]);
+      } else {
+        out->append(s.substr(i, n));
+      }
       i += n - 1;
     } else {
       out->append("\xEF\xBF\xBD");

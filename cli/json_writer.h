@@ -51,7 +51,8 @@ class JsonWriter {
 };
 
 // Appends `s` as a JSON string literal. Bytes that are not valid UTF-8 are
-// written as U+FFFD so that the output is always valid JSON.
+// written as U+FFFD so that the output is always valid JSON; C0, DEL, C1 and
+// bidi controls as \u escapes (the same value, inert on a terminal).
 void append_json_string(std::string* out, std::string_view s);
 
 }  // namespace goalcup

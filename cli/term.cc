@@ -12,19 +12,39 @@ Style Style::for_fd(int fd) {
   return Style(::isatty(fd) && !(no_color && *no_color));
 }
 
-std::string Style::paint(std::string_view text, Color c) const {
-  if (!on_ || c == Color::none) return std::string(text);
-  const char* code = "";
+namespace {
+
+constexpr std::string_view kReset = "\x1b[0m";
+
+std::string_view sgr_code(Color c) {
   switch (c) {
-    case Color::red: code = "31"; break;
-    case Color::green: code = "32"; break;
-    case Color::yellow: code = "33"; break;
-    case Color::blue: code = "34"; break;
-    case Color::dim: code = "2"; break;
-    case Color::bold: code = "1"; break;
+    case Color::red: return "31";
+    case Color::green: return "32";
+    case Color::yellow: return "33";
+    case Color::blue: return "34";
+    case Color::dim: return "2";
+    case Color::bold: return "1";
     case Color::none: break;
   }
-  return "\x1b[" + std::string(code) + "m" + std::string(text) + "\x1b[0m";
+  return "";
+}
+
+std::string sequence(Color c) { return "\x1b[" + std::string(sgr_code(c)) + "m"; }
+
+}  // namespace
+
+std::string Style::paint(std::string_view text, Color c) const {
+  if (!on_ || c == Color::none) return std::string(text);
+  return sequence(c) + std::string(text) + std::string(kReset);
+}
+
+size_t style_sequence_length(std::string_view s) {
+  if (s.starts_with(kReset)) return kReset.size();
+  for (Color c : {Color::red, Color::green, Color::yellow, Color::blue, Color::dim, Color::bold}) {
+    const std::string seq = sequence(c);
+    if (s.starts_with(seq)) return seq.size();
+  }
+  return 0;
 }
 
 std::string human_bytes(uint64_t n) {

@@ -9,6 +9,7 @@
 
 #include "cli/batch.h"
 #include "cli/limits_options.h"
+#include "cli/safe_text.h"
 #include "core/walk.h"
 #include "verify/report.h"
 
@@ -31,7 +32,7 @@ int run(const Options& opt) {
   for (const auto& k : opt.dev_keys) {
     auto key = Keyring::load_supplied(k);
     if (!key) {
-      std::cerr << "goalcup-verify: " << key.error().message << "\n";
+      print_text(std::cerr, "goalcup-verify: " + key.error().message + "\n", Style::plain());
       return 2;
     }
     ring.add(*key);
@@ -40,7 +41,7 @@ int run(const Options& opt) {
   if (!opt.files_from.empty()) {
     auto more = read_file_list(opt.files_from);
     if (!more) {
-      std::cerr << "goalcup-verify: " << more.error().message << "\n";
+      print_text(std::cerr, "goalcup-verify: " + more.error().message + "\n", Style::plain());
       return 2;
     }
     traces.insert(traces.end(), more->begin(), more->end());
@@ -82,7 +83,7 @@ int run(const Options& opt) {
         VerifyReport& r = reports[i];
         overall = worst(overall, r.verdict);
         if (opt.format == "text") {
-          std::cout << format_verify_text(r, style);
+          print_text(std::cout, format_verify_text(r, style), style);
         } else if (opt.format == "jsonl") {
           std::string line;
           JsonWriter w(&line);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "cli/safe_text.h"
+
 namespace goalcup {
 namespace {
 
@@ -117,29 +119,31 @@ void write_verify_json(JsonWriter& w, const VerifyReport& r) {
 std::string format_verify_text(const VerifyReport& r, const Style& st) {
   std::string verdict(verdict_name(r.verdict));
   verdict.resize(std::max<size_t>(verdict.size(), 10), ' ');
-  std::string out = st.paint(verdict, verdict_color(r.verdict)) + " " + r.file;
+  // Names, ids and messages come from the upload (a file or member name, the
+  // header, an error quoting a line): one line each, escaped.
+  std::string out = st.paint(verdict, verdict_color(r.verdict)) + " " + safe_text(r.file);
   std::string head = headline(r);
   if (!head.empty()) out += st.paint(" (" + head + ")", Color::dim);
   out += "\n";
   auto line = [&](const std::string& s) { out += "  " + s + "\n"; };
-  if (!r.entry_id.empty()) line("entry " + r.entry_id + "  run " + r.run_id);
+  if (!r.entry_id.empty()) line("entry " + safe_text(r.entry_id) + "  run " + safe_text(r.run_id));
   if (r.records > 0) {
     const bool has_seal_ack = std::any_of(r.statements.begin(), r.statements.end(),
                                           [](const StatementReport& s) { return s.kind == "seal_ack"; });
     std::string seal = !r.sealed ? "unsealed"
-                       : "sealed (" + r.seal_reason + ")" +
+                       : "sealed (" + safe_text(r.seal_reason) + ")" +
                              (r.seal_acknowledged ? ", seal acknowledged"
                               : has_seal_ack      ? ", seal_ack does not hold"
                                                   : ", seal not acknowledged");
-    line(std::to_string(r.records) + " records, " + human_bytes(r.bytes) + (r.source.empty() ? "" : " (" + r.source + ")") +
+    line(std::to_string(r.records) + " records, " + human_bytes(r.bytes) + (r.source.empty() ? "" : " (" + safe_text(r.source) + ")") +
          "; " + seal);
-    line("head " + r.head);
+    line("head " + safe_text(r.head));
     line(attestation_line(r));
     line(statements_line(r));
   }
   for (const auto& w : r.warning_details) {
     line(st.paint("warning ", Color::yellow) + w.code + (w.seq >= 0 ? " at seq " + std::to_string(w.seq) : "") +
-         ": " + w.message);
+         ": " + safe_text(w.message));
   }
   std::string checks = "checks:";
   for (const auto& c : r.checks) checks += " " + c.name + (c.passed ? " ok" : " FAILED");
@@ -149,7 +153,7 @@ std::string format_verify_text(const VerifyReport& r, const Style& st) {
     for (size_t i = 0; i < std::min(kTextErrors, r.errors.size()); ++i) {
       const auto& e = r.errors[i];
       line("  " + (e.seq >= 0 ? "seq " + std::to_string(e.seq) : std::string("-")) + "  " +
-           st.paint(std::string(code_name(e.code)), Color::bold) + "  " + e.message);
+           st.paint(std::string(code_name(e.code)), Color::bold) + "  " + safe_text(e.message));
     }
     if (r.error_count > kTextErrors) line("  ... " + std::to_string(r.error_count - kTextErrors) + " more (use --format json)");
   }
