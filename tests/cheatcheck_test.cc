@@ -1,6 +1,7 @@
 // goalcup-cheatcheck: each check with a trace that has its evidence (planted
 // by the fixture writer, chain and statements intact) and one that does not.
 #include <fstream>
+#include <functional>
 
 #include "cheatcheck/checks/check.h"
 #include "cheatcheck/report.h"
@@ -413,6 +414,24 @@ TEST(CheckState, NamesFromTheTraceAreClippedAndFew) {
   while (accents.size() < 400) accents += e_acute;
   const std::string clipped = clip_text(accents);
   EXPECT_EQ(clipped.substr(0, clipped.find("...")).size() % 2, 0u);
+}
+
+TEST(CheckState, IdsAreIdentifiedByTheirBytesNotByAHash) {
+  // Two message ids a trace author can write that libstdc++'s 64-bit
+  // std::hash (the old identity()) maps to the same value: the third
+  // 8-byte block of the second was solved for from the first two.
+  const std::string a = "msg_01XFDUDYJgAACzvnptvVoYEL";
+  const std::string b = "msg_01XFTol3taTqg4FDt0iBoYEL";
+#if defined(__GLIBCXX__)
+  if constexpr (sizeof(size_t) == 8) {
+    ASSERT_EQ(std::hash<std::string_view>{}(a), std::hash<std::string_view>{}(b)) << "the pair no longer collides";
+  }
+#endif
+  EXPECT_NE(identity(a), identity(b));
+  EXPECT_EQ(identity(a), identity(std::string(a)));
+  // Ids that differ only in length or by a NUL are distinct too.
+  EXPECT_NE(identity("id"), identity(std::string("id\0", 3)));
+  EXPECT_NE(identity(""), identity(std::string(1, '\0')));
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "cheatcheck/context.h"
 #include "core/record.h"
+#include "core/sha256.h"
 #include "core/verifier.h"
 
 namespace goalcup::cheat {
@@ -29,10 +30,14 @@ class NamedSeqs {
 };
 
 // Identities matched across a trace (message ids, uuids, file names) are
-// kept as 64-bit hashes, at most kMaxTracked of them: a check that would
-// need more says it was skipped rather than let memory follow the trace.
+// kept as the SHA-256 of the id's bytes, at most kMaxTracked of them: a
+// check that would need more says it was skipped rather than let memory
+// follow the trace. The ids are written by the trace's author, so only a
+// collision-resistant function of their bytes may decide that two are the
+// same (a 64-bit std::hash can be made to collide at will).
 inline constexpr size_t kMaxTracked = 1 << 20;
-uint64_t identity(std::string_view id);
+using Identity = Digest;
+Identity identity(std::string_view id);
 
 class Check {
  public:

@@ -2,7 +2,7 @@
 // harness log model output that never crossed the wire. Native assistant
 // messages are matched to wire responses by id (Claude Code) or by text
 // (Codex); the text the harness logged must equal the text rebuilt from the
-// stream. Only hashed ids, seqs and digests are kept, for at most
+// stream. Only id digests (identity()), seqs and digests are kept, for at most
 // kMaxTracked messages.
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
@@ -163,12 +163,12 @@ class Gc04 final : public Check {
            codex_texts_.size() + codex_calls_.size();
   }
 
-  absl::flat_hash_map<uint64_t, WireAnswer> wire_by_id_;
+  absl::flat_hash_map<Identity, WireAnswer> wire_by_id_;
   absl::flat_hash_map<Digest, uint64_t> wire_by_text_;
-  absl::flat_hash_map<uint64_t, NativeMessage> native_by_id_;
-  absl::flat_hash_map<uint64_t, uint64_t> wire_by_call_;
+  absl::flat_hash_map<Identity, NativeMessage> native_by_id_;
+  absl::flat_hash_map<Identity, uint64_t> wire_by_call_;
   std::vector<std::pair<uint64_t, Digest>> codex_texts_;
-  absl::flat_hash_set<uint64_t> codex_calls_;
+  absl::flat_hash_set<Identity> codex_calls_;
   absl::flat_hash_set<uint64_t> matched_codex_;
   SeqList synthetic_;
   std::vector<std::string> models_;

@@ -65,8 +65,8 @@ class Gc12 final : public Check {
     ctx.emit(finding("GC12", Severity::warning, list.seqs, std::to_string(list.count) + " " + what), key);
   }
 
-  absl::flat_hash_map<uint64_t, FileState> files_;  // by identity()
-  absl::flat_hash_set<uint64_t> uuids_;
+  absl::flat_hash_map<Identity, FileState> files_;  // by identity()
+  absl::flat_hash_set<Identity> uuids_;
   bool too_many_ = false;
   SeqList truncated_, skips_, repeats_, orphans_, dup_uuids_, backwards_;
 };

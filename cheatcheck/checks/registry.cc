@@ -1,5 +1,4 @@
 #include <cstdio>
-#include <functional>
 
 #include "cheatcheck/checks/check.h"
 
@@ -20,7 +19,7 @@ void NamedSeqs::add(std::string_view name, uint64_t seq) {
   by_name_[key].add(seq);
 }
 
-uint64_t identity(std::string_view id) { return std::hash<std::string_view>{}(id); }
+Identity identity(std::string_view id) { return sha256(id); }
 
 int64_t seconds_to_nanos(double seconds) {
   constexpr double kMax = 9.2e18;  // just below INT64_MAX
