@@ -57,7 +57,7 @@ TEST(Samples, PipelinedReadingGivesTheSameVerdicts) { check_dir(testing::source_
 
 TEST(Samples, SharedSamplesGetTheirVerdicts) {
   const std::string dir = testing::shared_samples_dir();
-  if (dir.empty()) GTEST_SKIP() << "../shared/samples is not beside this checkout";
+  if (dir.empty()) GTEST_SKIP() << "SKIPPED: no shared/samples beside this checkout (set GOALCUP_SHARED_DIR)";
   check_dir(dir);
 }
 

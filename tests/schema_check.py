@@ -17,11 +17,65 @@ samples = os.path.join(src, "fixtures", "samples")
 failures = 0
 
 
+# The schemas of the tools' own reports are checked both ways against what
+# the tools emit: a member the code writes must be declared (objects with
+# declared properties are closed here), and a member the schema declares must
+# be written by at least one of the runs below (else the schema is stale or a
+# test input is missing).
+REPORT_SCHEMAS = ("verify-report", "cheatcheck-report", "inspect-")
+declared = {}  # (schema name, JSON pointer of a property) -> seen
+validators = {}
+
+
+def close_objects(node, name, pointer):
+    if isinstance(node, dict):
+        props = node.get("properties")
+        if isinstance(props, dict):
+            node.setdefault("additionalProperties", False)
+            for key in props:
+                declared.setdefault((name, f"{pointer}/properties/{key}"), False)
+        for key, sub in node.items():
+            close_objects(sub, name, f"{pointer}/{key}")
+    elif isinstance(node, list):
+        for i, sub in enumerate(node):
+            close_objects(sub, name, f"{pointer}/{i}")
+
+
 def load(name):
+    if name in validators:
+        return validators[name]
     with open(os.path.join(schemas, name)) as f:
         schema = json.load(f)
     jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema)
+    if name.startswith(REPORT_SCHEMAS):
+        close_objects(schema, name, "#")
+    validators[name] = jsonschema.Draft202012Validator(schema)
+    return validators[name]
+
+
+def mark_seen(validator, name, subschema, pointer, doc):
+    """Marks the declared properties that doc fills, following $ref and the
+    branches of oneOf/anyOf/allOf that doc matches."""
+    if not isinstance(subschema, dict):
+        return
+    ref = subschema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/"):
+        target = validator.schema
+        for part in ref[2:].split("/"):
+            target = target[part]
+        mark_seen(validator, name, target, "#/" + ref[2:], doc)
+    for key in ("oneOf", "anyOf", "allOf"):
+        for i, branch in enumerate(subschema.get(key, [])):
+            if validator.evolve(schema=dict(validator.schema, **branch)).is_valid(doc):
+                mark_seen(validator, name, branch, f"{pointer}/{key}/{i}", doc)
+    if isinstance(doc, dict) and isinstance(subschema.get("properties"), dict):
+        for key, value in doc.items():
+            if key in subschema["properties"]:
+                declared[(name, f"{pointer}/properties/{key}")] = True
+                mark_seen(validator, name, subschema["properties"][key], f"{pointer}/properties/{key}", value)
+    if isinstance(doc, list) and isinstance(subschema.get("items"), dict):
+        for value in doc:
+            mark_seen(validator, name, subschema["items"], f"{pointer}/items", value)
 
 
 def check(validator, doc, what):
@@ -30,6 +84,9 @@ def check(validator, doc, what):
     for e in errors[:3]:
         print(f"FAIL {what}: {e.message} at {list(e.absolute_path)}")
     failures += bool(errors)
+    for name, v in validators.items():
+        if v is validator and name.startswith(REPORT_SCHEMAS):
+            mark_seen(v, name, v.schema, "#", doc)
 
 
 # Every record of the valid samples fits the record schema.
@@ -97,6 +154,27 @@ for sample in ["codex-verified.jsonl", "claude-code-verified.jsonl.zst", "claude
     check(load("inspect-conversation.schema.json"), run_json("conversation", "--format", "json", path), f"inspect conversation {sample}")
     for seq in ("0", "1", "5", "6", "7"):
         check(load("inspect-show.schema.json"), run_json("show", "--json", path, seq), f"inspect show {sample} {seq}")
+
+# A wire body that is not UTF-8 is shown as base64; the secret text only with
+# --show-secrets. The altered record breaks the chain, which show still reports.
+with tempfile.TemporaryDirectory() as tmp:
+    lines = open(os.path.join(samples, "codex-verified.jsonl"), "rb").read().split(b"\n")
+    seq = next(i for i, line in enumerate(lines) if b'"kind":"wire"' in line)
+    rec = json.loads(lines[seq])
+    rec["body"].update(body="//4=", encoding="base64", size=2, redactions=[])
+    lines[seq] = json.dumps(rec, separators=(",", ":")).encode()
+    binary = os.path.join(tmp, "binary-body.jsonl")
+    open(binary, "wb").write(b"\n".join(lines))
+    check(load("inspect-show.schema.json"), run_json("show", "--json", binary, str(seq)), "inspect show binary body")
+out = subprocess.run([cheat, "--no-progress", "--show-secrets", "--format", "json", os.path.join(samples, "claude-code-leaks.jsonl")],
+                     capture_output=True, text=True).stdout
+check(cheat_schema, json.loads(out), "cheatcheck --show-secrets --format json")
+
+# Every member a report schema declares was written by some run above.
+for (name, pointer), seen in sorted(declared.items()):
+    if not seen:
+        print(f"FAIL {name}: {pointer} is declared but no run wrote it")
+        failures += 1
 
 print(f"{failures} failed" if failures else "all documents fit their schemas")
 sys.exit(1 if failures else 0)

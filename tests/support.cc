@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -13,10 +14,30 @@ namespace goalcup::testing {
 std::string source_path(const std::string& relative) { return std::string(GOALCUP_SOURCE_DIR) + "/" + relative; }
 std::string sample_path(const std::string& name) { return source_path("fixtures/samples/" + name); }
 
-std::string shared_samples_dir() {
-  std::string d = std::string(GOALCUP_SOURCE_DIR) + "/../shared/samples";
-  return std::filesystem::is_directory(d) ? d : "";
+std::string shared_dir() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (const char* env = std::getenv("GOALCUP_SHARED_DIR"); env != nullptr && fs::is_directory(env, ec)) return env;
+  // CI clones the repository into a folder of its own with shared/ beside it;
+  // a developer's worktree may sit one or two levels further down.
+  fs::path dir = fs::weakly_canonical(GOALCUP_SOURCE_DIR, ec);
+  for (int up = 0; up < 4 && dir.has_parent_path() && dir != dir.parent_path(); ++up) {
+    dir = dir.parent_path();
+    if (fs::is_regular_file(dir / "shared" / "spec" / "TRACE-FORMAT.md", ec)) return (dir / "shared").string();
+  }
+  return "";
 }
+
+namespace {
+std::string shared_subdir(const char* name) {
+  const std::string root = shared_dir();
+  std::error_code ec;
+  return !root.empty() && std::filesystem::is_directory(root + "/" + name, ec) ? root + "/" + name : "";
+}
+}  // namespace
+
+std::string shared_samples_dir() { return shared_subdir("samples"); }
+std::string corpora_dir() { return shared_subdir("corpora"); }
 
 const fixtures::SigningKey& dev_key() {
   static const auto key = fixtures::SigningKey::from_file(source_path("fixtures/keys/dev-key.json"));

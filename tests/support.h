@@ -17,7 +17,11 @@ namespace goalcup::testing {
 
 std::string source_path(const std::string& relative);  // inside the repo
 std::string sample_path(const std::string& name);       // fixtures/samples/
-std::string shared_samples_dir();                       // ../shared/samples, "" if absent
+// The project's shared/ folder (spec, samples, corpora): $GOALCUP_SHARED_DIR,
+// else the first shared/ beside the checkout or one of its parents; "" if none.
+std::string shared_dir();
+std::string shared_samples_dir();  // shared_dir() + "/samples", "" if absent
+std::string corpora_dir();         // shared_dir() + "/corpora", "" if absent
 
 // The development key of fixtures/keys/dev-key.json.
 const fixtures::SigningKey& dev_key();
