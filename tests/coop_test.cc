@@ -1,5 +1,6 @@
 // The coop audit: a generated data directory and manifests breaking each rule.
 #include <filesystem>
+#include <fstream>
 
 #include "cheatcheck/coop/audit.h"
 #include "fixtures/writer/coop.h"
@@ -29,28 +30,64 @@ CheatReport audit(const fixtures::CoopSpec& spec, const std::string& name) {
   return audit_coop_dir(dir, Limits{}, Policy{});
 }
 
-TEST(Coop, SecretsInRedbValuesAreFoundWithTheirIds) {
-  auto r = audit(fixtures::CoopSpec{}, "coop-good");
-  auto secrets = of(r, "COOP02");
-  bool job = false, memory = false;
-  for (const Finding* f : secrets) {
-    job |= f->message.find("job-7 (hen lab__alice) .error") != std::string::npos && f->secret.rule == "anthropic-key";
-    memory |= f->message.find("mem-3 (hen lab__bob) .summary") != std::string::npos && f->secret.rule == "github-pat";
+const Finding* naming(const CheatReport& r, std::string_view place) {
+  for (const auto& f : r.findings) {
+    if (f.check == "COOP02" && f.message.find(place) != std::string::npos) return &f;
   }
-  EXPECT_TRUE(job) << dump(r);
-  EXPECT_TRUE(memory) << dump(r);
+  return nullptr;
+}
+
+TEST(Coop, SecretsInRedbRowsAreNamedByTableKeyAndField) {
+  auto r = audit(fixtures::CoopSpec{}, "coop-good");
+  const Finding* job = naming(r, "jobs_v1 01900000-0000-7000-8000-000000000007 .error");
+  const Finding* memory = naming(r, "memories_v1 local.coop/bob\\001900000-0000-7000-8000-000000000003 .summary");
+  const Finding* hen = naming(r, "hens_v1 local.coop/alice .manifest.metadata.notes");
+  const Finding* stale = naming(r, "stale copy of jobs_v1 01900000-0000-7000-8000-000000000007 .error");
+  ASSERT_TRUE(job && memory && hen && stale) << dump(r);
+  EXPECT_EQ(job->secret.rule, "anthropic-key");
+  EXPECT_EQ(memory->secret.rule, "github-pat");
+  EXPECT_EQ(hen->secret.rule, "openai-key");
+  EXPECT_EQ(job->severity, Severity::high);
+  EXPECT_EQ(stale->secret.rule, "slack-bot");
+  EXPECT_EQ(stale->severity, Severity::warning);  // no longer live
+  EXPECT_NE(stale->message.find("Stale"), std::string::npos);
+  EXPECT_EQ(job->message.find("places"), std::string::npos) << "the raw bytes are not a second place: " << job->message;
+  EXPECT_NE(naming(r, "read as redb"), nullptr) << dump(r);
   EXPECT_EQ(of(r, "COOP03").size(), 1u) << dump(r);   // the Discord token in plain text
   EXPECT_TRUE(of(r, "COOP01").empty()) << dump(r);    // modes as promised
   EXPECT_TRUE(of(r, "COOP04").empty()) << dump(r);    // vault in shape
   ASSERT_EQ(of(r, "COOP05").size(), 1u) << dump(r);
   EXPECT_NE(of(r, "COOP05")[0]->message.find("Bad_Name"), std::string::npos);
   ASSERT_EQ(of(r, "COOP06").size(), 1u) << dump(r);
-  EXPECT_NE(of(r, "COOP06")[0]->message.find("lab__carol"), std::string::npos);
+  EXPECT_NE(of(r, "COOP06")[0]->message.find("local-coop__carol"), std::string::npos);
 
   fixtures::CoopSpec clean;
   clean.plant_secrets = false;
   auto c = audit(clean, "coop-clean");
-  for (const Finding* f : of(c, "COOP02")) EXPECT_EQ(f->message.find("state.redb"), std::string::npos) << f->message;
+  for (const Finding* f : of(c, "COOP02")) {
+    if (f->severity != Severity::info) {
+      EXPECT_EQ(f->message.find("state.redb"), std::string::npos) << f->message;
+    }
+  }
+}
+
+// A redb file whose trees fail their checksums is not read as redb: its
+// bytes are scanned instead, and the report says so.
+TEST(Coop, AFileTheReaderDoesNotUnderstandFallsBackToTheByteScan) {
+  const std::string dir = testing::temp_dir() + "/coop-corrupt";
+  std::filesystem::remove_all(dir);
+  fixtures::write_coop_dir(dir, fixtures::CoopSpec{});
+  {
+    std::fstream f(dir + "/state.redb", std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(8192 + 4096 + 20);  // inside the first table's leaf page
+    f.put('#');
+  }
+  auto r = audit_coop_dir(dir, Limits{}, Policy{});
+  const Finding* note = naming(r, "not read as redb");
+  ASSERT_NE(note, nullptr) << dump(r);
+  EXPECT_NE(note->message.find("checksum"), std::string::npos) << note->message;
+  EXPECT_NE(naming(r, "jobs_v1 01900000-0000-7000-8000-000000000007 .error"), nullptr) << dump(r);
+  EXPECT_EQ(naming(r, "Stale"), nullptr) << "live and stale cannot be told apart: " << dump(r);
 }
 
 TEST(Coop, ModesAndVaultShape) {

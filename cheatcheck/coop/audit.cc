@@ -1,9 +1,14 @@
 #include "cheatcheck/coop/audit.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
+#include <absl/container/flat_hash_map.h>
+
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -12,6 +17,7 @@
 
 #include "cheatcheck/context.h"
 #include "cheatcheck/coop/json_values.h"
+#include "cheatcheck/coop/redb_reader.h"
 #include "cheatcheck/secrets/engine.h"
 #include "cheatcheck/secrets/trace_scan.h"
 #include "core/json_strict.h"
@@ -22,7 +28,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr uint64_t kMaxFile = 256ull << 20;  // bytes read of any one file
+constexpr uint64_t kMaxSmallFile = 1u << 20;  // discord.json, vault.json: small when in shape
+constexpr uint64_t kMaxManifest = 64u << 20;
+constexpr size_t kMaxPlacesNamed = 8;
+constexpr size_t kMaxPending = 4096;            // raw-byte hits held until the structured passes end
 
 std::string mode_text(mode_t m) {
   char buf[8];
@@ -30,13 +39,13 @@ std::string mode_text(mode_t m) {
   return buf;
 }
 
-// A regular file's bytes, at most kMaxFile of them (links are not followed).
-std::optional<std::string> read_file(const std::string& path) {
+// A regular file's bytes, at most `max` of them (links are not followed).
+std::optional<std::string> read_file(const std::string& path, uint64_t max) {
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
-  std::string out(std::min<uint64_t>(static_cast<uint64_t>(st.st_size), kMaxFile), '\0');
+  std::string out(std::min<uint64_t>(static_cast<uint64_t>(st.st_size), max), '\0');
   in.read(out.data(), static_cast<std::streamsize>(out.size()));
   out.resize(static_cast<size_t>(in.gcount()));
   return out;
@@ -45,6 +54,146 @@ std::optional<std::string> read_file(const std::string& path) {
 std::string str(simdjson::dom::object o, std::string_view key) {
   std::string_view v;
   return json::string(o, key, &v) == json::Get::ok ? std::string(v) : std::string();
+}
+
+// A regular file read in pieces (links are not followed), so that memory
+// does not follow the file's size; holes of a sparse file are skipped.
+class FileReader {
+ public:
+  explicit FileReader(const std::string& path) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st {};
+    if (fd_ >= 0 && (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode))) close_fd();
+    if (fd_ >= 0) size_ = static_cast<uint64_t>(st.st_size);
+  }
+  ~FileReader() { close_fd(); }
+  FileReader(const FileReader&) = delete;
+  FileReader& operator=(const FileReader&) = delete;
+
+  bool ok() const { return fd_ >= 0; }
+  int fd() const { return fd_; }
+  uint64_t size() const { return size_; }
+
+  // Pieces of at most kChunk bytes, cut after a line end when there is one
+  // (a secret does not span lines), each with its offset.
+  void for_each_chunk(const std::function<void(std::string_view, uint64_t)>& f) const {
+    std::string buf;
+    for (uint64_t pos = next_data(0); pos < size_; pos = next_data(pos)) {
+      if (!read(pos, std::min<uint64_t>(kChunk, size_ - pos), &buf)) return;
+      size_t len = buf.size();
+      if (pos + len < size_) {
+        const size_t nl = buf.rfind('\n');
+        if (nl != std::string::npos && nl > 0) len = nl + 1;
+      }
+      f(std::string_view(buf).substr(0, len), pos);
+      pos += len;
+    }
+  }
+
+  // Windows of kChunk bytes plus `lookahead`; `f(window, offset, limit)`
+  // handles what starts before `limit` and returns where the next starts.
+  void for_each_window(size_t lookahead,
+                       const std::function<size_t(std::string_view, uint64_t, size_t)>& f) const {
+    std::string buf;
+    for (uint64_t pos = next_data(0); pos < size_; pos = next_data(pos)) {
+      if (!read(pos, std::min<uint64_t>(kChunk + lookahead, size_ - pos), &buf)) return;
+      const size_t limit = pos + buf.size() >= size_ ? buf.size() : std::min(buf.size(), kChunk);
+      pos += std::max<size_t>(1, f(buf, pos, limit));
+    }
+  }
+
+ private:
+  static constexpr size_t kChunk = 4u << 20;
+
+  uint64_t next_data(uint64_t pos) const {
+    if (pos >= size_) return size_;
+    const off_t data = ::lseek(fd_, static_cast<off_t>(pos), SEEK_DATA);
+    return data < 0 ? size_ : std::max(pos, static_cast<uint64_t>(data));
+  }
+
+  bool read(uint64_t pos, uint64_t len, std::string* out) const {
+    out->resize(static_cast<size_t>(len));
+    size_t done = 0;
+    while (done < out->size()) {
+      const ssize_t n = ::pread(fd_, out->data() + done, out->size() - done, static_cast<off_t>(pos + done));
+      if (n <= 0) break;
+      done += static_cast<size_t>(n);
+    }
+    out->resize(done);
+    return done > 0;
+  }
+
+  void close_fd() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+  int fd_ = -1;
+  uint64_t size_ = 0;
+};
+
+// A redb key as text: control bytes escaped ("local.coop/aria\\0<id>").
+std::string printable_key(std::string_view key) {
+  std::string out;
+  for (const char c : key.substr(0, 256)) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u == 0) {
+      out += "\\0";
+    } else if (u < 0x20 || u == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", u);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return key.size() > 256 ? out + "..." : out;
+}
+
+// coop's HenId::workdir_key: `<coop>__<name>`, every character outside
+// [a-z0-9-] replaced with '-'.
+std::string workdir_key(std::string_view hen_id) {
+  const size_t slash = hen_id.find('/');
+  auto sanitize = [](std::string_view s) {
+    std::string out(s);
+    for (char& c : out) {
+      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) c = '-';
+    }
+    return out;
+  };
+  if (slash == std::string_view::npos) return sanitize(hen_id) + "__" + sanitize(hen_id);
+  return sanitize(hen_id.substr(0, slash)) + "__" + sanitize(hen_id.substr(slash + 1));
+}
+
+bool has(simdjson::dom::object o, std::string_view key) { return o.at_key(key).error() == simdjson::SUCCESS; }
+
+// The hen id of a value shaped like coop's Hen (an id and a manifest).
+std::optional<std::string> hen_of(simdjson::dom::object o) {
+  const std::string id = str(o, "id");
+  simdjson::dom::object manifest;
+  if (id.empty() || o.at_key("manifest").get(manifest) != simdjson::SUCCESS) return std::nullopt;
+  return id;
+}
+
+// The table and key a value belongs in, from its shape (coop's Hen, Job
+// and MemoryEntry), or "" when it has none of them.
+std::string table_and_key(simdjson::dom::object o) {
+  if (auto hen = hen_of(o)) return "hens_v1 " + printable_key(*hen);
+  const std::string id = str(o, "id"), hen = str(o, "hen_id");
+  if (id.empty() || hen.empty()) return "";
+  if (has(o, "job_id") && has(o, "summary")) return "memories_v1 " + printable_key(hen + std::string(1, '\0') + id);
+  if (has(o, "prompt") && has(o, "status")) return "jobs_v1 " + printable_key(id);
+  return "";
+}
+
+std::string table_of(simdjson::dom::object o) {
+  const std::string tk = table_and_key(o);
+  return tk.empty() ? "a row" : tk.substr(0, tk.find(' '));
+}
+
+std::string name_of(simdjson::dom::object o, uint64_t offset) {
+  const std::string tk = table_and_key(o);
+  return tk.empty() ? "value @" + std::to_string(offset) : tk;
 }
 
 class CoopAudit {
@@ -67,8 +216,7 @@ class CoopAudit {
     discord();
     vault();
     workdirs();
-    absl::flat_hash_set<std::string> known;
-    collector_.emit(ctx_, known, "COOP02");
+    emit_secrets();
     rep.findings = std::move(ctx_.findings());
     for (auto& f : rep.findings) f.seqs.clear();  // no records here: places are in the message
     rep.skipped = std::move(ctx_.skipped());
@@ -110,51 +258,169 @@ class CoopAudit {
     }
   }
 
-  // COOP02: every file through the secret engine; inside state.redb, each
-  // embedded JSON value by its fields, with its id and hen_id.
+  // COOP02: every file through the secret engine. state.redb is read as
+  // redb: each live row's value by its fields, named by table, key and
+  // field; then the bytes no live tree reaches, where stale copies of
+  // overwritten or deleted rows lie. A file the reader does not understand
+  // is scanned for embedded values instead, and says so.
   void secrets() {
     std::error_code ec;
     for (auto it = fs::recursive_directory_iterator(dir_, ec); !ec && it != fs::recursive_directory_iterator();
          it.increment(ec)) {
       if (!it->is_regular_file() || it->is_symlink()) continue;
-      const std::string path = it->path().string();
       const std::string rel = fs::relative(it->path(), dir_).string();
-      auto bytes = read_file(path);
-      if (!bytes) continue;
-      if (rel == "state.redb") redb(*bytes);
-      std::vector<SecretHit> hits;
-      engine_.scan(*bytes, "", &hits);
-      for (const auto& h : hits) collector_.add(h, 0, "raw bytes", rel);
+      FileReader file(it->path().string());
+      if (!file.ok()) continue;
+      if (rel == "state.redb" && redb(file)) continue;
+      file.for_each_chunk([&](std::string_view chunk, uint64_t) { scan(chunk, live_, "raw bytes", rel); });
     }
   }
 
-  void redb(const std::string& bytes) {
-    for_each_embedded_object(bytes, [&](size_t offset, simdjson::dom::object o) {
-      const std::string id = str(o, "id"), hen = str(o, "hen_id");
-      std::string what = !hen.empty() || o.at_key("prompt").error() == simdjson::SUCCESS
-                             ? "value " + (id.empty() ? "@" + std::to_string(offset) : id) +
-                                   (hen.empty() ? "" : " (hen " + hen + ")")
-                             : "value @" + std::to_string(offset);
-      for (auto f : o) {
-        std::string path = what + " ." + std::string(f.key);
-        for_each_string_at(f.value, path, [&](std::string_view text, const std::string& at) {
-          std::vector<SecretHit> hits;
-          engine_.scan(text, "", &hits);
-          for (const auto& h : hits) collector_.add(h, 0, at, "state.redb");
-        });
+  void scan(std::string_view text, SecretCollector& into, const std::string& location, const std::string& file) {
+    std::vector<SecretHit> hits;
+    engine_.scan(text, "", &hits);
+    for (const auto& h : hits) add(into, h, location, file);
+  }
+
+  // Every place is named in the finding, not only the first.
+  void add(SecretCollector& into, const SecretHit& hit, const std::string& location, const std::string& file) {
+    into.add(hit, 0, location, file);
+    auto& places = places_[&into == &live_][to_hex(sha256(hit.secret))];
+    const std::string place = file + " " + location;
+    if (places.size() < kMaxPlacesNamed && std::find(places.begin(), places.end(), place) == places.end()) {
+      places.push_back(place);
+    }
+  }
+
+  void name_other_places(Finding& f, bool live) {
+    const auto it = places_[live].find(f.secret.secret_sha256);
+    if (it == places_[live].end() || it->second.size() < 2) return;
+    std::string also;
+    for (size_t i = 1; i < it->second.size(); ++i) also += (also.empty() ? "" : "; ") + it->second[i];
+    f.message += " Also in: " + also + (f.secret.occurrences > it->second.size() ? "; ..." : "") + ".";
+  }
+
+  // Raw-byte hits of state.redb: they count only for a secret that no row
+  // or value holds (the same bytes are not a second place).
+  struct Pending {
+    SecretHit hit;
+    std::string location;
+  };
+  void pend(std::string_view text, std::vector<Pending>* into, const std::string& location) {
+    std::vector<SecretHit> hits;
+    engine_.scan(text, "", &hits);
+    for (auto& h : hits) {
+      if (into->size() < kMaxPending) into->push_back(Pending{std::move(h), location});
+    }
+  }
+
+  static absl::flat_hash_set<std::string> shas(const SecretCollector& c) {
+    absl::flat_hash_set<std::string> out;
+    for (const auto& g : c.groups()) out.insert(g.sha256);
+    return out;
+  }
+
+  void settle(const std::vector<Pending>& pending, const absl::flat_hash_set<std::string>& known,
+                     SecretCollector* into) {
+    for (const auto& p : pending) {
+      if (!known.contains(to_hex(sha256(p.hit.secret)))) add(*into, p.hit, p.location, "state.redb");
+    }
+  }
+
+  // Live secrets are findings by their rule; a secret seen only in stale
+  // copies is a warning that says so.
+  void emit_secrets() {
+    settle(live_pending_, shas(live_), &live_);
+    const auto live = shas(live_);
+    auto known = live;
+    for (const auto& g : stale_.groups()) known.insert(g.sha256);
+    settle(stale_pending_, known, &stale_);
+    const size_t first_live = ctx_.findings().size();
+    live_.emit(ctx_, {}, "COOP02");
+    const size_t first_stale = ctx_.findings().size();
+    for (size_t i = first_live; i < first_stale; ++i) name_other_places(ctx_.findings()[i], true);
+    stale_.emit(ctx_, {}, "COOP02");
+    auto& found = ctx_.findings();
+    for (size_t i = found.size(); i-- > first_stale;) {
+      Finding& f = found[i];
+      if (f.has_secret && live.contains(f.secret.secret_sha256)) {
+        found.erase(found.begin() + static_cast<ptrdiff_t>(i));  // also live: the live finding stands
+        continue;
       }
-      // A hen record: coop + name, or an id shaped like a workdir name.
-      const std::string coop = str(o, "coop"), name = str(o, "name");
-      if (!name.empty() && (!coop.empty() || !str(o, "agent_kind").empty() || !str(o, "spec_version").empty())) {
-        hens_.insert(coop.empty() ? name : coop + "__" + name);
-        if (coop.empty()) hen_names_.insert(name);
+      f.severity = std::min(f.severity, Severity::warning);
+      name_other_places(f, false);
+      f.message += " Stale: only in a copy of a row that was overwritten or deleted, in bytes redb has freed but "
+                   "not yet reused; coop no longer reads it, but anyone with the file can.";
+    }
+    if (!redb_note_.empty()) ctx_.emit(finding("COOP02", Severity::info, {}, redb_note_ + "."), "redb-read");
+  }
+
+  // Every string of a JSON value, each with its field ("<where> .error").
+  void scan_value(simdjson::dom::object o, SecretCollector& into, const std::string& where) {
+    for (auto field : o) {
+      std::string path = where + " ." + std::string(field.key);
+      for_each_string_at(field.value, path,
+                         [&](std::string_view text, const std::string& at) { scan(text, into, at, "state.redb"); });
+    }
+  }
+
+  // true when state.redb was read as redb (false: scan its bytes instead).
+  bool redb(FileReader& file) {
+    StrictJsonParser parser{Limits{}};
+    RedbCallbacks cb;
+    cb.on_row = [&](const RedbRow& row) {
+      const std::string where = std::string(row.table) + " " + printable_key(row.key);
+      if (row.table == "hens_v1") hens_.insert(workdir_key(row.key));
+      scan(row.key, live_, where + " (key)", "state.redb");
+      simdjson::dom::object o;
+      auto root = parser.parse_copy(row.value, -1);
+      if (root && !root->get(o)) {
+        scan_value(o, live_, where);
+      } else {
+        scan(row.value, live_, where + " (value bytes)", "state.redb");
       }
+    };
+    cb.on_stale = [&](const RedbStale& s) {
+      if (s.leaf_entry) {
+        simdjson::dom::object o;
+        auto root = parser.parse_copy(s.value, -1);
+        const bool json = root && !root->get(o);
+        const std::string where = "stale copy of " + (json ? table_of(o) : std::string("a row")) + " " + printable_key(s.key);
+        if (json) {
+          scan_value(o, stale_, where);
+        } else {
+          scan(s.value, stale_, where + " (value bytes)", "state.redb");
+        }
+        return;
+      }
+      for_each_embedded_object(s.value, [&](size_t at, simdjson::dom::object o) {
+        scan_value(o, stale_, "stale copy of " + name_of(o, s.offset + at));
+      });
+      pend(s.value, &stale_pending_, "stale bytes @" + std::to_string(s.offset));
+    };
+    const RedbReadResult r = read_redb(file.fd(), file.size(), cb);
+    if (r.understood) {
+      redb_note_ = "state.redb read as redb (" + r.note + "): " + std::to_string(r.live_rows) + " live rows";
+      return true;
+    }
+    redb_note_ = "state.redb was not read as redb (" + r.why + "): its bytes were scanned for embedded values instead, "
+                 "so live and stale copies cannot be told apart";
+    file.for_each_window(kMaxEmbeddedObject, [&](std::string_view window, uint64_t offset, size_t limit) {
+      return for_each_embedded_object(
+          window,
+          [&](size_t at, simdjson::dom::object o) {
+            scan_value(o, live_, name_of(o, offset + at));
+            if (auto hen = hen_of(o)) hens_.insert(workdir_key(*hen));
+          },
+          limit);
     });
+    file.for_each_chunk([&](std::string_view chunk, uint64_t) { pend(chunk, &live_pending_, "raw bytes"); });
+    return true;
   }
 
   // COOP03: discord.json keeps the bot token in plain text.
   void discord() {
-    auto bytes = read_file(dir_ + "/discord.json");
+    auto bytes = read_file(dir_ + "/discord.json", kMaxSmallFile);
     if (!bytes) return;
     StrictJsonParser p{Limits{}};
     auto root = p.parse_copy(*bytes, -1);
@@ -175,7 +441,7 @@ class CoopAudit {
   // COOP04: vault.json must be {version: 1, salt: 32-byte hex, nonce:
   // 24-byte hex, ciphertext: hex}. It is never opened.
   void vault() {
-    auto bytes = read_file(dir_ + "/vault.json");
+    auto bytes = read_file(dir_ + "/vault.json", kMaxSmallFile);
     if (!bytes) return;
     StrictJsonParser p{Limits{}};
     auto root = p.parse_copy(*bytes, -1);
@@ -217,8 +483,7 @@ class CoopAudit {
              "workdirs/" + name + " does not match coop's <coop>__<name> pattern, so no hen can own it.", "name:" + name);
         continue;
       }
-      const std::string hen = name.substr(name.find("__") + 2);
-      if (!hens_.empty() && !hens_.contains(name) && !hen_names_.contains(hen)) {
+      if (!hens_.empty() && !hens_.contains(name)) {
         emit("COOP06", Severity::warning, "workdirs/" + name + " belongs to no hen recorded in state.redb.", "orphan:" + name);
       }
     }
@@ -229,8 +494,11 @@ class CoopAudit {
   Context ctx_;
   uid_t owner_ = 0;
   SecretEngine engine_;
-  SecretCollector collector_;
-  std::set<std::string> hens_, hen_names_;
+  SecretCollector live_, stale_;
+  std::vector<Pending> live_pending_, stale_pending_;
+  std::array<absl::flat_hash_map<std::string, std::vector<std::string>>, 2> places_;  // [live] sha -> places
+  std::string redb_note_;
+  std::set<std::string> hens_;
 };
 
 // ---- manifests --------------------------------------------------------
@@ -245,7 +513,7 @@ class ManifestAudit {
     CheatReport rep;
     rep.file = path_;
     rep.verify.verdict = Verdict::verified;
-    auto text = read_file(path_);
+    auto text = read_file(path_, kMaxManifest);
     if (!text) {
       rep.verify.verdict = Verdict::error;
       rep.verify.errors.push_back(Error{Code::not_found, -1, path_ + ": cannot read"});

@@ -1,18 +1,19 @@
 #include "cheatcheck/coop/json_values.h"
 
+#include <algorithm>
+
 #include "core/json_strict.h"
 
 namespace goalcup::cheat {
 namespace {
 
-constexpr size_t kMaxValue = 4 << 20;  // a job's error body can be large, not unbounded
 
 // The end of the object starting at `p` (balanced braces outside strings),
 // or npos.
 size_t object_end(std::string_view s, size_t p) {
   int depth = 0;
   bool in_string = false;
-  const size_t limit = std::min(s.size(), p + kMaxValue);
+  const size_t limit = std::min(s.size(), p + kMaxEmbeddedObject);
   for (size_t i = p; i < limit; ++i) {
     const char c = s[i];
     if (in_string) {
@@ -34,18 +35,22 @@ size_t object_end(std::string_view s, size_t p) {
 
 }  // namespace
 
-void for_each_embedded_object(std::string_view bytes,
-                              const std::function<void(size_t, simdjson::dom::object)>& on_object) {
+size_t for_each_embedded_object(std::string_view bytes,
+                                const std::function<void(size_t, simdjson::dom::object)>& on_object,
+                                size_t start_limit) {
   StrictJsonParser parser{Limits{}};
-  for (size_t p = bytes.find('{'); p != std::string_view::npos; p = bytes.find('{', p + 1)) {
+  size_t resume = std::min(start_limit, bytes.size());
+  for (size_t p = bytes.find('{'); p != std::string_view::npos && p < start_limit; p = bytes.find('{', p + 1)) {
     const size_t end = object_end(bytes, p);
     if (end == std::string_view::npos) continue;
     auto root = parser.parse_copy(bytes.substr(p, end - p), -1);
     simdjson::dom::object o;
     if (!root || root->get(o)) continue;
     on_object(p, o);
+    resume = std::max(resume, end);
     p = end - 1;  // outermost only
   }
+  return resume;
 }
 
 }  // namespace goalcup::cheat

@@ -1,0 +1,411 @@
+#include "cheatcheck/coop/redb_reader.h"
+
+#include <absl/container/flat_hash_set.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <optional>
+#include <vector>
+
+namespace goalcup::cheat {
+namespace {
+
+constexpr std::array<uint8_t, 9> kMagic = {'r', 'e', 'd', 'b', 0x1A, 0x0A, 0xA9, 0x0D, 0x0A};
+constexpr size_t kHeaderBytes = 320;  // header (64) + two commit slots (128 each)
+constexpr size_t kSlotBytes = 128;
+constexpr size_t kSlotChecksumAt = kSlotBytes - 16;
+constexpr uint8_t kPrimaryBit = 1, kRecoveryRequired = 2, kTwoPhaseCommit = 4;
+constexpr uint8_t kLeaf = 1, kBranch = 2;
+constexpr uint8_t kNormalTable = 3, kMultimapTable = 4;
+constexpr uint64_t kMaxPageBytes = 16u << 20;  // one page in memory at a time, never more
+constexpr size_t kMaxDepth = 64;
+constexpr uint64_t kMaxPages = 1u << 20;  // pages walked per tree set (4 GiB of 4 KiB pages)
+constexpr size_t kMaxTables = 4096;
+constexpr size_t kMaxRawChunk = 8u << 20;  // raw stale bytes handed over at once
+
+uint16_t le16(const char* p) {
+  uint16_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+uint32_t le32(const char* p) {
+  uint32_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+uint64_t le64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// XXH3-128 with seed 0, as redb stores it (a little-endian u128).
+bool checksum_matches(std::string_view data, const char* stored) {
+  const XXH128_hash_t h = XXH3_128bits(data.data(), data.size());
+  return le64(stored) == h.low64 && le64(stored + 8) == h.high64;
+}
+
+struct BtreeHeader {
+  uint64_t root = 0;  // a page number as redb encodes it
+  std::array<char, 16> checksum{};
+  uint64_t length = 0;
+};
+
+BtreeHeader btree_header(const char* p) {
+  BtreeHeader h;
+  h.root = le64(p);
+  std::memcpy(h.checksum.data(), p + 8, 16);
+  h.length = le64(p + 24);
+  return h;
+}
+
+struct Slot {
+  uint8_t version = 0;
+  std::optional<BtreeHeader> user_root;
+  uint64_t transaction_id = 0;
+  bool valid = false;  // a known version and a matching slot checksum
+};
+
+Slot parse_slot(const char* p) {
+  Slot s;
+  s.version = static_cast<uint8_t>(p[0]);
+  if (p[1] != 0) s.user_root = btree_header(p + 8);
+  s.transaction_id = le64(p + 104);
+  s.valid = (s.version == 2 || s.version == 3) && checksum_matches(std::string_view(p, kSlotChecksumAt), p + kSlotChecksumAt);
+  return s;
+}
+
+// Entries of a leaf page: [key_begin, key_end, value_end) offsets.
+struct LeafEntry {
+  size_t key_begin, key_end, value_end;
+};
+
+struct TableDef {
+  std::string name;
+  std::optional<BtreeHeader> root;
+  std::optional<uint32_t> fixed_key, fixed_value;
+};
+
+// The entries of a leaf page laid out as redb lays them out (key ends, then
+// value ends, for variable-width types; no alignment padding, which &str
+// and &[u8] never need), or nullopt when the bytes are not such a page.
+// `used` is the length the page's checksum covers.
+std::optional<std::vector<LeafEntry>> leaf_entries(std::string_view page, std::optional<uint32_t> fk,
+                                                   std::optional<uint32_t> fv, size_t* used) {
+  if (page.size() < 4 || static_cast<uint8_t>(page[0]) != kLeaf) return std::nullopt;
+  const size_t n = le16(page.data() + 2);
+  if (n == 0) return std::nullopt;
+  size_t keys_at = 4 + (fk ? 0 : 4 * n) + (fv ? 0 : 4 * n);
+  if (keys_at > page.size()) return std::nullopt;
+  std::vector<LeafEntry> out(n);
+  size_t prev = keys_at;
+  for (size_t i = 0; i < n; ++i) {
+    const size_t end = fk ? keys_at + size_t{*fk} * (i + 1) : le32(page.data() + 4 + 4 * i);
+    if (end < prev || end > page.size()) return std::nullopt;
+    out[i].key_begin = prev;
+    out[i].key_end = end;
+    prev = end;
+  }
+  const size_t values_at = prev;
+  for (size_t i = 0; i < n; ++i) {
+    const size_t end = fv ? values_at + size_t{*fv} * (i + 1) : le32(page.data() + 4 + (fk ? 0 : 4 * n) + 4 * i);
+    if (end < prev || end > page.size()) return std::nullopt;
+    out[i].value_end = end;
+    prev = end;
+  }
+  *used = prev;
+  return out;
+}
+
+// The table tree's value: redb's InternalTableDefinition (file format v2+).
+std::optional<TableDef> table_def(std::string_view name, std::string_view v, std::string* why) {
+  if (v.size() < 60) return std::nullopt;
+  const auto type = static_cast<uint8_t>(v[0]);
+  if (type != kNormalTable && type != kMultimapTable) {
+    *why = "table " + std::string(name) + " has table type " + std::to_string(type);
+    return std::nullopt;
+  }
+  TableDef t;
+  t.name = std::string(name);
+  if (v[9] != 0) t.root = btree_header(v.data() + 10);
+  if (v[42] != 0) t.fixed_key = le32(v.data() + 43);
+  if (v[47] != 0) t.fixed_value = le32(v.data() + 48);
+  if (le32(v.data() + 52) > 1 || le32(v.data() + 56) > 1) {
+    *why = "table " + t.name + " needs aligned keys or values";
+    return std::nullopt;
+  }
+  if (type == kMultimapTable) t.root.reset();  // not read: coop keeps none
+  return t;
+}
+
+class Reader {
+ public:
+  Reader(int fd, uint64_t size) : fd_(fd), size_(size) {}
+
+  RedbReadResult run(const RedbCallbacks& cb) {
+    RedbReadResult r;
+    std::string header;
+    if (size_ < kHeaderBytes || !read_at(0, kHeaderBytes, &header)) return fail(r, "shorter than a redb header");
+    if (std::memcmp(header.data(), kMagic.data(), kMagic.size()) != 0) return fail(r, "no redb magic number");
+    const auto god = static_cast<uint8_t>(header[9]);
+    page_size_ = le32(header.data() + 12);
+    region_header_pages_ = le32(header.data() + 16);
+    region_max_data_pages_ = le32(header.data() + 20);
+    if (page_size_ < 512 || page_size_ > 65536 || (page_size_ & (page_size_ - 1)) != 0) {
+      return fail(r, "page size " + std::to_string(page_size_) + " is not a power of two in 512..65536");
+    }
+    if (region_max_data_pages_ == 0 || region_max_data_pages_ > (1u << 20) || region_header_pages_ > (1u << 20)) {
+      return fail(r, "region layout out of range");
+    }
+    const unsigned primary = god & kPrimaryBit;
+    std::array<Slot, 2> slots = {parse_slot(header.data() + 64), parse_slot(header.data() + 64 + kSlotBytes)};
+    const Slot& p = slots[primary];
+    const Slot& s = slots[primary ^ 1];
+    // The slot redb opens (header.rs pick_primary_for_repair): the primary,
+    // unless it is corrupted, or (1-phase commits only) an intact secondary
+    // is newer; a slot whose trees fail their checksums is passed over.
+    std::vector<const Slot*> order;
+    if (god & kTwoPhaseCommit) {
+      order = {&p};
+    } else if (!p.valid || (s.valid && s.transaction_id > p.transaction_id)) {
+      order = {&s, &p};
+    } else {
+      order = {&p, &s};
+    }
+    const Slot* chosen = nullptr;
+    std::string first_failure;
+    for (const Slot* slot : order) {
+      if (!slot->valid) continue;
+      std::string why;
+      if (walk_all(*slot, nullptr, &why)) {
+        chosen = slot;
+        break;
+      }
+      if (first_failure.empty()) first_failure = why;
+    }
+    if (!chosen) {
+      return fail(r, first_failure.empty() ? "no commit slot with a valid checksum" : first_failure);
+    }
+    r.note = std::string(chosen == &p ? "primary" : "secondary") + " commit slot " +
+             std::to_string(chosen == &p ? primary : primary ^ 1) + ", transaction " +
+             std::to_string(chosen->transaction_id) +
+             ((god & kRecoveryRequired) ? "; the file was copied while the database was open" : "") +
+             (chosen != &p ? "; the primary slot did not verify: " + first_failure : "");
+    r.transaction_id = chosen->transaction_id;
+    std::string why;
+    used_.clear();
+    visited_.clear();
+    if (!walk_all(*chosen, &cb, &why)) return fail(r, why);  // the file changed under us
+    r.understood = true;
+    r.live_rows = rows_;
+    r.pages_read = pages_;
+    if (cb.on_stale) stale(cb);
+    return r;
+  }
+
+ private:
+  static RedbReadResult fail(RedbReadResult& r, std::string why) {
+    r.understood = false;
+    r.why = std::move(why);
+    return r;
+  }
+
+  bool read_at(uint64_t offset, size_t len, std::string* out) const {
+    out->resize(len);
+    size_t done = 0;
+    while (done < len) {
+      const ssize_t n = ::pread(fd_, out->data() + done, len - done, static_cast<off_t>(offset + done));
+      if (n <= 0) return false;
+      done += static_cast<size_t>(n);
+    }
+    return true;
+  }
+
+  // A page's place in the file (redb's PageNumber::address_range).
+  std::optional<std::pair<uint64_t, uint64_t>> page_range(uint64_t raw) const {
+    const auto order = static_cast<unsigned>(raw >> 59);
+    if (order > 20) return std::nullopt;
+    const uint64_t index = raw & (0xFFFFFull >> order);
+    const uint64_t region = (raw >> 20) & 0xFFFFF;
+    const uint64_t len = uint64_t{page_size_} << order;
+    if (len > kMaxPageBytes || (index << order) >= region_max_data_pages_) return std::nullopt;
+    const uint64_t region_bytes = (uint64_t{region_header_pages_} + region_max_data_pages_) * page_size_;
+    const uint64_t start = page_size_ + region * region_bytes + uint64_t{region_header_pages_} * page_size_ + index * len;
+    if (start + len > size_) return std::nullopt;
+    return std::make_pair(start, len);
+  }
+
+  // The user table tree, then every table's tree; with `cb`, rows are
+  // handed over and the pages in use remembered.
+  bool walk_all(const Slot& slot, const RedbCallbacks* cb, std::string* why) {
+    rows_ = 0;
+    pages_ = 0;
+    visited_.clear();
+    if (!slot.user_root) return true;  // no table yet
+    std::vector<TableDef> tables;
+    const bool ok = walk(*slot.user_root, std::nullopt, std::nullopt, cb != nullptr, why,
+                         [&](std::string_view key, std::string_view value, uint64_t) {
+                           if (tables.size() >= kMaxTables) return;
+                           std::string skip;
+                           if (auto t = table_def(key, value, &skip)) tables.push_back(std::move(*t));
+                         });
+    if (!ok) return false;
+    for (const TableDef& t : tables) {
+      if (!t.root) continue;
+      const bool table_ok = walk(*t.root, t.fixed_key, t.fixed_value, cb != nullptr, why,
+                                 [&](std::string_view key, std::string_view value, uint64_t offset) {
+                                   ++rows_;
+                                   if (cb && cb->on_row) cb->on_row(RedbRow{t.name, key, value, offset});
+                                 });
+      if (!table_ok) {
+        *why = "table " + t.name + ": " + *why;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  template <class OnEntry>
+  bool walk(const BtreeHeader& root, std::optional<uint32_t> fk, std::optional<uint32_t> fv, bool remember,
+            std::string* why, OnEntry&& on_entry) {
+    struct Todo {
+      uint64_t page;
+      std::array<char, 16> checksum;
+      size_t depth;
+    };
+    std::vector<Todo> stack = {{root.root, root.checksum, 0}};
+    std::string page;
+    while (!stack.empty()) {
+      const Todo t = stack.back();
+      stack.pop_back();
+      const auto range = page_range(t.page);
+      if (!range) return set(why, "a page number points outside the file");
+      if (!visited_.insert(range->first).second) return set(why, "a page is reached twice");
+      if (++pages_ > kMaxPages) return set(why, "more than " + std::to_string(kMaxPages) + " pages");
+      if (t.depth > kMaxDepth) return set(why, "a tree deeper than " + std::to_string(kMaxDepth));
+      if (!read_at(range->first, range->second, &page)) return set(why, "a page could not be read");
+      size_t used = 0;
+      if (static_cast<uint8_t>(page[0]) == kLeaf) {
+        auto entries = leaf_entries(page, fk, fv, &used);
+        if (!entries) return set(why, "a leaf page is malformed");
+        if (!checksum_matches(std::string_view(page).substr(0, used), t.checksum.data())) {
+          return set(why, "a leaf page fails its checksum");
+        }
+        for (const LeafEntry& e : *entries) {
+          const size_t value_begin = &e == entries->data() ? (*entries).back().key_end : (&e - 1)->value_end;
+          on_entry(std::string_view(page).substr(e.key_begin, e.key_end - e.key_begin),
+                   std::string_view(page).substr(value_begin, e.value_end - value_begin), range->first);
+        }
+      } else if (static_cast<uint8_t>(page[0]) == kBranch) {
+        const size_t keys = le16(page.data() + 2);
+        const size_t children = keys + 1;
+        const size_t ends_at = 8 + 24 * children;
+        const size_t keys_at = ends_at + (fk ? 0 : 4 * keys);
+        if (keys == 0 || keys_at > page.size()) return set(why, "a branch page is malformed");
+        used = fk ? keys_at + size_t{*fk} * keys : le32(page.data() + ends_at + 4 * (keys - 1));
+        if (used < keys_at || used > page.size()) return set(why, "a branch page is malformed");
+        if (!checksum_matches(std::string_view(page).substr(0, used), t.checksum.data())) {
+          return set(why, "a branch page fails its checksum");
+        }
+        for (size_t i = children; i-- > 0;) {  // reversed: the stack pops them in key order
+          Todo child{le64(page.data() + 8 + 16 * children + 8 * i), {}, t.depth + 1};
+          std::memcpy(child.checksum.data(), page.data() + 8 + 16 * i, 16);
+          stack.push_back(child);
+        }
+      } else {
+        return set(why, "a page of unknown type " + std::to_string(static_cast<uint8_t>(page[0])));
+      }
+      if (remember) used_.emplace_back(range->first, range->first + used);
+    }
+    return true;
+  }
+
+  static bool set(std::string* why, std::string text) {
+    *why = std::move(text);
+    return false;
+  }
+
+  // Bytes after the super-header that no live page uses: stale leaf pages
+  // are split into entries, the rest is handed over raw (holes of a sparse
+  // file are skipped).
+  void stale(const RedbCallbacks& cb) {
+    std::sort(used_.begin(), used_.end());
+    uint64_t pos = page_size_;
+    for (const auto& [begin, end] : used_) {
+      if (begin > pos) stale_gap(pos, begin, cb);
+      pos = std::max(pos, end);
+    }
+    if (pos < size_) stale_gap(pos, size_, cb);
+  }
+
+  void stale_gap(uint64_t begin, uint64_t end, const RedbCallbacks& cb) {
+    std::string raw, block, leaf;
+    uint64_t raw_at = begin;
+    auto flush = [&] {
+      if (!raw.empty()) cb.on_stale(RedbStale{false, {}, raw, raw_at});
+      raw.clear();
+    };
+    for (uint64_t pos = begin; pos < end;) {
+      const off_t data = ::lseek(fd_, static_cast<off_t>(pos), SEEK_DATA);
+      if (data < 0) break;  // only a hole is left
+      if (static_cast<uint64_t>(data) > pos) {
+        flush();
+        pos = std::max(pos, static_cast<uint64_t>(data) / page_size_ * page_size_);
+        if (pos >= end) break;
+      }
+      const uint64_t next = std::min(end, (pos / page_size_ + 1) * page_size_);
+      if (pos % page_size_ == 0 && stale_leaf(pos, end, cb, &leaf)) {
+        flush();
+        pos += (leaf.size() + page_size_ - 1) / page_size_ * page_size_;
+        continue;
+      }
+      if (!read_at(pos, static_cast<size_t>(next - pos), &block)) break;
+      if (raw.empty()) raw_at = pos;
+      raw += block;
+      if (raw.size() >= kMaxRawChunk) flush();
+      pos = next;
+    }
+    flush();
+  }
+
+  // A leaf page starting at `pos` that no live tree reaches: its entries.
+  bool stale_leaf(uint64_t pos, uint64_t end, const RedbCallbacks& cb, std::string* page) {
+    const size_t first = static_cast<size_t>(std::min<uint64_t>(page_size_, end - pos));
+    if (!read_at(pos, first, page) || static_cast<uint8_t>((*page)[0]) != kLeaf) return false;
+    // The page may be of a higher order: its value ends say how long it is.
+    const size_t n = le16(page->data() + 2);
+    if (n == 0 || 4 + 8 * n > first) return false;
+    const uint64_t last = le32(page->data() + 4 + 4 * n + 4 * (n - 1));
+    if (last > std::min<uint64_t>(end - pos, kMaxPageBytes) || last < 4 + 8 * n) return false;
+    if (last > first && !read_at(pos, static_cast<size_t>(last), page)) return false;
+    size_t used = 0;
+    auto entries = leaf_entries(*page, std::nullopt, std::nullopt, &used);
+    if (!entries) return false;
+    page->resize(used);
+    for (const LeafEntry& e : *entries) {
+      const size_t value_begin = &e == entries->data() ? entries->back().key_end : (&e - 1)->value_end;
+      cb.on_stale(RedbStale{true, std::string_view(*page).substr(e.key_begin, e.key_end - e.key_begin),
+                            std::string_view(*page).substr(value_begin, e.value_end - value_begin), pos});
+    }
+    return true;
+  }
+
+  int fd_;
+  uint64_t size_;
+  uint32_t page_size_ = 0, region_header_pages_ = 0, region_max_data_pages_ = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> used_;  // [begin, end) of live pages' used bytes
+  absl::flat_hash_set<uint64_t> visited_;
+  uint64_t rows_ = 0, pages_ = 0;
+};
+
+}  // namespace
+
+RedbReadResult read_redb(int fd, uint64_t size, const RedbCallbacks& callbacks) {
+  return Reader(fd, size).run(callbacks);
+}
+
+}  // namespace goalcup::cheat

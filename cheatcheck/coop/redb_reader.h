@@ -1,0 +1,56 @@
+// A read-only reader of redb's file format (redb 2.x, file format v2/v3;
+// redb's docs/design.md): the super-header, the two commit slots (the one
+// redb itself would open), the user table tree and each table's B-tree.
+// It lists every live row of every table, then hands over the bytes no live
+// page uses (freed pages, and the slack after a live page's last entry),
+// where overwritten and deleted rows can still lie: leaf pages found there
+// are split into their entries, anything else is passed on as raw bytes.
+//
+// Hostile input is expected: every offset is bounds-checked, checksums
+// (XXH3-128) are verified as redb verifies them, pages are read one at a
+// time with pread (never the whole file), the walk is bounded in depth,
+// pages and page size, and a page is visited at most once.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace goalcup::cheat {
+
+struct RedbRow {
+  std::string_view table;  // the table's name
+  std::string_view key;
+  std::string_view value;
+  uint64_t offset = 0;  // of the page in the file
+};
+
+// Where bytes no live tree reaches were found: an entry of a stale leaf
+// page (`key` set), or raw bytes (`key` empty, `value` the bytes).
+struct RedbStale {
+  bool leaf_entry = false;
+  std::string_view key;
+  std::string_view value;
+  uint64_t offset = 0;  // of the page (entry) or of the bytes (raw)
+};
+
+struct RedbReadResult {
+  bool understood = false;  // false: `why` says what was not understood
+  std::string why;
+  std::string note;  // how the commit slot was chosen, anything skipped
+  uint64_t transaction_id = 0;
+  uint64_t live_rows = 0;
+  uint64_t pages_read = 0;
+};
+
+struct RedbCallbacks {
+  std::function<void(const RedbRow&)> on_row;
+  std::function<void(const RedbStale&)> on_stale;
+};
+
+// Reads the redb file open at `fd` (`size` bytes). Rows come first, then
+// stale bytes; when the file is not understood, neither callback runs.
+RedbReadResult read_redb(int fd, uint64_t size, const RedbCallbacks& callbacks);
+
+}  // namespace goalcup::cheat
