@@ -19,20 +19,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The corpus beside the repository (from /work/main or a worktree of it).
-std::string corpus(const std::string& name) {
-  for (const char* up : {"/../shared/corpora/", "/../../shared/corpora/"}) {
-    const std::string d = std::string(GOALCUP_SOURCE_DIR) + up + name;
-    if (fs::is_directory(d)) return d;
-  }
-  return "";
-}
-
 // data.tar.gz unpacked once into a temporary folder.
 std::string unpacked() {
   static const std::string dir = [] {
-    const std::string src = corpus("coop-real");
-    if (src.empty()) return std::string();
+    const std::string corpora = testing::corpora_dir();
+    const std::string src = corpora + "/coop-real";
+    if (corpora.empty() || !fs::is_regular_file(src + "/data.tar.gz")) return std::string();
     const std::string out = testing::temp_dir() + "/coop-real";
     fs::remove_all(out);
     fs::create_directories(out);
