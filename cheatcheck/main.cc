@@ -16,6 +16,7 @@
 #include "cheatcheck/suppress.h"
 #include "cli/batch.h"
 #include "cli/limits_options.h"
+#include "cli/safe_text.h"
 
 namespace goalcup::cheat {
 namespace {
@@ -30,7 +31,7 @@ struct Options {
 };
 
 int usage_error(const std::string& message) {
-  std::cerr << "goalcup-cheatcheck: " << message << "\n";
+  print_text(std::cerr, "goalcup-cheatcheck: " + message + "\n", Style::plain());
   return 2;
 }
 
@@ -121,7 +122,10 @@ int run(const Options& opt, const std::string& mode) {
         any_unjudged |= unjudged(r);
         // Scan mode lists only the files with something to say.
         const bool quiet = mode == "scan" && r.findings.empty() && !unjudged(r);
-        if (opt.format == "text" && !quiet) std::cout << format_cheat_text(r, fail_on, style, mode != "trace") << std::flush;
+        if (opt.format == "text" && !quiet) {
+          print_text(std::cout, format_cheat_text(r, fail_on, style, mode != "trace"), style);
+          std::cout.flush();
+        }
         ++done;
       },
       !opt.no_progress, [&](size_t i) { return std::string(fails(set.reports[i], fail_on) ? "fail" : "pass"); });
@@ -192,7 +196,7 @@ int main(int argc, char** argv) {
   if (*redact) {
     auto r = redact_trace(redact_in, redact_out, redact_key, opt.limits);
     if (!r) {
-      std::cerr << "goalcup-cheatcheck: " << r.error().message << "\n";
+      print_text(std::cerr, "goalcup-cheatcheck: " + r.error().message + "\n", Style::plain());
       return 2;
     }
     std::cerr << "wrote " << redact_out << ": " << r->records << " records, " << r->records_changed

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "cheatcheck/gc_rules.h"
+#include "cli/safe_text.h"
 
 namespace goalcup::cheat {
 namespace {
@@ -70,6 +71,8 @@ bool fails(const CheatReport& r, Severity fail_on) {
 
 bool unjudged(const CheatReport& r) { return r.verify.verdict == Verdict::error; }
 
+// File names, messages and reasons quote the upload (names, hosts, member
+// names, lines): each is one line of the report, through safe_text.
 std::string format_cheat_text(const CheatReport& r, Severity fail_on, const Style& st, bool scan_mode) {
   std::map<Severity, size_t> counts;
   size_t suppressed = 0;
@@ -81,7 +84,7 @@ std::string format_cheat_text(const CheatReport& r, Severity fail_on, const Styl
   std::string out = st.paint(error ? "ERROR" : failed ? "FAIL " : "PASS ",
                              error || failed ? Color::red : Color::green);
   const std::string what = scan_mode ? (error ? "not read" : "read in full") : "verify: " + std::string(verdict_name(r.verify.verdict));
-  out += " " + r.file + st.paint("  (" + what + "; " +
+  out += " " + safe_text(r.file) + st.paint("  (" + what + "; " +
                                      std::to_string(counts[Severity::high]) + " high, " +
                                      std::to_string(counts[Severity::warning]) + " warning, " +
                                      std::to_string(counts[Severity::info]) + " info" +
@@ -89,10 +92,10 @@ std::string format_cheat_text(const CheatReport& r, Severity fail_on, const Styl
                                  Color::dim) + "\n";
   if (error && !r.verify.errors.empty()) {
     out += "  could not judge: " + std::string(code_name(r.verify.errors.front().code)) + ": " +
-           r.verify.errors.front().message + "\n";
+           safe_text(r.verify.errors.front().message) + "\n";
   }
   for (const auto& w : r.verify.warning_details) {
-    out += "  " + st.paint("warning " + w.code + ": " + w.message, Color::yellow) + "\n";
+    out += "  " + st.paint("warning " + w.code + ": " + safe_text(w.message), Color::yellow) + "\n";
   }
   // Grouped by check; findings are already worst first, so groups are too.
   std::vector<std::string> order;
@@ -108,11 +111,11 @@ std::string format_cheat_text(const CheatReport& r, Severity fail_on, const Styl
     for (const Finding* f : groups[check]) {
       std::string sev(severity_name(f->severity));
       sev.resize(8, ' ');
-      out += "    " + st.paint(sev, severity_color(f->severity)) + seq_list(*f) + "  " + f->message + "\n";
-      if (f->has_secret && !f->secret.text.empty()) out += "             secret: " + f->secret.text + "\n";
+      out += "    " + st.paint(sev, severity_color(f->severity)) + seq_list(*f) + "  " + safe_text(f->message) + "\n";
+      if (f->has_secret && !f->secret.text.empty()) out += "             secret: " + safe_text(f->secret.text) + "\n";
     }
   }
-  for (const auto& s : r.skipped) out += "  " + st.paint("skipped " + s.check + ": " + s.reason, Color::dim) + "\n";
+  for (const auto& s : r.skipped) out += "  " + st.paint("skipped " + s.check + ": " + safe_text(s.reason), Color::dim) + "\n";
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/json_writer.h"
+#include "cli/safe_text.h"
 #include "core/json_strict.h"
 
 namespace goalcup::inspect {
@@ -11,8 +12,11 @@ namespace {
 constexpr size_t kMaxPending = 10000;  // requests waiting for an answer
 constexpr size_t kWidth = 100;         // text output fits a 100-column terminal
 
-// Word-wraps `text` to kWidth columns with `indent`.
-std::string wrap(std::string_view text, const std::string& indent) {
+// Word-wraps trace text to kWidth columns with `indent`, made safe first
+// (its lines kept).
+std::string wrap(std::string_view raw, const std::string& indent) {
+  const std::string safe = safe_text(raw, Lines::keep);
+  std::string_view text = safe;
   std::string out;
   const size_t width = kWidth - indent.size();
   while (!text.empty()) {
@@ -46,20 +50,25 @@ size_t longest_backtick_run(std::string_view s) {
   return longest;
 }
 
-std::string fenced(std::string_view text, std::string_view lang) {
+// Trace text passes safe_text here: bodies keep their lines, spans are one.
+std::string fenced(std::string_view raw, std::string_view lang) {
+  const std::string text = safe_text(raw, Lines::keep);
   const std::string fence(std::max<size_t>(3, longest_backtick_run(text) + 1), '`');
-  return fence + std::string(lang) + "\n" + std::string(text) + "\n" + fence + "\n\n";
+  return fence + std::string(lang) + "\n" + text + "\n" + fence + "\n\n";
 }
 
-std::string code_span(std::string_view s) {
-  if (s.empty()) return "`-`";
+std::string code_span(std::string_view raw) {
+  if (raw.empty()) return "`-`";
+  const std::string s = safe_text(raw);
   const size_t run = longest_backtick_run(s);
   if (run == 0) return "`" + std::string(s) + "`";
   const std::string ticks(run + 1, '`');
   return ticks + " " + std::string(s) + " " + ticks;  // CommonMark drops one space each side
 }
 
-std::string block_quote(std::string_view text) {
+std::string block_quote(std::string_view raw) {
+  const std::string safe = safe_text(raw, Lines::keep);
+  std::string_view text = safe;
   std::string out;
   while (!text.empty()) {
     const size_t nl = text.find('\n');
@@ -108,22 +117,22 @@ std::string format_exchange_text(const Exchange& e, const Style& st) {
   const RebuiltAnswer& a = e.answer;
   std::string head = "-- exchange " + std::to_string(e.number) + " . seq " +
                      (e.has_request ? std::to_string(e.request.seq) : std::string("?")) + " -> " +
-                     std::to_string(e.response_seq) + " . " + (a.model.empty() ? e.request.model : a.model) + " . " +
-                     (a.stop_reason.empty() ? "-" : a.stop_reason) + " . " + usage_text(a);
+                     std::to_string(e.response_seq) + " . " + safe_text(a.model.empty() ? e.request.model : a.model) +
+                     " . " + (a.stop_reason.empty() ? "-" : safe_text(a.stop_reason)) + " . " + usage_text(a);
   if (head.size() < kWidth) head += " " + std::string(kWidth - head.size() - 1, '-');
   std::string out = st.paint(head.substr(0, kWidth), Color::dim) + "\n";
   for (const auto& in : e.request.inputs) {
-    out += st.paint(in.kind == "tool_result" ? "  tool result" + (in.tool_use_id.empty() ? "" : " " + in.tool_use_id)
+    out += st.paint(in.kind == "tool_result" ? "  tool result" + (in.tool_use_id.empty() ? "" : " " + safe_text(in.tool_use_id))
                                              : "  user",
                     Color::blue) + "\n";
     out += wrap(in.text, "    | ");
   }
-  out += st.paint("  assistant" + (a.message_id.empty() ? "" : " " + a.message_id), Color::green) + "\n";
+  out += st.paint("  assistant" + (a.message_id.empty() ? "" : " " + safe_text(a.message_id)), Color::green) + "\n";
   if (!a.text.empty()) out += wrap(a.text, "    ");
   for (const auto& c : a.tool_calls) {
     // A free-text input of several lines (a patch) is shown as a block.
-    if (c.input.find('\n') == std::string::npos) out += wrap("-> " + c.name + " " + c.input, "    ");
-    else out += "    -> " + c.name + "\n" + wrap(c.input, "    | ");
+    if (c.input.find('\n') == std::string::npos) out += wrap("-> " + safe_text(c.name) + " " + c.input, "    ");
+    else out += "    -> " + safe_text(c.name) + "\n" + wrap(c.input, "    | ");
   }
   return out;
 }
@@ -179,8 +188,8 @@ VerifyReport print_conversation(const std::string& path, const WalkOptions& opti
   ConversationVisitor v(
       [&](const Exchange& e) {
         switch (format) {
-          case ConversationFormat::text: std::cout << format_exchange_text(e, style); break;
-          case ConversationFormat::markdown: std::cout << format_exchange_markdown(e); break;
+          case ConversationFormat::text: print_text(std::cout, format_exchange_text(e, style), style); break;
+          case ConversationFormat::markdown: print_text(std::cout, format_exchange_markdown(e), Style::plain()); break;
           case ConversationFormat::json: std::cout << (first ? "\n" : ",\n") << format_exchange_json(e); break;
         }
         first = false;

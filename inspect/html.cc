@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "cli/safe_text.h"
 #include "cli/term.h"
 #include "core/json_strict.h"
 #include "core/statement.h"
@@ -14,7 +15,11 @@
 namespace goalcup::inspect {
 namespace {
 
-std::string esc(std::string_view s) {
+// Entities for markup; trace text first through safe_text (lines kept), so
+// that bidi overrides cannot reorder what the page shows and controls are
+// visible.
+std::string esc(std::string_view raw) {
+  const std::string s = safe_text(raw, Lines::keep);
   std::string out;
   out.reserve(s.size());
   for (char c : s) {

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "cli/limits_options.h"
+#include "cli/safe_text.h"
 #include "core/walk.h"
 #include "inspect/conversation.h"
 #include "inspect/html.h"
@@ -97,7 +98,7 @@ int main(int argc, char** argv) {
   for (const auto& k : dev_keys) {
     auto key = Keyring::load_supplied(k);
     if (!key) {
-      std::cerr << "goalcup-inspect: " << key.error().message << "\n";
+      print_text(std::cerr, "goalcup-inspect: " + key.error().message + "\n", Style::plain());
       return 2;
     }
     ring.add(*key);
@@ -114,7 +115,7 @@ int main(int argc, char** argv) {
       write_summary_json(w, s);
       std::cout << text << "\n";
     } else {
-      std::cout << format_summary_text(s, style);
+      print_text(std::cout, format_summary_text(s, style), style);
     }
     return status_of(s.verify);
   }
@@ -131,10 +132,12 @@ int main(int argc, char** argv) {
     wopt.threads = 1;  // stop as soon as the record is read
     auto text = show_record(trace, wopt, seq, json, style);
     if (!text) {
-      std::cerr << "goalcup-inspect: " << trace << " has no record " << seq << "\n";
+      print_text(std::cerr, "goalcup-inspect: " + safe_text(trace) + " has no record " + std::to_string(seq) + "\n",
+                 Style::plain());
       return 2;
     }
-    std::cout << *text;
+    if (json) std::cout << *text;
+    else print_text(std::cout, *text, style);
     return 0;
   }
   if (*conversation) {

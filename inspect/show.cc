@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/json_dom.h"
+#include "cli/safe_text.h"
 #include "core/json_strict.h"
 #include "core/keyring.h"
 #include "core/sse.h"
@@ -13,6 +14,15 @@ namespace goalcup::inspect {
 namespace {
 
 constexpr size_t kWidth = 100;
+
+// The first `width` bytes of trace text, not cutting a character, made safe.
+std::string clip_safe(std::string_view text, size_t width) {
+  if (text.size() > width) {
+    while (width > 0 && (static_cast<unsigned char>(text[width]) & 0xC0) == 0x80) --width;
+    text = text.substr(0, width);
+  }
+  return safe_text(text);
+}
 
 // Renders the decoded views of a body: wire bodies, native lines, statements.
 void write_decoded(JsonWriter& w, const Record& r) {
@@ -55,12 +65,14 @@ void write_decoded(JsonWriter& w, const Record& r) {
 
 // Text for people: the envelope, the body with its long encoded members
 // replaced by a note, then each decoded view; SSE as one line per event.
+// JSON parts are escaped by JsonWriter; other trace text through safe_text,
+// one line each but the rebuilt answer's text, which keeps its lines.
 std::string render_text(const Record& r, const Line& line, const Digest& hash, const Style& st) {
-  std::string out = st.paint("seq " + std::to_string(r.seq) + "  " + std::string(r.t_text) + "  " +
-                                 std::string(r.kind_text), Color::bold) + "\n";
+  std::string out = st.paint("seq " + std::to_string(r.seq) + "  " + safe_text(r.t_text) + "  " +
+                                 safe_text(r.kind_text), Color::bold) + "\n";
   out += st.paint("prev ", Color::dim) + digest_ref(r.prev) + "\n" + st.paint("hash ", Color::dim) + digest_ref(hash) +
          "  (" + std::to_string(line.bytes.size()) + " bytes)\n";
-  out += st.paint("  " + describe(r), Color::dim) + "\n\n" + st.paint("body", Color::bold) + "\n";
+  out += st.paint("  " + safe_text(describe(r)), Color::dim) + "\n\n" + st.paint("body", Color::bold) + "\n";
   std::string body;
   JsonWriter w(&body, true);
   w.begin_object();
@@ -78,12 +90,13 @@ std::string render_text(const Record& r, const Line& line, const Digest& hash, c
   if (r.kind == Kind::wire && looks_like_sse(wire)) {
     out += "\n" + st.paint("events", Color::bold) + "\n";
     for_each_sse_event(wire, [&](std::string_view event, std::string_view data) {
-      out += "  " + st.paint(std::string(event.empty() ? "message" : event), Color::blue) + "  " + std::string(data) + "\n";
+      out += "  " + st.paint(event.empty() ? "message" : safe_text(event), Color::blue) + "  " + safe_text(data) + "\n";
       return true;
     });
     const RebuiltAnswer a = rebuild_answer(wire);
-    out += "\n" + st.paint("rebuilt answer", Color::bold) + " " + a.message_id + " (" + a.stop_reason + ")\n" + a.text + "\n";
-    for (const auto& c : a.tool_calls) out += "-> " + c.name + " " + c.id + " " + c.input + "\n";
+    out += "\n" + st.paint("rebuilt answer", Color::bold) + " " + safe_text(a.message_id) + " (" +
+           safe_text(a.stop_reason) + ")\n" + safe_text(a.text, Lines::keep) + "\n";
+    for (const auto& c : a.tool_calls) out += "-> " + safe_text(c.name + " " + c.id + " " + c.input) + "\n";
     return out;
   }
   std::string decoded;
@@ -116,7 +129,7 @@ class ShowVisitor final : public RecordVisitor {
     return false;  // got it: stop reading
   }
   void on_bad_line(const Line& line, const Error& e) override {
-    if (line.index == seq_) out_ = "seq " + std::to_string(seq_) + " is not a valid record: " + e.message + "\n";
+    if (line.index == seq_) out_ = "seq " + std::to_string(seq_) + " is not a valid record: " + safe_text(e.message) + "\n";
   }
   std::optional<std::string> out_;
 
@@ -140,12 +153,13 @@ class ListVisitor final : public RecordVisitor {
       w.field("bytes", static_cast<uint64_t>(line.bytes.size())).end_object();
       std::cout << (first_ ? "[\n" : ",\n") << out;
     } else {
-      std::string kind(r.kind_text);
+      std::string kind = safe_text(r.kind_text);
       kind.resize(std::max<size_t>(kind.size(), 13), ' ');
       std::string head = std::to_string(r.seq);
       head.resize(std::max<size_t>(head.size(), 7), ' ');
-      std::string rest = what.substr(0, kWidth - std::min(kWidth, head.size() + 24 + kind.size()));
-      std::cout << head << st_.paint(std::string(r.t_text.substr(0, 23)), Color::dim) << " " << kind << rest << "\n";
+      const std::string rest = clip_safe(what, kWidth - std::min(kWidth, head.size() + 24 + kind.size()));
+      print_text(std::cout, head + st_.paint(safe_text(r.t_text.substr(0, 23)), Color::dim) + " " + kind + rest + "\n",
+                 st_);
     }
     first_ = false;
     return true;

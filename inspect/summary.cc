@@ -1,5 +1,6 @@
 #include "inspect/summary.h"
 
+#include "cli/safe_text.h"
 #include "core/bodies.h"
 #include "core/json_strict.h"
 #include "core/statement.h"
@@ -107,18 +108,20 @@ Summary summarize(const std::string& path, const WalkOptions& options) {
 
 std::string format_summary_text(const Summary& s, const Style& st) {
   std::string out;
-  auto row = [&](std::string_view k, const std::string& v) {
+  // Every value but the verdict's holds names from the trace: one line each.
+  auto painted_row = [&](std::string_view k, const std::string& v) {
     std::string key(k);
     key.resize(18, ' ');
     out += st.paint(key, Color::dim) + v + "\n";
   };
+  auto row = [&](std::string_view k, const std::string& v) { painted_row(k, safe_text(v)); };
   const VerifyReport& v = s.verify;
   const Color vc = v.verdict == Verdict::verified ? Color::green : v.verdict == Verdict::incomplete ? Color::yellow : Color::red;
   std::string verdict = st.paint(std::string(verdict_name(v.verdict)), vc);
   if (v.incomplete_reason != IncompleteReason::none) verdict += " (" + std::string(incomplete_reason_name(v.incomplete_reason)) + ")";
   if (!v.errors.empty()) verdict += ": " + std::string(code_name(v.errors.front().code)) + " at seq " + std::to_string(v.errors.front().seq);
   if (v.key_source == "supplied") verdict += ", key supplied (not pinned)";
-  row("verdict", verdict);
+  painted_row("verdict", verdict);
   row("trace", v.file + " (" + std::to_string(v.records) + " records, " + human_bytes(v.bytes) + ")");
   row("entry / run", s.entry_id + " / " + s.run_id);
   row("participant", s.participant + (s.repo.empty() ? "" : " (" + s.repo + ")"));
