@@ -183,7 +183,9 @@ int main(int argc, char** argv) {
                                               "re-signed with a development key");
   std::string redact_in, redact_out, redact_key;
   redact->add_option("trace", redact_in, "trace to redact")->required();
-  redact->add_option("-o,--out", redact_out, "output .jsonl")->required();
+  redact->add_option("-o,--out", redact_out,
+                     "output .jsonl, - for stdout; never the input; replaced only once the whole copy is written")
+      ->required();
   redact->add_option("--key", redact_key, "dev-key.json holding the signing seed")->required();
   scan->add_flag("--print-rules", print_rules, "print the rule set as one regex per line (for comparisons) and exit");
 
@@ -194,12 +196,14 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   if (*redact) {
+    // Two passes over the trace (find, then rewrite): stdin cannot be read twice.
+    if (redact_in == "-") return usage_error("redact reads the trace twice: give a file, not stdin");
     auto r = redact_trace(redact_in, redact_out, redact_key, opt.limits);
     if (!r) {
       print_text(std::cerr, "goalcup-cheatcheck: " + r.error().message + "\n", Style::plain());
       return 2;
     }
-    std::cerr << "wrote " << redact_out << ": " << r->records << " records, " << r->records_changed
+    std::cerr << "wrote " << (redact_out == "-" ? std::string("the copy to stdout") : safe_text(redact_out)) << ": " << r->records << " records, " << r->records_changed
               << " changed, " << r->secrets << " distinct secret(s) replaced.\n"
               << "The server's signatures cannot survive an edit: every statement is re-signed with development key "
               << r->key_id << ", so the copy verifies only with --dev-key " << redact_key << ".\n";

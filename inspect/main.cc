@@ -3,10 +3,10 @@
 
 #include <CLI/CLI.hpp>
 #include <charconv>
-#include <fstream>
 #include <iostream>
 
 #include "cli/limits_options.h"
+#include "cli/output_file.h"
 #include "cli/safe_text.h"
 #include "core/walk.h"
 #include "inspect/conversation.h"
@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
   std::string out;
   HtmlLimits hl;
   html->add_option("trace", trace, "trace")->required();
-  html->add_option("-o,--out", out, "output file, - for stdout")->required();
+  html->add_option("-o,--out", out, "output file (replaced only once the page is whole), - for stdout")->required();
   html->add_option("--max-exchanges", hl.exchanges, "conversation items embedded")->capture_default_str();
 
   try {
@@ -145,19 +145,20 @@ int main(int argc, char** argv) {
                                                                                          : ConversationFormat::text;
     return status_of(print_conversation(trace, wopt, f, style));
   }
-  std::string page;
-  VerifyReport rep = render_html(trace, wopt, hl, &page);
-  if (out == "-") {
-    std::cout << page << std::flush;
-    return status_of(rep);
-  }
-  std::ofstream file(out, std::ios::binary);
-  file << page;
-  file.close();
+  // Checked before the work; the page replaces `out` only once written whole.
+  auto file = OutputFile::create(out, {trace});
   if (!file) {
-    std::cerr << "goalcup-inspect: could not write " << out << "\n";
+    print_text(std::cerr, "goalcup-inspect: " + file.error().message + "\n", Style::plain());
     return 2;
   }
-  std::cerr << "wrote " << out << " (" << page.size() << " bytes)\n";
+  std::string page;
+  VerifyReport rep = render_html(trace, wopt, hl, &page);
+  auto failed = file->write(page);
+  if (!failed) failed = file->commit();
+  if (failed) {
+    print_text(std::cerr, "goalcup-inspect: " + failed->message + "\n", Style::plain());
+    return 2;
+  }
+  if (out != "-") print_text(std::cerr, "wrote " + out + " (" + std::to_string(page.size()) + " bytes)\n", Style::plain());
   return status_of(rep);
 }

@@ -12,6 +12,7 @@
 #include "cheatcheck/secrets/rules.h"
 #include "cheatcheck/secrets/trace_scan.h"
 #include "cli/json_dom.h"
+#include "cli/output_file.h"
 #include "core/json_strict.h"
 #include "core/keyring.h"
 #include "core/lines.h"
@@ -377,6 +378,10 @@ Result<RedactResult> redact_trace(const std::string& trace, const std::string& o
                                   const Limits& limits) {
   auto signer = load_signer(dev_key_file);
   if (!signer) return signer.take_error();
+  // The output is checked and its temporary file made before any work: it
+  // replaces `out_path` only once the whole copy is written (cli/output_file.h).
+  auto out = OutputFile::create(out_path, {trace, dev_key_file});
+  if (!out) return out.take_error();
   // Pass 1: every secret the engine finds.
   CheatOptions copt;
   copt.walk.limits = limits;
@@ -395,8 +400,6 @@ Result<RedactResult> redact_trace(const std::string& trace, const std::string& o
   LineReader lines(std::move(opened->source), limits);
   RecordParser parser(limits);
   StrictJsonParser payload_parser{limits};
-  std::ofstream out(out_path, std::ios::binary);
-  if (!out) return Error{Code::io_error, -1, "cannot write " + out_path};
   std::vector<Digest> hashes;
   RedactResult result;
   result.secrets = secrets.size();
@@ -429,10 +432,12 @@ Result<RedactResult> redact_trace(const std::string& trace, const std::string& o
     w.begin_object().field("seq", rec->seq).field("t", rec->t_text).field("kind", rec->kind_text);
     w.field("prev", digest_ref(hashes.empty() ? Digest{} : hashes.back())).key("body").raw(body).end_object();
     hashes.push_back(sha256(text));
-    out << text << '\n';
+    text += '\n';
+    if (auto e = out->write(text)) return *e;
     ++result.records;
     result.records_changed += changed;
   }
+  if (auto e = out->commit()) return *e;
   return result;
 }
 
