@@ -149,3 +149,65 @@ TEST(CoopReal, PeakMemoryDoesNotFollowTheSizeOfStateRedb) {
 
 }  // namespace
 }  // namespace goalcup::cheat
+
+namespace goalcup::cheat {
+namespace {
+
+// coop refuses a manifest when any rule MAN00-MAN10 is high.
+bool refuses(const CheatReport& r) {
+  for (const auto& f : r.findings) {
+    if (f.severity == Severity::high && f.check.starts_with("MAN") && f.check < "MAN11") return true;
+  }
+  return false;
+}
+
+// Every manifest's refuse/accept verdict equals coop's own (parse_yaml,
+// then HenId::new at create, then the hatch gate).
+TEST(CoopReal, EveryManifestVerdictIsCoops) {
+  REQUIRE_CORPUS();
+  const std::string root = unpacked() + "/manifests";
+  size_t compared = 0;
+  for (const char* set : {"real", "derived", "fixture"}) {
+    std::ifstream in(root + "/coop-" + set + ".jsonl");
+    StrictJsonParser parser{Limits{}};
+    for (std::string line; std::getline(in, line);) {
+      auto v = parser.parse_copy(line, -1);
+      ASSERT_TRUE(v);
+      const std::string file = text((*v)["file"]);
+      const bool accepted = text((*v)["parse_yaml"]) == "ok" && text((*v)["create"]).starts_with("ok") &&
+                            text((*v)["hatch"]) == "ok";
+      auto report = audit_manifest(root + "/" + file, Limits{}, Policy{});
+      std::string why;
+      for (const auto& f : report.findings) why += f.check + " " + f.message + "\n";
+      EXPECT_EQ(refuses(report), !accepted) << file << ": coop says " << line << "\nwe say:\n" << why;
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 83u);
+}
+
+TEST(CoopReal, AFiftyMegabyteManifestStaysSmall) {
+  const std::string path = testing::temp_dir() + "/big-manifest.yaml";
+  {
+    std::ofstream out(path);
+    out << "spec_version: coop/v1\nname: big\nbrain:\n  provider_id: main\n  model: m\nmetadata:\n";
+    const std::string line = "  k" + std::string(90, 'x');
+    for (int i = 0; i < 500000; ++i) out << line << i << ": v\n";
+  }
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int null = ::open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    execl(GOALCUP_CHEATCHECK_BIN, GOALCUP_CHEATCHECK_BIN, "manifest", path.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  struct rusage usage {};
+  wait4(pid, &status, 0, &usage);
+  EXPECT_GE(fs::file_size(path), 45u << 20);
+  EXPECT_LT(usage.ru_maxrss, 64 * 1024);
+  fs::remove(path);
+}
+
+}  // namespace
+}  // namespace goalcup::cheat

@@ -118,6 +118,16 @@ TEST(Coop, EveryManifestRule) {
     if (rule != "MAN12") {
       EXPECT_NE(found[0]->message.find(':'), std::string::npos);
     }
+    // A refusal is the only one; a risk coop accepts is a warning, no refusal.
+    const bool accepted = rule == "MAN12" || rule == "MAN13";
+    for (const auto& f : r.findings) {
+      if (f.severity == Severity::high) {
+        EXPECT_TRUE(!accepted && f.check == rule) << dump(r);
+      }
+    }
+    if (accepted) {
+      EXPECT_EQ(found[0]->severity, Severity::warning) << dump(r);
+    }
   }
 }
 

@@ -13,7 +13,6 @@
 #include <fstream>
 #include <regex>
 #include <set>
-#include <sstream>
 
 #include "cheatcheck/context.h"
 #include "cheatcheck/coop/json_values.h"
@@ -29,7 +28,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr uint64_t kMaxSmallFile = 1u << 20;  // discord.json, vault.json: small when in shape
-constexpr uint64_t kMaxManifest = 64u << 20;
 constexpr size_t kMaxPlacesNamed = 8;
 constexpr size_t kMaxPending = 4096;            // raw-byte hits held until the structured passes end
 
@@ -502,8 +500,237 @@ class CoopAudit {
 };
 
 // ---- manifests --------------------------------------------------------
+//
+// coop's own rules, with coop's defaults (crates/coopd-core manifest.rs and
+// net.rs; HenId::new at create; the hatch gate in api.rs): each finding of
+// MAN00-MAN10 is a refusal coop itself would make; MAN12 and MAN13 are
+// risks coop accepts.
+
+constexpr uint64_t kMaxManifestParsed = 2u << 20;  // larger files are not parsed (yaml-cpp holds a tree)
 
 bool is_cli_agent(const std::string& kind) { return kind == "claude-code" || kind == "codex" || kind == "gh-copilot"; }
+
+// Why coop refuses a manifest: the rule and its words.
+struct Refusal {
+  const char* check;
+  std::string key, message;
+};
+
+class ManifestRules {
+ public:
+  // Every refusal, in the order coop checks (coop stops at the first).
+  std::vector<Refusal> check(const YAML::Node& m) {
+    if (!m.IsMap()) {
+      refuse("MAN00", "", "the manifest is not a mapping (coop's parser expects AgentManifest)");
+      return out_;
+    }
+    if (!m["spec_version"]) refuse("MAN01", "spec_version", "is missing (a required field)");
+    if (!m["name"]) refuse("MAN02", "name", "is missing (a required field)");
+    if (!m["brain"] || m["brain"].IsNull()) refuse("MAN07", "brain", "is missing (a required field, for every agent_kind)");
+    kind_ = "anthropic";  // coop's default
+    if (const auto k = m["agent_kind"]; k && !k.IsNull()) {
+      static const std::set<std::string> kKinds = {"anthropic", "claude-code", "codex", "gh-copilot", "shell"};
+      kind_ = scalar(k);
+      kind_known_ = kKinds.count(kind_) > 0;
+      if (!kind_known_) refuse("MAN03", "agent_kind", "\"" + kind_ + "\" is not a known agent kind");
+    }
+    if (const auto sex = m["sex"]; sex && !sex.IsNull() && scalar(sex) != "hen" && scalar(sex) != "rooster") {
+      refuse("MAN00", "sex", "\"" + scalar(sex) + "\" is neither hen nor rooster");
+    }
+    brain_fields(m["brain"]);
+    lease_fields(m["lease"]);
+    network_fields(m["network"]);
+    if (m["spec_version"] && scalar(m["spec_version"]) != "coop/v1") {
+      refuse("MAN01", "spec_version", "\"" + scalar(m["spec_version"]) + "\" is not coop/v1");
+    }
+    name(scalar(m["name"]), m["name"].IsDefined());
+    if (kind_ == "anthropic" && m["brain"] && m["brain"].IsMap()) brain(m["brain"]);
+    lease(m);
+    network(m["network"]);
+    return out_;
+  }
+
+  // Base URLs pointing at the metadata address that coop does not check
+  // (the brain of a tmux CLI agent).
+  std::vector<std::string> unchecked_metadata_urls(const YAML::Node& m) const {
+    std::vector<std::string> keys;
+    if (kind_ == "anthropic" || !m.IsMap() || !m["brain"] || !m["brain"].IsMap()) return keys;
+    auto look = [&](const YAML::Node& b, const std::string& key) {
+      if (b.IsMap() && scalar(b["base_url"]).find("169.254.169.254") != std::string::npos) keys.push_back(key + ".base_url");
+    };
+    look(m["brain"], "brain");
+    if (const auto fbs = m["brain"]["fallbacks"]; fbs && fbs.IsSequence()) {
+      for (size_t i = 0; i < fbs.size(); ++i) look(fbs[i], "brain.fallbacks[" + std::to_string(i) + "]");
+    }
+    return keys;
+  }
+
+ private:
+  static std::string scalar(const YAML::Node& n) { return n && n.IsScalar() ? n.Scalar() : std::string(); }
+
+  void refuse(const char* check, const std::string& key, const std::string& message) {
+    out_.push_back(Refusal{check, key, message});
+  }
+
+  // serde_yaml's bool: true/True/TRUE, false/False/FALSE; anything else is a type error.
+  std::optional<bool> boolean(const YAML::Node& n, const std::string& key, const char* check) {
+    if (!n || n.IsNull()) return std::nullopt;
+    const std::string v = scalar(n);
+    if (v == "true" || v == "True" || v == "TRUE") return true;
+    if (v == "false" || v == "False" || v == "FALSE") return false;
+    refuse(check, key, "\"" + v + "\" is not a boolean (true or false)");
+    return std::nullopt;
+  }
+
+  // The fields serde requires and the types it checks.
+  void brain_fields(const YAML::Node& b) {
+    if (!b || b.IsNull()) return;
+    if (!b.IsMap()) return refuse("MAN07", "brain", "is not a mapping");
+    auto spec = [&](const YAML::Node& n, const std::string& key) {
+      if (!n.IsMap()) return refuse("MAN07", key, "is not a mapping");
+      if (!n["provider_id"]) refuse("MAN07", key + ".provider_id", "is missing (a required field)");
+      if (!n["model"]) refuse("MAN07", key + ".model", "is missing (a required field)");
+    };
+    spec(b, "brain");
+    if (const auto fbs = b["fallbacks"]; fbs && fbs.IsSequence()) {
+      for (size_t i = 0; i < fbs.size(); ++i) spec(fbs[i], "brain.fallbacks[" + std::to_string(i) + "]");
+    }
+  }
+
+  void lease_fields(const YAML::Node& l) {
+    if (!l || l.IsNull() || !l.IsMap()) return;
+    allow_lease_ = boolean(l["allow_lease"], "lease.allow_lease", "MAN08").value_or(false);
+    require_framework_ = boolean(l["require_framework"], "lease.require_framework", "MAN08").value_or(true);
+  }
+
+  void network_fields(const YAML::Node& n) {
+    if (!n || n.IsNull()) return;
+    if (!n.IsMap()) return refuse("MAN04", "network", "is not a mapping");
+    if (!n["policy"]) return refuse("MAN04", "network.policy", "is missing: coop requires it whenever network is given");
+    const std::string policy = scalar(n["policy"]);
+    if (policy != "off" && policy != "allowlist" && policy != "open") {
+      refuse("MAN04", "network.policy", "\"" + policy + "\" is not off, allowlist or open (lowercase)");
+    }
+    const auto allow = n["allow"];
+    if (!allow || !allow.IsSequence()) return;
+    for (size_t i = 0; i < allow.size(); ++i) {
+      const auto ports = allow[i]["ports"];
+      if (!ports || !ports.IsSequence()) continue;
+      for (size_t j = 0; j < ports.size(); ++j) {
+        const std::string text = scalar(ports[j]);
+        const bool digits = !text.empty() && text.size() <= 6 &&
+                            std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+        if (!digits || std::stoul(text) > 65535) {
+          refuse("MAN06", "network.allow[" + std::to_string(i) + "].ports[" + std::to_string(j) + "]",
+                 "\"" + text + "\" is not a port number (0-65535)");
+        }
+      }
+    }
+  }
+
+  // HenId::new at create: [a-z][a-z0-9-]{0,31}; validate(): not empty.
+  void name(const std::string& n, bool present) {
+    if (!present) return;
+    static const std::regex kName("^[a-z][a-z0-9-]{0,31}$");
+    if (!std::regex_match(n, kName)) {
+      refuse("MAN02", "name", "\"" + n + "\" is not a valid hen name ([a-z][a-z0-9-]{0,31}): refused at create");
+    }
+  }
+
+  // validate_brain_provider, for the main brain and every fallback; only
+  // for the in-process anthropic agent (tmux CLI agents bring their own).
+  void brain(const YAML::Node& b) {
+    auto one = [&](const YAML::Node& n, const std::string& key) {
+      if (!n.IsMap()) return;
+      if (n["provider_id"] && scalar(n["provider_id"]).empty()) refuse("MAN07", key + ".provider_id", "is empty");
+      if (n["model"] && scalar(n["model"]).empty()) refuse("MAN07", key + ".model", "is empty");
+      const std::string provider = n["provider"] && !n["provider"].IsNull() ? scalar(n["provider"]) : "anthropic";
+      if (provider == "anthropic" || provider == "openai") return;
+      if (provider != "openai-compat") return refuse("MAN07", key + ".provider", "\"" + provider + "\" is not a known provider");
+      const std::string url = n["base_url"] && !n["base_url"].IsNull() ? scalar(n["base_url"]) : "";
+      if (url.empty()) return refuse("MAN07", key + ".base_url", "is required for provider openai-compat");
+      if (!(url.starts_with("http://") || url.starts_with("https://"))) {
+        return refuse("MAN07", key + ".base_url", "\"" + url + "\" is not an http(s) URL");
+      }
+      if (url.find("169.254.169.254") != std::string::npos) {
+        refuse("MAN07", key + ".base_url", "targets the cloud metadata endpoint 169.254.169.254");
+      }
+    };
+    one(b, "brain");
+    if (const auto fbs = b["fallbacks"]; fbs && fbs.IsSequence()) {
+      for (size_t i = 0; i < fbs.size(); ++i) one(fbs[i], "brain.fallbacks[" + std::to_string(i) + "]");
+    }
+  }
+
+  void lease(const YAML::Node& m) {
+    const YAML::Node l = m["lease"];
+    if (!l || !l.IsMap()) return;
+    if (allow_lease_ && require_framework_ && !is_cli_agent(kind_)) {
+      refuse("MAN08", "lease.allow_lease",
+             "true with require_framework (default true) needs agent_kind claude-code, codex or gh-copilot, not \"" + kind_ +
+                 "\"");
+    }
+    std::set<std::string> tools;
+    if (m["tools"] && m["tools"].IsSequence()) {
+      for (const auto& t : m["tools"]) tools.insert(scalar(t));
+    }
+    if (l["allowed_tools"] && l["allowed_tools"].IsSequence()) {
+      for (const auto& t : l["allowed_tools"]) {
+        if (!tools.count(scalar(t))) refuse("MAN09", "lease.allowed_tools", "\"" + scalar(t) + "\" is not among tools");
+      }
+    }
+  }
+
+  // NetworkSpec::validate, then the hatch gate.
+  void network(const YAML::Node& n) {
+    if (!n || !n.IsMap() || !n["policy"]) return;
+    const std::string policy = scalar(n["policy"]);
+    const YAML::Node allow = n["allow"];
+    if (allow && allow.IsSequence() && allow.size() > 0 && policy != "allowlist") {
+      refuse("MAN04", "network.allow", "is only valid with policy allowlist (got \"" + policy + "\")");
+    }
+    if (allow && allow.IsSequence()) {
+      for (size_t i = 0; i < allow.size(); ++i) {
+        const std::string key = "network.allow[" + std::to_string(i) + "]";
+        if (!allow[i]["host"]) refuse("MAN05", key + ".host", "is missing (a required field)");
+        if (auto why = host_refusal(scalar(allow[i]["host"]))) refuse("MAN05", key + ".host", *why);
+        const YAML::Node ports = allow[i]["ports"];
+        if (!ports || !ports.IsSequence()) continue;
+        for (size_t j = 0; j < ports.size(); ++j) {
+          if (scalar(ports[j]) == "0") refuse("MAN06", key + ".ports[" + std::to_string(j) + "]", "port 0 is invalid");
+        }
+      }
+    }
+    if ((policy == "off" || policy == "allowlist") && kind_ != "anthropic" && kind_known_) {
+      refuse("MAN10", "network.policy",
+             "\"" + policy + "\" with a tmux CLI agent (" + kind_ + ") is refused at hatch: only anthropic is enforced");
+    }
+  }
+
+  // net.rs validate_host_pattern.
+  static std::optional<std::string> host_refusal(const std::string& host) {
+    const std::string quoted = "\"" + host + "\" ";
+    if (host.empty()) return quoted + "is empty";
+    if (!std::all_of(host.begin(), host.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+      return quoted + "is not ASCII (IDNs must be punycode)";
+    }
+    if (host.find_first_of(" \t/:@?#") != std::string::npos) {
+      return quoted + "must be a bare host (no scheme, path, port, or whitespace)";
+    }
+    if (host.starts_with("*.")) {
+      if (host.size() == 2 || host.find('*', 2) != std::string::npos) {
+        return quoted + "has a wildcard that is not a single leading *. followed by a domain";
+      }
+    } else if (host.find('*') != std::string::npos) {
+      return quoted + "has a * that is not a leading *. label";
+    }
+    return std::nullopt;
+  }
+
+  std::vector<Refusal> out_;
+  std::string kind_ = "anthropic";
+  bool allow_lease_ = false, require_framework_ = true, kind_known_ = true;
+};
 
 class ManifestAudit {
  public:
@@ -513,26 +740,51 @@ class ManifestAudit {
     CheatReport rep;
     rep.file = path_;
     rep.verify.verdict = Verdict::verified;
-    auto text = read_file(path_, kMaxManifest);
-    if (!text) {
+    FileReader file(path_);
+    if (!file.ok()) {
       rep.verify.verdict = Verdict::error;
       rep.verify.errors.push_back(Error{Code::not_found, -1, path_ + ": cannot read"});
       return rep;
     }
-    try {
-      check(YAML::Load(*text));
-    } catch (const YAML::Exception& e) {
-      emit("MAN00", Severity::high, "", std::string("the manifest is not valid YAML or JSON: ") + e.what());
+    if (file.size() > kMaxManifestParsed) {
+      ctx_.emit(finding("MAN00", Severity::warning, {},
+                        "the manifest is " + std::to_string(file.size()) + " bytes, over the " +
+                            std::to_string(kMaxManifestParsed) + " parsed; its rules were not checked"),
+                "too-large");
+    } else {
+      std::string text;
+      file.for_each_chunk([&](std::string_view chunk, uint64_t) { text += chunk; });
+      try {
+        const YAML::Node root = YAML::Load(text);
+        ManifestRules rules;
+        for (const Refusal& r : rules.check(root)) emit(r.check, Severity::high, r.key, "coop refuses this: " + r.message);
+        for (const std::string& key : rules.unchecked_metadata_urls(root)) {
+          emit("MAN13", Severity::warning, key,
+               "points at the cloud metadata address 169.254.169.254 (coop accepts this: it checks base_url only for "
+               "anthropic hens)");
+        }
+      } catch (const YAML::Exception& e) {
+        emit("MAN00", Severity::high, "", std::string("coop refuses this: not valid YAML or JSON: ") + e.what());
+      }
     }
-    std::istringstream lines(*text);
-    size_t n = 0;
-    for (std::string line; std::getline(lines, line);) {
-      ++n;
-      std::vector<SecretHit> hits;
-      engine_.scan(line, "", &hits);
-      for (const auto& h : hits) collector_.add(h, 0, "line " + std::to_string(n), path_);
-    }
+    size_t line_no = 0;
+    file.for_each_chunk([&](std::string_view chunk, uint64_t) {
+      for (size_t at = 0; at < chunk.size();) {
+        const size_t nl = std::min(chunk.find('\n', at), chunk.size());
+        ++line_no;
+        std::vector<SecretHit> hits;
+        engine_.scan(chunk.substr(at, nl - at), "", &hits);
+        for (const auto& h : hits) collector_.add(h, 0, "line " + std::to_string(line_no), path_);
+        at = nl + 1;
+      }
+    });
+    const size_t first = ctx_.findings().size();
     collector_.emit(ctx_, {}, "MAN12");
+    for (size_t i = first; i < ctx_.findings().size(); ++i) {
+      Finding& f = ctx_.findings()[i];
+      f.severity = std::min(f.severity, Severity::warning);
+      f.message += " coop accepts this, but the key then sits in the manifest and in every copy of the hen record.";
+    }
     rep.findings = std::move(ctx_.findings());
     for (auto& f : rep.findings) f.seqs.clear();
     sort_findings(rep.findings);
@@ -542,101 +794,6 @@ class ManifestAudit {
  private:
   void emit(const char* check, Severity sev, const std::string& key, const std::string& message) {
     ctx_.emit(finding(check, sev, {}, (key.empty() ? "" : key + ": ") + message), key + ":" + message);
-  }
-
-  static std::string scalar(const YAML::Node& n) { return n && n.IsScalar() ? n.Scalar() : std::string(); }
-
-  void check(const YAML::Node& m) {
-    if (!m.IsMap()) return emit("MAN00", Severity::high, "", "the manifest is not a mapping");
-    if (scalar(m["spec_version"]) != "coop/v1") {
-      emit("MAN01", Severity::high, "spec_version", "is \"" + scalar(m["spec_version"]) + "\", not coop/v1");
-    }
-    static const std::regex kName("^[a-z][a-z0-9-]{0,31}$");
-    if (!std::regex_match(scalar(m["name"]), kName)) {
-      emit("MAN02", Severity::high, "name", "\"" + scalar(m["name"]) + "\" is not a valid hen name ([a-z][a-z0-9-]{0,31})");
-    }
-    const std::string kind = scalar(m["agent_kind"]);
-    static const std::set<std::string> kKinds = {"anthropic", "claude-code", "codex", "gh-copilot", "shell"};
-    if (!kKinds.count(kind)) emit("MAN03", Severity::high, "agent_kind", "\"" + kind + "\" is not a known agent kind");
-    network(m["network"], kind);
-    brain(m["brain"]);
-    lease(m, kind);
-  }
-
-  void network(const YAML::Node& n, const std::string& kind) {
-    std::string policy = "open";
-    if (n && n.IsMap() && n["policy"]) policy = scalar(n["policy"]);
-    if (policy != "off" && policy != "allowlist" && policy != "open") {
-      emit("MAN04", Severity::high, "network.policy", "\"" + policy + "\" is not off, allowlist or open");
-    }
-    const YAML::Node allow = n && n.IsMap() ? n["allow"] : YAML::Node();
-    if (allow && allow.IsSequence() && allow.size() > 0 && policy != "allowlist") {
-      emit("MAN04", Severity::high, "network.allow", "is set but network.policy is \"" + policy + "\", not allowlist");
-    }
-    if (allow && allow.IsSequence()) {
-      for (size_t i = 0; i < allow.size(); ++i) {
-        const std::string key = "network.allow[" + std::to_string(i) + "]";
-        const std::string host = scalar(allow[i]["host"]);
-        std::string_view h = host;
-        if (h.starts_with("*.")) h.remove_prefix(2);
-        const bool ascii = std::all_of(h.begin(), h.end(), [](char c) {
-          return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-';
-        });
-        if (host.empty() || !ascii) {
-          emit("MAN05", Severity::high, key + ".host", "\"" + host + "\" is not an ASCII host with at most a leading *.");
-        }
-        const YAML::Node ports = allow[i]["ports"];
-        if (ports && ports.IsSequence()) {
-          for (size_t j = 0; j < ports.size(); ++j) {
-            long port = -1;
-            try {
-              port = ports[j].as<long>();
-            } catch (const YAML::Exception&) {
-            }
-            if (port <= 0 || port > 65535) {
-              emit("MAN06", Severity::high, key + ".ports[" + std::to_string(j) + "]", "port " + scalar(ports[j]) + " is not 1-65535");
-            }
-          }
-        }
-      }
-    }
-    if ((policy == "off" || policy == "allowlist") && kind != "anthropic" && !kind.empty()) {
-      emit("MAN10", Severity::high, "network.policy",
-           "\"" + policy + "\" with a tmux CLI agent (" + kind + ") is refused at hatch: only anthropic runs in-process");
-    }
-  }
-
-  void brain(const YAML::Node& b) {
-    if (!b || !b.IsMap() || scalar(b["provider"]) != "openai-compat") return;
-    const std::string url = scalar(b["base_url"]);
-    if (!(url.starts_with("http://") || url.starts_with("https://"))) {
-      emit("MAN07", Severity::high, "brain.base_url", "\"" + url + "\" is not an http(s) URL");
-    }
-    if (url.find("169.254.169.254") != std::string::npos) {
-      emit("MAN07", Severity::high, "brain.base_url", "points at the cloud metadata address 169.254.169.254");
-    }
-  }
-
-  void lease(const YAML::Node& m, const std::string& kind) {
-    const YAML::Node l = m["lease"];
-    if (!l || !l.IsMap()) return;
-    const bool allow = scalar(l["allow_lease"]) == "true";
-    const bool framework = !l["require_framework"] || scalar(l["require_framework"]) != "false";
-    if (allow && framework && !is_cli_agent(kind)) {
-      emit("MAN08", Severity::high, "lease.allow_lease",
-           "with require_framework needs a CLI agent_kind (claude-code, codex, gh-copilot), not \"" + kind + "\"");
-    }
-    std::set<std::string> tools;
-    if (m["tools"] && m["tools"].IsSequence()) {
-      for (const auto& t : m["tools"]) tools.insert(scalar(t));
-    }
-    if (l["allowed_tools"] && l["allowed_tools"].IsSequence()) {
-      for (const auto& t : l["allowed_tools"]) {
-        if (!tools.count(scalar(t))) {
-          emit("MAN09", Severity::high, "lease.allowed_tools", "\"" + scalar(t) + "\" is not among tools");
-        }
-      }
-    }
   }
 
   std::string path_;
