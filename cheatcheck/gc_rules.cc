@@ -50,7 +50,7 @@ constexpr GapRule kCoopRules[] = {
     {"COOP01", "CoopFileModes", "Data files are more open than coop promises.", "The directory 0700; state.redb, vault.json, discord.json 0600.",
      "A looser mode, another owner, or a link where a file belongs."},
     {"COOP02", "CoopSecretInFiles", "A credential sits in a file of the data directory.", "Keys live in the sealed vault only.",
-     "A credential found by the secret engine, in state.redb values (with id and hen_id) or any other file."},
+     "A credential found by the secret engine: in a state.redb row (named by table, key and field; a stale copy only: warning) or any other file."},
     {"COOP03", "CoopDiscordToken", "discord.json keeps the bot token in plain text.", "The file is 0600.", "A non-empty token."},
     {"COOP04", "CoopVaultShape", "vault.json is not a sealed vault.", "{version 1, salt, nonce, ciphertext} in hex.", "Any other shape."},
     {"COOP05", "CoopWorkdirName", "A workdir name no hen can have.", "<coop>__<name>.", "A name outside the pattern."},
