@@ -375,7 +375,7 @@ class Reader {
   // A leaf page starting at `pos` that no live tree reaches: its entries.
   bool stale_leaf(uint64_t pos, uint64_t end, const RedbCallbacks& cb, std::string* page) {
     const size_t first = static_cast<size_t>(std::min<uint64_t>(page_size_, end - pos));
-    if (!read_at(pos, first, page) || static_cast<uint8_t>((*page)[0]) != kLeaf) return false;
+    if (first < 4 || !read_at(pos, first, page) || static_cast<uint8_t>((*page)[0]) != kLeaf) return false;
     // The page may be of a higher order: its value ends say how long it is.
     const size_t n = le16(page->data() + 2);
     if (n == 0 || 4 + 8 * n > first) return false;
