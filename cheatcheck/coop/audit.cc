@@ -101,7 +101,7 @@ class FileReader {
   }
 
  private:
-  static constexpr size_t kChunk = 4u << 20;
+  static constexpr size_t kChunk = 1u << 20;
 
   uint64_t next_data(uint64_t pos) const {
     if (pos >= size_) return size_;

@@ -25,7 +25,7 @@ constexpr uint64_t kMaxPageBytes = 16u << 20;  // one page in memory at a time, 
 constexpr size_t kMaxDepth = 64;
 constexpr uint64_t kMaxPages = 1u << 20;  // pages walked per tree set (4 GiB of 4 KiB pages)
 constexpr size_t kMaxTables = 4096;
-constexpr size_t kMaxRawChunk = 8u << 20;  // raw stale bytes handed over at once
+constexpr size_t kMaxRawChunk = 1u << 20;  // raw stale bytes handed over at once
 
 uint16_t le16(const char* p) {
   uint16_t v;
