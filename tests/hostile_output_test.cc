@@ -20,6 +20,7 @@
 #include <fstream>
 
 #include "cli/json_writer.h"
+#include "tests/hostile_limits.h"
 #include "tests/support.h"
 
 namespace goalcup {
@@ -27,11 +28,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-#ifdef GOALCUP_SANITIZED
-constexpr int kHardSeconds = 300;
-#else
-constexpr int kHardSeconds = 20;
-#endif
+constexpr int kHardSeconds = testing::kHostileHardSeconds;
 
 // Every kind of byte the issue listed: OSC retitle, BEL, clear screen, CR,
 // BS, DEL, a C0, C1 CSI (U+009B), RLO, LRI..PDI, LRM, ALM.
@@ -268,7 +265,7 @@ std::string hostile_tar(const std::string& trace) {
 }
 
 struct Inputs {
-  std::string trace, one_line, named, tar, scan_dir;
+  std::string trace, one_line, named, tar, scan_dir, yaml_manifest, json_manifest;
 };
 
 const Inputs& inputs() {
@@ -285,6 +282,13 @@ const Inputs& inputs() {
     fs::create_directories(i.scan_dir + "/" + kHostileName);
     put("scan/" + kHostileName + "/" + kHostileName + ".txt", "token " + kSecret + "\n");
     put("scan/" + kHostileName + ".jsonl", trace);
+    // Hen manifests whose every value breaks a rule and quotes the bytes.
+    i.yaml_manifest = put(kHostileName + ".yaml", "spec_version: " + kHostile + "\nname: " + kHostile + "\nagent_kind: " +
+                                                      kHostile + "\nnetwork:\n  policy: allowlist\n  allow: [\"" + kHostile +
+                                                      "\"]\n" + kHostile + ": 1\n");
+    const std::string h = json_string(kHostile);
+    i.json_manifest = put("manifest.json", "{\"spec_version\":" + h + ",\"name\":" + h + ",\"agent_kind\":" + h +
+                                               ",\"network\":{\"policy\":\"allowlist\",\"allow\":[" + h + "]}," + h + ":1}");
     return i;
   }();
   return in;
@@ -323,6 +327,8 @@ std::vector<View> views() {
   v.push_back({"cheatcheck scan", {cheat, "scan", "--no-progress", in.scan_dir, in.tar}});
   v.push_back({"cheatcheck scan json", {cheat, "scan", "--no-progress", "--format", "json", in.scan_dir, in.tar}});
   v.push_back({"cheatcheck coop", {cheat, "coop", "--no-progress", in.scan_dir}});
+  v.push_back({"cheatcheck manifest", {cheat, "manifest", "--no-progress", in.yaml_manifest, in.json_manifest}});
+  v.push_back({"cheatcheck manifest sarif", {cheat, "manifest", "--no-progress", "--format", "sarif", in.json_manifest}});
   return v;
 }
 

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "cli/output_file.h"
+#include "tests/hostile_limits.h"
 #include "tests/support.h"
 
 namespace goalcup {
@@ -24,11 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-#ifdef GOALCUP_SANITIZED
-constexpr int kHardSeconds = 300;
-#else
-constexpr int kHardSeconds = 20;
-#endif
+constexpr int kHardSeconds = testing::kHostileHardSeconds;
 
 struct RunOptions {
   std::string stdout_path = "/dev/null";
