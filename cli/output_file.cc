@@ -72,6 +72,9 @@ Result<Target> resolve_output(const std::string& path) {
     return refused(Code::not_regular_file, path,
                    S_ISDIR(t.st.st_mode) ? "it is a folder" : "it is not a regular file (a FIFO, device or socket)");
   }
+  // Replacing is a rename, which a read-only file would not stop: refuse
+  // what a plain write would.
+  if (::access(real->c_str(), W_OK) != 0) return refused(Code::io_error, path, std::string("not writable: ") + std::strerror(errno));
   t.path = *real;
   t.exists = true;
   return t;

@@ -7,7 +7,8 @@
 //
 // Refused before anything is created, without opening the output (so a
 // FIFO cannot block): a path that is not a regular file or a new name (FIFO,
-// device such as /dev/full, folder, socket, dangling symbolic link), and a
+// device such as /dev/full, folder, socket, dangling symbolic link), a file
+// this process could not write to (a rename would not care), and a
 // path that is one of the `inputs` (same device and inode once links are
 // resolved: `..`, symbolic and hard links; the same resolved path when it
 // does not exist yet) or lies inside an input that is a folder.

@@ -281,5 +281,17 @@ TEST(OutputFile, NothingChangesUntilCommit) {
   EXPECT_EQ(same.error().code, Code::usage);
 }
 
+TEST(OutputFile, ARenameDoesNotReplaceAReadOnlyFile) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root may write any file: nothing to refuse";
+  const std::string dir = testing::temp_dir() + "/read-only";
+  fs::create_directories(dir);
+  const std::string path = dir + "/o.txt";
+  write_all(path, "old");
+  ::chmod(path.c_str(), 0444);
+  auto f = OutputFile::create(path);
+  ASSERT_FALSE(f);
+  EXPECT_EQ(read_all(path), "old");
+}
+
 }  // namespace
 }  // namespace goalcup
