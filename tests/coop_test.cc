@@ -90,6 +90,16 @@ TEST(Coop, AFileTheReaderDoesNotUnderstandFallsBackToTheByteScan) {
   EXPECT_EQ(naming(r, "Stale"), nullptr) << "live and stale cannot be told apart: " << dump(r);
 }
 
+// With every hen deleted, every workdir is an orphan (an empty hens_v1 is
+// not "no hen records could be read").
+TEST(Coop, AnEmptyHenTableOrphansEveryWorkdir) {
+  fixtures::CoopSpec spec;
+  spec.no_hens = true;
+  auto r = audit(spec, "coop-no-hens");
+  EXPECT_EQ(of(r, "COOP06").size(), 2u) << dump(r);
+  EXPECT_TRUE(r.skipped.empty());
+}
+
 TEST(Coop, ModesAndVaultShape) {
   fixtures::CoopSpec loose;
   loose.loose_modes = true;

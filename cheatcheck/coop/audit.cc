@@ -398,6 +398,7 @@ class CoopAudit {
     };
     const RedbReadResult r = read_redb(file.fd(), file.size(), cb);
     if (r.understood) {
+      hens_known_ = true;  // an empty hens_v1 means every workdir is an orphan
       redb_note_ = "state.redb read as redb (" + r.note + "): " + std::to_string(r.live_rows) + " live rows";
       return true;
     }
@@ -481,11 +482,11 @@ class CoopAudit {
              "workdirs/" + name + " does not match coop's <coop>__<name> pattern, so no hen can own it.", "name:" + name);
         continue;
       }
-      if (!hens_.empty() && !hens_.contains(name)) {
+      if (hens_known() && !hens_.contains(name)) {
         emit("COOP06", Severity::warning, "workdirs/" + name + " belongs to no hen recorded in state.redb.", "orphan:" + name);
       }
     }
-    if (any && hens_.empty()) ctx_.skip("COOP06", "no hen records could be read from state.redb");
+    if (any && !hens_known()) ctx_.skip("COOP06", "no hen records could be read from state.redb");
   }
 
   std::string dir_;
@@ -496,7 +497,12 @@ class CoopAudit {
   std::vector<Pending> live_pending_, stale_pending_;
   std::array<absl::flat_hash_map<std::string, std::vector<std::string>>, 2> places_;  // [live] sha -> places
   std::string redb_note_;
+  // Hens are known when state.redb was read as redb, or (in the byte scan)
+  // when at least one hen-shaped value turned up.
+  bool hens_known() const { return hens_known_ || !hens_.empty(); }
+
   std::set<std::string> hens_;
+  bool hens_known_ = false;
 };
 
 // ---- manifests --------------------------------------------------------
