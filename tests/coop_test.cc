@@ -100,6 +100,30 @@ TEST(Coop, AnEmptyHenTableOrphansEveryWorkdir) {
   EXPECT_TRUE(r.skipped.empty());
 }
 
+// After a 1-phase commit, a primary slot whose checksum fails is passed over
+// for the secondary, as redb's repair does (here: the empty first commit).
+TEST(Coop, TheCommitSlotIsTheOneRedbWouldOpen) {
+  const std::string dir = testing::temp_dir() + "/coop-slot";
+  std::filesystem::remove_all(dir);
+  fixtures::write_coop_dir(dir, fixtures::CoopSpec{});
+  {
+    std::fstream f(dir + "/state.redb", std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(9);
+    f.put(2);  // primary slot 0, recovery required, 1-phase commit
+    f.seekp(64 + 104);
+    f.put(8);  // slot 0's transaction id: its checksum no longer holds
+  }
+  auto r = audit_coop_dir(dir, Limits{}, Policy{});
+  const Finding* note = naming(r, "read as redb");
+  ASSERT_NE(note, nullptr) << dump(r);
+  EXPECT_NE(note->message.find("secondary commit slot 1"), std::string::npos) << note->message;
+  EXPECT_NE(note->message.find(": 0 live rows"), std::string::npos) << note->message;
+  // The rows of the newer, unverified commit are then only stale copies.
+  const Finding* job = naming(r, "stale copy of jobs_v1 01900000-0000-7000-8000-000000000007 .error");
+  ASSERT_NE(job, nullptr) << dump(r);
+  EXPECT_EQ(job->severity, Severity::warning);
+}
+
 TEST(Coop, ModesAndVaultShape) {
   fixtures::CoopSpec loose;
   loose.loose_modes = true;

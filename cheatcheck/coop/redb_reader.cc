@@ -165,13 +165,15 @@ class Reader {
     std::array<Slot, 2> slots = {parse_slot(header.data() + 64), parse_slot(header.data() + 64 + kSlotBytes)};
     const Slot& p = slots[primary];
     const Slot& s = slots[primary ^ 1];
-    // The slot redb opens (header.rs pick_primary_for_repair): the primary,
-    // unless it is corrupted, or (1-phase commits only) an intact secondary
-    // is newer; a slot whose trees fail their checksums is passed over.
+    // The slot redb opens: the primary; when the file needs recovery
+    // (header.rs pick_primary_for_repair), an intact secondary instead if the
+    // primary is corrupted or older (1-phase commits only: after a 2-phase
+    // commit redb never trusts the secondary). A slot whose trees fail their
+    // checksums is passed over.
     std::vector<const Slot*> order;
     if (god & kTwoPhaseCommit) {
       order = {&p};
-    } else if (!p.valid || (s.valid && s.transaction_id > p.transaction_id)) {
+    } else if ((god & kRecoveryRequired) && (!p.valid || (s.valid && s.transaction_id > p.transaction_id))) {
       order = {&s, &p};
     } else {
       order = {&p, &s};
