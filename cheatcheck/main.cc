@@ -1,7 +1,8 @@
 // goalcup-cheatcheck: evidence of the recorder's known gaps (GC01..GC13) and
 // of leaked credentials, in traces and in plain files.
 // Exit: 0 nothing at or above --fail-on, 1 findings at or above it,
-// 2 could not judge (usage, unreadable input, a limit).
+// 2 could not judge (usage, unreadable input, a limit); a batch exits with
+// the worst, ranked 1 > 2 > 0 (the batch exit rule of cli/summary.h).
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -9,6 +10,7 @@
 
 #include "cheatcheck/coop/audit.h"
 #include "cheatcheck/report.h"
+#include "cheatcheck/sarif.h"
 #include "cheatcheck/scanner.h"
 #include "cheatcheck/secrets/file_scan.h"
 #include "cheatcheck/secrets/redact.h"
@@ -16,45 +18,57 @@
 #include "cheatcheck/suppress.h"
 #include "cli/batch.h"
 #include "cli/limits_options.h"
+#include "cli/merge.h"
 #include "cli/safe_text.h"
+#include "cli/summary.h"
 
 namespace goalcup::cheat {
 namespace {
 
 struct Options {
-  std::vector<std::string> inputs;
+  InputOptions in;
   std::vector<std::string> dev_keys;
-  std::string policy_path, baseline, allowlist, format = "text", fail_on = "high", shard, files_from;
+  std::string policy_path, baseline, allowlist, format = "text", fail_on = "high", sarif_base;
   unsigned jobs = default_jobs();
-  bool no_progress = false, no_secrets = false, show_secrets = false;
+  bool no_progress = false, no_secrets = false, show_secrets = false, quiet = false;
   Limits limits;
 };
 
+constexpr const char* kTool = "goalcup-cheatcheck";
+
 int usage_error(const std::string& message) {
-  print_text(std::cerr, "goalcup-cheatcheck: " + message + "\n", Style::plain());
+  print_text(std::cerr, std::string(kTool) + ": " + message + "\n", Style::plain());
   return 2;
 }
 
-// Inputs after --files-from and --shard.
-std::optional<std::vector<std::string>> select_inputs(const Options& opt, std::string* err) {
-  std::vector<std::string> inputs = opt.inputs;
-  if (!opt.files_from.empty()) {
-    auto more = read_file_list(opt.files_from);
-    if (!more) {
-      *err = more.error().message;
-      return std::nullopt;
-    }
-    inputs.insert(inputs.end(), more->begin(), more->end());
+// Inputs after --files-from, --batch, scan's folder walk and --shard (last,
+// so that shards split the files a scan reads).
+Result<SelectedInputs> select_inputs(const Options& opt, const std::string& mode) {
+  InputOptions in = opt.in;
+  in.shard.clear();
+  auto selected = gather_inputs(in);
+  if (!selected) return selected;
+  if (mode == "scan") selected->inputs = expand_scan_paths(selected->inputs);
+  if (!opt.in.shard.empty()) {
+    selected->shard = parse_shard(opt.in.shard);
+    if (!selected->shard) return Error{Code::usage, -1, "--shard wants K/N with 0 <= K < N"};
+    selected->inputs = select_shard(selected->inputs, *selected->shard);
   }
-  if (!opt.shard.empty()) {
-    auto shard = parse_shard(opt.shard);
-    if (!shard) {
-      *err = "--shard wants K/N with 0 <= K < N";
-      return std::nullopt;
-    }
-    inputs = select_shard(inputs, *shard);
+  return selected;
+}
+
+// What could not be judged is said on stderr too: a CI step that uploads
+// the SARIF or reads the JSON still shows why in its log.
+void report_unjudged(const CheatReport& r) {
+  if (!unjudged(r)) return;
+  std::cerr << kTool << ": could not judge " << safe_text(r.file);
+  if (!r.verify.errors.empty()) {
+    const Error& e = r.verify.errors.front();
+    std::cerr << ": " << code_name(e.code) << ": " << safe_text(e.message) << "\n"
+              << safe_text(batch_hint(r.file, e.code, kTool), Lines::keep);
+  } else {
+    std::cerr << "\n";
   }
-  return inputs;
 }
 
 int run(const Options& opt, const std::string& mode) {
@@ -79,18 +93,17 @@ int run(const Options& opt, const std::string& mode) {
     if (!key) return usage_error(key.error().message);
     ring.add(*key);
   }
-  std::string err;
-  auto inputs = select_inputs(opt, &err);
-  if (!inputs) return usage_error(err);
-  if (mode == "scan") *inputs = expand_scan_paths(*inputs);
-  if (inputs->empty()) return opt.shard.empty() ? usage_error("nothing to check") : 0;
+  auto selected = select_inputs(opt, mode);
+  if (!selected) return usage_error(selected.error().message);
+  const std::vector<std::string>& inputs = selected->inputs;
+  if (inputs.empty() && !selected->shard) return usage_error("nothing to check");
 
   CheatOptions copt;
   copt.walk.limits = opt.limits;
   copt.walk.keyring = &ring;
   // Cores left over when there are fewer inputs than jobs go to each input:
   // a reader thread for the walk, and workers for the secret scan.
-  const unsigned per_input = static_cast<unsigned>(opt.jobs / inputs->size());
+  const unsigned per_input = inputs.empty() ? 1 : static_cast<unsigned>(opt.jobs / inputs.size());
   const unsigned secret_threads = per_input >= 2 ? per_input : 0;
   copt.walk.threads = per_input >= 2 ? 2 : 1;
   copt.secret_threads = secret_threads;
@@ -101,14 +114,18 @@ int run(const Options& opt, const std::string& mode) {
   ReportSet set;
   set.fail_on = fail_on;
   set.mode = mode;
-  set.reports.resize(inputs->size());
+  set.quiet = opt.quiet;
+  set.reports.resize(inputs.size());
+  BatchSummary summary(mode == "trace" ? "trace" : "file");
+  if (selected->shard) summary.set_shard(*selected->shard);
   const Style style = Style::for_fd(STDOUT_FILENO);
-  bool any_fail = false, any_unjudged = false;
-  size_t done = 0;
+  // JSON and SARIF are written at the end, from every report; text and
+  // JSON Lines as each input is done, which frees its report.
+  const bool keep_reports = opt.format == "json" || opt.format == "sarif";
   run_batch(
-      inputs->size(), opt.jobs,
+      inputs.size(), opt.jobs,
       [&](size_t i) {
-        const std::string& in = (*inputs)[i];
+        const std::string& in = inputs[i];
         CheatReport r = mode == "scan"       ? scan_file(in, opt.limits, policy, opt.show_secrets, secret_threads)
                         : mode == "coop"     ? audit_coop_dir(in, opt.limits, policy)
                         : mode == "manifest" ? audit_manifest(in, opt.limits, policy)
@@ -117,37 +134,100 @@ int run(const Options& opt, const std::string& mode) {
         set.reports[i] = std::move(r);
       },
       [&](size_t i) {
-        const CheatReport& r = set.reports[i];
-        any_fail |= fails(r, fail_on);
-        any_unjudged |= unjudged(r);
+        CheatReport& r = set.reports[i];
+        add_to_summary(summary, r, fail_on);
+        const bool passed = cheat_exit_code(r, fail_on) == 0;
         // Scan mode lists only the files with something to say.
-        const bool quiet = mode == "scan" && r.findings.empty() && !unjudged(r);
+        const bool quiet = (opt.quiet && passed) || (mode == "scan" && r.findings.empty() && !unjudged(r));
+        if (opt.format != "text") report_unjudged(r);
         if (opt.format == "text" && !quiet) {
           print_text(std::cout, format_cheat_text(r, fail_on, style, mode != "trace"), style);
           std::cout.flush();
+        } else if (opt.format == "jsonl" && !(opt.quiet && passed)) {
+          std::string line;
+          JsonWriter w(&line);
+          write_cheat_report(w, r, set);
+          std::cout << line << "\n" << std::flush;
         }
-        ++done;
+        if (opt.format == "text" && unjudged(r) && !r.verify.errors.empty()) {
+          std::cerr << safe_text(batch_hint(r.file, r.verify.errors.front().code, kTool), Lines::keep);
+        }
+        if (!keep_reports) r = CheatReport{};
       },
-      !opt.no_progress, [&](size_t i) { return std::string(fails(set.reports[i], fail_on) ? "fail" : "pass"); });
-  if (opt.format == "text" && mode == "scan") {
-    std::cout << "scanned " << done << " file(s): " << (any_unjudged ? "some could not be read" : any_fail ? "findings above" : "nothing to report") << "\n";
+      !opt.no_progress,
+      [&](size_t i) { return std::string(cheat_verdict(cheat_exit_code(set.reports[i], fail_on))); });
+  if (opt.format == "text") print_text(std::cout, summary.text(style), style);
+  if (opt.format == "jsonl") std::cout << summary.jsonl_line();
+  if (opt.format == "json") std::cout << format_cheat_json(set, &summary);
+  if (opt.format == "sarif") {
+    SarifOptions sopt;
+    sopt.base_dir = opt.sarif_base;
+    std::cout << format_cheat_sarif(set, sopt);
+    const Style err_style = Style::for_fd(STDERR_FILENO);
+    print_text(std::cerr, summary.text(err_style), err_style);  // SARIF is for machines; the log gets the gist
   }
-  if (opt.format == "json") std::cout << format_cheat_json(set);
-  if (opt.format == "sarif") std::cout << format_cheat_sarif(set);
-  return any_unjudged ? 2 : any_fail ? 1 : 0;
+  return summary.exit_code();
+}
+
+MergedReport judge_cheat_line(simdjson::dom::element report, BatchSummary& summary) {
+  std::string_view file;
+  if (report["file"].get(file)) file = "?";
+  bool passed = false, could_not_judge = true;
+  if (report["passed"].get(passed)) passed = false;
+  if (report["could_not_judge"].get(could_not_judge)) could_not_judge = true;
+  const int code = could_not_judge ? 2 : passed ? 0 : 1;
+  summary.add(file, cheat_verdict(code), code);
+  std::map<std::string, size_t> counts;
+  simdjson::dom::array findings;
+  if (!report["findings"].get(findings)) {
+    for (auto f : findings) {
+      bool suppressed = false;
+      std::string_view sev;
+      if (f["suppressed"].get(suppressed) || suppressed || f["severity"].get(sev)) continue;
+      ++counts[std::string(sev)];
+    }
+  }
+  for (const char* sev : {"high", "warning", "info"}) summary.add_findings(sev, counts[sev]);
+  simdjson::dom::array skipped;
+  if (!report["skipped"].get(skipped)) {
+    for (auto s : skipped) {
+      std::string_view check, reason;
+      if (!s["check"].get(check) && !s["reason"].get(reason)) summary.add_skipped(check, reason);
+    }
+  }
+  const std::string word = code == 2 ? "ERROR" : code == 1 ? "FAIL " : "PASS ";
+  return MergedReport{code == 0, word + " " + safe_text(file) + "  (" + std::to_string(counts["high"]) + " high, " +
+                                     std::to_string(counts["warning"]) + " warning, " +
+                                     std::to_string(counts["info"]) + " info)"};
+}
+
+int merge(const std::vector<std::string>& files, const Options& opt) {
+  if (opt.format == "sarif") return usage_error("merge writes text, json or jsonl");
+  MergeOptions mopt;
+  mopt.tool = kTool;
+  mopt.version = GOALCUP_VERSION;
+  mopt.format = opt.format;
+  mopt.quiet = opt.quiet;
+  mopt.header = {{"mode", "trace"}, {"fail_on", opt.fail_on}};
+  BatchSummary summary;
+  return merge_shards(files, mopt, summary, judge_cheat_line, std::cout);
 }
 
 void add_output_options(CLI::App& app, Options& opt) {
-  app.add_option("--format", opt.format, "text, json or sarif")
-      ->check(CLI::IsMember({"text", "json", "sarif"}))->capture_default_str();
+  app.add_option("--format", opt.format, "text, json, jsonl (one report per line, then the summary) or sarif")
+      ->check(CLI::IsMember({"text", "json", "jsonl", "sarif"}))->capture_default_str();
+  app.add_option("--sarif-base", opt.sarif_base,
+                 "SARIF URIs relative to this folder (originalUriBaseIds SRCROOT), e.g. the repository root");
   app.add_option("--fail-on", opt.fail_on, "exit 1 when a finding is at or above: info, warning or high")
       ->check(CLI::IsMember({"info", "warning", "high"}))->capture_default_str();
   app.add_option("--policy", opt.policy_path, "the judge's reference lists and thresholds (JSON)");
   app.add_option("--baseline", opt.baseline, "an earlier JSON report: its findings are suppressed");
   app.add_option("--allowlist", opt.allowlist, "fingerprints or secret SHA-256s to suppress, one per line");
   app.add_option("-j,--jobs", opt.jobs, "inputs checked at once")->check(CLI::Range(1u, 1024u))->capture_default_str();
-  app.add_option("--shard", opt.shard, "only shard K of N (0-based)");
-  app.add_option("--files-from", opt.files_from, "more inputs, one path per line");
+  app.add_option("--shard", opt.in.shard, "only shard K of N (0-based): inputs K, K+N, K+2N, ...");
+  app.add_option("--files-from", opt.in.files_from,
+                 "more inputs, one path per line (- for stdin); blank lines and # comments skipped");
+  app.add_flag("-q,--quiet", opt.quiet, "print only the inputs that do not pass, and the summary");
   app.add_flag("--no-progress", opt.no_progress, "no progress line on stderr");
   app.add_flag("--show-secrets", opt.show_secrets,
                "print each credential itself beside its finding (never otherwise printed, logged or written)");
@@ -164,20 +244,22 @@ int main(int argc, char** argv) {
                "leaked credentials in Goal Cup traces.\n"
                "Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 could not judge."};
   app.set_version_flag("--version", GOALCUP_VERSION);
-  app.add_option("traces", opt.inputs, "traces (.jsonl, .jsonl.zst, submission directories, .tar, - for stdin)");
+  app.add_option("traces", opt.in.inputs, "traces (.jsonl, .jsonl.zst, submission directories, .tar, - for stdin)");
   app.add_option("--dev-key", opt.dev_keys, "also trust this Ed25519 key for statements (see goalcup-verify)")
       ->allow_extra_args(false);
   app.add_flag("--no-secrets", opt.no_secrets, "skip the credential scan (GC02, GC03)");
+  app.add_flag("-r,--batch", opt.in.batch,
+               "a folder argument holds many traces or submissions: each is checked on its own");
   add_output_options(app, opt);
   add_limit_options(app, opt.limits);
   app.fallthrough();
 
   auto* scan = app.add_subcommand("scan", "scan any files or directories for credentials (zstd and .tar transparently)");
-  scan->add_option("paths", opt.inputs, "files or directories");
+  scan->add_option("paths", opt.in.inputs, "files or directories");
   auto* coop = app.add_subcommand("coop", "audit a copy of a coop data directory (modes, secrets, vault, workdirs)");
-  coop->add_option("dirs", opt.inputs, "coop data directories")->required();
+  coop->add_option("dirs", opt.in.inputs, "coop data directories")->required();
   auto* manifest = app.add_subcommand("manifest", "check coop hen manifests (YAML or JSON) against coop's rules");
-  manifest->add_option("files", opt.inputs, "manifests")->required();
+  manifest->add_option("files", opt.in.inputs, "manifests")->required();
   bool print_rules = false;
   auto* redact = app.add_subcommand("redact", "write a copy of a trace with every credential replaced, re-chained and "
                                               "re-signed with a development key");
@@ -187,6 +269,11 @@ int main(int argc, char** argv) {
                      "output .jsonl, - for stdout; never the input; replaced only once the whole copy is written")
       ->required();
   redact->add_option("--key", redact_key, "dev-key.json holding the signing seed")->required();
+  std::vector<std::string> shard_files;
+  auto* merge_cmd = app.add_subcommand(
+      "merge", "combine the --format jsonl outputs of the N shards of one batch (--shard K/N) into one report "
+               "with the summary and exit code of the whole");
+  merge_cmd->add_option("shard_outputs", shard_files, "one JSON Lines file per shard, in any order")->required();
   scan->add_flag("--print-rules", print_rules, "print the rule set as one regex per line (for comparisons) and exit");
 
   try {
@@ -213,5 +300,6 @@ int main(int argc, char** argv) {
     for (const auto& r : secret_rules()) std::cout << (r.caseless ? "(?i)" : "") << r.pattern << "\n";
     return 0;
   }
+  if (*merge_cmd) return merge(shard_files, opt);
   return run(opt, *scan ? "scan" : *coop ? "coop" : *manifest ? "manifest" : "trace");
 }

@@ -58,8 +58,6 @@ void write_verify(JsonWriter& w, const VerifyReport& v) {
   w.end_array().end_object();
 }
 
-const char* sarif_level(Severity s) { return s == Severity::high ? "error" : s == Severity::warning ? "warning" : "note"; }
-
 }  // namespace
 
 bool fails(const CheatReport& r, Severity fail_on) {
@@ -115,84 +113,60 @@ std::string format_cheat_text(const CheatReport& r, Severity fail_on, const Styl
       if (f->has_secret && !f->secret.text.empty()) out += "             secret: " + safe_text(f->secret.text) + "\n";
     }
   }
-  for (const auto& s : r.skipped) out += "  " + st.paint("skipped " + s.check + ": " + safe_text(s.reason), Color::dim) + "\n";
+  // Skipped checks are said once for the batch, in the summary.
   return out;
 }
 
-std::string format_cheat_json(const ReportSet& set) {
+void write_cheat_report(JsonWriter& w, const CheatReport& r, const ReportSet& set) {
+  w.begin_object().field("file", r.file);
+  if (set.mode == "trace") {
+    w.key("verify");
+    write_verify(w, r.verify);
+  }
+  w.field("passed", !fails(r, set.fail_on) && !unjudged(r)).field("could_not_judge", unjudged(r));
+  w.key("findings").begin_array();
+  for (const auto& f : r.findings) write_finding(w, f);
+  w.end_array();
+  w.key("skipped").begin_array();
+  for (const auto& s : r.skipped) w.begin_object().field("check", s.check).field("reason", s.reason).end_object();
+  w.end_array().end_object();
+}
+
+std::string format_cheat_json(const ReportSet& set, const BatchSummary* summary) {
   std::string out;
   JsonWriter w(&out, true);
   w.begin_object().field("tool", "goalcup-cheatcheck").field("version", GOALCUP_VERSION);
   w.field("mode", set.mode).field("fail_on", severity_name(set.fail_on));
   w.key("reports").begin_array();
   for (const auto& r : set.reports) {
-    w.begin_object().field("file", r.file);
-    if (set.mode == "trace") {
-      w.key("verify");
-      write_verify(w, r.verify);
-    }
-    w.field("passed", !fails(r, set.fail_on) && !unjudged(r)).field("could_not_judge", unjudged(r));
-    w.key("findings").begin_array();
-    for (const auto& f : r.findings) write_finding(w, f);
-    w.end_array();
-    w.key("skipped").begin_array();
-    for (const auto& s : r.skipped) w.begin_object().field("check", s.check).field("reason", s.reason).end_object();
-    w.end_array().end_object();
+    if (set.quiet && !fails(r, set.fail_on) && !unjudged(r)) continue;
+    write_cheat_report(w, r, set);
   }
-  w.end_array().end_object();
+  w.end_array();
+  if (summary) {
+    w.key("summary");
+    summary->write_json(w);
+  }
+  w.end_object();
   out += "\n";
   return out;
 }
 
-std::string format_cheat_sarif(const ReportSet& set) {
-  std::string out;
-  JsonWriter w(&out, true);
-  w.begin_object().field("$schema", "https://json.schemastore.org/sarif-2.1.0.json").field("version", "2.1.0");
-  w.key("runs").begin_array().begin_object();
-  w.key("tool").begin_object().key("driver").begin_object();
-  w.field("name", "goalcup-cheatcheck").field("version", GOALCUP_VERSION);
-  w.field("informationUri", "https://goalcup.dev/docs/CHEATCHECK.md");
-  w.key("rules").begin_array();
-  const bool coop = set.mode == "coop" || set.mode == "manifest";
-  for (const GapRule& g : coop ? coop_rules() : gap_rules()) {
-    w.begin_object().field("id", g.id).field("name", g.name);
-    w.key("shortDescription").begin_object().field("text", g.gap).end_object();
-    w.key("fullDescription").begin_object().field("text", std::string(g.gap) + " Stated bound: " + std::string(g.bound)).end_object();
-    w.key("help").begin_object().field("text", "Evidence: " + std::string(g.evidence)).end_object();
-    w.end_object();
+int cheat_exit_code(const CheatReport& r, Severity fail_on) { return unjudged(r) ? 2 : fails(r, fail_on) ? 1 : 0; }
+
+std::string_view cheat_verdict(int exit_code) {
+  return exit_code == 2 ? "could_not_judge" : exit_code == 1 ? "failed" : "passed";
+}
+
+void add_to_summary(BatchSummary& summary, const CheatReport& r, Severity fail_on) {
+  const int code = cheat_exit_code(r, fail_on);
+  summary.add(r.file, cheat_verdict(code), code);
+  std::map<Severity, size_t> counts;
+  for (const auto& f : r.findings) {
+    if (!f.suppressed) ++counts[f.severity];
   }
-  w.end_array().end_object().end_object();
-  w.key("results").begin_array();
-  for (const auto& r : set.reports) {
-    for (const auto& f : r.findings) {
-      w.begin_object().field("ruleId", f.check).field("level", sarif_level(f.severity));
-      w.key("message").begin_object().field("text", f.message).end_object();
-      w.key("locations").begin_array();
-      const std::string uri = f.has_secret && !f.secret.file.empty() ? f.secret.file : r.file;
-      // A record is a line: seq N is line N + 1 of the trace.
-      w.begin_object().key("physicalLocation").begin_object();
-      w.key("artifactLocation").begin_object().field("uri", uri).end_object();
-      if (!f.seqs.empty()) w.key("region").begin_object().field("startLine", f.seqs.front() + 1).end_object();
-      w.end_object().end_object();
-      w.end_array();
-      w.key("partialFingerprints").begin_object().field("goalcupFingerprint/v1", f.fingerprint).end_object();
-      if (f.suppressed) {
-        w.key("suppressions").begin_array().begin_object().field("kind", "external").end_object().end_array();
-      }
-      w.key("properties").begin_object().field("severity", severity_name(f.severity));
-      w.key("seqs").begin_array();
-      for (uint64_t s : f.seqs) w.value(s);
-      w.end_array();
-      if (f.has_secret) {
-        w.field("rule", f.secret.rule).field("secret_sha256", f.secret.secret_sha256);
-        w.field("location", f.secret.location).field("decoding", f.secret.decoding);
-      }
-      w.end_object().end_object();
-    }
-  }
-  w.end_array().end_object().end_array().end_object();
-  out += "\n";
-  return out;
+  for (Severity s : {Severity::high, Severity::warning, Severity::info}) summary.add_findings(severity_name(s), counts[s]);
+  for (const auto& s : r.skipped) summary.add_skipped(s.check, s.reason);
 }
 
 }  // namespace goalcup::cheat

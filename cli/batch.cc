@@ -5,8 +5,11 @@
 #include <atomic>
 #include <charconv>
 #include <condition_variable>
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -30,13 +33,134 @@ std::vector<std::string> select_shard(const std::vector<std::string>& inputs, Sh
   return out;
 }
 
-Result<std::vector<std::string>> read_file_list(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Error{Code::usage, -1, "cannot read the file list " + path};
+namespace {
+
+bool is_list_comment_or_blank(std::string_view line) {
+  const size_t first = line.find_first_not_of(" \t");
+  return first == std::string_view::npos || line[first] == '#';
+}
+
+std::vector<std::string> read_list(std::istream& in) {
   std::vector<std::string> out;
   for (std::string line; std::getline(in, line);) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (!line.empty() && line != "-") out.push_back(line);
+    if (!is_list_comment_or_blank(line) && line != "-") out.push_back(line);
+  }
+  return out;
+}
+
+bool has_suffix(std::string_view s, std::string_view suffix) {
+  return s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+bool looks_like_trace_input(std::string_view name) {
+  for (std::string_view suffix : {".jsonl", ".jsonl.zst", ".tar", ".tar.zst", ".tgz"}) {
+    if (has_suffix(name, suffix)) return true;
+  }
+  return false;
+}
+
+namespace fs = std::filesystem;
+
+class BatchWalk {
+ public:
+  explicit BatchWalk(const BatchWalkLimits& limits) : limits_(limits) {}
+
+  std::optional<Error> walk(const fs::path& dir, unsigned depth) {
+    std::vector<fs::directory_entry> entries;
+    std::error_code ec;
+    fs::directory_iterator it(dir, ec);
+    if (ec) return Error{Code::io_error, -1, "cannot read the folder " + dir.string() + ": " + ec.message()};
+    for (; it != fs::directory_iterator(); it.increment(ec)) {
+      if (ec) return Error{Code::io_error, -1, "cannot read the folder " + dir.string() + ": " + ec.message()};
+      if (++seen_ > limits_.max_entries) {
+        return Error{Code::limit_archive_members, -1, "the batch folder has more than " +
+                                                          std::to_string(limits_.max_entries) + " entries"};
+      }
+      entries.push_back(*it);
+    }
+    std::sort(entries.begin(), entries.end(),
+              [](const auto& a, const auto& b) { return a.path().filename() < b.path().filename(); });
+    // A submission is one input, whatever else it holds.
+    for (const auto& e : entries) {
+      const std::string name = e.path().filename().string();
+      if ((name == "trace.jsonl" || name == "trace.jsonl.zst") && !e.is_symlink(ec)) {
+        found_.push_back(dir.string());
+        return std::nullopt;
+      }
+    }
+    for (const auto& e : entries) {
+      if (e.is_symlink(ec)) continue;  // an upload must not lead outside itself
+      if (e.is_directory(ec)) {
+        if (depth + 1 > limits_.max_depth) {
+          return Error{Code::limit_archive_members, -1, "the batch folder nests deeper than " + std::to_string(limits_.max_depth) +
+                                                  " levels at " + e.path().string()};
+        }
+        if (auto err = walk(e.path(), depth + 1)) return err;
+      } else if (e.is_regular_file(ec) && looks_like_trace_input(e.path().filename().string())) {
+        found_.push_back(e.path().string());
+      }
+    }
+    return std::nullopt;
+  }
+  std::vector<std::string>& found() { return found_; }
+
+ private:
+  BatchWalkLimits limits_;
+  size_t seen_ = 0;
+  std::vector<std::string> found_;
+};
+
+}  // namespace
+
+Result<std::vector<std::string>> read_file_list(const std::string& path) {
+  if (path == "-") return read_list(std::cin);
+  std::ifstream in(path);
+  if (!in) return Error{Code::usage, -1, "cannot read the file list " + path};
+  return read_list(in);
+}
+
+Result<std::vector<std::string>> expand_batch_dir(const std::string& dir, const BatchWalkLimits& limits) {
+  std::error_code ec;
+  if (!fs::is_directory(fs::symlink_status(dir, ec))) {
+    return std::vector<std::string>{dir};  // a file in a --batch list is its own input
+  }
+  BatchWalk walk(limits);
+  if (auto err = walk.walk(dir, 0)) return *err;
+  return std::move(walk.found());
+}
+
+std::string batch_hint(const std::string& input, Code code, std::string_view tool) {
+  if (code != Code::no_trace_in_submission && code != Code::ambiguous_submission) return "";
+  std::error_code ec;
+  if (!fs::is_directory(fs::symlink_status(input, ec))) return "";
+  auto inputs = expand_batch_dir(input);
+  if (!inputs || inputs->size() < 2) return "";
+  return std::string(tool) + ": hint: " + input + " holds " + std::to_string(inputs->size()) +
+         " traces or submissions; to check each on its own, pass --batch (or -r)\n";
+}
+
+Result<SelectedInputs> gather_inputs(const InputOptions& opt) {
+  SelectedInputs out;
+  std::vector<std::string> given = opt.inputs;
+  if (!opt.files_from.empty()) {
+    auto more = read_file_list(opt.files_from);
+    if (!more) return more.take_error();
+    given.insert(given.end(), more->begin(), more->end());
+  }
+  for (const auto& in : given) {
+    if (!opt.batch || in == "-") {
+      out.inputs.push_back(in);
+      continue;
+    }
+    auto expanded = expand_batch_dir(in);
+    if (!expanded) return expanded.take_error();
+    out.inputs.insert(out.inputs.end(), expanded->begin(), expanded->end());
+  }
+  if (!opt.shard.empty()) {
+    out.shard = parse_shard(opt.shard);
+    if (!out.shard) return Error{Code::usage, -1, "--shard wants K/N with 0 <= K < N"};
+    out.inputs = select_shard(out.inputs, *out.shard);
   }
   return out;
 }
@@ -93,8 +217,9 @@ void run_batch(size_t count, unsigned jobs, const std::function<void(size_t)>& w
       std::unique_lock lock(mu);
       cv.wait(lock, [&] { return done[i]; });
     }
+    const std::string label = status ? status(i) : std::string();
     emit(i);
-    bar.update(i + 1, status ? status(i) : std::string());
+    bar.update(i + 1, label);
   }
   for (auto& t : threads) t.join();
 }

@@ -19,14 +19,44 @@ struct Shard {
 // Parses "K/N" with 0 <= K < N.
 std::optional<Shard> parse_shard(std::string_view text);
 std::vector<std::string> select_shard(const std::vector<std::string>& inputs, Shard shard);
-// Reads one path per line ("-" and blank lines excluded).
+// Reads one path per line from a file, or from stdin for "-". Blank lines
+// and lines whose first non-blank character is '#' are skipped (name a file
+// starting with '#' as ./#name); a trailing CR is dropped.
 Result<std::vector<std::string>> read_file_list(const std::string& path);
+
+// --batch: the inputs a folder of many submissions stands for, in name
+// order. A directory holding trace.jsonl or trace.jsonl.zst is one
+// submission (not looked into further); elsewhere every file named *.jsonl,
+// *.jsonl.zst, *.tar, *.tar.zst or *.tgz is an input and subdirectories are
+// walked. Links are not followed; depth and entries are bounded.
+struct BatchWalkLimits {
+  unsigned max_depth = 16;
+  size_t max_entries = 1000000;
+};
+Result<std::vector<std::string>> expand_batch_dir(const std::string& dir, const BatchWalkLimits& limits = {});
+// For an input that failed as one submission: a hint on stderr when it is a
+// folder holding several traces or submissions (use --batch), else "".
+std::string batch_hint(const std::string& input, Code code, std::string_view tool);
+
+// The inputs of a run: the arguments, then --files-from, each folder
+// expanded under --batch, then only this --shard's.
+struct InputOptions {
+  std::vector<std::string> inputs;
+  std::string files_from, shard;
+  bool batch = false;
+};
+struct SelectedInputs {
+  std::vector<std::string> inputs;
+  std::optional<Shard> shard;
+};
+Result<SelectedInputs> gather_inputs(const InputOptions& options);
 
 unsigned default_jobs();
 
 // Calls work(i) for every input on `jobs` threads and emit(i) on the calling
 // thread in input order, as soon as input i and all before it are done.
 // `status(i)` (optional) names the outcome for the progress line.
+// `status(i)` is read before emit(i), which may free what it reads.
 void run_batch(size_t count, unsigned jobs, const std::function<void(size_t)>& work,
                const std::function<void(size_t)>& emit, bool progress,
                const std::function<std::string(size_t)>& status = {});

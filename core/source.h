@@ -28,6 +28,10 @@ class ByteSource {
 struct OpenedTrace {
   std::unique_ptr<ByteSource> source;
   std::string description;  // e.g. "trace.jsonl.zst in sub.tar (zstd)"
+  // The trace's path inside the submission folder or .tar it was found in
+  // ("" for a plain file or stdin), so that reports can name the member.
+  std::string member;
+  bool member_of_archive = false;
 };
 
 // Opens a trace given on the command line: a file, a submission directory,

@@ -158,7 +158,7 @@ Result<std::unique_ptr<ByteSource>> submission_source(int dirfd, const std::stri
 }
 
 Result<std::unique_ptr<ByteSource>> raw_source(const std::string& path, const Limits& limits,
-                                                std::string* description) {
+                                                std::string* description, std::string* folder_member) {
   if (path == "-") {
     *description = "stdin";
     return fd_source(STDIN_FILENO, false, -1);
@@ -170,6 +170,7 @@ Result<std::unique_ptr<ByteSource>> raw_source(const std::string& path, const Li
     auto src = submission_source(o->fd, path, limits, &member);
     ::close(o->fd);
     if (src) *description = member + " in directory";
+    if (src) *folder_member = member;
     return src;
   }
   return regular_file_source(*o, path);
@@ -184,10 +185,12 @@ Result<std::unique_ptr<ByteSource>> open_regular_file(const std::string& path, b
 }
 
 Result<OpenedTrace> open_trace(const std::string& path, const Limits& limits) {
-  std::string description;
-  auto raw = raw_source(path, limits, &description);
+  std::string description, folder_member;
+  auto raw = raw_source(path, limits, &description, &folder_member);
   if (!raw) return raw.take_error();
-  return open_layers(std::move(*raw), std::move(description), limits);
+  auto opened = open_layers(std::move(*raw), std::move(description), limits);
+  if (opened && !folder_member.empty()) opened->member = std::move(folder_member);
+  return opened;
 }
 
 Result<OpenedTrace> open_layers(std::unique_ptr<ByteSource> raw, std::string description, const Limits& limits) {
@@ -211,6 +214,8 @@ Result<OpenedTrace> open_layers(std::unique_ptr<ByteSource> raw, std::string des
   auto m = tar_member_source(std::move(src), limits, &member);
   if (!m) return m.take_error();
   out.description = member + (outer_zstd ? " in tar.zst" : " in tar");
+  out.member = member;
+  out.member_of_archive = true;
   bool zstd = false;
   auto sniffed = sniff_compression(std::move(*m), limits, &zstd);
   if (!sniffed) return sniffed.take_error();

@@ -57,6 +57,8 @@ struct CheckReport {
 struct VerifyReport {
   std::string file;
   std::string source;  // how it was read, e.g. "trace.jsonl.zst in tar, zstd"
+  std::string member;  // its path inside the folder or .tar `file` names, "" for a plain file
+  bool member_of_archive = false;
   Verdict verdict = Verdict::error;
   IncompleteReason incomplete_reason = IncompleteReason::none;
   std::string key_source = "none";  // pinned | supplied | none

@@ -165,6 +165,8 @@ VerifyReport walk_trace(const std::string& path, const WalkOptions& options, Rec
   VerifyReport rep = walk_source(std::move(opened->source), options, visitor);
   rep.file = path;
   rep.source = opened->description;
+  rep.member = opened->member;
+  rep.member_of_archive = opened->member_of_archive;
   return rep;
 }
 

@@ -5,6 +5,7 @@
 
 #include "cheatcheck/checks/check.h"
 #include "cheatcheck/report.h"
+#include "cheatcheck/sarif.h"
 #include "cheatcheck/scanner.h"
 #include "cheatcheck/suppress.h"
 #include "tests/support.h"
@@ -358,6 +359,14 @@ TEST(CheatCheck, SarifPlacesFindingsOnTheirLines) {
   auto result = run["results"].at(0);
   EXPECT_EQ(std::string_view(result["ruleId"].get_string()), "GC01");
   EXPECT_EQ(int64_t(result["locations"].at(0)["physicalLocation"]["region"]["startLine"]), 39);  // seq 38 + 1
+  const std::string file = testing::write_temp("places.sarif", sarif);
+  EXPECT_EQ(testing::run_command("/usr/bin/python3 " + testing::source_path("tests/sarif/validate.py") + " " + file).exit_code, 0)
+      << "not valid SARIF 2.1.0";
+}
+
+TEST(CheatCheck, SarifPercentEncodesPaths) {
+  EXPECT_EQ(percent_encode_path("up loads/a#1%.jsonl"), "up%20loads/a%231%25.jsonl");
+  EXPECT_EQ(percent_encode_path("caf\xc3\xa9/x~_-.y"), "caf%C3%A9/x~_-.y");
 }
 
 }  // namespace

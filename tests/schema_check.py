@@ -103,31 +103,50 @@ report = load("verify-report.schema.json")
 traces = sorted(glob.glob(os.path.join(samples, "*.jsonl*"))) + ["/nonexistent.jsonl"]
 out = subprocess.run([verify, "--no-progress", "--format", "json", *traces], capture_output=True, text=True).stdout
 check(report, json.loads(out), "verify --format json")
+
+
+def check_jsonl(validator, out, what):
+    """Every line a report, the last one the summary."""
+    lines = out.splitlines()
+    for name, docs in (("report", lines[:-1]), ("summary_line", lines[-1:])):
+        line_schema = dict(validator.schema, **{"$ref": f"#/$defs/{name}"})
+        for k in ("required", "properties", "additionalProperties", "type"):
+            line_schema.pop(k, None)
+        v = jsonschema.Draft202012Validator(line_schema)
+        for n, line in enumerate(docs):
+            check(v, json.loads(line), f"{what} line {n} ({name})")
+    global failures
+    if not lines or "summary" not in json.loads(lines[-1]):
+        print(f"FAIL {what}: no summary line")
+        failures += 1
+
+
 out = subprocess.run([verify, "--no-progress", "--format", "jsonl", *traces], capture_output=True, text=True).stdout
-line_schema = dict(report.schema, **{"$ref": "#/$defs/report"})
-for k in ("required", "properties", "additionalProperties", "type"):
-    line_schema.pop(k, None)
-lines = jsonschema.Draft202012Validator(line_schema)
-for n, line in enumerate(out.splitlines()):
-    check(lines, json.loads(line), f"verify --format jsonl line {n}")
+check_jsonl(report, out, "verify --format jsonl")
 
 # goalcup-cheatcheck: trace mode and scan mode JSON, the policy example.
 cheat_schema = load("cheatcheck-report.schema.json")
 out = subprocess.run([cheat, "--no-progress", "--format", "json", *traces], capture_output=True, text=True).stdout
 check(cheat_schema, json.loads(out), "cheatcheck --format json")
+out = subprocess.run([cheat, "--no-progress", "--format", "jsonl", *traces], capture_output=True, text=True).stdout
+check_jsonl(cheat_schema, out, "cheatcheck --format jsonl")
 out = subprocess.run([cheat, "scan", "--no-progress", "--format", "json", samples], capture_output=True, text=True).stdout
 check(cheat_schema, json.loads(out), "cheatcheck scan --format json")
 policy = load("cheatcheck-policy.schema.json")
 with open(os.path.join(src, "fixtures", "policy", "example-policy.json")) as f:
     check(policy, json.load(f), "fixtures/policy/example-policy.json")
-# SARIF: the parts code scanning needs.
+# SARIF: the official 2.1.0 schema (tests/sarif/), and the parts code
+# scanning needs (tests/sarif_check.py checks the rest).
+with open(os.path.join(src, "tests", "sarif", "sarif-schema-2.1.0.json")) as f:
+    sarif_schema = jsonschema.Draft4Validator(json.load(f))
 sarif = json.loads(subprocess.run([cheat, "--no-progress", "--format", "sarif", *traces], capture_output=True, text=True).stdout)
+check(sarif_schema, sarif, "cheatcheck --format sarif")
 ok = sarif["version"] == "2.1.0" and len(sarif["runs"][0]["tool"]["driver"]["rules"]) == 14
+ok &= sarif["runs"][0]["invocations"][0]["executionSuccessful"] is False  # /nonexistent.jsonl
 for r in sarif["runs"][0]["results"]:
     ok &= r["level"] in ("error", "warning", "note") and r["ruleId"] and "goalcupFingerprint/v1" in r["partialFingerprints"]
     for loc in r["locations"]:
-        region = loc["physicalLocation"].get("region")
-        ok &= region is None or region["startLine"] >= 1
+        ok &= loc["physicalLocation"]["region"]["startLine"] >= 1
 if not ok:
     print("FAIL sarif structure")
     failures += 1
@@ -143,6 +162,9 @@ with tempfile.TemporaryDirectory() as tmp:
     mans = sorted(glob.glob(os.path.join(tmp, "man", "*")))
     out = subprocess.run([cheat, "manifest", "--no-progress", "--format", "json", *mans], capture_output=True, text=True).stdout
     check(cheat_schema, json.loads(out), "cheatcheck manifest --format json")
+    for mode, args in (("coop", [os.path.join(tmp, "coop")]), ("manifest", mans)):
+        out = subprocess.run([cheat, mode, "--no-progress", "--format", "sarif", *args], capture_output=True, text=True).stdout
+        check(sarif_schema, json.loads(out), f"cheatcheck {mode} --format sarif")
 
 # goalcup-inspect: summary, records, show and conversation JSON.
 def run_json(*args):

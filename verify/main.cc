@@ -9,6 +9,9 @@
 
 #include "cli/batch.h"
 #include "cli/limits_options.h"
+#include "cli/merge.h"
+#include "cli/safe_text.h"
+#include "cli/summary.h"
 #include "cli/safe_text.h"
 #include "core/walk.h"
 #include "verify/report.h"
@@ -17,50 +20,46 @@ namespace goalcup {
 namespace {
 
 struct Options {
-  std::vector<std::string> traces;
+  InputOptions in;
   std::vector<std::string> dev_keys;
   std::string format = "text";
   unsigned jobs = default_jobs();
-  std::string shard;
-  std::string files_from;
-  bool no_progress = false;
+  bool no_progress = false, quiet = false;
   Limits limits;
 };
+
+constexpr const char* kTool = "goalcup-verify";
+
+int usage_error(const std::string& message) {
+  std::cerr << kTool << ": " << message << "\n";
+  return 2;
+}
+
+// What cannot be judged is said on stderr too, so that a CI step that reads
+// only the JSON or the exit code still shows why in its log.
+void report_unjudged(const VerifyReport& r) {
+  if (r.verdict != Verdict::error || r.errors.empty()) return;
+  const Error& e = r.errors.front();
+  std::cerr << kTool << ": could not judge " << safe_text(r.file) << ": " << code_name(e.code) << ": "
+            << safe_text(e.message) << "\n"
+            << safe_text(batch_hint(r.file, e.code, kTool), Lines::keep);
+}
+
+void add_to_summary(BatchSummary& summary, const VerifyReport& r) {
+  summary.add(r.file, verdict_name(r.verdict), verdict_exit_code(r.verdict));
+}
 
 int run(const Options& opt) {
   Keyring ring = Keyring::production();
   for (const auto& k : opt.dev_keys) {
     auto key = Keyring::load_supplied(k);
-    if (!key) {
-      print_text(std::cerr, "goalcup-verify: " + key.error().message + "\n", Style::plain());
-      return 2;
-    }
+    if (!key) return usage_error(key.error().message);
     ring.add(*key);
   }
-  std::vector<std::string> traces = opt.traces;
-  if (!opt.files_from.empty()) {
-    auto more = read_file_list(opt.files_from);
-    if (!more) {
-      print_text(std::cerr, "goalcup-verify: " + more.error().message + "\n", Style::plain());
-      return 2;
-    }
-    traces.insert(traces.end(), more->begin(), more->end());
-  }
-  if (!opt.shard.empty()) {
-    auto shard = parse_shard(opt.shard);
-    if (!shard) {
-      std::cerr << "goalcup-verify: --shard wants K/N with 0 <= K < N\n";
-      return 2;
-    }
-    traces = select_shard(traces, *shard);
-  }
-  if (traces.empty()) {
-    if (opt.shard.empty()) {
-      std::cerr << "goalcup-verify: no trace given\n";
-      return 2;
-    }
-    return 0;  // an empty shard of a small batch
-  }
+  auto selected = gather_inputs(opt.in);
+  if (!selected) return usage_error(selected.error().message);
+  const std::vector<std::string>& traces = selected->inputs;
+  if (traces.empty() && !selected->shard) return usage_error("no trace given");
 
   WalkOptions wopt;
   wopt.limits = opt.limits;
@@ -69,40 +68,78 @@ int run(const Options& opt) {
   wopt.threads = opt.jobs >= 2 * traces.size() ? 2 : 1;
   std::vector<VerifyReport> reports(traces.size());
   const Style style = Style::for_fd(STDOUT_FILENO);
-  Verdict overall = Verdict::verified;
+  BatchSummary summary;
+  if (selected->shard) summary.set_shard(*selected->shard);
   const bool json = opt.format == "json";
   std::string out;
   JsonWriter top(&out, true);
   if (json) {
-    top.begin_object().field("tool", "goalcup-verify").field("version", GOALCUP_VERSION);
+    top.begin_object().field("tool", kTool).field("version", GOALCUP_VERSION);
     top.key("reports").begin_array();
   }
   run_batch(
       traces.size(), opt.jobs, [&](size_t i) { reports[i] = walk_trace(traces[i], wopt); },
       [&](size_t i) {
         VerifyReport& r = reports[i];
-        overall = worst(overall, r.verdict);
-        if (opt.format == "text") {
-          print_text(std::cout, format_verify_text(r, style), style);
-        } else if (opt.format == "jsonl") {
-          std::string line;
-          JsonWriter w(&line);
-          write_verify_json(w, r);
-          std::cout << line << "\n";
-        } else {
-          write_verify_json(top, r);
-          std::cout << out;
-          out.clear();
+        add_to_summary(summary, r);
+        if (opt.format != "text") report_unjudged(r);
+        if (!(opt.quiet && r.verdict == Verdict::verified)) {
+          if (opt.format == "text") {
+            print_text(std::cout, format_verify_text(r, style), style);
+          } else if (opt.format == "jsonl") {
+            std::string line;
+            JsonWriter w(&line);
+            write_verify_json(w, r);
+            std::cout << line << "\n";
+          } else {
+            write_verify_json(top, r);
+            std::cout << out;
+            out.clear();
+          }
+        }
+        if (opt.format == "text" && r.verdict == Verdict::error && !r.errors.empty()) {
+          std::cerr << safe_text(batch_hint(r.file, r.errors.front().code, kTool), Lines::keep);
         }
         std::cout.flush();
         r = VerifyReport{};  // free it: only the running tally is kept
       },
       !opt.no_progress, [&](size_t i) { return std::string(verdict_name(reports[i].verdict)); });
   if (json) {
-    top.end_array().end_object();
+    top.end_array().key("summary");
+    summary.write_json(top);
+    top.end_object();
     std::cout << out << "\n";
+  } else if (opt.format == "jsonl") {
+    std::cout << summary.jsonl_line();
+  } else {
+    print_text(std::cout, summary.text(style), style);
   }
-  return verdict_exit_code(overall);
+  return summary.exit_code();
+}
+
+MergedReport judge_verify_line(simdjson::dom::element report, BatchSummary& summary) {
+  std::string_view file, verdict;
+  if (report["file"].get(file)) file = "?";
+  if (report["verdict"].get(verdict)) verdict = "error";
+  const Verdict v = verdict == "verified" ? Verdict::verified : verdict == "incomplete" ? Verdict::incomplete
+                    : verdict == "invalid" ? Verdict::invalid : Verdict::error;
+  summary.add(file, verdict_name(v), verdict_exit_code(v));
+  std::string line = std::string(verdict_name(v));
+  line.resize(std::max<size_t>(line.size(), 10), ' ');
+  line += " " + safe_text(file);
+  std::string_view code;
+  if (!report["errors"].at(0)["code"].get(code)) line += " (" + std::string(code) + ")";
+  return MergedReport{v == Verdict::verified, line};
+}
+
+int merge(const std::vector<std::string>& files, const Options& opt) {
+  MergeOptions mopt;
+  mopt.tool = kTool;
+  mopt.version = GOALCUP_VERSION;
+  mopt.format = opt.format;
+  mopt.quiet = opt.quiet;
+  BatchSummary summary;
+  return merge_shards(files, mopt, summary, judge_verify_line, std::cout);
 }
 
 }  // namespace
@@ -116,7 +153,8 @@ int main(int argc, char** argv) {
                "Exit codes: 0 verified, 1 invalid, 2 could not judge, 3 incomplete (a batch exits with "
                "its worst: invalid > could not judge > incomplete > verified)."};
   app.set_version_flag("--version", GOALCUP_VERSION);
-  app.add_option("traces", opt.traces, "trace files (.jsonl, .jsonl.zst), submission directories, .tar archives, or - for stdin");
+  app.add_option("traces", opt.in.inputs,
+                 "trace files (.jsonl, .jsonl.zst), submission directories, .tar archives, or - for stdin");
   app.add_option("--dev-key", opt.dev_keys,
                  "trust this Ed25519 public key too (base64, or a file holding it or dev-key.json); "
                  "the report then says key_source \"supplied\"")
@@ -124,15 +162,26 @@ int main(int argc, char** argv) {
   app.add_option("--format", opt.format, "text, json or jsonl")
       ->check(CLI::IsMember({"text", "json", "jsonl"}))->capture_default_str();
   app.add_option("-j,--jobs", opt.jobs, "traces verified at once")->check(CLI::Range(1u, 1024u))->capture_default_str();
-  app.add_option("--shard", opt.shard, "verify only shard K of N (0-based): traces K, K+N, K+2N, ...");
-  app.add_option("--files-from", opt.files_from, "read more trace paths from this file, one per line");
+  app.add_option("--shard", opt.in.shard, "verify only shard K of N (0-based): traces K, K+N, K+2N, ...");
+  app.add_option("--files-from", opt.in.files_from,
+                 "read more trace paths from this file (- for stdin), one per line; blank lines and # comments skipped");
+  app.add_flag("-r,--batch", opt.in.batch,
+               "a folder argument holds many traces or submissions: each is verified on its own");
+  app.add_flag("-q,--quiet", opt.quiet, "print only the traces that are not verified, and the summary");
   app.add_flag("--no-progress", opt.no_progress, "no progress line on stderr");
   add_limit_options(app, opt.limits);
+  app.fallthrough();
+  std::vector<std::string> shard_files;
+  auto* merge_cmd = app.add_subcommand(
+      "merge", "combine the --format jsonl outputs of the N shards of one batch (--shard K/N) into one report "
+               "with the summary and exit code of the whole");
+  merge_cmd->add_option("shard_outputs", shard_files, "one JSON Lines file per shard, in any order")->required();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
   }
+  if (*merge_cmd) return merge(shard_files, opt);
   return run(opt);
 }

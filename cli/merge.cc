@@ -1,0 +1,168 @@
+#include "cli/merge.h"
+
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "cli/term.h"
+
+namespace goalcup {
+namespace {
+
+struct ShardFile {
+  std::string path;
+  Shard shard;
+  uint64_t reports = 0;
+};
+
+bool is_summary_line(simdjson::dom::element e) {
+  simdjson::dom::object o;
+  return !e.get_object().get(o) && o.size() == 1 && !o["summary"].error();
+}
+
+// Pass 1: the shard a file is (from its summary line) and its report count.
+std::optional<ShardFile> read_shard_file(const std::string& path, simdjson::dom::parser& parser, std::string* err) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *err = "cannot read " + path;
+    return std::nullopt;
+  }
+  ShardFile f{path, {}, 0};
+  std::string line, last;
+  uint64_t lines = 0;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    ++lines;
+    last = std::move(line);
+  }
+  simdjson::dom::element doc;
+  if (lines == 0 || parser.parse(last).get(doc) || !is_summary_line(doc)) {
+    *err = path + " does not end with a summary line: not the whole output of a --format jsonl run";
+    return std::nullopt;
+  }
+  uint64_t index = 0, count = 0, inputs = 0;
+  auto summary = doc["summary"];
+  if (summary["shard"]["index"].get(index) || summary["shard"]["count"].get(count) || summary["inputs"].get(inputs)) {
+    *err = path + " was not made with --shard K/N";
+    return std::nullopt;
+  }
+  if (count == 0 || index >= count || count > UINT32_MAX) {
+    *err = path + " names an impossible shard";
+    return std::nullopt;
+  }
+  f.shard = Shard{static_cast<unsigned>(index), static_cast<unsigned>(count)};
+  f.reports = lines - 1;
+  if (f.reports != inputs) {
+    *err = path + " holds " + std::to_string(f.reports) + " reports but its summary counts " + std::to_string(inputs);
+    return std::nullopt;
+  }
+  return f;
+}
+
+// The shards, ordered by index, when they make exactly one batch.
+std::optional<std::vector<ShardFile>> collect_shards(const std::vector<std::string>& files, std::string* err) {
+  simdjson::dom::parser parser;
+  std::map<unsigned, ShardFile> by_index;
+  unsigned count = 0;
+  for (const auto& path : files) {
+    auto f = read_shard_file(path, parser, err);
+    if (!f) return std::nullopt;
+    if (count != 0 && f->shard.count != count) {
+      *err = path + " is a shard of " + std::to_string(f->shard.count) + ", the others of " + std::to_string(count);
+      return std::nullopt;
+    }
+    count = f->shard.count;
+    const unsigned index = f->shard.index;
+    if (!by_index.emplace(index, std::move(*f)).second) {
+      *err = "shard " + std::to_string(index) + "/" + std::to_string(count) + " is given twice";
+      return std::nullopt;
+    }
+  }
+  if (by_index.size() != count) {
+    std::string missing;
+    for (unsigned k = 0; k < count; ++k) {
+      if (!by_index.count(k)) missing += (missing.empty() ? "" : ", ") + std::to_string(k);
+    }
+    *err = "shards missing from the batch of " + std::to_string(count) + ": " + missing;
+    return std::nullopt;
+  }
+  std::vector<ShardFile> out;
+  for (auto& [index, f] : by_index) out.push_back(std::move(f));
+  // Shard k holds inputs k, k+N, ...: the counts can differ by one at most,
+  // the earlier shards holding the extra ones.
+  for (size_t k = 1; k < out.size(); ++k) {
+    if (out[k].reports > out[0].reports || out[k].reports + 1 < out[0].reports ||
+        out[k].reports > out[k - 1].reports) {
+      *err = "the shards' report counts do not come from one batch split by --shard";
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+int merge_shards(const std::vector<std::string>& files, const MergeOptions& opt, BatchSummary& summary,
+                 const ReportJudge& judge, std::ostream& out) {
+  auto fail = [&](const std::string& message) {
+    std::cerr << opt.tool << " merge: " << message << "\n";
+    return 2;
+  };
+  if (files.empty()) return fail("no shard outputs given");
+  std::string err;
+  auto shards = collect_shards(files, &err);
+  if (!shards) return fail(err);
+
+  std::vector<std::unique_ptr<std::ifstream>> streams;
+  for (const auto& s : *shards) streams.push_back(std::make_unique<std::ifstream>(s.path, std::ios::binary));
+  const Style style = Style::plain();
+  std::string buf;
+  JsonWriter top(&buf, true);
+  if (opt.format == "json") {
+    top.begin_object().field("tool", opt.tool).field("version", opt.version);
+    for (const auto& [k, v] : opt.header) top.field(k, v);
+    top.key("reports").begin_array();
+  }
+  simdjson::dom::parser parser;
+  // Round j takes line j of every shard that has one: the input order.
+  for (uint64_t j = 0; j < (*shards)[0].reports; ++j) {
+    for (size_t k = 0; k < shards->size(); ++k) {
+      if (j >= (*shards)[k].reports) continue;
+      std::string line;
+      do {
+        if (!std::getline(*streams[k], line)) return fail((*shards)[k].path + " changed while it was merged");
+      } while (line.empty());
+      simdjson::dom::element report;
+      if (parser.parse(line).get(report) || !report.is_object()) {
+        return fail((*shards)[k].path + ": report line " + std::to_string(j + 1) + " is not a JSON object");
+      }
+      const MergedReport m = judge(report, summary);
+      if (opt.quiet && m.passed) continue;
+      if (opt.format == "text") {
+        out << m.text_line << "\n";
+      } else if (opt.format == "jsonl") {
+        out << line << "\n";
+      } else {
+        top.raw(line);
+        out << buf;
+        buf.clear();
+      }
+    }
+  }
+  if (opt.format == "text") {
+    out << summary.text(style);
+  } else if (opt.format == "jsonl") {
+    out << summary.jsonl_line();
+  } else {
+    top.end_array().key("summary");
+    summary.write_json(top);
+    top.end_object();
+    out << buf << "\n";
+  }
+  out.flush();
+  return summary.exit_code();
+}
+
+}  // namespace goalcup

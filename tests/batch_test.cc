@@ -1,0 +1,237 @@
+// The CI gate and the batch, as a CI job or a contest operator runs them:
+// the summary, --quiet, the batch exit rule, --files-from, --batch folders,
+// the progress line, and shards run as separate processes then merged.
+#include <simdjson.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "cli/summary.h"
+#include "tests/support.h"
+
+namespace goalcup {
+namespace {
+
+using testing::run_command;
+using testing::sample_path;
+
+std::string verify_cmd(const std::string& args) { return std::string(GOALCUP_VERIFY_BIN) + " --no-progress " + args; }
+std::string cheat_cmd(const std::string& args) { return std::string(GOALCUP_CHEATCHECK_BIN) + " --no-progress " + args; }
+// stdout and stderr together.
+std::string both(const std::string& cmd) { return "(" + cmd + " 2>&1)"; }
+
+std::string last_line(const std::string& out) {
+  std::string s = out;
+  while (!s.empty() && s.back() == '\n') s.pop_back();
+  return s.substr(s.rfind('\n') + 1);
+}
+
+std::string samples(std::initializer_list<const char*> names) {
+  std::string s;
+  for (const char* n : names) s += " " + sample_path(n);
+  return s;
+}
+
+TEST(BatchExitRule, FailureOutranksCouldNotJudgeOutranksIncomplete) {
+  EXPECT_TRUE(exit_code_worse(1, 2));
+  EXPECT_TRUE(exit_code_worse(2, 3));
+  EXPECT_TRUE(exit_code_worse(3, 0));
+  EXPECT_FALSE(exit_code_worse(0, 3));
+  BatchSummary s;
+  s.add("a", "verified", 0);
+  s.add("b", "error", 2);
+  s.add("c", "incomplete", 3);
+  EXPECT_EQ(s.exit_code(), 2);
+  s.add("d", "invalid", 1);
+  EXPECT_EQ(s.exit_code(), 1);
+  EXPECT_NE(last_line(s.text(Style::plain())).find("exit 1 (invalid): 1 trace: d"), std::string::npos);
+}
+
+TEST(BatchExitRule, InvalidPlusMissingExitsOneFromEveryTool) {
+  const std::string args = sample_path("tampered-edit_mid.jsonl") + " /nonexistent.jsonl";
+  EXPECT_EQ(run_command(verify_cmd(args)).exit_code, 1);
+  EXPECT_EQ(run_command(cheat_cmd(args)).exit_code, 1);
+  EXPECT_EQ(run_command(cheat_cmd("--format sarif " + args)).exit_code, 1);
+  EXPECT_EQ(run_command(cheat_cmd("/nonexistent.jsonl " + sample_path("codex-verified.jsonl"))).exit_code, 2);
+}
+
+TEST(Summary, IsLastOnStdoutAndNamesWhoCausedTheExitCode) {
+  auto r = run_command(verify_cmd(samples({"codex-verified.jsonl", "tampered-edit_mid.jsonl", "claude-code-restart.jsonl"}) +
+                                  " /nonexistent.jsonl"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("summary: 4 traces: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 error, 1 invalid"), std::string::npos) << r.out;
+  EXPECT_NE(last_line(r.out).find("exit 1 (invalid): 1 trace: " + sample_path("tampered-edit_mid.jsonl")), std::string::npos)
+      << r.out;
+  auto c = run_command(cheat_cmd(samples({"codex-verified.jsonl", "claude-code-leaks.jsonl"})));
+  EXPECT_NE(c.out.find("summary: 2 traces: 1 passed, 1 failed; findings: "), std::string::npos) << c.out;
+  EXPECT_NE(last_line(c.out).find("exit 1 (failed): 1 trace: " + sample_path("claude-code-leaks.jsonl")), std::string::npos)
+      << c.out;
+}
+
+TEST(Summary, SameTotalsInJsonAndJsonl) {
+  simdjson::dom::parser p;
+  auto r = run_command(verify_cmd("--format json" + samples({"codex-verified.jsonl", "tampered-edit_mid.jsonl"})));
+  auto doc = p.parse(r.out);
+  ASSERT_FALSE(doc.error()) << r.out;
+  EXPECT_EQ(uint64_t(doc["summary"]["verdicts"]["verified"]), 1u);
+  EXPECT_EQ(uint64_t(doc["summary"]["verdicts"]["invalid"]), 1u);
+  EXPECT_EQ(int64_t(doc["summary"]["exit_code"]), 1);
+  EXPECT_EQ(uint64_t(doc["summary"]["exit_caused_by"]["count"]), 1u);
+  auto c = run_command(cheat_cmd("--format jsonl" + samples({"codex-verified.jsonl", "claude-code-leaks.jsonl"})));
+  auto line = p.parse(last_line(c.out));
+  ASSERT_FALSE(line.error()) << c.out;
+  EXPECT_EQ(uint64_t(line["summary"]["inputs"]), 2u);
+  EXPECT_GT(uint64_t(line["summary"]["severities"]["high"]), 0u);
+  EXPECT_EQ(int64_t(line["summary"]["exit_code"]), 1);
+  EXPECT_EQ(std::count(c.out.begin(), c.out.end(), '\n'), 3);  // two reports, the summary
+}
+
+TEST(Summary, QuietPrintsOnlyWhatDidNotPass) {
+  const std::string args = samples({"codex-verified.jsonl", "tampered-edit_mid.jsonl"});
+  auto v = run_command(verify_cmd("-q" + args));
+  EXPECT_EQ(v.out.find("codex-verified"), std::string::npos) << v.out;
+  EXPECT_NE(v.out.find("edit_mid"), std::string::npos) << v.out;
+  EXPECT_NE(v.out.find("summary: 2 traces"), std::string::npos) << v.out;
+  auto c = run_command(cheat_cmd("--quiet --format jsonl" + args));
+  EXPECT_EQ(c.out.find("codex-verified"), std::string::npos) << c.out;
+  EXPECT_EQ(std::count(c.out.begin(), c.out.end(), '\n'), 2);
+}
+
+TEST(Summary, SkippedChecksAreSaidOncePerBatch) {
+  auto c = run_command(cheat_cmd(samples({"codex-verified.jsonl", "claude-code-restart.jsonl", "claude-code-leaks.jsonl"})));
+  size_t n = 0;
+  for (size_t at = 0; (at = c.out.find("skipped GC07", at)) != std::string::npos; ++at) ++n;
+  EXPECT_EQ(n, 1u) << c.out;
+  EXPECT_NE(c.out.find("skipped GC07 for 3 of 3 traces"), std::string::npos) << c.out;
+}
+
+TEST(Summary, CouldNotJudgeIsSaidOnStderrInEveryFormat) {
+  for (const char* format : {"json", "jsonl", "sarif"}) {
+    auto c = run_command("(" + cheat_cmd(std::string("--format ") + format + " /nonexistent.jsonl") + " 2>&1 >/dev/null)");
+    EXPECT_NE(c.out.find("could not judge /nonexistent.jsonl: not_found"), std::string::npos) << format << c.out;
+  }
+  auto v = run_command("(" + verify_cmd("--format json /nonexistent.jsonl") + " 2>&1 >/dev/null)");
+  EXPECT_NE(v.out.find("could not judge /nonexistent.jsonl: not_found"), std::string::npos) << v.out;
+}
+
+TEST(Progress, CountsTheVerdictOfEachTraceDone) {
+  if (::access("/usr/bin/script", X_OK) != 0) GTEST_SKIP() << "needs script(1) for a terminal on stderr";
+  std::string five;
+  for (int i = 0; i < 5; ++i) five += " " + sample_path("codex-verified.jsonl");
+  auto r = run_command("/usr/bin/script -qec '" + std::string(GOALCUP_VERIFY_BIN) + " -j 2" + five + " >/dev/null' /dev/null");
+  EXPECT_NE(r.out.find("[5/5] verified 5"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("error"), std::string::npos) << r.out;
+}
+
+class BatchDir : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::temp_dir() + "/batch-" + ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::remove_all(dir_);
+    for (const char* sub : {"entry-1", "entry-2/output", "more/entry-3"}) std::filesystem::create_directories(dir_ + "/" + sub);
+    copy("codex-verified.jsonl", "entry-1/trace.jsonl");
+    copy("claude-code-verified.jsonl.zst", "entry-2/output/trace.jsonl.zst");
+    copy("tampered-edit_mid.jsonl", "more/entry-3/trace.jsonl");
+    copy("claude-code-sealed-unacked.jsonl", "loose.jsonl");
+    std::ofstream(dir_ + "/README.txt") << "not a trace\n";
+  }
+  void copy(const char* sample, const std::string& to) {
+    std::filesystem::copy_file(sample_path(sample), dir_ + "/" + to);
+  }
+  std::string dir_;
+};
+
+TEST_F(BatchDir, BatchWalksEachSubmissionOnItsOwn) {
+  simdjson::dom::parser p;
+  auto r = run_command(verify_cmd("--batch --format jsonl " + dir_));
+  std::vector<std::string> files;
+  for (auto doc : p.parse_many(r.out)) {
+    std::string_view f;
+    if (!doc["file"].get(f)) files.emplace_back(f);
+  }
+  ASSERT_EQ(files.size(), 4u) << r.out;
+  EXPECT_EQ(files[0], dir_ + "/entry-1");
+  EXPECT_EQ(files[1], dir_ + "/entry-2/output");
+  EXPECT_EQ(files[2], dir_ + "/loose.jsonl");
+  EXPECT_EQ(files[3], dir_ + "/more/entry-3");
+  EXPECT_EQ(r.exit_code, 1);
+  auto c = run_command(cheat_cmd("-r --format jsonl " + dir_));
+  EXPECT_EQ(std::count(c.out.begin(), c.out.end(), '\n'), 5) << c.out;
+}
+
+TEST_F(BatchDir, WithoutBatchAFolderOfManyGetsAHint) {
+  auto r = run_command(both(verify_cmd(dir_)));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.out.find("hint: " + dir_ + " holds 4 traces or submissions"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--batch"), std::string::npos) << r.out;
+  // One submission is no batch: no hint.
+  auto one = run_command(both(verify_cmd(dir_ + "/entry-1")));
+  EXPECT_EQ(one.out.find("hint:"), std::string::npos) << one.out;
+}
+
+TEST(FilesFrom, StdinWithCommentsAndBlankLines) {
+  const std::string list = "# traces of round 1\n\n" + sample_path("codex-verified.jsonl") + "\n   \n  # " +
+                           sample_path("tampered-edit_mid.jsonl") + "\n" + sample_path("claude-code-restart.jsonl") + "\r\n";
+  const std::string path = testing::write_temp("list.txt", list);
+  for (const std::string& how : {"--files-from " + path, "--files-from - < " + path}) {
+    auto r = run_command(verify_cmd("--format jsonl " + how));
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 3) << how << "\n" << r.out;  // two reports, the summary
+    EXPECT_EQ(r.out.find("edit_mid"), std::string::npos) << r.out;
+    EXPECT_EQ(r.exit_code, 0) << r.out;
+  }
+}
+
+// N shards as N processes, merged, equal the single process trace for trace.
+void expect_merge_equals_single(const std::string& cmd, const std::string& inputs, unsigned n) {
+  const std::string dir = testing::temp_dir();
+  auto single = run_command(cmd + " --format jsonl" + inputs);
+  std::string shard_files;
+  for (unsigned k = 0; k < n; ++k) {
+    const std::string out = dir + "/shard-" + std::to_string(k) + "-of-" + std::to_string(n) + ".jsonl";
+    run_command(cmd + " --format jsonl --shard " + std::to_string(k) + "/" + std::to_string(n) + inputs + " > " + out);
+    shard_files = " " + out + shard_files;  // in reverse: the order given must not matter
+  }
+  auto merged = run_command(cmd + " --format jsonl merge" + shard_files);
+  EXPECT_EQ(merged.out, single.out) << "merged:\n" << merged.out << "\nsingle:\n" << single.out;
+  EXPECT_EQ(merged.exit_code, single.exit_code);
+  auto text = run_command(cmd + " merge" + shard_files);
+  EXPECT_EQ(last_line(text.out), last_line(run_command(cmd + inputs).out));
+  // A missing shard is never a smaller batch that looks whole.
+  if (n > 1) {
+    auto partial = run_command(both(cmd + " merge " + dir + "/shard-0-of-" + std::to_string(n) + ".jsonl"));
+    EXPECT_EQ(partial.exit_code, 2);
+    EXPECT_NE(partial.out.find("shards missing"), std::string::npos) << partial.out;
+  }
+}
+
+TEST(Merge, ShardsRunApartEqualTheSingleProcess) {
+  std::string inputs = samples({"codex-verified.jsonl", "tampered-edit_mid.jsonl", "claude-code-restart.jsonl",
+                                "claude-code-leaks.jsonl", "claude-code-sealed-unacked.jsonl",
+                                "claude-code-unsealed.jsonl.zst", "tampered-sig_malleable.jsonl"}) +
+                       " /nonexistent.jsonl";
+  expect_merge_equals_single(verify_cmd(""), inputs, 3);
+  expect_merge_equals_single(verify_cmd(""), inputs, 1);
+  expect_merge_equals_single(cheat_cmd(""), inputs, 3);
+  // More shards than inputs: empty shards still say who they are.
+  expect_merge_equals_single(verify_cmd(""), samples({"codex-verified.jsonl", "tampered-edit_mid.jsonl"}), 4);
+}
+
+}  // namespace
+}  // namespace goalcup
+
+namespace goalcup {
+namespace {
+
+TEST(ExamplePolicy, PassesTheVerifiedSamplesAndNotTheOthers) {
+  const std::string policy = "--policy " + testing::source_path("fixtures/policy/example-policy.json");
+  EXPECT_EQ(run_command(cheat_cmd(policy + " --fail-on info" + samples({"codex-verified.jsonl", "claude-code-verified.jsonl.zst"})))
+                .exit_code,
+            0);
+  EXPECT_EQ(run_command(cheat_cmd(policy + samples({"claude-code-leaks.jsonl"}))).exit_code, 1);
+  EXPECT_EQ(run_command(cheat_cmd(policy + samples({"tampered-edit_mid.jsonl"}))).exit_code, 1);
+}
+
+}  // namespace
+}  // namespace goalcup
