@@ -89,6 +89,7 @@ std::optional<std::vector<ShardFile>> collect_shards(const std::vector<std::stri
     return std::nullopt;
   }
   std::vector<ShardFile> out;
+  out.reserve(by_index.size());
   for (auto& [index, f] : by_index) out.push_back(std::move(f));
   // Shard k holds inputs k, k+N, ...: the counts can differ by one at most,
   // the earlier shards holding the extra ones.
