@@ -13,7 +13,7 @@ ENV DEBIAN_FRONTEND=noninteractive
 # The build packages of scripts/packages.txt (not the test-only ones).
 RUN apt-get update && apt-get install -y --no-install-recommends \
       build-essential cmake ninja-build pkg-config ca-certificates \
-      libsodium-dev libsimdjson-dev libzstd-dev libcli11-dev libabsl-dev libgtest-dev \
+      libsodium-dev libsimdjson-dev libzstd-dev libcli11-dev libabsl-dev libgtest-dev libxxhash-dev \
       libarchive-dev libssl-dev libvectorscan-dev zlib1g-dev libyaml-cpp-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
@@ -28,7 +28,7 @@ FROM debian:12-slim AS runtime
 ENV DEBIAN_FRONTEND=noninteractive
 RUN apt-get update && apt-get install -y --no-install-recommends \
       libsodium23 libzstd1 libarchive13 libssl3 libvectorscan5 zlib1g libyaml-cpp0.7 libsimdjson14 \
-      libabsl20220623 \
+      libabsl20220623 libxxhash0 \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /nonexistent --shell /usr/sbin/nologin goalcup
 COPY --from=build /staging/usr/local/ /usr/local/

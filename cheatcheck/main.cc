@@ -57,18 +57,8 @@ Result<SelectedInputs> select_inputs(const Options& opt, const std::string& mode
   return selected;
 }
 
-// What could not be judged is said on stderr too: a CI step that uploads
-// the SARIF or reads the JSON still shows why in its log.
 void report_unjudged(const CheatReport& r) {
-  if (!unjudged(r)) return;
-  std::cerr << kTool << ": could not judge " << safe_text(r.file);
-  if (!r.verify.errors.empty()) {
-    const Error& e = r.verify.errors.front();
-    std::cerr << ": " << code_name(e.code) << ": " << safe_text(e.message) << "\n"
-              << safe_text(batch_hint(r.file, e.code, kTool), Lines::keep);
-  } else {
-    std::cerr << "\n";
-  }
+  if (unjudged(r)) report_could_not_judge(kTool, r.file, r.verify.errors.empty() ? nullptr : &r.verify.errors.front());
 }
 
 int run(const Options& opt, const std::string& mode) {
@@ -150,7 +140,7 @@ int run(const Options& opt, const std::string& mode) {
           std::cout << line << "\n" << std::flush;
         }
         if (opt.format == "text" && unjudged(r) && !r.verify.errors.empty()) {
-          std::cerr << safe_text(batch_hint(r.file, r.verify.errors.front().code, kTool), Lines::keep);
+          print_text(std::cerr, batch_hint(r.file, r.verify.errors.front().code, kTool), Style::plain());
         }
         if (!keep_reports) r = CheatReport{};
       },

@@ -1,5 +1,7 @@
 #include "cli/batch.h"
 
+#include "cli/safe_text.h"
+
 #include <unistd.h>
 
 #include <atomic>
@@ -163,6 +165,14 @@ Result<SelectedInputs> gather_inputs(const InputOptions& opt) {
     out.inputs = select_shard(out.inputs, *out.shard);
   }
   return out;
+}
+
+void report_could_not_judge(std::string_view tool, const std::string& file, const Error* e) {
+  std::string line = std::string(tool) + ": could not judge " + file;
+  if (e) line += ": " + std::string(code_name(e->code)) + ": " + e->message;
+  line += "\n";
+  if (e) line += batch_hint(file, e->code, tool);
+  print_text(std::cerr, line, Style::plain());
 }
 
 unsigned default_jobs() { return std::max(1u, std::thread::hardware_concurrency()); }

@@ -37,6 +37,9 @@ Result<std::vector<std::string>> expand_batch_dir(const std::string& dir, const 
 // For an input that failed as one submission: a hint on stderr when it is a
 // folder holding several traces or submissions (use --batch), else "".
 std::string batch_hint(const std::string& input, Code code, std::string_view tool);
+// "TOOL: could not judge FILE: code: message" on stderr (and the hint), so
+// that a CI log shows why even when stdout is JSON or SARIF.
+void report_could_not_judge(std::string_view tool, const std::string& file, const Error* first_error);
 
 // The inputs of a run: the arguments, then --files-from, each folder
 // expanded under --batch, then only this --shard's.

@@ -113,8 +113,11 @@ def check_jsonl(validator, out, what):
         for k in ("required", "properties", "additionalProperties", "type"):
             line_schema.pop(k, None)
         v = jsonschema.Draft202012Validator(line_schema)
+        schema_name = next(k for k, val in validators.items() if val is validator)
         for n, line in enumerate(docs):
-            check(v, json.loads(line), f"{what} line {n} ({name})")
+            doc = json.loads(line)
+            check(v, doc, f"{what} line {n} ({name})")
+            mark_seen(validator, schema_name, validator.schema["$defs"][name], f"#/$defs/{name}", doc)
     global failures
     if not lines or "summary" not in json.loads(lines[-1]):
         print(f"FAIL {what}: no summary line")
@@ -123,6 +126,8 @@ def check_jsonl(validator, out, what):
 
 out = subprocess.run([verify, "--no-progress", "--format", "jsonl", *traces], capture_output=True, text=True).stdout
 check_jsonl(report, out, "verify --format jsonl")
+out = subprocess.run([verify, "--no-progress", "--format", "jsonl", "--shard", "1/2", *traces], capture_output=True, text=True).stdout
+check_jsonl(report, out, "verify --format jsonl --shard 1/2")
 
 # goalcup-cheatcheck: trace mode and scan mode JSON, the policy example.
 cheat_schema = load("cheatcheck-report.schema.json")
@@ -130,6 +135,8 @@ out = subprocess.run([cheat, "--no-progress", "--format", "json", *traces], capt
 check(cheat_schema, json.loads(out), "cheatcheck --format json")
 out = subprocess.run([cheat, "--no-progress", "--format", "jsonl", *traces], capture_output=True, text=True).stdout
 check_jsonl(cheat_schema, out, "cheatcheck --format jsonl")
+out = subprocess.run([cheat, "--no-progress", "--format", "jsonl", "--shard", "0/3", *traces], capture_output=True, text=True).stdout
+check_jsonl(cheat_schema, out, "cheatcheck --format jsonl --shard 0/3")
 out = subprocess.run([cheat, "scan", "--no-progress", "--format", "json", samples], capture_output=True, text=True).stdout
 check(cheat_schema, json.loads(out), "cheatcheck scan --format json")
 policy = load("cheatcheck-policy.schema.json")

@@ -31,18 +31,12 @@ struct Options {
 constexpr const char* kTool = "goalcup-verify";
 
 int usage_error(const std::string& message) {
-  std::cerr << kTool << ": " << message << "\n";
+  print_text(std::cerr, std::string(kTool) + ": " + message + "\n", Style::plain());
   return 2;
 }
 
-// What cannot be judged is said on stderr too, so that a CI step that reads
-// only the JSON or the exit code still shows why in its log.
 void report_unjudged(const VerifyReport& r) {
-  if (r.verdict != Verdict::error || r.errors.empty()) return;
-  const Error& e = r.errors.front();
-  std::cerr << kTool << ": could not judge " << safe_text(r.file) << ": " << code_name(e.code) << ": "
-            << safe_text(e.message) << "\n"
-            << safe_text(batch_hint(r.file, e.code, kTool), Lines::keep);
+  if (r.verdict == Verdict::error) report_could_not_judge(kTool, r.file, r.errors.empty() ? nullptr : &r.errors.front());
 }
 
 void add_to_summary(BatchSummary& summary, const VerifyReport& r) {
@@ -98,7 +92,7 @@ int run(const Options& opt) {
           }
         }
         if (opt.format == "text" && r.verdict == Verdict::error && !r.errors.empty()) {
-          std::cerr << safe_text(batch_hint(r.file, r.errors.front().code, kTool), Lines::keep);
+          print_text(std::cerr, batch_hint(r.file, r.errors.front().code, kTool), Style::plain());
         }
         std::cout.flush();
         r = VerifyReport{};  // free it: only the running tally is kept
