@@ -391,6 +391,7 @@ VerifyReport ChainVerifier::finish(uint64_t bytes_read) {
   rep_.bytes = bytes_read;
   rep_.wire_bytes = wire_total_;
   if (lines_ > 0) rep_.head = digest_ref(last_hash_);
+  if (first_break_ != UINT64_MAX) rep_.first_break_seq = sq(first_break_);
   rep_.sealed = sealed_;
   rep_.seal_acknowledged = seal_ack_valid_;
   rep_.exited = exited_;

@@ -70,6 +70,9 @@ struct VerifyReport {
   uint64_t records = 0;
   std::string head;  // "sha256:..." of the last line, "" if none
   int64_t attested_through_seq = -1;
+  // The first line whose link in the chain fails (unparsable, wrong seq or
+  // prev), -1 if none: nothing from it on is attested.
+  int64_t first_break_seq = -1;
   uint64_t unattested_records = 0;
   uint64_t unattested_wire_bytes = 0;
   uint64_t wire_bytes = 0;

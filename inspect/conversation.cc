@@ -5,38 +5,12 @@
 #include "cli/json_writer.h"
 #include "cli/safe_text.h"
 #include "core/json_strict.h"
+#include "inspect/text.h"
 
 namespace goalcup::inspect {
 namespace {
 
 constexpr size_t kMaxPending = 10000;  // requests waiting for an answer
-constexpr size_t kWidth = 100;         // text output fits a 100-column terminal
-
-// Word-wraps trace text to kWidth columns with `indent`, made safe first
-// (its lines kept).
-std::string wrap(std::string_view raw, const std::string& indent) {
-  const std::string safe = safe_text(raw, Lines::keep);
-  std::string_view text = safe;
-  std::string out;
-  const size_t width = kWidth - indent.size();
-  while (!text.empty()) {
-    size_t nl = text.find('\n');
-    std::string_view line = text.substr(0, nl);
-    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
-    do {
-      size_t cut = line.size();
-      if (cut > width) {
-        cut = line.rfind(' ', width);
-        if (cut == std::string_view::npos || cut == 0) cut = width;
-        while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
-      }
-      out += indent + std::string(line.substr(0, cut)) + "\n";
-      line.remove_prefix(cut);
-      if (!line.empty() && line.front() == ' ') line.remove_prefix(1);
-    } while (!line.empty());
-  }
-  return out;
-}
 
 // Markdown that trace text cannot break out of: a fence longer than any run
 // of backticks inside, a code span likewise, prose as a block quote (a
@@ -113,14 +87,18 @@ bool ConversationVisitor::on_record(const Record& r, const Line&, const Digest&)
   return true;
 }
 
-std::string format_exchange_text(const Exchange& e, const Style& st) {
+RecordMarks exchange_marks(const Exchange& e, const VerdictView& verdict) { return verdict.marks(e.response_seq); }
+
+std::string format_exchange_text(const Exchange& e, const Style& st, const VerdictView* verdict) {
   const RebuiltAnswer& a = e.answer;
-  std::string head = "-- exchange " + std::to_string(e.number) + " . seq " +
+  const char mark = verdict ? verdict->mark_char(e.response_seq) : ' ';
+  std::string head = std::string(mark == ' ' ? "--" : std::string(2, mark)) + " exchange " + std::to_string(e.number) + " . seq " +
                      (e.has_request ? std::to_string(e.request.seq) : std::string("?")) + " -> " +
                      std::to_string(e.response_seq) + " . " + safe_text(a.model.empty() ? e.request.model : a.model) +
                      " . " + (a.stop_reason.empty() ? "-" : safe_text(a.stop_reason)) + " . " + usage_text(a);
-  if (head.size() < kWidth) head += " " + std::string(kWidth - head.size() - 1, '-');
-  std::string out = st.paint(head.substr(0, kWidth), Color::dim) + "\n";
+  if (columns(head) < kWidth) head += " " + std::string(kWidth - columns(head) - 1, '-');
+  std::string out = st.paint(fit_columns(head, kWidth), mark == ' ' ? Color::dim : Color::red) + "\n";
+  if (mark != ' ') out += st.paint(std::string("  ") + mark + " " + verdict->mark_text(e.response_seq), Color::red) + "\n";
   for (const auto& in : e.request.inputs) {
     out += st.paint(in.kind == "tool_result" ? "  tool result" + (in.tool_use_id.empty() ? "" : " " + safe_text(in.tool_use_id))
                                              : "  user",
@@ -137,11 +115,12 @@ std::string format_exchange_text(const Exchange& e, const Style& st) {
   return out;
 }
 
-std::string format_exchange_markdown(const Exchange& e) {
+std::string format_exchange_markdown(const Exchange& e, const VerdictView* verdict) {
   const RebuiltAnswer& a = e.answer;
   std::string out = "### Exchange " + std::to_string(e.number) + " (seq " +
                     (e.has_request ? std::to_string(e.request.seq) : std::string("?")) + " → " +
                     std::to_string(e.response_seq) + ")\n\n";
+  if (verdict && verdict->mark_char(e.response_seq) != ' ') out += "**⚠ " + verdict->mark_text(e.response_seq) + "**\n\n";
   out += code_span(a.model.empty() ? e.request.model : a.model) + ", stop: " + code_span(a.stop_reason) + ", " +
          usage_text(a) + (a.message_id.empty() ? "" : ", " + code_span(a.message_id)) + "\n\n";
   for (const auto& in : e.request.inputs) {
@@ -156,11 +135,12 @@ std::string format_exchange_markdown(const Exchange& e) {
   return out;
 }
 
-std::string format_exchange_json(const Exchange& e) {
+std::string format_exchange_json(const Exchange& e, const VerdictView* verdict) {
   const RebuiltAnswer& a = e.answer;
   std::string out;
   JsonWriter w(&out);
   w.begin_object().field("exchange", e.number);
+  if (verdict) write_marks_json(w, exchange_marks(e, *verdict));
   if (e.has_request) w.field("request_seq", e.request.seq); else w.null_field("request_seq");
   w.field("response_seq", e.response_seq).field("model", a.model.empty() ? e.request.model : a.model);
   w.field("message_id", a.message_id).field("stop_reason", a.stop_reason).field("text", a.text);
@@ -182,21 +162,34 @@ std::string format_exchange_json(const Exchange& e) {
 }
 
 VerifyReport print_conversation(const std::string& path, const WalkOptions& options, ConversationFormat format,
-                                const Style& style) {
+                                const Style& style, const VerdictView& verdict) {
   bool first = true;
-  if (format == ConversationFormat::json) std::cout << "[";
+  switch (format) {
+    case ConversationFormat::text: print_text(std::cout, verdict.banner(style), style); break;
+    case ConversationFormat::markdown: print_text(std::cout, verdict.banner_markdown(), Style::plain()); break;
+    case ConversationFormat::json: {
+      std::string head;
+      JsonWriter w(&head);
+      w.begin_object().field("file", verdict.report().file).field("verdict", verdict_name(verdict.report().verdict));
+      w.key("verify");
+      write_verify_json(w, verdict.report());
+      // The object stays open: the exchanges follow as they are rebuilt.
+      std::cout << head << ",\"exchanges\":[";
+      break;
+    }
+  }
   ConversationVisitor v(
       [&](const Exchange& e) {
         switch (format) {
-          case ConversationFormat::text: print_text(std::cout, format_exchange_text(e, style), style); break;
-          case ConversationFormat::markdown: print_text(std::cout, format_exchange_markdown(e), Style::plain()); break;
-          case ConversationFormat::json: std::cout << (first ? "\n" : ",\n") << format_exchange_json(e); break;
+          case ConversationFormat::text: print_text(std::cout, format_exchange_text(e, style, &verdict), style); break;
+          case ConversationFormat::markdown: print_text(std::cout, format_exchange_markdown(e, &verdict), Style::plain()); break;
+          case ConversationFormat::json: std::cout << (first ? "\n" : ",\n") << format_exchange_json(e, &verdict); break;
         }
         first = false;
       },
       format == ConversationFormat::json ? SIZE_MAX : 64 << 10);
   VerifyReport rep = walk_trace(path, options, &v);
-  if (format == ConversationFormat::json) std::cout << (first ? "]\n" : "\n]\n");
+  if (format == ConversationFormat::json) std::cout << (first ? "]}\n" : "\n]}\n");
   return rep;
 }
 

@@ -11,6 +11,7 @@
 #include "core/sse.h"
 #include "core/walk.h"
 #include "inspect/exchange.h"
+#include "inspect/verdict_view.h"
 
 namespace goalcup::inspect {
 
@@ -39,12 +40,19 @@ class ConversationVisitor final : public RecordVisitor {
 
 enum class ConversationFormat { text, markdown, json };
 
-// Writes the conversation of `path` to stdout; returns the verify report.
+// Writes the conversation of `path` to stdout after the verdict of the
+// verify pass already made (`verdict`); returns the report of this pass.
 VerifyReport print_conversation(const std::string& path, const WalkOptions& options, ConversationFormat format,
-                                const Style& style);
+                                const Style& style, const VerdictView& verdict);
 
-std::string format_exchange_text(const Exchange& e, const Style& st);
-std::string format_exchange_markdown(const Exchange& e);
-std::string format_exchange_json(const Exchange& e);
+// An exchange is marked by its response: attested when a statement covers
+// the response, after the break when the response comes at or after it.
+RecordMarks exchange_marks(const Exchange& e, const VerdictView& verdict);
+
+// `verdict`, when given, marks an exchange that is not attested or comes
+// after the break in the chain.
+std::string format_exchange_text(const Exchange& e, const Style& st, const VerdictView* verdict = nullptr);
+std::string format_exchange_markdown(const Exchange& e, const VerdictView* verdict = nullptr);
+std::string format_exchange_json(const Exchange& e, const VerdictView* verdict = nullptr);
 
 }  // namespace goalcup::inspect

@@ -13,6 +13,7 @@
 #include "inspect/html.h"
 #include "inspect/show.h"
 #include "inspect/summary.h"
+#include "inspect/verdict_view.h"
 
 namespace goalcup::inspect {
 namespace {
@@ -35,6 +36,27 @@ bool parse_range(const std::string& text, RecordFilter* f) {
 // invalid or unreadable trace for one it can read as sound.
 int status_of(const VerifyReport& r) { return verdict_exit_code(r.verdict); }
 
+// A missing or unreadable input: one line on stderr, exit 2, nothing else.
+bool report_unreadable(const VerifyReport& r) {
+  auto msg = unreadable_message(r);
+  if (msg) print_text(std::cerr, "goalcup-inspect: " + *msg + "\n", Style::plain());
+  return msg.has_value();
+}
+
+// The verify pass of a streaming view: the verdict and the marks it prints
+// before the first record. stdin is spooled so that it can be read again.
+std::optional<VerifyReport> verify_first(const std::string& trace, ReplayableInput& input, const WalkOptions& wopt) {
+  std::string err;
+  if (!input.open(trace, wopt.limits.max_total_bytes, &err)) {
+    std::cerr << "goalcup-inspect: " << err << "\n";
+    return std::nullopt;
+  }
+  VerifyReport rep = walk_trace(input.path(), wopt);
+  rep.file = trace;
+  if (report_unreadable(rep)) return std::nullopt;
+  return rep;
+}
+
 }  // namespace
 }  // namespace goalcup::inspect
 
@@ -44,7 +66,7 @@ int main(int argc, char** argv) {
   CLI::App app{"goalcup-inspect: read a Goal Cup run: its summary, records, any record in full, the conversation "
                "rebuilt from the wire, or one self-contained HTML page.\n"
                "Exit codes as goalcup-verify's verdict on what was read: 0 verified, 1 invalid, 2 could not judge, "
-               "3 incomplete (show: 0 when the record was shown)."};
+               "3 incomplete (show: 0 when the record was shown). The verdict is the first line of every view."};
   app.set_version_flag("--version", GOALCUP_VERSION);
   app.require_subcommand(1);
   WalkOptions wopt;
@@ -64,7 +86,8 @@ int main(int argc, char** argv) {
   RecordFilter filter;
   std::string range;
   records->add_option("trace", trace, "trace")->required();
-  records->add_option("--kind", filter.kinds, "only records of these kinds")->allow_extra_args(false);
+  records->add_option("--kind", filter.kinds, "only records of these kinds (a comma list)")
+      ->allow_extra_args(false)->delimiter(',');
   records->add_option("--seq", range, "only seqs A..B (either end may be left out), or one seq");
   records->add_option("--host", filter.host, "only records for this host");
   records->add_option("--grep", filter.grep, "only records whose line holds this text");
@@ -109,6 +132,7 @@ int main(int argc, char** argv) {
 
   if (*summary) {
     Summary s = summarize(trace, wopt);
+    if (report_unreadable(s.verify)) return 2;
     if (json) {
       std::string text;
       JsonWriter w(&text, true);
@@ -119,40 +143,49 @@ int main(int argc, char** argv) {
     }
     return status_of(s.verify);
   }
+  if (*show) {
+    ShownRecord shown = show_record(trace, wopt, seq, json, style);
+    if (report_unreadable(shown.report)) return 2;
+    if (!shown.out) {
+      print_text(std::cerr, "goalcup-inspect: " + safe_text(trace) + " has no record " + std::to_string(seq) + " (" +
+                                std::to_string(shown.report.records) + " records)\n", Style::plain());
+      return 2;
+    }
+    if (json) std::cout << *shown.out;
+    else print_text(std::cout, *shown.out, style);
+    return 0;
+  }
   if (*records) {
     if (!range.empty() && !parse_range(range, &filter)) {
       std::cerr << "goalcup-inspect: --seq wants A..B, A.., ..B or N\n";
       return 2;
     }
-    VerifyReport rep = list_records(trace, wopt, filter, json, style);
-    // A range stops reading early on purpose: the verdict is then unknown.
-    return filter.to == UINT64_MAX ? status_of(rep) : 0;
-  }
-  if (*show) {
-    wopt.threads = 1;  // stop as soon as the record is read
-    auto text = show_record(trace, wopt, seq, json, style);
-    if (!text) {
-      print_text(std::cerr, "goalcup-inspect: " + safe_text(trace) + " has no record " + std::to_string(seq) + "\n",
-                 Style::plain());
+    if (auto bad = unknown_kind(filter.kinds)) {
+      print_text(std::cerr, "goalcup-inspect: --kind: " + safe_text(*bad) + " is not a record kind\n", Style::plain());
       return 2;
     }
-    if (json) std::cout << *text;
-    else print_text(std::cout, *text, style);
-    return 0;
   }
-  if (*conversation) {
-    const auto f = format == "json" ? ConversationFormat::json : format == "markdown" ? ConversationFormat::markdown
-                                                                                         : ConversationFormat::text;
-    return status_of(print_conversation(trace, wopt, f, style));
+  ReplayableInput input;
+  if (*records || *conversation) {
+    auto verified = verify_first(trace, input, wopt);
+    if (!verified) return 2;
+    const VerdictView verdict(*verified);
+    if (*records) (void)list_records(input.path(), wopt, filter, json, style, verdict);
+    else {
+      const auto f = format == "json" ? ConversationFormat::json : format == "markdown" ? ConversationFormat::markdown
+                                                                                           : ConversationFormat::text;
+      (void)print_conversation(input.path(), wopt, f, style, verdict);
+    }
+    return status_of(*verified);
   }
-  // Checked before the work; the page replaces `out` only once written whole.
-  auto file = OutputFile::create(out, {trace});
+  auto file = OutputFile::create(out, {trace});  // checked before the work
   if (!file) {
     print_text(std::cerr, "goalcup-inspect: " + file.error().message + "\n", Style::plain());
     return 2;
   }
   std::string page;
   VerifyReport rep = render_html(trace, wopt, hl, &page);
+  if (report_unreadable(rep)) return 2;  // the file is discarded, never written
   auto failed = file->write(page);
   if (!failed) failed = file->commit();
   if (failed) {

@@ -9,20 +9,10 @@
 #include "core/sse.h"
 #include "core/statement.h"
 #include "inspect/exchange.h"
+#include "inspect/text.h"
 
 namespace goalcup::inspect {
 namespace {
-
-constexpr size_t kWidth = 100;
-
-// The first `width` bytes of trace text, not cutting a character, made safe.
-std::string clip_safe(std::string_view text, size_t width) {
-  if (text.size() > width) {
-    while (width > 0 && (static_cast<unsigned char>(text[width]) & 0xC0) == 0x80) --width;
-    text = text.substr(0, width);
-  }
-  return safe_text(text);
-}
 
 // Renders the decoded views of a body: wire bodies, native lines, statements.
 void write_decoded(JsonWriter& w, const Record& r) {
@@ -68,11 +58,11 @@ void write_decoded(JsonWriter& w, const Record& r) {
 // JSON parts are escaped by JsonWriter; other trace text through safe_text,
 // one line each but the rebuilt answer's text, which keeps its lines.
 std::string render_text(const Record& r, const Line& line, const Digest& hash, const Style& st) {
-  std::string out = st.paint("seq " + std::to_string(r.seq) + "  " + safe_text(r.t_text) + "  " +
-                                 safe_text(r.kind_text), Color::bold) + "\n";
+  std::string out = st.paint(fit_columns("seq " + std::to_string(r.seq) + "  " + safe_text(r.t_text) + "  " +
+                                             safe_text(r.kind_text), kWidth), Color::bold) + "\n";
   out += st.paint("prev ", Color::dim) + digest_ref(r.prev) + "\n" + st.paint("hash ", Color::dim) + digest_ref(hash) +
          "  (" + std::to_string(line.bytes.size()) + " bytes)\n";
-  out += st.paint("  " + safe_text(describe(r)), Color::dim) + "\n\n" + st.paint("body", Color::bold) + "\n";
+  out += st.paint(fit_columns("  " + safe_text(describe(r)), kWidth), Color::dim) + "\n\n" + st.paint("body", Color::bold) + "\n";
   std::string body;
   JsonWriter w(&body, true);
   w.begin_object();
@@ -85,18 +75,18 @@ std::string render_text(const Record& r, const Line& line, const Digest& hash, c
     else write_dom(w, field.value);
   }
   w.end_object();
-  out += body + "\n";
+  out += hard_wrap(body);
   const std::string wire = r.kind == Kind::wire ? wire_bytes(r) : std::string();
   if (r.kind == Kind::wire && looks_like_sse(wire)) {
     out += "\n" + st.paint("events", Color::bold) + "\n";
     for_each_sse_event(wire, [&](std::string_view event, std::string_view data) {
-      out += "  " + st.paint(event.empty() ? "message" : safe_text(event), Color::blue) + "  " + safe_text(data) + "\n";
+      out += hard_wrap("  " + (event.empty() ? std::string("message") : safe_text(event)) + "  " + safe_text(data));
       return true;
     });
     const RebuiltAnswer a = rebuild_answer(wire);
-    out += "\n" + st.paint("rebuilt answer", Color::bold) + " " + safe_text(a.message_id) + " (" +
-           safe_text(a.stop_reason) + ")\n" + safe_text(a.text, Lines::keep) + "\n";
-    for (const auto& c : a.tool_calls) out += "-> " + safe_text(c.name + " " + c.id + " " + c.input) + "\n";
+    out += "\n" + st.paint("rebuilt answer", Color::bold) + " " +
+           hard_wrap(safe_text(a.message_id) + " (" + safe_text(a.stop_reason) + ")") + wrap(a.text, "");
+    for (const auto& c : a.tool_calls) out += wrap("-> " + c.name + " " + c.id + " " + c.input, "");
     return out;
   }
   std::string decoded;
@@ -104,34 +94,34 @@ std::string render_text(const Record& r, const Line& line, const Digest& hash, c
   d.begin_object();
   write_decoded(d, r);
   d.end_object();
-  if (decoded.size() > 2) out += "\n" + st.paint("decoded", Color::bold) + "\n" + decoded + "\n";
+  if (decoded.size() > 2) out += "\n" + st.paint("decoded", Color::bold) + "\n" + hard_wrap(decoded);
   return out;
 }
 
 std::string render_json(const Record& r, const Digest& hash) {
   std::string out;
-  JsonWriter w(&out, true);
+  JsonWriter w(&out);
   w.begin_object().field("seq", r.seq).field("t", r.t_text).field("kind", r.kind_text);
   w.field("prev", digest_ref(r.prev)).field("hash", digest_ref(hash)).field("description", describe(r));
   w.key("body");
   write_dom(w, r.body);
   write_decoded(w, r);
   w.end_object();
-  return out + "\n";
+  return out;
 }
 
 class ShowVisitor final : public RecordVisitor {
  public:
   ShowVisitor(uint64_t seq, bool json, const Style& st) : seq_(seq), json_(json), st_(st) {}
   bool on_record(const Record& r, const Line& line, const Digest& hash) override {
-    if (line.index != seq_) return true;
-    out_ = json_ ? render_json(r, hash) : render_text(r, line, hash, st_);
-    return false;  // got it: stop reading
+    // Read on to the end: the verdict and the marks need the whole chain.
+    if (line.index == seq_) out_ = json_ ? render_json(r, hash) : render_text(r, line, hash, st_);
+    return true;
   }
   void on_bad_line(const Line& line, const Error& e) override {
-    if (line.index == seq_) out_ = "seq " + std::to_string(seq_) + " is not a valid record: " + safe_text(e.message) + "\n";
+    if (line.index == seq_) bad_ = "seq " + std::to_string(seq_) + " is not a valid record: " + safe_text(e.message);
   }
-  std::optional<std::string> out_;
+  std::optional<std::string> out_, bad_;
 
  private:
   uint64_t seq_;
@@ -139,27 +129,43 @@ class ShowVisitor final : public RecordVisitor {
   const Style& st_;
 };
 
+// One fixed-width line per record: seq, time of day to the millisecond,
+// its mark, kind, and as much of the description as fits the width. The
+// date is a line of its own whenever it changes.
+std::string record_line(const Record& r, char mark, std::string* date, const Style& st) {
+  const std::string t = format_time(r.t);  // 2026-11-21T02:49:01.913000000Z
+  std::string out;
+  if (t.compare(0, 10, *date) != 0) {
+    *date = t.substr(0, 10);
+    out += st.paint("-- " + *date + " (UTC)", Color::dim) + "\n";
+  }
+  std::string head = std::to_string(r.seq);
+  head.resize(std::max<size_t>(head.size() + 1, 8), ' ');
+  std::string kind = fit_columns(safe_text(r.kind_text), 13);
+  kind.resize(kind.size() + 14 - columns(kind), ' ');
+  const size_t used = head.size() + 12 + 3 + 14;
+  const std::string what = fit_columns(safe_text(describe(r)), kWidth - std::min(kWidth, used));
+  const std::string marked = mark == ' ' ? " " : st.paint(std::string(1, mark), Color::red);
+  return out + head + st.paint(t.substr(11, 12), Color::dim) + " " + marked + " " + kind + what + "\n";
+}
+
 class ListVisitor final : public RecordVisitor {
  public:
-  ListVisitor(const RecordFilter& f, bool json, const Style& st) : f_(f), json_(json), st_(st) {}
+  ListVisitor(const RecordFilter& f, bool json, const Style& st, const VerdictView& v)
+      : f_(f), json_(json), st_(st), verdict_(v) {}
   bool on_record(const Record& r, const Line& line, const Digest&) override {
     if (r.seq > f_.to) return false;  // past the range: stop reading
     if (r.seq < f_.from || !wanted(r, line)) return true;
-    const std::string what = describe(r);
     if (json_) {
       std::string out;
       JsonWriter w(&out);
-      w.begin_object().field("seq", r.seq).field("t", r.t_text).field("kind", r.kind_text).field("description", what);
-      w.field("bytes", static_cast<uint64_t>(line.bytes.size())).end_object();
-      std::cout << (first_ ? "[\n" : ",\n") << out;
+      w.begin_object().field("seq", r.seq).field("t", r.t_text).field("kind", r.kind_text).field("description", describe(r));
+      w.field("bytes", static_cast<uint64_t>(line.bytes.size()));
+      write_marks_json(w, verdict_.marks(r.seq));
+      w.end_object();
+      std::cout << (first_ ? "\n" : ",\n") << out;
     } else {
-      std::string kind = safe_text(r.kind_text);
-      kind.resize(std::max<size_t>(kind.size(), 13), ' ');
-      std::string head = std::to_string(r.seq);
-      head.resize(std::max<size_t>(head.size(), 7), ' ');
-      const std::string rest = clip_safe(what, kWidth - std::min(kWidth, head.size() + 24 + kind.size()));
-      print_text(std::cout, head + st_.paint(safe_text(r.t_text.substr(0, 23)), Color::dim) + " " + kind + rest + "\n",
-                 st_);
+      print_text(std::cout, record_line(r, verdict_.mark_char(r.seq), &date_, st_), st_);
     }
     first_ = false;
     return true;
@@ -178,22 +184,59 @@ class ListVisitor final : public RecordVisitor {
   const RecordFilter& f_;
   bool json_;
   const Style& st_;
+  const VerdictView& verdict_;
+  std::string date_;
 };
 
 }  // namespace
 
-std::optional<std::string> show_record(const std::string& path, const WalkOptions& options, uint64_t seq, bool json,
-                                       const Style& style) {
+ShownRecord show_record(const std::string& path, const WalkOptions& options, uint64_t seq, bool json,
+                        const Style& style) {
   ShowVisitor v(seq, json, style);
-  (void)walk_trace(path, options, &v);
-  return v.out_;
+  ShownRecord shown;
+  shown.report = walk_trace(path, options, &v);
+  const VerdictView verdict(shown.report);
+  if (!v.out_ && !v.bad_) return shown;
+  if (json) {
+    std::string out;
+    JsonWriter w(&out, true);
+    w.begin_object().field("file", shown.report.file).field("verdict", verdict_name(shown.report.verdict)).key("verify");
+    write_verify_json(w, shown.report);
+    write_marks_json(w, verdict.marks(seq));
+    if (v.out_) w.key("record").raw(*v.out_);
+    else w.null_field("record").field("error", *v.bad_);
+    w.end_object();
+    shown.out = out + "\n";
+    return shown;
+  }
+  std::string out = verdict.banner(style);
+  const std::string mark = verdict.mark_text(seq);
+  if (!mark.empty()) out += style.paint(fit_columns("seq " + std::to_string(seq) + " is " + mark, kWidth), Color::red) + "\n";
+  shown.out = out + "\n" + (v.out_ ? *v.out_ : fit_columns(*v.bad_, kWidth) + "\n");
+  return shown;
+}
+
+std::optional<std::string> unknown_kind(const std::vector<std::string>& kinds) {
+  for (const auto& k : kinds) {
+    if (parse_kind(k) == Kind::unknown) return k;
+  }
+  return std::nullopt;
 }
 
 VerifyReport list_records(const std::string& path, const WalkOptions& options, const RecordFilter& filter, bool json,
-                          const Style& style) {
-  ListVisitor v(filter, json, style);
+                          const Style& style, const VerdictView& verdict) {
+  ListVisitor v(filter, json, style, verdict);
+  if (json) {
+    std::string head;
+    JsonWriter w(&head);
+    w.begin_object().field("file", verdict.report().file).field("verdict", verdict_name(verdict.report().verdict)).key("verify");
+    write_verify_json(w, verdict.report());
+    std::cout << head << ",\"records\":[";
+  } else {
+    print_text(std::cout, verdict.banner(style, true), style);
+  }
   VerifyReport rep = walk_trace(path, options, &v);
-  if (json) std::cout << (v.first_ ? "[]\n" : "\n]\n");
+  if (json) std::cout << (v.first_ ? "]}\n" : "\n]}\n");
   return rep;
 }
 

@@ -1,5 +1,7 @@
 // `show SEQ` and `records`: one record in full and readable, or one line per
-// record. `show` stops reading once it has the record.
+// record, each with the verdict first and its marks (not attested, after
+// the break). `show` reads to the end for the verdict, keeping only the
+// rendered record.
 #pragma once
 
 #include <optional>
@@ -9,21 +11,29 @@
 #include "cli/json_writer.h"
 #include "cli/term.h"
 #include "core/walk.h"
+#include "inspect/verdict_view.h"
 
 namespace goalcup::inspect {
 
-// The record at `seq`, rendered; nullopt when the trace has no such record.
-std::optional<std::string> show_record(const std::string& path, const WalkOptions& options, uint64_t seq, bool json,
-                                       const Style& style);
+struct ShownRecord {
+  VerifyReport report;
+  std::optional<std::string> out;  // banner and record; nullopt: no such record
+};
+ShownRecord show_record(const std::string& path, const WalkOptions& options, uint64_t seq, bool json,
+                        const Style& style);
 
 struct RecordFilter {
-  std::vector<std::string> kinds;  // empty: all
+  std::vector<std::string> kinds;  // empty: all; kind names of the format
   uint64_t from = 0, to = UINT64_MAX;
   std::string host, grep;
 };
 
-// Streams one line (or one JSON object) per matching record to stdout.
+// The first of `kinds` that names no kind of the format, if any.
+std::optional<std::string> unknown_kind(const std::vector<std::string>& kinds);
+
+// Streams one line (or one JSON object) per matching record to stdout after
+// the banner of `verdict` (the verify pass made before).
 VerifyReport list_records(const std::string& path, const WalkOptions& options, const RecordFilter& filter, bool json,
-                          const Style& style);
+                          const Style& style, const VerdictView& verdict);
 
 }  // namespace goalcup::inspect

@@ -5,6 +5,8 @@
 #include "core/json_strict.h"
 #include "core/statement.h"
 #include "inspect/exchange.h"
+#include "inspect/text.h"
+#include "inspect/verdict_view.h"
 
 namespace goalcup::inspect {
 namespace {
@@ -112,16 +114,13 @@ std::string format_summary_text(const Summary& s, const Style& st) {
   auto painted_row = [&](std::string_view k, const std::string& v) {
     std::string key(k);
     key.resize(18, ' ');
-    out += st.paint(key, Color::dim) + v + "\n";
+    // Long values (kinds, digests) wrap under their column.
+    const std::string wrapped = wrap(v.empty() ? "-" : v, std::string(key.size(), ' '));
+    out += st.paint(key, Color::dim) + wrapped.substr(key.size());
   };
   auto row = [&](std::string_view k, const std::string& v) { painted_row(k, safe_text(v)); };
   const VerifyReport& v = s.verify;
-  const Color vc = v.verdict == Verdict::verified ? Color::green : v.verdict == Verdict::incomplete ? Color::yellow : Color::red;
-  std::string verdict = st.paint(std::string(verdict_name(v.verdict)), vc);
-  if (v.incomplete_reason != IncompleteReason::none) verdict += " (" + std::string(incomplete_reason_name(v.incomplete_reason)) + ")";
-  if (!v.errors.empty()) verdict += ": " + std::string(code_name(v.errors.front().code)) + " at seq " + std::to_string(v.errors.front().seq);
-  if (v.key_source == "supplied") verdict += ", key supplied (not pinned)";
-  painted_row("verdict", verdict);
+  out += VerdictView(v).banner(st);  // names no trace text
   row("trace", v.file + " (" + std::to_string(v.records) + " records, " + human_bytes(v.bytes) + ")");
   row("entry / run", s.entry_id + " / " + s.run_id);
   row("participant", s.participant + (s.repo.empty() ? "" : " (" + s.repo + ")"));
@@ -129,7 +128,8 @@ std::string format_summary_text(const Summary& s, const Style& st) {
   row("  program", s.launch.program_digest);
   row("  image", s.launch.image_digest);
   row("connector", s.connector_id + " " + s.connector_version + "  " + s.connector_digest);
-  row("server time", span(s.server_start, s.server_end));
+  // The end is the seal ack's time only when that statement holds.
+  row("server time", span(s.server_start, v.seal_acknowledged ? s.server_end : std::nullopt));
   row("recorder time", span(s.first_t, s.last_t));
   std::string kinds;
   for (const auto& [k, n] : s.kinds) kinds += (kinds.empty() ? "" : ", ") + k + " " + std::to_string(n);
@@ -154,19 +154,8 @@ void write_summary_json(JsonWriter& w, const Summary& s) {
     if (t) w.field(key, format_time(*t));
     else w.null_field(key);
   };
-  w.begin_object().field("file", v.file);
-  w.key("verify").begin_object().field("verdict", verdict_name(v.verdict));
-  if (v.incomplete_reason == IncompleteReason::none) w.null_field("incomplete_reason");
-  else w.field("incomplete_reason", incomplete_reason_name(v.incomplete_reason));
-  w.field("key_source", v.key_source).field("error_count", v.error_count);
-  if (v.errors.empty()) w.null_field("first_error");
-  else w.key("first_error").begin_object().field("code", code_name(v.errors[0].code)).field("seq", v.errors[0].seq)
-           .field("message", v.errors[0].message).end_object();
-  w.field("attested_through_seq", v.attested_through_seq).field("unattested_records", v.unattested_records);
-  w.field("unattested_wire_bytes", v.unattested_wire_bytes);
-  w.key("warnings").begin_array();
-  for (const auto& code : v.warnings) w.value(code);
-  w.end_array().end_object();
+  w.begin_object().field("file", v.file).field("verdict", verdict_name(v.verdict)).key("verify");
+  write_verify_json(w, v);
   w.field("entry_id", s.entry_id).field("run_id", s.run_id);
   w.key("participant").begin_object().field("login", s.participant).field("repo", s.repo).end_object();
   w.key("harness").begin_object().field("id", s.launch.harness_id).field("version", s.launch.harness_version);
@@ -175,7 +164,7 @@ void write_summary_json(JsonWriter& w, const Summary& s) {
   w.field("digest", s.connector_digest).end_object();
   w.key("server_time").begin_object();
   opt_time("start", s.server_start);
-  opt_time("end", s.server_end);
+  opt_time("end", v.seal_acknowledged ? s.server_end : std::nullopt);
   w.end_object().key("recorder_time").begin_object();
   opt_time("start", s.first_t);
   opt_time("end", s.last_t);

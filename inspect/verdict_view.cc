@@ -1,0 +1,144 @@
+#include "inspect/verdict_view.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+namespace goalcup::inspect {
+namespace {
+
+std::string key_text(const VerifyReport& r) {
+  if (r.key_source == "pinned") return "key pinned";
+  if (r.key_source == "supplied") return "DEV KEY (supplied, not a production key)";
+  return "no valid statement";
+}
+
+std::string attested_text(const VerifyReport& r) {
+  if (r.attested_through_seq < 0) return "nothing attested";
+  if (r.unattested_records == 0) return "all " + std::to_string(r.records) + " records attested";
+  return "attested through seq " + std::to_string(r.attested_through_seq) + " (" + std::to_string(r.unattested_records) +
+         " of " + std::to_string(r.records) + " records not)";
+}
+
+Color verdict_color(const VerifyReport& r) {
+  if (r.verdict == Verdict::verified) return r.key_source == "supplied" ? Color::yellow : Color::green;
+  return r.verdict == Verdict::incomplete ? Color::yellow : Color::red;
+}
+
+}  // namespace
+
+RecordMarks VerdictView::marks(uint64_t seq) const {
+  RecordMarks m;
+  const auto s = static_cast<int64_t>(seq);
+  m.after_break = r_.first_break_seq >= 0 && s >= r_.first_break_seq;
+  // A valid seal ack is the server's statement itself, the last record.
+  const bool seal_ack = r_.seal_acknowledged && r_.records > 0 && seq == r_.records - 1;
+  m.attested = !m.after_break && (s <= r_.attested_through_seq || seal_ack);
+  return m;
+}
+
+char VerdictView::mark_char(uint64_t seq) const {
+  const RecordMarks m = marks(seq);
+  return m.after_break ? '!' : m.attested ? ' ' : '?';
+}
+
+std::string VerdictView::mark_text(uint64_t seq) const {
+  const RecordMarks m = marks(seq);
+  if (m.after_break) return "after the break in the chain at seq " + std::to_string(r_.first_break_seq);
+  return m.attested ? "" : "not attested (no valid server statement covers it)";
+}
+
+bool VerdictView::any_marked() const { return r_.first_break_seq >= 0 || r_.unattested_records > 0 || r_.records == 0; }
+
+std::string VerdictView::verdict_with_reason() const {
+  std::string out(verdict_name(r_.verdict));
+  if (r_.incomplete_reason != IncompleteReason::none) out += " (" + std::string(incomplete_reason_name(r_.incomplete_reason)) + ")";
+  if (!r_.errors.empty()) {
+    const Error& e = r_.errors.front();
+    out += " (" + std::string(code_name(e.code)) + (e.seq >= 0 ? " at seq " + std::to_string(e.seq) : "") + ")";
+  }
+  return out;
+}
+
+std::string VerdictView::banner(const Style& st, bool legend) const {
+  std::string out = st.paint("VERDICT " + verdict_with_reason(), verdict_color(r_)) + " | " +
+                    (dev_key() ? st.paint(key_text(r_), Color::yellow) : key_text(r_)) + " | " + attested_text(r_);
+  if (r_.first_break_seq >= 0) out += " | chain broken at seq " + std::to_string(r_.first_break_seq);
+  if (legend && any_marked()) out += " | marks: ! after the break, ? not attested";
+  return out + "\n";
+}
+
+std::string VerdictView::banner_markdown() const {
+  std::string out = "> **Verdict: " + verdict_with_reason() + "** · " + key_text(r_) + " · " + attested_text(r_);
+  if (r_.first_break_seq >= 0) out += " · chain broken at seq " + std::to_string(r_.first_break_seq);
+  return out + "\n\n";
+}
+
+void write_verify_json(JsonWriter& w, const VerifyReport& v) {
+  w.begin_object().field("verdict", verdict_name(v.verdict));
+  if (v.incomplete_reason == IncompleteReason::none) w.null_field("incomplete_reason");
+  else w.field("incomplete_reason", incomplete_reason_name(v.incomplete_reason));
+  w.field("key_source", v.key_source).field("error_count", v.error_count);
+  if (v.errors.empty()) w.null_field("first_error");
+  else w.key("first_error").begin_object().field("code", code_name(v.errors[0].code)).field("seq", v.errors[0].seq)
+           .field("message", v.errors[0].message).end_object();
+  w.field("attested_through_seq", v.attested_through_seq).field("unattested_records", v.unattested_records);
+  w.field("unattested_wire_bytes", v.unattested_wire_bytes).field("first_break_seq", v.first_break_seq);
+  w.field("records", v.records);
+  w.key("warnings").begin_array();
+  for (const auto& code : v.warnings) w.value(code);
+  w.end_array().end_object();
+}
+
+void write_marks_json(JsonWriter& w, const RecordMarks& m) {
+  w.field("attested", m.attested).field("after_break", m.after_break);
+}
+
+std::optional<std::string> unreadable_message(const VerifyReport& v) {
+  if (v.verdict != Verdict::error || v.records > 0) return std::nullopt;
+  if (v.errors.empty()) return v.file + ": could not be read";
+  const Error& e = v.errors.front();
+  const bool named = e.message.find(v.file) != std::string::npos;
+  return (named ? "" : v.file + ": ") + e.message + " [" + std::string(code_name(e.code)) + "]";
+}
+
+ReplayableInput::~ReplayableInput() {
+  if (!temp_.empty()) (void)std::remove(temp_.c_str());
+}
+
+bool ReplayableInput::open(const std::string& path, uint64_t max_bytes, std::string* error) {
+  if (path != "-") {
+    path_ = path;
+    return true;
+  }
+  const char* dir = std::getenv("TMPDIR");
+  std::string name = std::string(dir && *dir ? dir : "/tmp") + "/goalcup-inspect-XXXXXX";
+  const int fd = mkstemp(name.data());
+  if (fd < 0) {
+    *error = "could not create a temporary file to read stdin twice";
+    return false;
+  }
+  temp_ = name;
+  path_ = name;
+  std::FILE* out = fdopen(fd, "wb");
+  std::vector<char> buf(1 << 20);
+  uint64_t total = 0;
+  bool ok = out != nullptr;
+  while (ok) {
+    const size_t n = std::fread(buf.data(), 1, buf.size(), stdin);
+    if (n == 0) break;
+    total += n;
+    // Compressed input may grow max_zstd_ratio times; beyond that the walk
+    // would stop anyway.
+    ok = total <= max_bytes && std::fwrite(buf.data(), 1, n, out) == n;
+  }
+  ok = ok && !std::ferror(stdin);
+  if (out) ok = std::fclose(out) == 0 && ok;
+  else ::close(fd);
+  if (!ok) *error = "could not spool stdin to " + name + (total > max_bytes ? " (over --max-total-bytes)" : "");
+  return ok;
+}
+
+}  // namespace goalcup::inspect
