@@ -183,6 +183,9 @@ for sample in ["codex-verified.jsonl", "claude-code-verified.jsonl.zst", "claude
     check(load("inspect-conversation.schema.json"), run_json("conversation", "--format", "json", path), f"inspect conversation {sample}")
     for seq in ("0", "1", "5", "6", "7"):
         check(load("inspect-show.schema.json"), run_json("show", "--json", path, seq), f"inspect show {sample} {seq}")
+# A line that is not a record: show says why, with record null.
+dup = os.path.join(samples, "tampered-dup_json_key.jsonl")
+check(load("inspect-show.schema.json"), run_json("show", "--json", dup, "14"), "inspect show of a line that is not a record")
 
 # A wire body that is not UTF-8 is shown as base64; the secret text only with
 # --show-secrets. The altered record breaks the chain, which show still reports.
