@@ -55,24 +55,42 @@ void sort_findings(std::vector<Finding>& findings) {
   });
 }
 
-CheatReport check_trace(const std::string& path, const CheatOptions& options) {
-  static const Policy kNoPolicy;
-  Context ctx(options.policy ? *options.policy : kNoPolicy);
-  auto checks = make_trace_checks();
-  TraceSecretScan secrets(options.secrets ? options.secret_threads : 0, options.keep_secret_text);
-  CheckVisitor visitor(ctx, checks, options.secrets ? &secrets : nullptr);
+struct CheatScan::State {
+  explicit State(const CheatOptions& o)
+      : options(o), ctx(o.policy ? *o.policy : kNoPolicy), checks(make_trace_checks()),
+        secrets(o.secrets ? o.secret_threads : 0, o.keep_secret_text), visitor(ctx, checks, o.secrets ? &secrets : nullptr) {}
+  static inline const Policy kNoPolicy{};
+  CheatOptions options;
+  Context ctx;
+  std::vector<std::unique_ptr<Check>> checks;
+  TraceSecretScan secrets;
+  CheckVisitor visitor;
+};
+
+CheatScan::CheatScan(const CheatOptions& options) : state_(std::make_unique<State>(options)) {}
+CheatScan::~CheatScan() = default;
+RecordVisitor& CheatScan::visitor() { return state_->visitor; }
+
+CheatReport CheatScan::finish(const std::string& path, VerifyReport verify) {
+  State& s = *state_;
   CheatReport out;
-  out.verify = walk_trace(path, options.walk, &visitor);
+  out.verify = std::move(verify);
   out.file = path;
-  verification_finding(out.verify, ctx);
+  verification_finding(out.verify, s.ctx);
   // The checks run on whatever could be read, even when the trace is invalid.
-  for (auto& c : checks) c->finish(out.verify, ctx);
-  if (options.secrets) secrets.finish(ctx);
-  if (options.keep_secret_text) out.secret_texts = secrets.texts();
-  out.findings = std::move(ctx.findings());
-  out.skipped = std::move(ctx.skipped());
+  for (auto& c : s.checks) c->finish(out.verify, s.ctx);
+  if (s.options.secrets) s.secrets.finish(s.ctx);
+  if (s.options.keep_secret_text) out.secret_texts = s.secrets.texts();
+  out.findings = std::move(s.ctx.findings());
+  out.skipped = std::move(s.ctx.skipped());
   sort_findings(out.findings);
   return out;
+}
+
+CheatReport check_trace(const std::string& path, const CheatOptions& options) {
+  CheatScan scan(options);
+  VerifyReport verify = walk_trace(path, options.walk, &scan.visitor());
+  return scan.finish(path, std::move(verify));
 }
 
 }  // namespace goalcup::cheat

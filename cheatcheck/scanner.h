@@ -2,6 +2,7 @@
 // core makes, and gathers the findings with the verifier's result.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,24 @@ struct CheatReport {
 };
 
 CheatReport check_trace(const std::string& path, const CheatOptions& options);
+
+// The checks and the secret scan as a visitor of a walk that another view
+// makes (goalcup-inspect html runs them in its own pass): show each record
+// to visitor(), then finish() with the walk's report. `options.walk` is not
+// used; `options.policy` must outlive the scan.
+class CheatScan {
+ public:
+  explicit CheatScan(const CheatOptions& options);
+  ~CheatScan();
+  CheatScan(const CheatScan&) = delete;
+  CheatScan& operator=(const CheatScan&) = delete;
+  RecordVisitor& visitor();
+  CheatReport finish(const std::string& path, VerifyReport verify);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // Orders findings worst first, then by check and first seq.
 void sort_findings(std::vector<Finding>& findings);

@@ -36,7 +36,8 @@ std::string content_text(simdjson::dom::element content) {
 void add_blocks(simdjson::dom::element content, const std::string& role, RequestInfo& info, size_t max_text) {
   simdjson::dom::array blocks;
   if (content.get(blocks)) {
-    info.inputs.push_back({role, clip(content_text(content), max_text), ""});
+    const std::string text = content_text(content);
+    info.inputs.push_back({role, clip(text, max_text), "", text.size()});
     return;
   }
   for (auto b : blocks) {
@@ -46,9 +47,10 @@ void add_blocks(simdjson::dom::element content, const std::string& role, Request
       std::string text = !b.at_key("content").get(inner) ? content_text(inner) : str(b, "output");
       std::string id = str(b, "tool_use_id");
       if (id.empty()) id = str(b, "call_id");
-      info.inputs.push_back({"tool_result", clip(text, max_text), id});
+      info.inputs.push_back({"tool_result", clip(text, max_text), id, text.size()});
     } else if (!str(b, "text").empty()) {
-      info.inputs.push_back({role, clip(str(b, "text"), max_text), ""});
+      const std::string text = str(b, "text");
+      info.inputs.push_back({role, clip(text, max_text), "", text.size()});
     }
   }
 }
@@ -74,7 +76,7 @@ RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text) {
   // Anthropic: messages[]; OpenAI Responses: input[] (or a plain string).
   if (root->at_key("messages").get(items) && root->at_key("input").get(items)) {
     std::string_view s;
-    if (!root->at_key("input").get(s)) info.inputs.push_back({"user", clip(s, max_text), ""});
+    if (!root->at_key("input").get(s)) info.inputs.push_back({"user", clip(s, max_text), "", s.size()});
     return info;
   }
   // The new input is what follows the last assistant turn.
@@ -87,7 +89,8 @@ RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text) {
   for (auto item : tail) {
     const std::string type = str(item, "type");
     if (type == "function_call_output") {
-      info.inputs.push_back({"tool_result", clip(str(item, "output"), max_text), str(item, "call_id")});
+      const std::string output = str(item, "output");
+      info.inputs.push_back({"tool_result", clip(output, max_text), str(item, "call_id"), output.size()});
       continue;
     }
     simdjson::dom::element content;

@@ -16,6 +16,7 @@ struct NewInput {
   std::string kind;  // "user" | "tool_result"
   std::string text;
   std::string tool_use_id;
+  uint64_t bytes = 0;  // the text's size before clip(); 0 when not known
 };
 
 struct RequestInfo {
