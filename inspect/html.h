@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "cheatcheck/scanner.h"
 #include "core/walk.h"
 
 namespace goalcup::inspect {
@@ -17,8 +18,9 @@ struct HtmlLimits {
   size_t records = 3000;       // rows in the records table
 };
 
-// Renders the page; returns the verify report of the pass.
+// Renders the page; returns the verify report of the pass. With `cheat`,
+// the cheat checks run in the same pass and their findings lead the page.
 VerifyReport render_html(const std::string& path, const WalkOptions& options, const HtmlLimits& limits,
-                         std::string* page);
+                         const cheat::CheatOptions* cheat, std::string* page);
 
 }  // namespace goalcup::inspect

@@ -110,6 +110,12 @@ int main(int argc, char** argv) {
   html->add_option("trace", trace, "trace")->required();
   html->add_option("-o,--out", out, "output file (replaced only once the page is whole), - for stdout")->required();
   html->add_option("--max-exchanges", hl.exchanges, "conversation items embedded")->capture_default_str();
+  // The cheat checks run in the same pass, with goalcup-cheatcheck's options.
+  std::string policy_path;
+  bool no_checks = false, no_secrets = false;
+  html->add_option("--policy", policy_path, "the judge's reference lists and thresholds (as goalcup-cheatcheck's)");
+  html->add_flag("--no-checks", no_checks, "do not run the cheat checks");
+  html->add_flag("--no-secrets", no_secrets, "skip the credential scan (GC02, GC03)");
 
   try {
     app.parse(argc, argv);
@@ -178,13 +184,25 @@ int main(int argc, char** argv) {
     }
     return status_of(*verified);
   }
+  cheat::Policy policy;
+  if (!policy_path.empty()) {
+    auto p = cheat::load_policy(policy_path);
+    if (!p) {
+      print_text(std::cerr, "goalcup-inspect: " + p.error().message + "\n", Style::plain());
+      return 2;
+    }
+    policy = std::move(*p);
+  }
+  cheat::CheatOptions copt;
+  copt.policy = &policy;
+  copt.secrets = !no_secrets;
   auto file = OutputFile::create(out, {trace});  // checked before the work
   if (!file) {
     print_text(std::cerr, "goalcup-inspect: " + file.error().message + "\n", Style::plain());
     return 2;
   }
   std::string page;
-  VerifyReport rep = render_html(trace, wopt, hl, &page);
+  VerifyReport rep = render_html(trace, wopt, hl, no_checks ? nullptr : &copt, &page);
   if (report_unreadable(rep)) return 2;  // the file is discarded, never written
   auto failed = file->write(page);
   if (!failed) failed = file->commit();

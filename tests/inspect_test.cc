@@ -202,8 +202,9 @@ TEST(Html, SelfContainedAndCapped) {
   HtmlLimits limits;
   limits.exchanges = 10;
   limits.marks = 50;
+  limits.records = 30;
   std::string page;
-  render_html(path, opt, limits, &page);
+  render_html(path, opt, limits, nullptr, &page);
   for (const char* id : {"id=\"summary\"", "id=\"timeline\"", "id=\"conversation\"", "id=\"records\"", "<svg"}) {
     EXPECT_NE(page.find(id), std::string::npos) << id;
   }
@@ -212,12 +213,47 @@ TEST(Html, SelfContainedAndCapped) {
   EXPECT_EQ(page.find("src=\"http"), std::string::npos);
   EXPECT_NE(page.find("later exchanges are not shown"), std::string::npos);
   EXPECT_NE(page.find("not attested"), std::string::npos);  // the unattested tail is shaded
-  // Every seq link points at a row of the page.
+  // Every seq link points at a row of the page; those the page does not
+  // embed say how to see them.
   for (size_t p = page.find("href=\"#seq-"); p != std::string::npos; p = page.find("href=\"#seq-", p + 1)) {
     const size_t end = page.find('"', p + 6);
     const std::string id = page.substr(p + 7, end - p - 7);
     EXPECT_NE(page.find("id=\"" + id + "\""), std::string::npos) << id;
   }
+  EXPECT_NE(page.find("not embedded in this page"), std::string::npos);
+  // Unacked: the tail is marked, the dev key badged in its own colour.
+  EXPECT_NE(page.find("class=\"mark unattested\""), std::string::npos);
+  EXPECT_NE(page.find("class=\"verdict incomplete devkey\""), std::string::npos);
+  EXPECT_NE(page.find("DEV KEY: not the production server"), std::string::npos);
+}
+
+TEST(Html, FindingsLeadThePageAndLinkToTheirRecords) {
+  WalkOptions opt;
+  cheat::CheatOptions copt;
+  std::string page;
+  const VerifyReport rep = render_html(testing::sample_path("claude-code-restart.jsonl"), opt, HtmlLimits{}, &copt, &page);
+  EXPECT_VERDICT(rep, Verdict::verified);
+  const size_t findings = page.find("id=\"findings\"");
+  ASSERT_NE(findings, std::string::npos);
+  EXPECT_LT(findings, page.find("id=\"summary\""));
+  EXPECT_NE(page.find("<b>GC06</b>", findings), std::string::npos);
+  EXPECT_NE(page.find("href=\"#seq-42\"", findings), std::string::npos);  // the IngestLost gap
+  EXPECT_NE(page.find("id=\"seq-42\""), std::string::npos);
+  EXPECT_NE(page.find("id=\"proves\""), std::string::npos);
+  EXPECT_EQ(page.find("DEV KEY"), std::string::npos);  // pinned keys
+  // Without the checks, the page says they were not run.
+  render_html(testing::sample_path("claude-code-restart.jsonl"), opt, HtmlLimits{}, nullptr, &page);
+  EXPECT_EQ(page.find("<b>GC06</b>"), std::string::npos);
+  EXPECT_NE(page.find("The checks were not run"), std::string::npos);
+}
+
+// A clipped body shows the size it had on the wire, not the clipped size.
+TEST(Html, ClippedInputsShowTheirRealSize) {
+  const RequestInfo req = read_request(R"({"model":"m","messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":")" +
+                                           std::string(20000, 'x') + R"("}]}]})", 1, 100);
+  ASSERT_EQ(req.inputs.size(), 1u);
+  EXPECT_EQ(req.inputs[0].bytes, 20000u);
+  EXPECT_LT(req.inputs[0].text.size(), 200u);
 }
 
 std::string inspect_cmd(const std::string& args) { return std::string(GOALCUP_INSPECT_BIN) + " " + args; }
