@@ -124,6 +124,24 @@ TEST(Coop, TheCommitSlotIsTheOneRedbWouldOpen) {
   EXPECT_EQ(job->severity, Severity::warning);
 }
 
+// Free bytes come in 1 MiB pieces: a stale value across a cut is still
+// found (once).
+TEST(Coop, AStaleValueAcrossAPieceOfFreeBytesIsFound) {
+  const std::string dir = testing::temp_dir() + "/coop-cut";
+  std::filesystem::remove_all(dir);
+  fixtures::write_coop_dir(dir, fixtures::CoopSpec{});
+  const std::string token = std::string("xox") + "b-1111111111111-2222222222222-" + "StraddleTokenAbCdEf12";
+  const std::string value = "{\"id\":\"01900000-0000-7000-8000-0000000000aa\",\"hen_id\":\"local.coop/bob\","
+                            "\"prompt\":\"p\",\"status\":\"FAILED\",\"error\":\"slack: " + token + "\"}";
+  std::string filler((1u << 20) + 8192, 'x');  // free bytes after the last page, not a leaf
+  filler.replace((1u << 20) - value.size() / 2, value.size(), value);
+  std::ofstream(dir + "/state.redb", std::ios::app | std::ios::binary) << filler;
+  auto r = audit_coop_dir(dir, Limits{}, Policy{});
+  const Finding* stale = naming(r, "stale copy of jobs_v1 01900000-0000-7000-8000-0000000000aa .error");
+  ASSERT_NE(stale, nullptr) << dump(r);
+  EXPECT_EQ(stale->secret.occurrences, 1u) << stale->message;
+}
+
 TEST(Coop, ModesAndVaultShape) {
   fixtures::CoopSpec loose;
   loose.loose_modes = true;

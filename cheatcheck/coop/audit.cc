@@ -391,10 +391,11 @@ class CoopAudit {
         }
         return;
       }
-      for_each_embedded_object(s.value, [&](size_t at, simdjson::dom::object o) {
-        scan_value(o, stale_, "stale copy of " + name_of(o, s.offset + at));
-      });
-      pend(s.value, &stale_pending_, "stale bytes @" + std::to_string(s.offset));
+      // An object that ends in the repeated bytes was whole in the last piece.
+      for_each_embedded_object(
+          s.value, [&](size_t at, simdjson::dom::object o) { scan_value(o, stale_, "stale copy of " + name_of(o, s.offset + at)); },
+          std::string_view::npos, s.repeated);
+      pend(s.value.substr(s.repeated), &stale_pending_, "stale bytes @" + std::to_string(s.offset + s.repeated));
     };
     const RedbReadResult r = read_redb(file.fd(), file.size(), cb);
     if (r.understood) {

@@ -37,7 +37,7 @@ size_t object_end(std::string_view s, size_t p) {
 
 size_t for_each_embedded_object(std::string_view bytes,
                                 const std::function<void(size_t, simdjson::dom::object)>& on_object,
-                                size_t start_limit) {
+                                size_t start_limit, size_t min_end) {
   StrictJsonParser parser{Limits{}};
   size_t resume = std::min(start_limit, bytes.size());
   for (size_t p = bytes.find('{'); p != std::string_view::npos && p < start_limit; p = bytes.find('{', p + 1)) {
@@ -46,7 +46,7 @@ size_t for_each_embedded_object(std::string_view bytes,
     auto root = parser.parse_copy(bytes.substr(p, end - p), -1);
     simdjson::dom::object o;
     if (!root || root->get(o)) continue;
-    on_object(p, o);
+    if (end > min_end) on_object(p, o);
     resume = std::max(resume, end);
     p = end - 1;  // outermost only
   }

@@ -15,11 +15,11 @@ namespace goalcup::cheat {
 constexpr size_t kMaxEmbeddedObject = 4 << 20;
 
 // Calls `on_object(offset, object)` for each JSON object found in `bytes`
-// that starts before `start_limit` (outermost objects only). Returns where
-// the next window of a longer stream should start: `start_limit`, or the
-// end of an object that runs past it.
+// that starts before `start_limit` and ends after `min_end` (outermost
+// objects only). Returns where the next window of a longer stream should
+// start: `start_limit`, or the end of an object that runs past it.
 size_t for_each_embedded_object(std::string_view bytes,
                                 const std::function<void(size_t, simdjson::dom::object)>& on_object,
-                                size_t start_limit = std::string_view::npos);
+                                size_t start_limit = std::string_view::npos, size_t min_end = 0);
 
 }  // namespace goalcup::cheat

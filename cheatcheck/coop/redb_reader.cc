@@ -26,6 +26,7 @@ constexpr size_t kMaxDepth = 64;
 constexpr uint64_t kMaxPages = 1u << 20;  // pages walked per tree set (4 GiB of 4 KiB pages)
 constexpr size_t kMaxTables = 4096;
 constexpr size_t kMaxRawChunk = 1u << 20;  // raw stale bytes handed over at once
+constexpr size_t kRawOverlap = 64u << 10;   // repeated at the start of the next piece
 
 uint16_t le16(const char* p) {
   uint16_t v;
@@ -347,9 +348,11 @@ class Reader {
   void stale_gap(uint64_t begin, uint64_t end, const RedbCallbacks& cb) {
     std::string raw, block, leaf;
     uint64_t raw_at = begin;
+    size_t repeated = 0;
     auto flush = [&] {
-      if (!raw.empty()) cb.on_stale(RedbStale{false, {}, raw, raw_at});
+      if (raw.size() > repeated) cb.on_stale(RedbStale{false, {}, raw, raw_at, repeated});
       raw.clear();
+      repeated = 0;
     };
     for (uint64_t pos = begin; pos < end;) {
       const off_t data = ::lseek(fd_, static_cast<off_t>(pos), SEEK_DATA);
@@ -368,7 +371,12 @@ class Reader {
       if (!read_at(pos, static_cast<size_t>(next - pos), &block)) break;
       if (raw.empty()) raw_at = pos;
       raw += block;
-      if (raw.size() >= kMaxRawChunk) flush();
+      if (raw.size() >= kMaxRawChunk) {  // hand over, keeping a tail for a value across the cut
+        cb.on_stale(RedbStale{false, {}, raw, raw_at, repeated});
+        repeated = std::min(kRawOverlap, raw.size());
+        raw_at += raw.size() - repeated;
+        raw.erase(0, raw.size() - repeated);
+      }
       pos = next;
     }
     flush();

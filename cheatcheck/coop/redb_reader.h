@@ -27,12 +27,16 @@ struct RedbRow {
 };
 
 // Where bytes no live tree reaches were found: an entry of a stale leaf
-// page (`key` set), or raw bytes (`key` empty, `value` the bytes).
+// page (`key` set), or raw bytes (`key` empty, `value` the bytes). A long
+// run of raw bytes comes in pieces that repeat the previous piece's last
+// `repeated` bytes, so that a value across the cut is whole in one piece:
+// what ends within them was seen before.
 struct RedbStale {
   bool leaf_entry = false;
   std::string_view key;
   std::string_view value;
-  uint64_t offset = 0;  // of the page (entry) or of the bytes (raw)
+  uint64_t offset = 0;    // of the page (entry) or of the bytes (raw)
+  size_t repeated = 0;    // raw: leading bytes already handed over
 };
 
 struct RedbReadResult {
