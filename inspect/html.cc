@@ -481,11 +481,16 @@ std::string HtmlVisitor::findings_html(const cheat::CheatReport* report) {
   if (report->findings.empty()) out += "<p>No findings: no evidence of a known recorder gap or a leaked credential.</p>";
   for (const auto& f : report->findings) {
     const std::string sev(cheat::severity_name(f.severity));
-    out += "<div class=\"finding\"><span class=\"sev " + sev + "\">" + sev + "</span> <b>" + esc(f.check) + "</b> " +
-           esc(f.message);
+    for (const std::string& part : {std::string("<div class=\"finding\"><span class=\"sev "), sev, std::string("\">"), sev,
+                                     std::string("</span> <b>"), esc(f.check), std::string("</b> "), esc(f.message)}) {
+      out += part;
+    }
     if (!f.seqs.empty()) {
       out += " <span class=\"note\">";
-      for (uint64_t seq : f.seqs) out += link(seq) + " ";
+      for (uint64_t seq : f.seqs) {
+        out += link(seq);
+        out += ' ';
+      }
       out += "</span>";
     }
     out += "</div>";
