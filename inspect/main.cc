@@ -48,7 +48,7 @@ bool report_unreadable(const VerifyReport& r) {
 std::optional<VerifyReport> verify_first(const std::string& trace, ReplayableInput& input, const WalkOptions& wopt) {
   std::string err;
   if (!input.open(trace, wopt.limits.max_total_bytes, &err)) {
-    std::cerr << "goalcup-inspect: " << err << "\n";
+    print_text(std::cerr, "goalcup-inspect: " + err + "\n", Style::plain());
     return std::nullopt;
   }
   VerifyReport rep = walk_trace(input.path(), wopt);
