@@ -26,26 +26,27 @@ namespace {
 
 // (secret, text around it) pairs, one or more per rule family.
 std::vector<std::string> sample_texts() {
-  const std::string ant = "sk-ant-api03-" + std::string(40, 'x') + "Zq9" + std::string(50, 'y') + "Q_AA";
+  using testing::random_chars;
+  const std::string ant = "sk-ant-api03-" + random_chars(93, 1) + "AA";
   const std::string pem = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----";
   return {
       "export ANTHROPIC_API_KEY=" + ant,
-      "key sk-ant-admin01-" + std::string(60, 'a') + " end",
-      "sk-proj-abcdefghij0123456789ABCDEFGHIJklmnop",
-      "sk-" + std::string(20, 'a') + "T3BlbkFJ" + std::string(20, 'b'),
+      "key sk-ant-admin01-" + random_chars(93, 2) + "AA end",
+      "sk-proj-" + random_chars(40, 3) + "T3BlbkFJ" + random_chars(40, 4),
+      "sk-" + random_chars(20, 5) + "T3BlbkFJ" + random_chars(20, 6),
       "token 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 done",
-      "github_pat_" + std::string(22, 'A') + "_" + std::string(59, 'b'),
-      "glpat-xxxxxxxxxxxxxxxxxxxx",
+      "github_pat_" + random_chars(22, 7) + "_" + random_chars(59, 8),
+      "glpat-" + random_chars(20, 9),
       "AKIAIOSFODNN7EXAMPLQ",
       "aws_secret_access_key = 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",
-      "AIzaSyA1234567890abcdefghijklmnopqrstuv",
-      "secret: abc8Q~" + std::string(34, 'k'),
-      "xoxb-123456789012-123456789012-abcdefghijklmnopqrstuvwx",
-      "curl https://hooks.slack.com/services/T01ABCDEF/B01ABCDEF/abcdefghijklmnopqrstuvwx",
-      "token MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl." + std::string(30, 'z') + " ok",
-      "sk_live_abcdefghijklmnopqrstuvwx",
-      "hf_abcdefghijklmnopqrstuvwxyzABCDEFGH",
-      "npm_abcdefghijklmnopqrstuvwxyz0123456789",
+      "AIza" + random_chars(35, 10),
+      "secret: abc8Q~" + random_chars(34, 11),
+      "xoxb-123456789012-123456789012-" + random_chars(24, 12),
+      "curl https://hooks.slack.com/services/T01ABCDEF/B01ABCDEF/" + random_chars(24, 13),
+      "token MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl." + random_chars(30, 14) + " ok",
+      "sk_live_" + random_chars(24, 15),
+      "hf_" + random_chars(34, 16, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"),
+      "npm_" + random_chars(36, 17),
       "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
       "cat id\n" + pem + "\n",
       "Authorization: Bearer abcdef0123456789ABCDEFxyz",
@@ -53,6 +54,10 @@ std::vector<std::string> sample_texts() {
       "DB_PASSWORD=Zq8!rT2#vLm9@pXw",
       R"({"db_password": "Zq8!rT2#vLm9@pXw", "user": "app"})",
       "config:\n  auth_token:\n    \"3f9a1c7e5b2d8f406a1e9c3b7d5f2a8e0c4b6d9f\"",
+      "postgresql://app:s3cr3tPa55w0rd@db.internal:5432/prod",
+      "curl -u deploy:Zq8rT2vLm9pXw https://ci.internal/api",
+      "pypi-AgEIcHlwaS5vcmc" + random_chars(80, 18),
+      "SG." + random_chars(22, 19) + "." + random_chars(43, 20),
   };
 }
 

@@ -41,30 +41,37 @@ std::string rule_of(const SecretHit& h) { return std::string(secret_rules()[h.ru
 }
 
 TEST(SecretRules, ProviderFormats) {
-  const std::string ant = "sk-ant-api03-" + std::string(93, 'x') + "Q_AA";
+  using testing::random_chars;
+  const std::string ant = "sk-ant-api03-" + random_chars(93, 1) + "AA";
   EXPECT_TRUE(finds("key " + ant + " end", "anthropic-key", ant));
-  const std::string oat = "sk-ant-oat01-" + std::string(80, 'y') + "AA";
+  const std::string oat = "sk-ant-oat01-" + random_chars(80, 2) + "AA";
   EXPECT_TRUE(finds(oat, "anthropic-oauth", oat));
-  EXPECT_TRUE(finds("x sk-ant-admin01-" + std::string(60, 'a') + " y", "anthropic-admin-key",
-                    "sk-ant-admin01-" + std::string(60, 'a')));
-  const std::string legacy = "sk-" + std::string(20, 'a') + "T3BlbkFJ" + std::string(20, 'b');
+  const std::string admin = "sk-ant-admin01-" + random_chars(93, 3) + "AA";
+  EXPECT_TRUE(finds("x " + admin + " y", "anthropic-admin-key", admin));
+  const std::string legacy = "sk-" + random_chars(20, 4) + "T3BlbkFJ" + random_chars(20, 5);
   EXPECT_TRUE(finds(legacy, "openai-key", legacy));
-  EXPECT_TRUE(finds("sk-svcacct-abcdefghij0123456789ABCDEFGHIJ", "openai-key", "sk-svcacct-abcdefghij0123456789ABCDEFGHIJ"));
+  const std::string svc = "sk-svcacct-" + random_chars(40, 6) + "T3BlbkFJ" + random_chars(40, 7);
+  EXPECT_TRUE(finds(svc, "openai-key", svc));
   EXPECT_TRUE(finds("AKIAIOSFODNN7EXAMPLQ", "aws-key-id", "AKIAIOSFODNN7EXAMPLQ"));
   EXPECT_TRUE(finds("aws_secret_access_key = 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", "aws-secret-key",
                     "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQWERTYKQa"));
-  EXPECT_TRUE(finds("AIzaSyA1234567890abcdefghijklmnopqrstuv", "google-api", "AIzaSyA1234567890abcdefghijklmnopqrstuv"));
-  EXPECT_TRUE(finds("glpat-xxxxxxxxxxxxxxxxxxxx", "gitlab-pat", "glpat-xxxxxxxxxxxxxxxxxxxx"));
-  EXPECT_TRUE(finds("hf_abcdefghijklmnopqrstuvwxyzABCDEFGH", "hf-token", "hf_abcdefghijklmnopqrstuvwxyzABCDEFGH"));
-  EXPECT_TRUE(finds("npm_abcdefghijklmnopqrstuvwxyz0123456789", "npm-token", "npm_abcdefghijklmnopqrstuvwxyz0123456789"));
-  EXPECT_TRUE(finds("sk_live_abcdefghijklmnopqrstuvwx", "stripe-live", "sk_live_abcdefghijklmnopqrstuvwx"));
-  EXPECT_TRUE(finds("xoxb-123456789012-123456789012-abcdefghijklmnopqrstuvwx", "slack-bot",
-                    "xoxb-123456789012-123456789012-abcdefghijklmnopqrstuvwx"));
-  const std::string azure = "abc8Q~" + std::string(34, 'k');
+  const std::string google = "AIza" + random_chars(35, 8);
+  EXPECT_TRUE(finds(google, "google-api", google));
+  const std::string glpat = "glpat-" + random_chars(20, 9);
+  EXPECT_TRUE(finds(glpat, "gitlab-pat", glpat));
+  const std::string hf = "hf_" + random_chars(34, 10, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+  EXPECT_TRUE(finds(hf, "hf-token", hf));
+  const std::string npm = "npm_" + random_chars(36, 11);
+  EXPECT_TRUE(finds(npm, "npm-token", npm));
+  const std::string stripe = "sk_live_" + random_chars(24, 12);
+  EXPECT_TRUE(finds(stripe, "stripe-live", stripe));
+  const std::string slack = "xoxb-123456789012-123456789012-" + random_chars(24, 13);
+  EXPECT_TRUE(finds(slack, "slack-bot", slack));
+  const std::string azure = "abc8Q~" + random_chars(34, 14);
   EXPECT_TRUE(finds("secret: " + azure, "azure-client-secret", azure));
-  const std::string discord = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl." + std::string(30, 'z');
+  const std::string discord = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl." + random_chars(30, 15);
   EXPECT_TRUE(finds("token " + discord + " ok", "discord-bot-token", discord));
-  const std::string fine = "github_pat_" + std::string(22, 'A') + "_" + std::string(59, 'b');
+  const std::string fine = "github_pat_" + random_chars(22, 16) + "_" + random_chars(59, 17);
   EXPECT_TRUE(finds(fine, "github-fine-grained-pat", fine));
 }
 
@@ -115,18 +122,19 @@ TEST(Decoders, EachEncodingIsUndone) {
 }
 
 TEST(Decoders, ChainsAreReported) {
-  const std::string key = "sk-proj-" + std::string(40, 'Q') + "T3BlbkFJ" + std::string(40, 'R');
+  const std::string q = testing::random_chars(40, 21), r = testing::random_chars(40, 22);
+  const std::string key = "sk-proj-" + q + "T3BlbkFJ" + r;
   const std::string b64 = base64_encode("OPENAI_API_KEY=" + key);
   EXPECT_TRUE(finds("echo " + b64 + " | base64 -d", "openai-key", key, "base64"));
   // JSON inside JSON, then \u escapes in the inner string.
-  const std::string inner = R"({"output":"token=\\u0073k-proj-)" + std::string(40, 'Q') + "T3BlbkFJ" + std::string(40, 'R') + R"("})";
+  const std::string inner = R"({"output":"token=\\u0073k-proj-)" + q + "T3BlbkFJ" + r + R"("})";
   std::string outer = "{\"text\":";
   append_json_string(&outer, inner);
   outer += "}";
   EXPECT_TRUE(finds(outer, "openai-key", key, "json>json>unicode-escape"));
   // A token split across SSE deltas.
   std::string sse;
-  const std::string ant = "sk-ant-api03-" + std::string(90, 'z') + "AA";
+  const std::string ant = "sk-ant-api03-" + testing::random_chars(93, 23) + "AA";
   for (size_t i = 0; i < ant.size(); i += 9) {
     sse += "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"" +
            ant.substr(i, 9) + "\"}}\n\n";
@@ -205,7 +213,7 @@ TEST(SecretRecall, PlantedSecretsAreFoundWithTheirExactText) {
 TEST(ScanMode, FilesDirectoriesZstdAndTar) {
   const std::string dir = testing::temp_dir() + "/scan";
   std::filesystem::create_directories(dir + "/sub");
-  const std::string key = "glpat-" + std::string(20, 'k');
+  const std::string key = "glpat-" + testing::random_chars(20, 24);
   testing::write_temp("scan/plain.txt", "GITLAB=" + key + "\n");
   testing::write_temp("scan/sub/clean.txt", "nothing here\nat all");
   auto files = expand_scan_paths({dir});

@@ -39,6 +39,16 @@ std::string shared_subdir(const char* name) {
 std::string shared_samples_dir() { return shared_subdir("samples"); }
 std::string corpora_dir() { return shared_subdir("corpora"); }
 
+std::string random_chars(size_t n, uint32_t seed, std::string_view alphabet) {
+  std::string out;
+  uint64_t x = 0x9E3779B97F4A7C15ull * (seed + 1);
+  for (size_t i = 0; i < n; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;  // xorshift64
+    out += alphabet[x % alphabet.size()];
+  }
+  return out;
+}
+
 const fixtures::SigningKey& dev_key() {
   static const auto key = fixtures::SigningKey::from_file(source_path("fixtures/keys/dev-key.json"));
   return key;

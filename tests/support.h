@@ -46,6 +46,11 @@ struct CommandResult {
 // Runs a shell command; stdout captured, stderr discarded.
 CommandResult run_command(const std::string& command);
 
+// `n` characters of `alphabet` (base62 by default) that look random, the
+// same for the same seed: test tokens real rules accept (no "xxxx" fillers).
+std::string random_chars(size_t n, uint32_t seed = 1,
+                         std::string_view alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+
 std::string write_temp(const std::string& name, const std::string& bytes);
 std::string temp_dir();
 

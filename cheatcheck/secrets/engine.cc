@@ -37,6 +37,22 @@ void for_each_string(simdjson::dom::element e, F&& f) {
   }
 }
 
+// Calls f(key, value) for every member of every object whose value is a string.
+template <typename F>
+void for_each_member(simdjson::dom::element e, F&& f) {
+  simdjson::dom::object o;
+  simdjson::dom::array a;
+  if (!e.get(o)) {
+    for (auto field : o) {
+      std::string_view s;
+      if (!field.value.get(s)) f(field.key, s);
+      else for_each_member(field.value, f);
+    }
+  } else if (!e.get(a)) {
+    for (auto v : a) for_each_member(v, f);
+  }
+}
+
 }  // namespace
 
 void add_hit(SecretHit hit, std::vector<SecretHit>* out) {
@@ -136,7 +152,22 @@ bool SecretEngine::scan_json(std::string_view text, const std::string& chain, in
   if (!root) return false;
   const std::string next = extend(chain, "json");
   for_each_string(*root, [&](std::string_view s) { scan_at(s, next, depth + 1, out); });
+  for_each_member(*root, [&](std::string_view key, std::string_view value) { judge_member(key, value, next, out); });
   return true;
+}
+
+// {"api_token": "v"}: the key names the value, which its own scan cannot see.
+void SecretEngine::judge_member(std::string_view key, std::string_view value, const std::string& chain,
+                                std::vector<SecretHit>* out) {
+  if (!generic_assignment(key, value)) return;
+  thread_local std::vector<Candidate> cands;
+  Matcher::instance().scan(value, &cands);
+  auto rules = secret_rules();
+  for (const Candidate& c : cands) {
+    if (!generic(c.rule) && extract_secret(rules[c.rule], value, c.start, c.end)) return;  // reported as that format
+  }
+  static const uint32_t kGeneric = static_cast<uint32_t>(*rule_index("generic-secret"));
+  add_hit({kGeneric, std::string(value), chain, rules[kGeneric].severity, ""}, out);
 }
 
 void SecretEngine::scan_sse(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out) {

@@ -37,6 +37,8 @@ class SecretEngine {
   void match(std::string_view text, const std::string& chain, std::vector<SecretHit>* out);
   void decode_more(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out);
   bool scan_json(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out);
+  void judge_member(std::string_view key, std::string_view value, const std::string& chain,
+                    std::vector<SecretHit>* out);
   void scan_sse(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out);
   static bool holds_known_format(const std::string& value, std::string_view text,
                                  const std::vector<std::pair<size_t, size_t>>& specific);

@@ -16,6 +16,56 @@
 namespace goalcup::cheat {
 namespace {
 
+// Some secrets span lines of a file, and lines are scanned one by one:
+// a private key from its BEGIN line to its END line, and a shell command
+// continued with a trailing backslash (curl ... \ -u user:password). Those
+// lines are also joined as written (LF between them, CR kept) and scanned as
+// one text, located at the first line. A key block that never closes is
+// scanned as far as it went (64 KB, 2000 lines, or the end of the file).
+class LineJoiner {
+ public:
+  // Feeds a line; returns true when `take()` holds a block to scan.
+  bool add(std::string_view line, uint64_t index) {
+    if (kind_ == Kind::none) {
+      kind_ = opens_key(line) ? Kind::key : continues(line) ? Kind::shell : Kind::none;
+      if (kind_ != Kind::none) lines_ = 1, start_ = index, text_.assign(line);
+      return false;
+    }
+    text_ += '\n';
+    text_.append(line);
+    ++lines_;
+    const bool done = kind_ == Kind::key ? line.find("-----END") != std::string_view::npos : !continues(line);
+    return done || text_.size() > kMaxBytes || lines_ > kMaxLines;
+  }
+  // A block still open when the file ends.
+  bool pending() const { return kind_ != Kind::none; }
+  // The joined block, with the padding the scanners need after it.
+  std::string_view take(uint64_t* start) {
+    kind_ = Kind::none;
+    *start = start_;
+    const size_t n = text_.size();
+    text_.append(kLinePadding, '\0');
+    return std::string_view(text_).substr(0, n);
+  }
+
+ private:
+  enum class Kind { none, key, shell };
+  static bool opens_key(std::string_view line) {
+    const size_t begin = line.find("-----BEGIN");
+    return begin != std::string_view::npos && line.find("PRIVATE KEY", begin) != std::string_view::npos &&
+           line.find("-----END", begin) == std::string_view::npos;
+  }
+  static bool continues(std::string_view line) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    return line.ends_with('\\');
+  }
+  static constexpr size_t kMaxBytes = 64 << 10, kMaxLines = 2000;
+  Kind kind_ = Kind::none;
+  size_t lines_ = 0;
+  uint64_t start_ = 0;
+  std::string text_;
+};
+
 class FileScanner {
  public:
   FileScanner(const Limits& limits, CheatReport& report, bool keep_text, unsigned threads)
@@ -32,12 +82,16 @@ class FileScanner {
     if (!src) return fail(src.error());
     LineReader lines(std::move(*src), limits_, true);
     Line line;
+    LineJoiner joined;
+    uint64_t block_start = 0;
     for (;;) {
       auto st = lines.next(&line);
       if (st == LineReader::Status::line) {
         pool_.add(line.bytes, line.index);
+        if (joined.add(line.bytes, line.index)) pool_.add(joined.take(&block_start), block_start);
         continue;
       }
+      if (joined.pending()) pool_.add(joined.take(&block_start), block_start);
       pool_.flush();  // every hit of this stream is collected under its name
       if (st == LineReader::Status::error) fail(lines.error());
       // A cut zstd stream was scanned as far as it goes, not in full.

@@ -37,9 +37,6 @@ void replace_all(std::string& s, std::string_view from, std::string_view to) {
   for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
 }
 
-// The characters of a generic value (Chars::value in rules.cc).
-constexpr std::string_view kValueClass = R"([^\x00-\x20"'\\,;<>{}()\[\]\x7f])";
-
 }  // namespace
 
 hs_database_t* compile_rule_database(std::string* error) {
@@ -56,6 +53,9 @@ hs_database_t* compile_rule_database(std::string* error) {
 // unless it is \u-escaped or is a \/ - and those are triggers of their own.
 std::string raw_tolerant_pattern(std::string_view pattern) {
   std::string p(pattern);
+  replace_all(p, R"(["'`]?)", "\x01?");
+  replace_all(p, R"(["'`])", "\x01");
+  replace_all(p, "\x01", R"((?:\\*["'`]))");
   replace_all(p, R"(["']?)", R"((?:\\*["'])?)");
   replace_all(p, R"(\s*)", R"((?:\s|\\+[nrtf])*)");
   replace_all(p, R"(\s+)", R"((?:\s|\\+[nrtf])+)");
@@ -70,7 +70,10 @@ hs_database_t* compile_prefilter_database(std::string* error) {
     // A generic assignment is only a secret with a value of 12 or more
     // characters right after it: without that, "max_tokens":4096 in every
     // request would send every line to the decoder.
-    if (rules[i].id == "generic-secret") expr += std::string(kValueClass) + "{" + std::to_string(rules[i].min_len) + "}";
+    if (rules[i].id == "generic-secret" && rules[i].extract == Extract::value) {
+      // (not "[": a [REDACTED:...] marker is no value)
+      expr += R"(\s*@?(?:\\*["'`])?[^\x00-\x1f"'`\\\[][^\x00-\x1f"'`\\])" "{" + std::to_string(rules[i].min_len - 1) + "}";
+    }
     patterns.push_back({expr, rules[i].caseless ? HS_FLAG_CASELESS : 0u, static_cast<unsigned>(i)});
   }
   std::string names;

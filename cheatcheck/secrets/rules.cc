@@ -1,11 +1,16 @@
 #include "cheatcheck/secrets/rules.h"
 
+#include "cheatcheck/secrets/decoders.h"
+
 #include <strings.h>
 
+#include <sodium.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <tuple>
 
 namespace goalcup::cheat {
 namespace {
@@ -28,32 +33,52 @@ constexpr Rule kRules[] = {
     {"openai-key", R"(sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})", Extract::token, Chars::none, 0, 0, Severity::high,
      false, true, "OpenAI legacy key", 51},
     // GitHub
-    {"github-pat", R"(ghp_[A-Za-z0-9]{36})", Extract::github, Chars::none, 0, 0, Severity::high, false, true,
+    // The checksum decides, so these need no boundary before them: a token
+    // glued to a word ("provideghp_...") is found when its checksum holds.
+    {"github-pat", R"(ghp_[A-Za-z0-9]{36})", Extract::github, Chars::none, 0, 0, Severity::high, false, false,
      "GitHub personal access token", 40},
-    {"github-oauth", R"(gho_[A-Za-z0-9]{36})", Extract::github, Chars::none, 0, 0, Severity::high, false, true,
+    {"github-oauth", R"(gho_[A-Za-z0-9]{36})", Extract::github, Chars::none, 0, 0, Severity::high, false, false,
      "GitHub OAuth token", 40},
-    {"github-app", R"(gh[us]_[A-Za-z0-9]{36})", Extract::github, Chars::none, 0, 0, Severity::high, false, true,
+    {"github-app", R"(gh[us]_[A-Za-z0-9]{36})", Extract::github, Chars::none, 0, 0, Severity::high, false, false,
      "GitHub App user-to-server or server-to-server token", 40},
-    {"github-refresh", R"(ghr_[A-Za-z0-9]{36})", Extract::github, Chars::none, 0, 0, Severity::high, false, true,
+    {"github-refresh", R"(ghr_[A-Za-z0-9]{36})", Extract::github, Chars::none, 0, 0, Severity::high, false, false,
      "GitHub refresh token", 40},
     {"github-fine-grained-pat", R"(github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})", Extract::token, Chars::none, 0, 0,
      Severity::high, false, true, "GitHub fine-grained personal access token", 93},
     // GitLab
-    {"gitlab-pat", R"(glpat-[A-Za-z0-9_\-]{20})", Extract::token, Chars::alnum_dash, 26, 90, Severity::high, false,
+    {"gitlab-pat", R"(glpat-[A-Za-z0-9_\-]{20})", Extract::token, Chars::alnum_dash_dot, 26, 90, Severity::high, false,
      true, "GitLab personal access token", 26},
-    {"gitlab-token", R"(gl(?:dt|rt|ft)-[A-Za-z0-9_\-]{20})", Extract::token, Chars::alnum_dash, 25, 90,
+    {"gitlab-token", R"(gl(?:dt|rt|ft)-[A-Za-z0-9_\-]{20})", Extract::token, Chars::alnum_dash_dot, 25, 90,
      Severity::high, false, true, "GitLab deploy, runner or feed token", 25},
-    {"gitlab-token", R"(gl(?:cbt|ptt|imt|oas)-[A-Za-z0-9_\-]{20})", Extract::token, Chars::alnum_dash, 26, 90,
+    {"gitlab-token", R"(glcbt-[A-Za-z0-9_\-]{20})", Extract::token, Chars::alnum_dash, 26, 90,
      Severity::high, false, true, "GitLab CI/CD, trigger, incoming mail or OAuth token", 26},
-    {"gitlab-token", R"(glsoat-[A-Za-z0-9_\-]{20})", Extract::token, Chars::alnum_dash, 27, 90, Severity::high,
+    {"gitlab-token", R"(glptt-[A-Za-z0-9_\-]{40})", Extract::token, Chars::none, 0, 0, Severity::high, false, true,
+     "GitLab pipeline trigger token", 46},
+    {"gitlab-token", R"(glimt-[A-Za-z0-9_\-]{25})", Extract::token, Chars::none, 0, 0, Severity::high, false, true,
+     "GitLab incoming mail token", 31},
+    {"gitlab-token", R"(gloas-[A-Za-z0-9_\-]{64})", Extract::token, Chars::none, 0, 0, Severity::high, false, true,
+     "GitLab OAuth application secret", 70},
+    {"gitlab-token", R"(glsoat-[A-Za-z0-9_\-]{20})", Extract::token, Chars::alnum_dash, 27, 57, Severity::high,
      false, true, "GitLab service account token", 27},
-    {"gitlab-token", R"(glagent-[A-Za-z0-9_\-]{20})", Extract::token, Chars::alnum_dash, 28, 90, Severity::high,
-     false, true, "GitLab agent token", 28},
+    {"gitlab-token", R"(glagent-[A-Za-z0-9_\-]{50})", Extract::token, Chars::alnum_dash, 58, 120, Severity::high,
+     false, true, "GitLab agent token", 58},
+    {"gitlab-token", R"(glffct-[A-Za-z0-9_\-]{20})", Extract::token, Chars::alnum_dash, 27, 90, Severity::high,
+     false, true, "GitLab feature flags client token", 27},
+    {"gitlab-token", R"(GR1348941[A-Za-z0-9_\-]{20})", Extract::token, Chars::alnum_dash, 29, 59, Severity::high,
+     false, true, "GitLab runner registration token", 29},
+    {"gitlab-session", R"(_gitlab_session=[0-9a-z]{32})", Extract::token, Chars::none, 0, 0, Severity::high, false,
+     true, "GitLab session cookie", 48},
     // Cloud
     {"aws-key-id", R"((?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})", Extract::token, Chars::none, 0, 0, Severity::high,
      false, true, "AWS access key id", 20},
     {"aws-secret-key", R"(aws[A-Za-z0-9_\- ]{0,16}(?:secret|private)[A-Za-z0-9_\- ]{0,16}["']?\s*[:=]\s*["']?)",
      Extract::value, Chars::b64, 40, 40, Severity::high, true, false, "AWS secret access key in an assignment"},
+    {"aws-bedrock-key", R"(ABSKQmVkcm9ja0FQSUtleS[A-Za-z0-9+/]{40})", Extract::token, Chars::b64, 62, 400,
+     Severity::high, false, true, "AWS Bedrock long-term API key", 62},
+    {"aws-bedrock-key", R"(bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t)", Extract::token, Chars::b64, 44, 4000,
+     Severity::high, false, true, "AWS Bedrock short-term API key", 44},
+    {"azure-storage-key", R"(AccountKey\s*=\s*)", Extract::value, Chars::token68, 86, 90, Severity::high, true,
+     false, "Azure storage account key"},
     {"google-api", R"(AIza[0-9A-Za-z_\-]{35})", Extract::token, Chars::none, 0, 0, Severity::high, false, true,
      "Google API key", 39},
     {"azure-client-secret", R"(\dQ~[A-Za-z0-9_~.\-]{31})", Extract::azure, Chars::none, 0, 0, Severity::high, false,
@@ -63,16 +88,40 @@ constexpr Rule kRules[] = {
      "Slack bot token", 11},
     {"slack-user", R"(xoxp-[0-9]{6})", Extract::token, Chars::alnum_dash, 30, 160, Severity::high, false, true,
      "Slack user token", 11},
-    {"slack-token", R"(xox[aers]-[0-9A-Za-z]{6})", Extract::token, Chars::alnum_dash, 20, 160, Severity::high, false,
+    {"slack-token", R"(xox[aers]-[0-9A-Za-z][0-9A-Za-z\-]{5})", Extract::token, Chars::alnum_dash, 15, 160, Severity::high, false,
      true, "Slack app, refresh or other token", 11},
+    {"slack-token", R"(xapp-\d-[A-Z0-9]{6})", Extract::token, Chars::alnum_dash, 30, 200, Severity::high, false,
+     true, "Slack app-level token", 13},
+    {"slack-token", R"(xoxe-\d-[A-Za-z0-9]{6})", Extract::token, Chars::alnum_dash, 30, 200, Severity::high, false,
+     true, "Slack configuration refresh token", 13},
+    {"slack-token", R"(xoxe\.xox[bp]-\d-[A-Za-z0-9]{6})", Extract::token, Chars::alnum_dash, 30, 200,
+     Severity::high, false, true, "Slack configuration token", 18},
+    {"slack-token", R"(xoxo-\d{6})", Extract::token, Chars::alnum_dash, 30, 160, Severity::high, false, true,
+     "Slack legacy workspace token", 11},
     {"slack-webhook", R"(hooks\.slack\.com/services/T[A-Z0-9]{6})", Extract::token, Chars::token68, 60, 160,
      Severity::high, false, false, "Slack incoming webhook", 32},
+    {"slack-webhook", R"(hooks\.slack\.com/workflows/T[A-Z0-9]{6})", Extract::token, Chars::token68, 60, 200,
+     Severity::high, false, false, "Slack workflow webhook", 33},
+    {"slack-webhook", R"(hooks\.slack\.com/triggers/T[A-Z0-9]{6})", Extract::token, Chars::token68, 60, 200,
+     Severity::high, false, false, "Slack workflow trigger", 32},
     {"discord-bot-token", R"(\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27})", Extract::discord, Chars::none, 0, 0,
      Severity::high, false, false, "Discord bot token", 35},
-    {"stripe-live", R"((?:sk|rk)_live_[0-9A-Za-z]{20})", Extract::token, Chars::alnum, 28, 140, Severity::high, false,
+    {"stripe-live", R"((?:sk|rk)_(?:live|prod)_[0-9A-Za-z]{20})", Extract::token, Chars::alnum, 28, 140, Severity::high, false,
      true, "Stripe live secret or restricted key", 28},
     {"stripe-test", R"((?:sk|rk)_test_[0-9A-Za-z]{20})", Extract::token, Chars::alnum, 28, 140, Severity::warning,
      false, true, "Stripe test key", 28},
+    {"sendgrid-key", R"(SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43})", Extract::token, Chars::none, 0, 0,
+     Severity::high, false, true, "SendGrid API key", 69},
+    {"sendgrid-key", R"(SG\.[A-Za-z0-9_\-=.]{66})", Extract::token, Chars::none, 0, 0, Severity::warning, false,
+     true, "SendGrid API key (not in the SG.<22>.<43> layout)", 69},
+    {"twilio-key", R"(SK[0-9a-fA-F]{32})", Extract::token, Chars::none, 0, 0, Severity::warning, false, true,
+     "Twilio API key SID", 34},
+    {"databricks-token", R"(dapi[0-9a-fA-F]{32})", Extract::token, Chars::none, 0, 0, Severity::high, false, true,
+     "Databricks personal access token", 36},
+    {"databricks-token", R"(dapi[0-9a-fA-F]{32}-\d)", Extract::token, Chars::none, 0, 0, Severity::high, false,
+     true, "Databricks personal access token", 38},
+    {"digitalocean-token", R"(do[opr]_v1_[0-9a-f]{64})", Extract::token, Chars::none, 0, 0, Severity::high, false,
+     true, "DigitalOcean token", 71},
     {"stripe-webhook", R"(whsec_[0-9A-Za-z]{24})", Extract::token, Chars::alnum, 30, 100, Severity::high, false, true,
      "Stripe webhook signing secret", 30},
     // Registries and hubs
@@ -82,19 +131,41 @@ constexpr Rule kRules[] = {
      "Hugging Face org token", 42},
     {"npm-token", R"(npm_[A-Za-z0-9]{36})", Extract::token, Chars::none, 0, 0, Severity::high, false, true,
      "npm access token", 40},
+    {"pypi-token", R"(pypi-AgE[IN][A-Za-z0-9]{16})", Extract::token, Chars::alnum_dash, 60, 400, Severity::high,
+     false, true, "PyPI API token", 25},
+    {"npmrc-auth", R"(:_auth(?:Token)?\s*=\s*["']?)", Extract::value, Chars::token68, 8, 400, Severity::high,
+     false, false, ".npmrc registry credential"},
+    {"netrc-password", R"(machine\s+[^\s]{1,255}\s+login\s+[^\s]{1,255}\s+password\s+)", Extract::value,
+     Chars::value, 6, 200, Severity::warning, false, true, ".netrc password"},
+    {"docker-auth", R"("auth"\s*:\s*")", Extract::docker_auth, Chars::b64, 8, 400, Severity::high, false, false,
+     "Docker registry credential (config.json auth)"},
     // Structured secrets
     {"jwt", R"(eyJ[A-Za-z0-9_\-]{8})", Extract::jwt, Chars::none, 0, 0, Severity::high, false, true, "JSON Web Token", 11},
-    {"pem-private-key", R"(-----BEGIN[A-Z ]{0,24} PRIVATE KEY-----)", Extract::pem_block, Chars::none, 0, 0,
-     Severity::high, false, false, "PEM or OpenSSH private key"},
+    {"pem-private-key", R"(-----BEGIN[A-Z0-9 ]{0,24} PRIVATE KEY)", Extract::pem_block, Chars::none, 0, 0,
+     Severity::high, false, false, "PEM, OpenSSH or PGP private key"},
     // Headers and assignments
-    {"auth-header", R"(authorization["']?\s*[:=]\s*["']?bearer\s+)", Extract::value, Chars::token68, 16, 400,
-     Severity::high, true, false, "Authorization: Bearer header value"},
-    {"api-key-header", R"((?:x-api-key|api-key|x-goog-api-key|x-auth-token)["']?\s*[:=]\s*["']?)", Extract::value,
-     Chars::alnum_dash_dot, 16, 200, Severity::high, true, false, "x-api-key style header value"},
+    {"auth-header", R"(authorization["']?\s*[:=]\s*["']?(?:(?:bearer|token|api-token|basic)\s+)?)", Extract::value,
+     Chars::token68, 12, 400, Severity::high, true, false, "Authorization header value"},
+    {"api-key-header",
+     R"((?:x-api-key|api-key|apikey|api-token|x-[a-z]{1,20}-api-?key|private-token|x-goog-api-key|x-auth-token)["']?\s*:\s*["']?)",
+     Extract::value, Chars::alnum_dash_dot, 10, 200, Severity::high, true, false, "x-api-key style header value"},
+    {"url-credentials", R"([A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s/?#@:"'<>]{0,128}:[^\s/?#"'<>]{1,256}@)",
+     Extract::url_userinfo, Chars::none, 6, 256, Severity::warning, false, false, "password in a URL"},
+    {"basic-auth", R"(curl\s(?:[^|;&]{0,400}\s)?(?:-u|--user)(?:\s+|=))", Extract::shell_user, Chars::none, 6, 256,
+     Severity::warning, false, false, "curl -u user:password"},
+    // Assignments in the usual syntaxes: k = v, k: v, "k": "v", k := v,
+    // var k string = "v", $k .= "v", "k" => "v", k ?= v, k == "v",
+    // setProperty("k", "v"), secret("v"), <k>v</k>, password "v". The name
+    // and the value are judged after the match (value_after).
     {"generic-secret",
-     R"((?:api[_\-]?key|secret|token|passw(?:or)?d|passphrase|pwd|credential|auth)[A-Za-z0-9_\-]{0,24}["']?\s*[:=]\s*["']?)",
+     R"((?:api[_\-]?key|secret|token|passw(?:or)?d|passphrase|pwd|credential|creds|private[_\-]?key|auth|pass(?:_|\b))[A-Za-z0-9_\-.]{0,24}["'`]?(?:\[\d{0,4}\])?(?:\s+(?:string|str|String|char\s*\*))?(?:\s*(?:[:?.+!]?=|::=|:::=|===?|!==?|=>|:|,|>|\()\s*|\s+@?["'`]))",
      Extract::value, Chars::value, 12, 200, Severity::warning, true, false,
      "key/token/secret/password assignment with a random value"},
+    // The value first: if ("v" == password).
+    {"generic-secret",
+     R"(["'`]\s*(?:===?|!==?)\s*[A-Za-z_]{0,24}(?:api[_\-]?key|secret|token|passw(?:or)?d|passphrase|pwd|credential|private[_\-]?key))",
+     Extract::value_before, Chars::value, 12, 200, Severity::warning, true, false,
+     "key/token/secret/password compared with a random value"},
 };
 
 bool is_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
@@ -113,15 +184,68 @@ bool github_checksum_ok(std::string_view token) {
   return token.substr(34) == out;
 }
 
-// A value that is obviously not a real secret.
-bool placeholder(std::string_view v) {
-  static constexpr std::string_view kNot[] = {"REDACTED", "xxxx", "XXXX", "****", "${", "$(", "<", "example",
-                                              "EXAMPLE", "changeme", "placeholder", "your_", "YOUR_", "dummy",
-                                              "process.env", "os.environ", "getenv", "None", "null", "undefined"};
-  for (auto n : kNot) {
-    if (v.find(n) != std::string_view::npos) return true;
+bool contains_nocase(std::string_view hay, std::string_view needle) {
+  if (needle.size() > hay.size()) return false;
+  for (size_t i = 0; i + needle.size() <= hay.size(); ++i) {
+    if (strncasecmp(hay.data() + i, needle.data(), needle.size()) == 0) return true;
   }
   return false;
+}
+
+// A value that is obviously not a real secret: a template, a reference to
+// one, a redaction marker, a word that names the secret instead of being it.
+bool placeholder(std::string_view v) {
+  static constexpr std::string_view kParts[] = {
+      "redacted", "xxxx", "****", "...", "%s", "example", "changeme", "change_me",
+      "placeholder", "your_", "your-", "yourpass", "dummy", "process.env", "os.environ", "getenv", "password",
+      "passwd", "fake", "sample", "insert_", "replace_", "todo"};
+  for (auto n : kParts) {
+    if (contains_nocase(v, n)) return true;
+  }
+  static constexpr std::string_view kWhole[] = {"none", "null", "nil", "undefined", "true", "false", "secret",
+                                                "token", "pass", "test", "admin", "string", "empty"};
+  for (auto n : kWhole) {
+    if (v.size() == n.size() && strncasecmp(v.data(), n.data(), n.size()) == 0) return true;
+  }
+  // $VAR, %VAR%, {name}: references, not values.
+  if (v.empty()) return true;
+  if (v.front() == '$' || v.front() == '%' || (v.front() == '{' && v.back() == '}') ||
+      (v.front() == '<' && v.back() == '>') || (v.front() == '[' && v.back() == ']')) {
+    return true;
+  }
+  return false;
+}
+
+// A published sample or a filler: "EXAMPLE" in it (AWS's documented
+// AKIAIOSFODNN7EXAMPLE), or the same character 8 times in a row
+// (ghp_xxxx..., sk_live_AAAA...), which random tokens never have.
+bool filler_token(std::string_view t) {
+  for (std::string_view f : {"EXAMPLE", "example", "xxxxx", "XXXXX"}) {
+    if (t.find(f) != std::string_view::npos) return true;
+  }
+  if (t.find("abcdefgh") != std::string_view::npos || t.find("ABCDEFGH") != std::string_view::npos) return true;
+  size_t run = 1;
+  for (size_t i = 1; i < t.size(); ++i) {
+    run = t[i] == t[i - 1] ? run + 1 : 1;
+    if (run >= 12) return true;
+  }
+  return false;
+}
+
+// Checks a provider's documented layout beyond its pattern.
+bool layout_ok(std::string_view id, std::string_view token) {
+  // sk-ant-api03-<93>AA, sk-ant-admin01-<93>AA
+  if (id == "anthropic-key") return token.size() == 108 && token.ends_with("AA");
+  if (id == "anthropic-admin-key") return token.size() == 110 && token.ends_with("AA");
+  // Every OpenAI key holds "T3BlbkFJ", base64 of "OpenAI".
+  if (id == "openai-key") return token.find("T3BlbkFJ") != std::string_view::npos;
+  if (id.starts_with("slack-")) return !token.ends_with('-');
+  return true;
+}
+
+// A time-based (version 1) UUID is an identifier: random tokens are v4.
+bool time_uuid(std::string_view v) {
+  return v.size() == 36 && v[8] == '-' && v[13] == '-' && v[18] == '-' && v[23] == '-' && v[14] == '1';
 }
 
 // Classes of characters present (lower, upper, digit, other).
@@ -161,18 +285,259 @@ size_t grow(std::string_view text, size_t start, size_t from, const Rule& rule) 
   return end;
 }
 
+bool name_char(char c) { return is_alnum(c) || c == '_' || c == '-' || c == '.'; }
+
+// The name assigned to in `k = v`, `"k": "v"`, `var k string = "v"`,
+// `setProperty("k", "v")`, `<k>v`: the identifier before the operator.
+std::string_view assigned_name(std::string_view text, size_t value_start) {
+  size_t i = value_start;
+  auto skip_operator = [&] {
+    while (i > 0 && std::string_view(" \t\r\n\"'`[]:=?.+!>,*(").find(text[i - 1]) != std::string_view::npos) --i;
+  };
+  auto read_word = [&] {
+    const size_t end = i;
+    while (i > 0 && end - i < 64 && name_char(text[i - 1])) --i;
+    return text.substr(i, end - i);
+  };
+  skip_operator();
+  std::string_view name = read_word();
+  if (!name.empty() && name.find_first_not_of("0123456789") == std::string_view::npos && i > 0 && text[i - 1] == '[') {
+    --i;  // char secret[25] = "..."
+    name = read_word();
+  }
+  if (i > 0 && text[i - 1] == '/') return {};  // ".../token": a path, not a name
+  for (std::string_view type : {"string", "str", "String", "char"}) {
+    if (name == type && i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t')) {
+      while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t')) --i;
+      return read_word();
+    }
+  }
+  return name;
+}
+
+// Whether a name says its value is a credential: it holds a keyword as a
+// word of its own (not "author", "tokenizer"), and no word that makes the
+// value something about the credential (its URL, type, length, file...).
+bool secret_name(std::string_view name) {
+  std::string n(name);
+  for (char& c : n) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  for (size_t p = n.find("author"); p != std::string::npos; p = n.find("author", p + 1)) {
+    if (n.compare(p, 8, "authoriz") != 0) n.replace(p, 6, "######");
+  }
+  static constexpr std::string_view kAbout[] = {
+      "url", "uri", "endpoint", "path", "file", "type", "name", "length", "size", "count", "ttl", "expir",
+      "format", "field", "param", "prompt", "limit", "budget", "usage", "tokeniz", "header", "policy", "rotation",
+      "version", "_id", "-id", ".id", "hash", "digest", "salt", "public", "csrf"};
+  for (auto w : kAbout) {
+    if (n.find(w) != std::string::npos) return false;
+  }
+  if (n.ends_with("id") || n.ends_with("ids")) return false;  // credentialsId: names a stored credential
+  for (std::string_view k : {"api_key", "api-key", "apikey", "secret", "token", "password", "passwd", "pwd",
+                             "passphrase", "cred", "auth", "private_key", "private-key", "privatekey"}) {
+    if (n.find(k) != std::string::npos) return true;
+  }
+  // "pass" as a word of its own (db_pass), not compass or passthrough.
+  for (size_t p = n.find("pass"); p != std::string::npos; p = n.find("pass", p + 1)) {
+    if (p + 4 == n.size() || !(n[p + 4] >= 'a' && n[p + 4] <= 'z')) return true;
+  }
+  return false;
+}
+
+// A value that is code, not data: obj.api_key, config.secret, f(...).
+bool code_expression(std::string_view text, std::string_view value, size_t value_end) {
+  if (value_end < text.size() && text[value_end] == '(') return true;
+  if (value.find('.') == std::string_view::npos) return false;
+  for (char c : value) {
+    if (!is_alnum(c) && c != '_' && c != '.') return false;
+  }
+  return !(value.front() >= '0' && value.front() <= '9');
+}
+
+bool is_quote(char c) { return c == '"' || c == '\'' || c == '`'; }
+
+// Judges a generic value [start, end) assigned to a credential-like name.
+std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, size_t start, size_t end,
+                                       bool quoted, std::string_view name) {
+  std::string_view value = text.substr(start, end - start);
+  if (value.size() < rule.min_len || placeholder(value) || filler_token(value) || time_uuid(value) ||
+      !secret_name(name) || value.find("://") != std::string_view::npos) {  // URLs: see url-credentials
+    return std::nullopt;
+  }
+  if (shannon_entropy(value) < 3.5 || char_classes(value) < 2) return std::nullopt;
+  if (!quoted && code_expression(text, value, end)) return std::nullopt;
+  // A provider's prefix with the wrong shape failed that provider's rule:
+  // a sample or a typo, not a secret of unknown kind.
+  for (std::string_view prefix : {"xox", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "sk-ant-",
+                                  "sk-proj-", "sk_live_", "sk_test_", "rk_live_", "AKIA", "AIza", "hf_", "npm_",
+                                  "pypi-", "SG.", "dapi", "dop_v1_"}) {
+    if (value.starts_with(prefix)) return std::nullopt;
+  }
+  return Extracted{start, end, rule.severity, ""};
+}
+
+// A generic assignment's value: quoted (anything up to the same quote on
+// the line) or bare (up to a space or a separator).
+std::optional<Extracted> generic_value(const Rule& rule, std::string_view text, size_t end) {
+  const std::string_view name = assigned_name(text, end);
+  size_t i = end;
+  char quote = end > 0 && is_quote(text[end - 1]) ? text[end - 1] : 0;
+  if (!quote) {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '@')) ++i;
+    if (i < text.size() && is_quote(text[i])) quote = text[i++];
+  }
+  if (quote) {
+    size_t close = i;
+    while (close < text.size() && close - i <= rule.max_len && text[close] != quote && text[close] != '\n') ++close;
+    if (close >= text.size() || text[close] != quote) return std::nullopt;
+    // `password "v"` with no operator: one word only, or prose would do.
+    size_t op = i - 1;
+    while (op > 0 && (text[op - 1] == ' ' || text[op - 1] == '\t' || text[op - 1] == '@')) --op;
+    if (op > 0 && name_char(text[op - 1]) && text.substr(i, close - i).find(' ') != std::string_view::npos) {
+      return std::nullopt;
+    }
+    return judge_generic(rule, text, i, close, true, name);
+  }
+  if (i != end) return std::nullopt;  // "the token is": a bare value needs an operator before it
+  size_t e = i;
+  while (e < text.size() && e - i < rule.max_len && static_cast<unsigned char>(text[e]) > ' ' && !is_quote(text[e]) &&
+         text[e] != '<' && text[e] != '\\') {
+    ++e;
+  }
+  while (e > i && (text[e - 1] == ',' || text[e - 1] == ';')) --e;
+  // A bare value follows =, :, > or (; after a comma only a quoted one
+  // does (setProperty("k", "v"), not "type=secret,id=x").
+  size_t op = i;
+  while (op > 0 && (text[op - 1] == ' ' || text[op - 1] == '\t')) --op;
+  if (e == i || op == 0 || std::string_view("=:>(").find(text[op - 1]) == std::string_view::npos) return std::nullopt;
+  return judge_generic(rule, text, i, e, false, name);
+}
+
+// `"v" == password`: the match ends in the name; the value is the quoted
+// text before the operator.
+std::optional<Extracted> value_before(const Rule& rule, std::string_view text, size_t end) {
+  size_t name_end = end;
+  while (name_end < text.size() && name_char(text[name_end])) ++name_end;
+  size_t i = end;
+  while (i > 0 && name_char(text[i - 1])) --i;
+  const std::string_view name = text.substr(i, name_end - i);
+  while (i > 0 && std::string_view(" \t=!").find(text[i - 1]) != std::string_view::npos) --i;
+  if (i == 0 || !is_quote(text[i - 1])) return std::nullopt;
+  const size_t close = i - 1;
+  const size_t open = text.rfind(text[close], close == 0 ? 0 : close - 1);
+  if (open == std::string_view::npos || close - open > rule.max_len + 1u) return std::nullopt;
+  return judge_generic(rule, text, open + 1, close, true, name);
+}
+
 std::optional<Extracted> value_after(const Rule& rule, std::string_view text, size_t end) {
+  if (rule.id == "generic-secret") return generic_value(rule, text, end);
   const size_t value_end = grow(text, end, end, rule);
   std::string_view value = text.substr(end, value_end - end);
   while (!value.empty() && (value.back() == '.' || value.back() == ':')) value.remove_suffix(1);
-  if (value.size() < rule.min_len || placeholder(value)) return std::nullopt;
+  if (value.size() < rule.min_len || placeholder(value) || filler_token(value) || time_uuid(value)) {
+    return std::nullopt;
+  }
   if (rule.min_len == rule.max_len && value_end < text.size() && in_chars(rule.chars, text[value_end])) {
     return std::nullopt;  // a fixed-length secret inside a longer run is something else
   }
-  if (rule.id == "generic-secret" && (shannon_entropy(value) < 3.5 || char_classes(value) < 2)) return std::nullopt;
+  // "Authorization: Api-Token x": the scheme is not the credential.
+  if (value_end + 1 < text.size() && text[value_end] == ' ' && in_chars(rule.chars, text[value_end + 1]) &&
+      value.find_first_of("0123456789") == std::string_view::npos) {
+    return std::nullopt;
+  }
+  if (rule.chars != Chars::b64 && char_classes(value) < 2) return std::nullopt;
   return Extracted{end, end + value.size(), rule.severity, ""};
 }
 
+// "scheme://user:password@host": the match ends at the '@'.
+std::optional<Extracted> url_userinfo(const Rule& rule, std::string_view text, size_t end) {
+  const size_t at = end - 1;
+  // With an '@' in the password, the last '@' before the host is the one.
+  for (size_t i = end; i < text.size() && i < end + 256; ++i) {
+    const char c = text[i];
+    if (c == '@') return std::nullopt;
+    if (c <= ' ' || c == '/' || c == '?' || c == '#' || c == '"' || c == '\'' || c == '<' || c == '>') break;
+  }
+  const size_t scheme = text.rfind("://", at);
+  if (scheme == std::string_view::npos || at - scheme > 400) return std::nullopt;
+  const std::string_view userinfo = text.substr(scheme + 3, at - scheme - 3);
+  const size_t colon = userinfo.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  const std::string_view user = userinfo.substr(0, colon), password = userinfo.substr(colon + 1);
+  // GitHub's token-as-user form: https://<token>:x-oauth-basic@github.com
+  if (password == "x-oauth-basic" && user.size() >= rule.min_len && !placeholder(user) && !filler_token(user)) {
+    return Extracted{scheme + 3, scheme + 3 + colon, rule.severity, ""};
+  }
+  if (password.size() < rule.min_len || password == user || placeholder(password) || filler_token(password) ||
+      shannon_entropy(password) < 2.5) {
+    return std::nullopt;
+  }
+  const size_t from = scheme + 3 + colon + 1;
+  return Extracted{from, from + password.size(), rule.severity, ""};
+}
+
+// `curl -u user:password`: one shell word, quotes removed; the password is
+// the secret, or the user part when it is all there is ("-u token:").
+std::optional<Extracted> shell_user(const Rule& rule, std::string_view text, size_t end) {
+  size_t i = end, colon = std::string_view::npos;
+  char quote = 0;
+  for (; i < text.size() && i - end < 256; ++i) {
+    const char c = text[i];
+    if (quote) {
+      if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c <= ' ') {
+      break;
+    }
+    if (c == ':' && colon == std::string_view::npos) colon = i;
+  }
+  auto unquoted = [&](size_t a, size_t b) {
+    while (a < b && (text[a] == '"' || text[a] == '\'')) ++a;
+    while (b > a && (text[b - 1] == '"' || text[b - 1] == '\'')) --b;
+    return std::pair{a, b};
+  };
+  if (colon == std::string_view::npos) return std::nullopt;
+  auto [ua, ub] = unquoted(end, colon);
+  auto [pa, pb] = unquoted(colon + 1, i);
+  if (pa == pb) std::tie(pa, pb) = std::pair{ua, ub};
+  const std::string_view user = text.substr(ua, ub - ua), secret = text.substr(pa, pb - pa);
+  if (secret.size() < rule.min_len || (secret == user && pa != ua) || placeholder(secret) || filler_token(secret) ||
+      shannon_entropy(secret) < 2.5) {
+    return std::nullopt;
+  }
+  return Extracted{pa, pb, rule.severity, ""};
+}
+
+// Docker's config.json: "auth" is base64 of "user:password".
+std::optional<Extracted> docker_auth(const Rule& rule, std::string_view text, size_t end) {
+  size_t e = end;
+  while (e < text.size() && e - end < rule.max_len && (in_chars(Chars::b64, text[e]) || text[e] == '=')) ++e;
+  if (e - end < rule.min_len || e >= text.size() || text[e] != '"') return std::nullopt;
+  std::string decoded;
+  const std::string_view v = text.substr(end, e - end);
+  if (!decode_base64_text(v, &decoded) || decoded.find(':') == std::string::npos) return std::nullopt;
+  const std::string_view password = std::string_view(decoded).substr(decoded.find(':') + 1);
+  if (password.size() < 4 || placeholder(password)) return std::nullopt;
+  return Extracted{end, e, rule.severity, ""};
+}
+
+// A JWT segment that decodes (base64url, no padding) to a JSON object.
+bool json_segment(std::string_view segment, std::string* decoded) {
+  decoded->resize(segment.size());
+  size_t n = 0;
+  if (sodium_base642bin(reinterpret_cast<unsigned char*>(decoded->data()), decoded->size(), segment.data(),
+                        segment.size(), nullptr, &n, nullptr, sodium_base64_VARIANT_URLSAFE_NO_PADDING) != 0) {
+    return false;
+  }
+  decoded->resize(n);
+  std::string_view d = *decoded;
+  while (!d.empty() && (d.back() == ' ' || d.back() == '\n' || d.back() == '\r')) d.remove_suffix(1);
+  return d.starts_with('{') && d.ends_with('}');
+}
+
+// header.payload.signature (RFC 7519), the header and payload base64url
+// JSON objects. "header.payload." is an unsigned JWT (alg none); a bare
+// "header.payload" has lost its signature but still carries its claims.
 std::optional<Extracted> jwt(std::string_view text, size_t start) {
   size_t end = start;
   int dots = 0;
@@ -183,9 +548,22 @@ std::optional<Extracted> jwt(std::string_view text, size_t start) {
   std::string_view t = text.substr(start, end - start);
   while (!t.empty() && t.back() == '.') t.remove_suffix(1);
   const size_t d1 = t.find('.'), d2 = d1 == std::string_view::npos ? d1 : t.find('.', d1 + 1);
-  if (d2 == std::string_view::npos || d1 < 10 || d2 - d1 < 10 || t.size() - d2 < 9) return std::nullopt;
-  if (t.substr(d1 + 1, 3) != "eyJ") return std::nullopt;
-  return Extracted{start, start + t.size(), Severity::high, ""};
+  if (d1 == std::string_view::npos || d1 < 10 || t.substr(d1 + 1, 3) != "eyJ") return std::nullopt;
+  std::string header, payload;
+  const size_t payload_end = d2 == std::string_view::npos ? t.size() : d2;
+  // The header is ASCII JSON (RFC 7515 parameter names and values).
+  if (!json_segment(t.substr(0, d1), &header) || !json_segment(t.substr(d1 + 1, payload_end - d1 - 1), &payload) ||
+      std::any_of(header.begin(), header.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x7f; })) {
+    return std::nullopt;
+  }
+  if (d2 != std::string_view::npos) {
+    if (t.size() - d2 < 9) return std::nullopt;
+    return Extracted{start, start + t.size(), Severity::high, ""};
+  }
+  if (end > start + t.size() && contains_nocase(header, "none")) {
+    return Extracted{start, start + t.size() + 1, Severity::high, "unsigned (alg none)"};
+  }
+  return Extracted{start, start + t.size(), Severity::warning, "no signature"};
 }
 
 std::optional<Extracted> discord(std::string_view text, size_t start, size_t end) {
@@ -201,24 +579,114 @@ std::optional<Extracted> discord(std::string_view text, size_t start, size_t end
 
 std::optional<Extracted> azure(std::string_view text, size_t start, size_t end) {
   auto ok = [](char c) { return is_alnum(c) || c == '_' || c == '~' || c == '.'; };
-  if (start < 3 || !ok(text[start - 1]) || !ok(text[start - 2]) || !ok(text[start - 3])) return std::nullopt;
+  auto head = [](char c) { return is_alnum(c) || c == '_' || c == '.' || c == '-' || c == '~'; };
+  if (start < 3 || !head(text[start - 1]) || !head(text[start - 2]) || !head(text[start - 3])) return std::nullopt;
+  if (start > 3 && (ok(text[start - 4]) || text[start - 4] == '-')) return std::nullopt;  // inside a longer run
   size_t right = end;
   while (right < text.size() && right - end < 3 && (ok(text[right]) || text[right] == '-')) ++right;
+  if (filler_token(text.substr(start - 3, right - start + 3))) return std::nullopt;
   return Extracted{start - 3, right, Severity::high, ""};
 }
 
+// A private key block: "-----BEGIN <label>-----", a body (RFC 7468 base64,
+// OpenSSH or OpenPGP armor, possibly with "Name: value" header lines, and
+// as written: indented, CRLF, or with JSON's "\n" escapes still in it),
+// "-----END <label>-----". A block whose END never comes (cut output) runs
+// to its first blank line after the body, to a line holding "-----", or to
+// the end of the text.
+constexpr size_t kMaxPemBlock = 64 << 10;
+
+// The body's characters that carry data: whitespace, escaped line breaks and
+// "Name: value" armor headers removed.
+std::string pem_payload(std::string_view body) {
+  std::string out;
+  size_t i = 0;
+  while (i < body.size()) {
+    size_t nl = body.find('\n', i);
+    size_t esc = body.find("\\n", i);
+    size_t cut = std::min(nl, esc);
+    std::string_view line = body.substr(i, cut == std::string_view::npos ? std::string_view::npos : cut - i);
+    i = cut == std::string_view::npos ? body.size() : cut + (cut == esc ? 2 : 1);
+    if (line.find(": ") != std::string_view::npos) continue;  // Proc-Type, DEK-Info, Version, Comment
+    for (char c : line) {
+      if (c != ' ' && c != '\t' && c != '\r') out += c;
+    }
+  }
+  return out;
+}
+
+// Where an unterminated block's body ends: the end of its last line before
+// a blank line, a line with "-----", or the end of the text.
+size_t unterminated_end(std::string_view text, size_t from) {
+  const size_t limit = std::min(text.size(), from + kMaxPemBlock);
+  size_t end = from, pos = from;
+  bool body = false;
+  while (pos < limit) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos || nl > limit) nl = limit;
+    std::string_view line = text.substr(pos, nl - pos);
+    if (line.find("-----") != std::string_view::npos) break;
+    const bool blank = line.find_first_not_of(" \t\r") == std::string_view::npos;
+    if (blank && body) break;
+    if (!blank) {
+      body = true;
+      end = pos + line.size() - (line.ends_with('\r') ? 1 : 0);
+    }
+    pos = nl + 1;
+  }
+  return end;
+}
+
 std::optional<Extracted> pem_block(std::string_view text, size_t start) {
-  constexpr size_t kMaxBlock = 64 << 10;
-  size_t end_marker = text.find("-----END", start);
-  if (end_marker == std::string_view::npos || end_marker - start > kMaxBlock) return std::nullopt;
-  size_t close = text.find("-----", end_marker + 8);
-  if (close == std::string_view::npos || close - end_marker > 64) return std::nullopt;
-  return Extracted{start, close + 5, Severity::high, ""};
+  const size_t header_close = text.find("-----", start + 10);
+  if (header_close == std::string_view::npos || header_close - start > 64) return std::nullopt;
+  const size_t body_from = header_close + 5;
+  size_t end_marker = text.find("-----END", body_from);
+  const size_t next_begin = text.find("-----BEGIN", body_from);
+  if (end_marker != std::string_view::npos && (end_marker - body_from > kMaxPemBlock || next_begin < end_marker)) {
+    end_marker = std::string_view::npos;
+  }
+  size_t block_end = 0, body_end = 0;
+  if (end_marker != std::string_view::npos) {
+    const size_t close = text.find("-----", end_marker + 8);
+    body_end = end_marker;
+    if (close != std::string_view::npos && close - end_marker <= 64) {
+      block_end = close + 5;
+    } else {  // "-----END PRIVATE KEY----": the END line as far as it goes
+      block_end = end_marker + 8;
+      while (block_end < text.size() && ((text[block_end] >= 'A' && text[block_end] <= 'Z') || text[block_end] == ' ' ||
+                                         text[block_end] == '-')) {
+        ++block_end;
+      }
+    }
+  } else {
+    block_end = body_end = unterminated_end(text, body_from);
+  }
+  const std::string payload = pem_payload(text.substr(body_from, body_end - body_from));
+  // "...", "xxx", "***", a few characters: a template, not a key. Key
+  // material is base64 of binary data; a body that decodes to text is an
+  // example ("YWJj..." for "abc...").
+  if (payload.size() < 12 || payload.find("...") != std::string::npos ||
+      payload.find_first_not_of("xX*.-_<>") == std::string::npos) {
+    return std::nullopt;
+  }
+  const bool base64 = payload.find_first_not_of(
+                          "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=") == std::string::npos;
+  std::string decoded;
+  if (base64 && decode_base64_text(payload, &decoded)) return std::nullopt;
+  if (base64 && payload.size() >= 50) return Extracted{start, block_end, Severity::high, ""};
+  return Extracted{start, block_end, Severity::warning,
+                   base64 ? "a short body: a truncated or test key?" : "its body is not base64: a test or example key?"};
 }
 
 }  // namespace
 
 std::span<const Rule> secret_rules() { return kRules; }
+
+bool generic_assignment(std::string_view name, std::string_view value) {
+  static const Rule& rule = kRules[*rule_index("generic-secret")];
+  return judge_generic(rule, value, 0, value.size(), true, name).has_value();
+}
 
 std::optional<size_t> rule_index(std::string_view id) {
   for (size_t i = 0; i < std::size(kRules); ++i) {
@@ -233,16 +701,38 @@ std::optional<Extracted> extract_secret(const Rule& rule, std::string_view text,
     case Extract::token: {
       const size_t e = rule.chars == Chars::none ? end : grow(text, start, end, rule);
       if (rule.min_len && e - start < rule.min_len) return std::nullopt;
+      // A token inside a longer run of its characters is not it.
+      if (rule.chars == Chars::none && e < text.size() && (is_alnum(text[e]) || text[e] == '_' || text[e] == '-')) {
+        return std::nullopt;
+      }
+      if (rule.max_len && e - start == rule.max_len && e < text.size() && in_chars(rule.chars, text[e])) {
+        return std::nullopt;
+      }
+      const std::string_view token = text.substr(start, e - start);
+      if (filler_token(token) || !layout_ok(rule.id, token)) return std::nullopt;
+      // Random characters include letters: 16 digits in a row end no real token.
+      const std::string_view tail = token.substr(token.size() > 16 ? token.size() - 16 : 0);
+      if (!rule.id.starts_with("slack-") && tail.find_first_not_of("0123456789-_") == std::string_view::npos) {
+        return std::nullopt;  // (Slack's ids are digits)
+      }
       return Extracted{start, e, rule.severity, ""};
     }
-    case Extract::github:
-      if (github_checksum_ok(text.substr(start, end - start))) return Extracted{start, end, Severity::high, ""};
+    case Extract::github: {
+      const std::string_view token = text.substr(start, end - start);
+      if (filler_token(token) || (end < text.size() && is_alnum(text[end]))) return std::nullopt;
+      if (github_checksum_ok(token)) return Extracted{start, end, Severity::high, ""};
+      if (start > 0 && is_alnum(text[start - 1])) return std::nullopt;  // glued to a word: only a checksum says so
       return Extracted{start, end, Severity::warning, "checksum does not match: a fake or test token?"};
+    }
+    case Extract::url_userinfo: return url_userinfo(rule, text, end);
+    case Extract::shell_user: return shell_user(rule, text, end);
+    case Extract::docker_auth: return docker_auth(rule, text, end);
+    case Extract::value_before: return value_before(rule, text, end);
     case Extract::jwt: return jwt(text, start);
     case Extract::discord: return discord(text, start, end);
     case Extract::azure: return azure(text, start, end);
     case Extract::pem_block: {
-      // The pattern ends at "PRIVATE KEY-----"; its BEGIN is just before.
+      // The pattern ends at "PRIVATE KEY"; its BEGIN is just before.
       const size_t from = end > 64 ? end - 64 : 0;
       const size_t begin = text.substr(from, end - from).rfind("-----BEGIN");
       if (begin == std::string_view::npos) return std::nullopt;

@@ -25,6 +25,10 @@ enum class Extract : uint8_t {
   azure,         // three characters before "<digit>Q~", grown right
   pem_block,     // from BEGIN to the end of the END line
   value,         // the value after the match (key=value, headers, bearer)
+  url_userinfo,  // the password of scheme://user:password@host (match ends at '@')
+  shell_user,    // curl -u user:password: the password (the user if none)
+  docker_auth,   // "auth": base64 of user:password
+  value_before,  // the quoted value before `== name`
 };
 
 // Character sets for growing a token.
@@ -59,6 +63,10 @@ struct Extracted {
   std::string note;  // e.g. "checksum does not match"
 };
 std::optional<Extracted> extract_secret(const Rule& rule, std::string_view text, size_t start, size_t end);
+
+// Whether `value` assigned to `name` (a JSON member, a header) passes the
+// generic-secret rule's judgement of names and values.
+bool generic_assignment(std::string_view name, std::string_view value);
 
 // HTTP header names whose values are credentials whatever their format
 // (compared without regard to case, as HTTP does).
