@@ -440,3 +440,153 @@ TEST(Matcher, BuildTimeAndRunTimeDatabasesAgree) {
 
 }  // namespace
 }  // namespace goalcup::cheat
+
+#include "core/sse.h"
+
+namespace goalcup::cheat {
+namespace {
+
+// Every way `text` can be read: itself, its JSON strings, its escapes and
+// %XX undone, its base64 runs decoded (at each of the four alignments a cut
+// run can have), an event stream's deltas joined; recursively.
+void readings(std::string_view text, int depth, std::vector<std::string>* out) {
+  if (depth > 6 || text.size() < 9 || out->size() > 200000) return;
+  out->emplace_back(text);
+  if (text.front() == '{' || text.front() == '[') {
+    simdjson::dom::parser p;
+    auto doc = p.parse(std::string(text));
+    if (!doc.error()) {
+      std::vector<std::string> strings;
+      std::function<void(simdjson::dom::element)> walk = [&](simdjson::dom::element e) {
+        simdjson::dom::object o;
+        simdjson::dom::array a;
+        std::string_view s;
+        if (!e.get(o)) {
+          for (auto f : o) walk(f.value);
+        } else if (!e.get(a)) {
+          for (auto v : a) walk(v);
+        } else if (!e.get(s)) {
+          strings.emplace_back(s);
+        }
+      };
+      walk(doc.value());
+      for (const auto& s : strings) readings(s, depth + 1, out);
+    }
+  }
+  std::string d;
+  if (decode_escapes(text, &d)) readings(d, depth + 1, out);
+  if (decode_percent(text, &d)) readings(d, depth + 1, out);
+  if (looks_like_sse(text)) {
+    const RebuiltAnswer a = rebuild_answer(text);
+    for (const auto& b : a.text_blocks) readings(b, depth + 1, out);
+    for (const auto& c : a.tool_calls) readings(c.input, depth + 1, out);
+  }
+  std::vector<Run> runs;
+  find_base64_runs(text, &runs);
+  for (const Run& r : runs) {
+    for (size_t skip = 0; skip < 4 && skip + 12 < r.length; ++skip) {
+      std::string bytes;
+      uint32_t acc = 0;
+      int bits = 0;
+      for (char c : text.substr(r.start + skip, r.length - skip)) {
+        const char* at = std::strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", c);
+        const char* url = std::strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", c);
+        if (c == '\0' || (!at && !url)) break;
+        const auto v = static_cast<uint32_t>(at ? at - "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+                                                : url - "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_");
+        acc = (acc << 6) | v;
+        bits += 6;
+        if (bits >= 8) {
+          bits -= 8;
+          bytes += static_cast<char>((acc >> bits) & 0xFF);
+        }
+      }
+      readings(bytes, depth + 1, out);
+    }
+  }
+}
+
+// The first 9-character piece of any secret that some reading of `bytes`
+// still holds, or "".
+std::string leftover(const std::string& bytes, const std::vector<std::string>& secrets) {
+  std::vector<std::string> all;
+  std::istringstream lines(bytes);
+  for (std::string line; std::getline(lines, line);) readings(line, 0, &all);
+  for (const auto& s : secrets) {
+    for (size_t i = 0; i + 9 <= s.size(); ++i) {
+      const std::string piece = s.substr(i, 9);
+      if (piece.find('\n') != std::string::npos || piece.find("-----") != std::string::npos) continue;
+      for (const auto& r : all) {
+        if (r.find(piece) != std::string::npos) return piece;
+      }
+    }
+  }
+  return "";
+}
+
+std::vector<std::string> truth_values() {
+  simdjson::dom::parser p;
+  auto truth = p.parse(read_file(testing::sample_path("claude-code-leaks.truth.json")));
+  std::vector<std::string> out;
+  for (auto s : truth["secrets"].get_array()) out.emplace_back(std::string_view(s["value"].get_string()));
+  return out;
+}
+
+// Redaction removes the whole thing: on the leaks sample and on traces with
+// every planted secret (multi-line keys, base64 in an environment variable,
+// JSON twice, percent-encoded URLs, split deltas), no byte sequence of the
+// copy reads, in any encoding, as 9 characters of a credential.
+TEST(Redact, NothingThatDecodesToAPartOfACredentialIsLeft) {
+  const std::string key = testing::source_path("fixtures/keys/dev-key.json");
+  struct Case {
+    std::string path;
+    std::vector<std::string> secrets;
+  };
+  std::vector<Case> cases{{testing::sample_path("claude-code-leaks.jsonl"), truth_values()}};
+  for (auto style : {fixtures::HarnessStyle::claude_code, fixtures::HarnessStyle::codex}) {
+    fixtures::TraceSpec spec;
+    spec.style = style;
+    for (const auto& n : fixtures::plant_names()) {
+      if (n.starts_with("secret-")) spec.plants.push_back(n);
+    }
+    fixtures::WrittenTrace written;
+    const std::string path = testing::write_temp(style == fixtures::HarnessStyle::codex ? "planted-codex.jsonl" : "planted-cc.jsonl",
+                                                 fixtures::join(fixtures::conversation_lines(spec, testing::dev_key(), &written)));
+    Case c{path, {}};
+    for (const auto& [name, value] : written.secrets) c.secrets.push_back(value);
+    ASSERT_GE(c.secrets.size(), 9u);
+    cases.push_back(c);
+  }
+  for (const auto& c : cases) {
+    // Before: each secret reads from the trace (the check can fail).
+    EXPECT_NE(leftover(read_file(c.path), c.secrets), "") << c.path;
+    const std::string out = testing::temp_dir() + "/redacted-all.jsonl";
+    auto r = redact_trace(c.path, out, key, Limits{});
+    ASSERT_TRUE(r.ok()) << c.path << ": " << r.error().message;
+    EXPECT_EQ(leftover(read_file(out), c.secrets), "") << c.path;
+  }
+}
+
+// A redaction that leaves a secret behind writes nothing and says what and
+// where (a first pass that missed the key is simulated by skipping its rule).
+TEST(Redact, TheCopyIsScannedAgainBeforeItIsWritten) {
+  fixtures::TraceSpec spec;
+  spec.plants = {"secret-pem"};
+  fixtures::WrittenTrace written;
+  const std::string in = testing::write_temp("self-scan.jsonl",
+                                             fixtures::join(fixtures::conversation_lines(spec, testing::dev_key(), &written)));
+  const std::string out = testing::temp_dir() + "/self-scan-out.jsonl";
+  std::filesystem::remove(out);
+  auto ok = redact_trace(in, out, testing::source_path("fixtures/keys/dev-key.json"), Limits{});
+  ASSERT_TRUE(ok.ok()) << ok.error().message;
+  ASSERT_TRUE(std::filesystem::exists(out));
+  std::filesystem::remove(out);
+  auto bad = redact_trace(in, out, testing::source_path("fixtures/keys/dev-key.json"), Limits{}, "pem-private-key");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("pem-private-key"), std::string::npos) << bad.error().message;
+  EXPECT_NE(bad.error().message.find("at seq"), std::string::npos) << bad.error().message;
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+}  // namespace
+}  // namespace goalcup::cheat

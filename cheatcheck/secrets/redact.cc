@@ -61,13 +61,27 @@ Redactor::Redactor(std::vector<KnownSecret> secrets) : secrets_(std::move(secret
   std::sort(secrets_.begin(), secrets_.end(), [](const auto& a, const auto& b) { return a.text.size() > b.text.size(); });
 }
 
+namespace {
+bool is_base64_char(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/' ||
+         c == '-' || c == '_' || c == '=';
+}
+}  // namespace
+
 bool Redactor::plain(std::string& s) const {
   bool changed = false;
   for (const auto& k : secrets_) {
     if (k.text.empty()) continue;
     for (size_t p = s.find(k.text); p != std::string::npos; p = s.find(k.text, p)) {
+      // A secret that is the start of a longer base64 run (a value cut
+      // short) takes the rest of the run with it: what is left would
+      // still decode to the end of what it encodes.
+      size_t end = p + k.text.size();
+      if (is_base64_char(k.text.back())) {
+        while (end < s.size() && is_base64_char(s[end])) ++end;
+      }
       const std::string m = marker(k.rule);
-      s.replace(p, k.text.size(), m);
+      s.replace(p, end - p, m);
       p += m.size();
       changed = true;
     }
@@ -246,7 +260,10 @@ std::optional<std::string> Redactor::sse(std::string_view text) const {
 std::optional<std::string> Redactor::redact(std::string_view text, int depth) const {
   if (depth > kMaxDepth || text.size() < 8) return std::nullopt;
   std::string s(text);
-  bool changed = plain(s);
+  // Base64 first: a run that decodes to a secret is re-encoded whole, before
+  // a plain match on part of it (a generic value) could cut it in two.
+  bool changed = base64_runs(s, depth);
+  changed |= plain(s);
   if (!s.empty() && (s.front() == '{' || s.front() == '[')) {
     if (auto j = json(s, depth)) return *j;
     if (changed) return s;
@@ -263,6 +280,27 @@ std::optional<std::string> Redactor::redact(std::string_view text, int depth) co
   if (!changed) return std::nullopt;
   return s;
 }
+
+namespace {
+
+// What the full engine still finds in the copy, one line per secret.
+std::string leftovers(TraceSecretScan& scan) {
+  Policy policy;
+  Context ctx(policy);
+  scan.finish(ctx);
+  std::string what;
+  size_t n = 0;
+  for (const auto& f : ctx.findings()) {
+    if (!f.has_secret) continue;
+    ++n;
+    what += "\n  " + f.secret.rule + " " + f.secret.preview + " at seq " +
+            (f.seqs.empty() ? std::string("?") : std::to_string(f.seqs.front())) + " " + f.secret.location +
+            (f.secret.decoding.empty() ? "" : " after " + f.secret.decoding);
+  }
+  return n == 0 ? "" : std::to_string(n) + " credential(s) still found in the redacted copy:" + what;
+}
+
+}  // namespace
 
 namespace {
 
@@ -375,7 +413,7 @@ std::string rewrite_body(const Record& r, const Redactor& red, bool* changed) {
 }  // namespace
 
 Result<RedactResult> redact_trace(const std::string& trace, const std::string& out_path, const std::string& dev_key_file,
-                                  const Limits& limits) {
+                                  const Limits& limits, std::string_view skip_rule) {
   auto signer = load_signer(dev_key_file);
   if (!signer) return signer.take_error();
   // The output is checked and its temporary file made before any work: it
@@ -391,7 +429,9 @@ Result<RedactResult> redact_trace(const std::string& trace, const std::string& o
     return found.verify.errors.empty() ? Error{Code::io_error, -1, trace + ": unreadable"} : found.verify.errors.front();
   }
   std::vector<KnownSecret> secrets;
-  for (const auto& [text, rule] : found.secret_texts) secrets.push_back({text, rule});
+  for (const auto& [text, rule] : found.secret_texts) {
+    if (rule != skip_rule) secrets.push_back({text, rule});
+  }
   Redactor red(secrets);
 
   // Pass 2: rewrite, re-chain, re-sign.
@@ -401,6 +441,9 @@ Result<RedactResult> redact_trace(const std::string& trace, const std::string& o
   RecordParser parser(limits);
   StrictJsonParser payload_parser{limits};
   std::vector<Digest> hashes;
+  // The copy, as written, goes through the full engine again: a secret the
+  // redaction missed (or cut in two) fails the run and nothing is written.
+  TraceSecretScan check(0);
   RedactResult result;
   result.secrets = secrets.size();
   result.key_id = signer->key_id;
@@ -432,10 +475,15 @@ Result<RedactResult> redact_trace(const std::string& trace, const std::string& o
     w.begin_object().field("seq", rec->seq).field("t", rec->t_text).field("kind", rec->kind_text);
     w.field("prev", digest_ref(hashes.empty() ? Digest{} : hashes.back())).key("body").raw(body).end_object();
     hashes.push_back(sha256(text));
+    const std::string padded = text + std::string(kLinePadding, '\0');  // the parser reads past the end
+    check.on_line(std::string_view(padded).substr(0, text.size()), rec->seq);
     text += '\n';
     if (auto e = out->write(text)) return *e;
     ++result.records;
     result.records_changed += changed;
+  }
+  if (std::string left = leftovers(check); !left.empty()) {
+    return Error{Code::internal_error, -1, left + "\nnothing was written to " + out_path};
   }
   if (auto e = out->commit()) return *e;
   return result;

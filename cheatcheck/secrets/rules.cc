@@ -398,8 +398,11 @@ std::optional<Extracted> generic_value(const Rule& rule, std::string_view text, 
     return judge_generic(rule, text, i, close, true, name);
   }
   if (i != end) return std::nullopt;  // "the token is": a bare value needs an operator before it
+  // A bare value runs to its end, however long (a base64 blob in AUTH=...):
+  // cut short, its redaction would leave the rest behind.
+  constexpr size_t kMaxBareValue = 64 << 10;
   size_t e = i;
-  while (e < text.size() && e - i < rule.max_len && static_cast<unsigned char>(text[e]) > ' ' && !is_quote(text[e]) &&
+  while (e < text.size() && e - i < kMaxBareValue && static_cast<unsigned char>(text[e]) > ' ' && !is_quote(text[e]) &&
          text[e] != '<' && text[e] != '\\') {
     ++e;
   }
