@@ -311,7 +311,7 @@ namespace goalcup::cheat {
 namespace {
 
 TEST(Redact, EveryEncodingIsRedactedInPlace) {
-  Redactor red(std::vector<KnownSecret>{{"sk-ant-api03-SECRETSECRETSECRET0123456789", "anthropic-key"}});
+  Redactor red(std::vector<KnownSecret>{{"sk-ant-api03-SECRETSECRETSECRET0123456789", "anthropic-key", ""}});
   const std::string key = "sk-ant-api03-SECRETSECRETSECRET0123456789";
   EXPECT_EQ(*red.redact("key=" + key + " end"), "key=[REDACTED:anthropic-key] end");
   // \u-escaped: the escapes that spelled the key are replaced, the rest kept.
@@ -332,7 +332,7 @@ TEST(Redact, EveryEncodingIsRedactedInPlace) {
 
 TEST(Redact, SecretsSplitAcrossDeltas) {
   const std::string key = "sk-ant-api03-SECRETSECRETSECRET0123456789";
-  Redactor red(std::vector<KnownSecret>{{key, "anthropic-key"}});
+  Redactor red(std::vector<KnownSecret>{{key, "anthropic-key", ""}});
   std::string sse;
   const std::string text = "your key is " + key + " ok";
   for (size_t i = 0; i < text.size(); i += 7) {
@@ -586,6 +586,78 @@ TEST(Redact, TheCopyIsScannedAgainBeforeItIsWritten) {
   EXPECT_NE(bad.error().message.find("pem-private-key"), std::string::npos) << bad.error().message;
   EXPECT_NE(bad.error().message.find("at seq"), std::string::npos) << bad.error().message;
   EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+}  // namespace
+}  // namespace goalcup::cheat
+
+#include "cheatcheck/secrets/mask.h"
+
+namespace goalcup::cheat {
+namespace {
+
+TEST(Mask, CredentialsShowAsTheirFindingsPreviewWhereverTheySit) {
+  const std::string key = "sk-ant-api03-" + testing::random_chars(93, 31) + "AA";
+  const std::string preview = mask_secret(key);
+  CredentialMasker m;
+  EXPECT_EQ(m.masked("export ANTHROPIC_API_KEY=" + key + "\n"), "export ANTHROPIC_API_KEY=" + preview + "\n");
+  // Inside a JSON string inside JSON, and base64-encoded: no piece of it stays.
+  std::string inner = "{\"k\":";
+  append_json_string(&inner, key);
+  std::string outer = "{\"text\":";
+  append_json_string(&outer, inner + "}");
+  outer += "}";
+  const std::string masked = m.masked(outer);
+  EXPECT_EQ(masked.find(key.substr(20, 20)), std::string::npos) << masked;
+  EXPECT_NE(masked.find("(108 chars)"), std::string::npos) << masked;
+  const std::string b64 = m.masked("AUTH=" + base64_encode("key " + key) + " end");
+  std::string decoded;
+  ASSERT_TRUE(decode_base64_text(b64.substr(5, b64.size() - 9), &decoded)) << b64;
+  EXPECT_EQ(decoded, "key " + preview);
+  EXPECT_EQ(m.count(), 1u);  // one credential, three places
+  EXPECT_FALSE(m.mask("nothing secret here, only words and numbers 12345").has_value());
+}
+
+}  // namespace
+}  // namespace goalcup::cheat
+
+namespace goalcup::cheat {
+namespace {
+
+std::string rsa_block(const std::string& indent, const std::string& eol, bool terminated) {
+  std::string out = indent + "-----BEGIN RSA PRIVATE KEY-----" + eol;
+  for (uint32_t i = 0; i < 12; ++i) {
+    out += indent + testing::random_chars(64, 40 + i, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") + eol;
+  }
+  return out + (terminated ? indent + "-----END RSA PRIVATE KEY-----" : "");
+}
+
+// A key written the ordinary way, on lines of its own (LF or CRLF, indented
+// in YAML, or cut before its END line), is one finding whose secret_sha256
+// is that of the block as written; the pre-commit hook's command refuses it.
+TEST(ScanMode, MultiLinePrivateKeysInPlainFiles) {
+  struct Case {
+    std::string name, before, block, after;
+  };
+  const std::vector<Case> cases{
+      {"key.pem", "", rsa_block("", "\n", true), "\n"},
+      {"key-crlf.pem", "", rsa_block("", "\r\n", true), "\r\n"},
+      {"values.yaml", "tls:\n  key: |\n", rsa_block("    ", "\n", true), "\n  cert: none\n"},
+      {"cut.log", "$ cat id_rsa\n", rsa_block("", "\n", false), "\n"},
+  };
+  std::filesystem::create_directories(testing::temp_dir() + "/keys");
+  for (const auto& c : cases) {
+    const std::string path = testing::write_temp("keys/" + c.name, c.before + c.block + c.after);
+    auto r = scan_file(path, Limits{}, Policy{}, true);
+    std::string block = c.block;
+    if (c.name == "values.yaml") block = block.substr(4);  // from BEGIN on
+    if (c.name == "cut.log") block.pop_back();            // the last line, without its LF
+    ASSERT_EQ(r.findings.size(), 1u) << c.name;
+    EXPECT_EQ(r.findings[0].secret.rule, "pem-private-key") << c.name;
+    EXPECT_EQ(r.findings[0].secret.secret_sha256, to_hex(sha256(block))) << c.name << ": " << r.findings[0].secret.text;
+    EXPECT_NE(testing::run_command(std::string(GOALCUP_CHEATCHECK_BIN) + " scan --no-progress --fail-on warning " + path).exit_code, 0)
+        << c.name;
+  }
 }
 
 }  // namespace

@@ -25,7 +25,9 @@ namespace {
 
 constexpr int kMaxDepth = 6;
 
-std::string marker(const std::string& rule) { return "[REDACTED:" + rule + "]"; }
+// What replaces a secret: its own replacement (a masked preview), or the
+// redaction marker of its rule.
+std::string marker(const KnownSecret& k) { return k.replacement.empty() ? "[REDACTED:" + k.rule + "]" : k.replacement; }
 
 // The delta string of an SSE data object, and where it sits.
 struct DeltaRef {
@@ -80,7 +82,7 @@ bool Redactor::plain(std::string& s) const {
       if (is_base64_char(k.text.back())) {
         while (end < s.size() && is_base64_char(s[end])) ++end;
       }
-      const std::string m = marker(k.rule);
+      const std::string m = marker(k);
       s.replace(p, end - p, m);
       p += m.size();
       changed = true;
@@ -104,7 +106,7 @@ bool Redactor::mapped(std::string& s, bool percent) const {
   for (const auto& k : secrets_) {
     for (size_t p = decoded.find(k.text); p != std::string::npos && !k.text.empty(); p = decoded.find(k.text, p + 1)) {
       const size_t end = p + k.text.size();
-      spans.push_back({src[p], end < src.size() ? src[end] : s.size(), marker(k.rule)});
+      spans.push_back({src[p], end < src.size() ? src[end] : s.size(), marker(k)});
     }
   }
   if (spans.empty()) return false;
@@ -228,7 +230,7 @@ std::optional<std::string> Redactor::sse(std::string_view text) const {
           const size_t a = starts[j], b = a + deltas[j].text.size();
           if (b <= p || a >= end) continue;
           const size_t from = std::max(a, p) - a, to = std::min(b, end) - a;
-          deltas[j].text.replace(from, to - from, a <= p ? marker(k.rule) : "");
+          deltas[j].text.replace(from, to - from, a <= p ? marker(k) : "");
           changed = true;
         }
         // Rebuild the joined view after the edit for further matches.
@@ -430,7 +432,7 @@ Result<RedactResult> redact_trace(const std::string& trace, const std::string& o
   }
   std::vector<KnownSecret> secrets;
   for (const auto& [text, rule] : found.secret_texts) {
-    if (rule != skip_rule) secrets.push_back({text, rule});
+    if (rule != skip_rule) secrets.push_back({text, rule, ""});
   }
   Redactor red(secrets);
 

@@ -19,6 +19,7 @@ namespace goalcup::cheat {
 struct KnownSecret {
   std::string text;
   std::string rule;
+  std::string replacement;  // "" for [REDACTED:<rule>]
 };
 
 class Redactor {

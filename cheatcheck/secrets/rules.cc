@@ -343,12 +343,17 @@ bool secret_name(std::string_view name) {
   return false;
 }
 
-// A value that is code, not data: obj.api_key, config.secret, f(...).
+// A value that is code, not data: obj.api_key, config.secret,
+// std::string_view, self->token, f(...).
 bool code_expression(std::string_view text, std::string_view value, size_t value_end) {
   if (value_end < text.size() && text[value_end] == '(') return true;
-  if (value.find('.') == std::string_view::npos) return false;
-  for (char c : value) {
-    if (!is_alnum(c) && c != '_' && c != '.') return false;
+  if (value.find_first_of(".:>") == std::string_view::npos) return false;
+  for (size_t i = 0; i < value.size(); ++i) {
+    const char c = value[i];
+    if (is_alnum(c) || c == '_' || c == '.') continue;
+    if (c == ':' && i + 1 < value.size() && value[i + 1] == ':') ++i;
+    else if (c == '-' && i + 1 < value.size() && value[i + 1] == '>') ++i;
+    else return false;
   }
   return !(value.front() >= '0' && value.front() <= '9');
 }
@@ -389,15 +394,20 @@ std::optional<Extracted> generic_value(const Rule& rule, std::string_view text, 
     size_t close = i;
     while (close < text.size() && close - i <= rule.max_len && text[close] != quote && text[close] != '\n') ++close;
     if (close >= text.size() || text[close] != quote) return std::nullopt;
-    // `password "v"` with no operator: one word only, or prose would do.
+    // Spaces in a value only after = or : (a sentence after `password`,
+    // `"name", ` or `f(` is prose or an argument), and never around it.
+    const std::string_view value = text.substr(i, close - i);
     size_t op = i - 1;
     while (op > 0 && (text[op - 1] == ' ' || text[op - 1] == '\t' || text[op - 1] == '@')) --op;
-    if (op > 0 && name_char(text[op - 1]) && text.substr(i, close - i).find(' ') != std::string_view::npos) {
+    const bool assigned = op > 0 && (text[op - 1] == '=' || text[op - 1] == ':' || text[op - 1] == '>');
+    if ((!assigned && value.find_first_of(" \t") != std::string_view::npos) || value.empty() || value.front() == ' ' ||
+        value.back() == ' ') {
       return std::nullopt;
     }
     return judge_generic(rule, text, i, close, true, name);
   }
   if (i != end) return std::nullopt;  // "the token is": a bare value needs an operator before it
+  if (i > 0 && text[i - 1] == ':' && i < text.size() && text[i] == ':') return std::nullopt;  // Secret::scan
   // A bare value runs to its end, however long (a base64 blob in AUTH=...):
   // cut short, its redaction would leave the rest behind.
   constexpr size_t kMaxBareValue = 64 << 10;
@@ -407,11 +417,11 @@ std::optional<Extracted> generic_value(const Rule& rule, std::string_view text, 
     ++e;
   }
   while (e > i && (text[e - 1] == ',' || text[e - 1] == ';')) --e;
-  // A bare value follows =, :, > or (; after a comma only a quoted one
-  // does (setProperty("k", "v"), not "type=secret,id=x").
+  // A bare value follows =, : or >; after a comma or a parenthesis only a
+  // quoted one does (setProperty("k", "v"), not "type=secret,id=x" or f(x)).
   size_t op = i;
   while (op > 0 && (text[op - 1] == ' ' || text[op - 1] == '\t')) --op;
-  if (e == i || op == 0 || std::string_view("=:>(").find(text[op - 1]) == std::string_view::npos) return std::nullopt;
+  if (e == i || op == 0 || std::string_view("=:>").find(text[op - 1]) == std::string_view::npos) return std::nullopt;
   return judge_generic(rule, text, i, e, false, name);
 }
 
