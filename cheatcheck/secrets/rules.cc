@@ -184,34 +184,39 @@ bool github_checksum_ok(std::string_view token) {
   return token.substr(34) == out;
 }
 
-bool contains_nocase(std::string_view hay, std::string_view needle) {
-  if (needle.size() > hay.size()) return false;
-  for (size_t i = 0; i + needle.size() <= hay.size(); ++i) {
-    if (strncasecmp(hay.data() + i, needle.data(), needle.size()) == 0) return true;
-  }
-  return false;
+std::string_view lowercase(std::string_view v, std::string* buf) {
+  buf->assign(v);
+  for (char& c : *buf) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return *buf;
+}
+
+bool contains_nocase(std::string_view hay, std::string_view lower_needle) {
+  thread_local std::string buf;
+  return lowercase(hay, &buf).find(lower_needle) != std::string_view::npos;
 }
 
 // A value that is obviously not a real secret: a template, a reference to
 // one, a redaction marker, a word that names the secret instead of being it.
 bool placeholder(std::string_view v) {
+  if (v.empty()) return true;
+  // $VAR, %VAR%, {name}, <name>, [NAME]: references, not values.
+  if (v.front() == '$' || v.front() == '%' || (v.front() == '{' && v.back() == '}') ||
+      (v.front() == '<' && v.back() == '>') || (v.front() == '[' && v.back() == ']')) {
+    return true;
+  }
+  thread_local std::string buf;
+  const std::string_view low = lowercase(v, &buf);
   static constexpr std::string_view kParts[] = {
       "redacted", "xxxx", "****", "...", "%s", "example", "changeme", "change_me",
       "placeholder", "your_", "your-", "yourpass", "dummy", "process.env", "os.environ", "getenv", "password",
       "passwd", "fake", "sample", "insert_", "replace_", "todo"};
   for (auto n : kParts) {
-    if (contains_nocase(v, n)) return true;
+    if (low.find(n) != std::string_view::npos) return true;
   }
   static constexpr std::string_view kWhole[] = {"none", "null", "nil", "undefined", "true", "false", "secret",
                                                 "token", "pass", "test", "admin", "string", "empty"};
   for (auto n : kWhole) {
-    if (v.size() == n.size() && strncasecmp(v.data(), n.data(), n.size()) == 0) return true;
-  }
-  // $VAR, %VAR%, {name}: references, not values.
-  if (v.empty()) return true;
-  if (v.front() == '$' || v.front() == '%' || (v.front() == '{' && v.back() == '}') ||
-      (v.front() == '<' && v.back() == '>') || (v.front() == '[' && v.back() == ']')) {
-    return true;
+    if (low == n) return true;
   }
   return false;
 }
@@ -364,8 +369,10 @@ bool is_quote(char c) { return c == '"' || c == '\'' || c == '`'; }
 std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, size_t start, size_t end,
                                        bool quoted, std::string_view name) {
   std::string_view value = text.substr(start, end - start);
-  if (value.size() < rule.min_len || placeholder(value) || filler_token(value) || time_uuid(value) ||
-      !secret_name(name) || value.find("://") != std::string_view::npos) {  // URLs: see url-credentials
+  // Cheapest first: most candidates fail on their name.
+  if (value.size() < rule.min_len || !secret_name(name)) return std::nullopt;
+  if (placeholder(value) || filler_token(value) || time_uuid(value) ||
+      value.find("://") != std::string_view::npos) {  // URLs: see url-credentials
     return std::nullopt;
   }
   if (shannon_entropy(value) < 3.5 || char_classes(value) < 2) return std::nullopt;
@@ -384,6 +391,7 @@ std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, 
 // the line) or bare (up to a space or a separator).
 std::optional<Extracted> generic_value(const Rule& rule, std::string_view text, size_t end) {
   const std::string_view name = assigned_name(text, end);
+  if (!secret_name(name)) return std::nullopt;  // before reading a value that may be long
   size_t i = end;
   char quote = end > 0 && is_quote(text[end - 1]) ? text[end - 1] : 0;
   if (!quote) {
