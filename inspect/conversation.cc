@@ -161,8 +161,18 @@ std::string format_exchange_json(const Exchange& e, const VerdictView* verdict) 
   return out;
 }
 
+void mask_exchange(Exchange& e, cheat::CredentialMasker& masker) {
+  auto mask = [&](std::string& s) {
+    if (auto m = masker.mask(s)) s = std::move(*m);
+  };
+  for (auto& in : e.request.inputs) mask(in.text);
+  mask(e.answer.text);
+  for (auto& b : e.answer.text_blocks) mask(b);
+  for (auto& c : e.answer.tool_calls) mask(c.input);
+}
+
 VerifyReport print_conversation(const std::string& path, const WalkOptions& options, ConversationFormat format,
-                                const Style& style, const VerdictView& verdict) {
+                                const Style& style, const VerdictView& verdict, cheat::CredentialMasker* masker) {
   bool first = true;
   switch (format) {
     case ConversationFormat::text: print_text(std::cout, verdict.banner(style), style); break;
@@ -178,8 +188,16 @@ VerifyReport print_conversation(const std::string& path, const WalkOptions& opti
       break;
     }
   }
+  Exchange masked;
   ConversationVisitor v(
-      [&](const Exchange& e) {
+      [&](const Exchange& shown) {
+        const Exchange* ep = &shown;
+        if (masker) {  // before formatting: wrapping could split a key
+          masked = shown;
+          mask_exchange(masked, *masker);
+          ep = &masked;
+        }
+        const Exchange& e = *ep;
         switch (format) {
           case ConversationFormat::text: print_text(std::cout, format_exchange_text(e, style, &verdict), style); break;
           case ConversationFormat::markdown: print_text(std::cout, format_exchange_markdown(e, &verdict), Style::plain()); break;

@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 
+#include "cheatcheck/secrets/mask.h"
 #include "cli/term.h"
 #include "core/sse.h"
 #include "core/walk.h"
@@ -42,8 +43,13 @@ enum class ConversationFormat { text, markdown, json };
 
 // Writes the conversation of `path` to stdout after the verdict of the
 // verify pass already made (`verdict`); returns the report of this pass.
+// With `masker`, every credential shows as its masked preview.
 VerifyReport print_conversation(const std::string& path, const WalkOptions& options, ConversationFormat format,
-                                const Style& style, const VerdictView& verdict);
+                                const Style& style, const VerdictView& verdict,
+                                cheat::CredentialMasker* masker = nullptr);
+
+// Masks each credential in the texts of `e` (inputs, answer, tool calls).
+void mask_exchange(Exchange& e, cheat::CredentialMasker& masker);
 
 // An exchange is marked by its response: attested when a statement covers
 // the response, after the break when the response comes at or after it.

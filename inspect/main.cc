@@ -7,6 +7,7 @@
 
 #include "cli/limits_options.h"
 #include "cli/output_file.h"
+#include "cheatcheck/secrets/mask.h"
 #include "cli/safe_text.h"
 #include "core/walk.h"
 #include "inspect/conversation.h"
@@ -57,6 +58,18 @@ std::optional<VerifyReport> verify_first(const std::string& trace, ReplayableInp
   return rep;
 }
 
+// Every credential on the page shows as its masked preview, and the page
+// says how many there were.
+void mask_page(cheat::CredentialMasker& masker, std::string* page) {
+  *page = masker.masked(*page);
+  const size_t body = page->find("<body");
+  const size_t at = body == std::string::npos ? std::string::npos : page->find('>', body);
+  if (at == std::string::npos) return;
+  page->insert(at + 1, "<p class=\"note\" id=\"masked\">" + std::to_string(masker.count()) +
+                           " credential(s) masked: each shows as a prefix and its length (goalcup-inspect "
+                           "--show-secrets prints them).</p>");
+}
+
 }  // namespace
 }  // namespace goalcup::inspect
 
@@ -77,6 +90,9 @@ int main(int argc, char** argv) {
   app.fallthrough();
   std::string trace;
   bool json = false;
+  bool show_secrets = false;
+  app.add_flag("--show-secrets", show_secrets,
+               "print credentials in full (by default each shows as the masked preview its finding uses)");
 
   auto* summary = app.add_subcommand("summary", "the run at a glance, with the verify verdict");
   summary->add_option("trace", trace, "trace")->required();
@@ -135,6 +151,7 @@ int main(int argc, char** argv) {
   wopt.keyring = &ring;
   wopt.threads = 2;  // one trace: read on a second core
   const Style style = Style::for_fd(STDOUT_FILENO);
+  cheat::CredentialMasker masker;  // unless --show-secrets
 
   if (*summary) {
     Summary s = summarize(trace, wopt);
@@ -157,6 +174,7 @@ int main(int argc, char** argv) {
                                 std::to_string(shown.report.records) + " records)\n", Style::plain());
       return 2;
     }
+    if (!show_secrets) *shown.out = masker.masked(*shown.out);
     if (json) std::cout << *shown.out;
     else print_text(std::cout, *shown.out, style);
     return 0;
@@ -180,7 +198,7 @@ int main(int argc, char** argv) {
     else {
       const auto f = format == "json" ? ConversationFormat::json : format == "markdown" ? ConversationFormat::markdown
                                                                                            : ConversationFormat::text;
-      (void)print_conversation(input.path(), wopt, f, style, verdict);
+      (void)print_conversation(input.path(), wopt, f, style, verdict, show_secrets ? nullptr : &masker);
     }
     return status_of(*verified);
   }
@@ -204,6 +222,7 @@ int main(int argc, char** argv) {
   std::string page;
   VerifyReport rep = render_html(trace, wopt, hl, no_checks ? nullptr : &copt, &page);
   if (report_unreadable(rep)) return 2;  // the file is discarded, never written
+  if (!show_secrets) mask_page(masker, &page);
   auto failed = file->write(page);
   if (!failed) failed = file->commit();
   if (failed) {

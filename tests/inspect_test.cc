@@ -421,3 +421,41 @@ TEST(InspectCli, TextFitsTheDocumentedWidth) {
 
 }  // namespace
 }  // namespace goalcup::inspect
+
+namespace goalcup::inspect {
+namespace {
+
+// Credentials show masked in every view unless --show-secrets is given, and
+// the HTML page says how many it masked (leaks sample: 15 planted secrets).
+TEST(InspectCli, CredentialsAreMaskedUnlessShowSecrets) {
+  const std::string bin = GOALCUP_INSPECT_BIN, leaks = testing::sample_path("claude-code-leaks.jsonl");
+  simdjson::dom::parser p;
+  std::ifstream in(testing::sample_path("claude-code-leaks.truth.json"));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  auto truth = p.parse(ss.str());
+  ASSERT_FALSE(truth.error());
+  std::vector<std::string> secrets;
+  for (auto s : truth["secrets"].get_array()) secrets.emplace_back(std::string_view(s["value"].get_string()));
+  auto shown = [&](const std::string& out) {
+    size_t n = 0;
+    for (const auto& s : secrets) n += out.find(s) != std::string::npos;
+    return n;
+  };
+  const std::string page = testing::temp_dir() + "/masked.html";
+  for (const std::string view : {"conversation", "conversation --format markdown", "conversation --format json"}) {
+    auto masked = testing::run_command(bin + " " + view + " " + leaks);
+    EXPECT_EQ(shown(masked.out), 0u) << view;
+    auto open = testing::run_command(bin + " --show-secrets " + view + " " + leaks);
+    EXPECT_GT(shown(open.out), 0u) << view;  // the check can fail: the view shows them when asked
+  }
+  testing::run_command(bin + " html " + leaks + " -o " + page);
+  std::ifstream html(page);
+  std::stringstream hs;
+  hs << html.rdbuf();
+  EXPECT_EQ(shown(hs.str()), 0u);
+  EXPECT_NE(hs.str().find("credential(s) masked"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace goalcup::inspect
