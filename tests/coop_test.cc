@@ -130,7 +130,7 @@ TEST(Coop, AStaleValueAcrossAPieceOfFreeBytesIsFound) {
   const std::string dir = testing::temp_dir() + "/coop-cut";
   std::filesystem::remove_all(dir);
   fixtures::write_coop_dir(dir, fixtures::CoopSpec{});
-  const std::string token = std::string("xox") + "b-1111111111111-2222222222222-" + "StraddleTokenAbCdEf12";
+  const std::string token = std::string("xox") + "b-6029384751620-9182736450918-" + "Rk7qStraddleZx9Wm2Lp4Vn8";
   const std::string value = "{\"id\":\"01900000-0000-7000-8000-0000000000aa\",\"hen_id\":\"local.coop/bob\","
                             "\"prompt\":\"p\",\"status\":\"FAILED\",\"error\":\"slack: " + token + "\"}";
   std::string filler((1u << 20) + 8192, 'x');  // free bytes after the last page, not a leaf
