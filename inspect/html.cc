@@ -439,8 +439,8 @@ std::string HtmlVisitor::proves_html(const VerdictView& v) {
     yes.push_back("The hash chain holds over all " + std::to_string(r.records) + " records: none was edited, removed or "
                   "inserted after it was chained.");
   } else if (r.first_break_seq >= 0) {
-    no.push_back("The chain breaks at " + link(static_cast<uint64_t>(r.first_break_seq)) +
-                 ": from there on records may have been edited, removed or inserted.");
+    no.push_back("The first fault is at " + link(static_cast<uint64_t>(r.first_break_seq)) + " (" +
+                 esc(v.break_text()) + "): from there on records may have been edited, removed or inserted.");
   }
   size_t valid = 0;
   for (const auto& st : r.statements) valid += st.valid;

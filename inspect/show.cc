@@ -170,6 +170,20 @@ class ListVisitor final : public RecordVisitor {
     first_ = false;
     return true;
   }
+  // A line that is not a record is listed too, marked, so that the list
+  // never skips over the fault it is meant to show (text only: the JSON
+  // items are records).
+  void on_bad_line(const Line& line, const Error& e) override {
+    if (json_ || line.index < f_.from || line.index > f_.to || !f_.kinds.empty() || !f_.host.empty()) return;
+    if (!f_.grep.empty() && line.bytes.find(f_.grep) == std::string_view::npos) return;
+    std::string head = std::to_string(line.index);
+    head.resize(std::max<size_t>(head.size() + 1, 8), ' ');
+    const std::string what = "not a record: " + std::string(code_name(e.code)) + ", " + e.message;
+    print_text(std::cout, head + std::string(12, ' ') + " " + st_.paint(std::string(1, verdict_.mark_char(line.index)), Color::red) +
+                              " " + fit_columns(safe_text(what), kWidth - std::min<size_t>(kWidth, head.size() + 15)) + "\n",
+               st_);
+    first_ = false;
+  }
   bool first_ = true;
 
  private:

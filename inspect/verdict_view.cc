@@ -29,10 +29,40 @@ Color verdict_color(const VerifyReport& r) {
 
 }  // namespace
 
+// A prev that does not match says that the record before it, or this prev,
+// was altered: the break starts at the record before.
+int64_t VerdictView::break_start() const {
+  const int64_t b = r_.first_break_seq;
+  const Error* e = break_error();
+  return b > 0 && e != nullptr && e->code == Code::prev_mismatch ? b - 1 : b;
+}
+
+const Error* VerdictView::break_error() const {
+  for (const Error& e : r_.errors) {
+    if (e.seq == r_.first_break_seq) return &e;
+  }
+  return nullptr;
+}
+
+// "chain broken between seq 11 and seq 12", "malformed record at seq 14
+// (duplicate_member)": what the first fault is, not only where.
+std::string VerdictView::break_text() const {
+  const int64_t b = r_.first_break_seq;
+  const Error* e = break_error();
+  if (e == nullptr) return "first fault at seq " + std::to_string(b);
+  if (e->code == Code::prev_mismatch && b > 0) {
+    return "chain broken between seq " + std::to_string(b - 1) + " and seq " + std::to_string(b);
+  }
+  if (e->code == Code::prev_mismatch || e->code == Code::seq_mismatch) {
+    return "chain broken at seq " + std::to_string(b) + " (" + std::string(code_name(e->code)) + ")";
+  }
+  return "malformed record at seq " + std::to_string(b) + " (" + std::string(code_name(e->code)) + ")";
+}
+
 RecordMarks VerdictView::marks(uint64_t seq) const {
   RecordMarks m;
   const auto s = static_cast<int64_t>(seq);
-  m.after_break = r_.first_break_seq >= 0 && s >= r_.first_break_seq;
+  m.after_break = r_.first_break_seq >= 0 && s >= break_start();
   // A valid seal ack is the server's statement itself, the last record.
   const bool seal_ack = r_.seal_acknowledged && r_.records > 0 && seq == r_.records - 1;
   m.attested = !m.after_break && (s <= r_.attested_through_seq || seal_ack);
@@ -46,7 +76,7 @@ char VerdictView::mark_char(uint64_t seq) const {
 
 std::string VerdictView::mark_text(uint64_t seq) const {
   const RecordMarks m = marks(seq);
-  if (m.after_break) return "after the break in the chain at seq " + std::to_string(r_.first_break_seq);
+  if (m.after_break) return "at or after the first fault (" + break_text() + ")";
   return m.attested ? "" : "not attested (no valid server statement covers it)";
 }
 
@@ -65,14 +95,14 @@ std::string VerdictView::verdict_with_reason() const {
 std::string VerdictView::banner(const Style& st, bool legend) const {
   std::string out = st.paint("VERDICT " + verdict_with_reason(), verdict_color(r_)) + " | " +
                     (dev_key() ? st.paint(key_text(r_), Color::yellow) : key_text(r_)) + " | " + attested_text(r_);
-  if (r_.first_break_seq >= 0) out += " | chain broken at seq " + std::to_string(r_.first_break_seq);
-  if (legend && any_marked()) out += " | marks: ! after the break, ? not attested";
+  if (r_.first_break_seq >= 0) out += " | " + break_text();
+  if (legend && any_marked()) out += " | marks: ! at or after the first fault, ? not attested";
   return out + "\n";
 }
 
 std::string VerdictView::banner_markdown() const {
   std::string out = "> **Verdict: " + verdict_with_reason() + "** · " + key_text(r_) + " · " + attested_text(r_);
-  if (r_.first_break_seq >= 0) out += " · chain broken at seq " + std::to_string(r_.first_break_seq);
+  if (r_.first_break_seq >= 0) out += " · " + break_text();
   return out + "\n\n";
 }
 

@@ -17,16 +17,19 @@ namespace goalcup::inspect {
 
 struct RecordMarks {
   bool attested = false;     // a valid server statement covers it
-  bool after_break = false;  // at or after the first break in the chain
+  // At or after the first fault: an unparsable record, a wrong seq, or a
+  // prev that does not match (then from the record before it, whose bytes
+  // or the next prev were altered).
+  bool after_break = false;
 };
 
 class VerdictView {
  public:
   explicit VerdictView(const VerifyReport& report) : r_(report) {}
   RecordMarks marks(uint64_t seq) const;
-  // "!" at or after the break, "?" not attested, " " attested.
+  // "!" at or after the first fault, "?" not attested, " " attested.
   char mark_char(uint64_t seq) const;
-  // "after the break at seq 12", "not attested", "" when attested.
+  // "at or after the first fault (...)", "not attested", "" when attested.
   std::string mark_text(uint64_t seq) const;
   // One line: verdict, reason, key source, what is attested; `legend` adds
   // what the record marks mean when some record is marked.
@@ -37,8 +40,13 @@ class VerdictView {
   bool dev_key() const { return r_.key_source == "supplied"; }
   bool any_marked() const;
   const VerifyReport& report() const { return r_; }
+  // What and where the first fault is, e.g. "chain broken between seq 11
+  // and seq 12" or "malformed record at seq 14 (duplicate_member)".
+  std::string break_text() const;
 
  private:
+  int64_t break_start() const;
+  const Error* break_error() const;
   const VerifyReport& r_;
 };
 

@@ -299,8 +299,9 @@ TEST(InspectCli, RecordsFilters) {
   }
 }
 
-// The break of tampered-edit_mid is at seq 12: a range across it shows the
-// records from 12 on marked, and so do show and the JSON.
+// tampered-edit_mid changes a byte of seq 11, so seq 12's prev no longer
+// matches: a range across it shows the records from 11 on marked (11's bytes
+// or 12's prev were altered), and so do show and the JSON.
 TEST(InspectCli, RecordsAfterTheBreakAreMarked) {
   const std::string trace = testing::sample_path("tampered-edit_mid.jsonl");
   auto r = testing::run_command(inspect_cmd("records " + trace + " --seq 10..15"));
@@ -308,10 +309,10 @@ TEST(InspectCli, RecordsAfterTheBreakAreMarked) {
   const auto lines = lines_of(r.out);
   ASSERT_EQ(lines.size(), 8u) << r.out;
   EXPECT_TRUE(lines[0].starts_with("VERDICT invalid (prev_mismatch at seq 12)")) << lines[0];
-  EXPECT_NE(lines[0].find("chain broken at seq 12"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find("chain broken between seq 11 and seq 12"), std::string::npos) << lines[0];
   for (size_t i = 2; i < lines.size(); ++i) {
     const uint64_t seq = std::stoull(lines[i]);
-    EXPECT_EQ(lines[i][21], seq >= 12 ? '!' : '?') << lines[i];  // 7..11 come after the last valid ack
+    EXPECT_EQ(lines[i][21], seq >= 11 ? '!' : '?') << lines[i];  // 7..10 come after the last valid ack
   }
   auto json = testing::run_command(inspect_cmd("records --json " + trace + " --seq 10..15"));
   simdjson::dom::parser p;
@@ -319,14 +320,14 @@ TEST(InspectCli, RecordsAfterTheBreakAreMarked) {
   ASSERT_FALSE(doc.error()) << json.out;
   EXPECT_EQ(int64_t(doc["verify"]["first_break_seq"]), 12);
   for (auto rec : doc["records"].get_array()) {
-    EXPECT_EQ(bool(rec["after_break"]), uint64_t(rec["seq"]) >= 12);
+    EXPECT_EQ(bool(rec["after_break"]), uint64_t(rec["seq"]) >= 11);
     EXPECT_FALSE(bool(rec["attested"]));
   }
   auto show = testing::run_command(inspect_cmd("show " + trace + " 12"));
   const auto shown = lines_of(show.out);
   ASSERT_GE(shown.size(), 3u);
   EXPECT_TRUE(shown[0].starts_with("VERDICT invalid")) << show.out;
-  EXPECT_EQ(shown[1], "seq 12 is after the break in the chain at seq 12");
+  EXPECT_EQ(shown[1], "seq 12 is at or after the first fault (chain broken between seq 11 and seq 12)");
   auto show_json = testing::run_command(inspect_cmd("show --json " + trace + " 3"));
   auto sj = p.parse(show_json.out);
   ASSERT_FALSE(sj.error()) << show_json.out;
@@ -340,6 +341,21 @@ TEST(InspectCli, RecordsAfterTheBreakAreMarked) {
       EXPECT_EQ(l[21], ' ') << l;
     }
   }
+}
+
+// A record that does not parse is a fault, not a chain break: the banner names
+// it, and the list shows the line marked instead of skipping it.
+TEST(InspectCli, AMalformedRecordIsNamedAndListed) {
+  const std::string trace = testing::sample_path("tampered-dup_json_key.jsonl");
+  auto r = testing::run_command(inspect_cmd("records " + trace + " --seq 13..15"));
+  EXPECT_EQ(r.exit_code, 1);
+  const auto lines = lines_of(r.out);
+  ASSERT_FALSE(lines.empty()) << r.out;
+  EXPECT_NE(lines[0].find("malformed record at seq 14 (duplicate_member)"), std::string::npos) << lines[0];
+  EXPECT_EQ(lines[0].find("chain broken"), std::string::npos) << lines[0];
+  bool listed = false;
+  for (const auto& l : lines) listed |= l.starts_with("14 ") && l.find("not a record: duplicate_member") != std::string::npos;
+  EXPECT_TRUE(listed) << r.out;
 }
 
 // Every text and Markdown view starts with the verdict; every JSON view has it.
