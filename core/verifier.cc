@@ -102,7 +102,12 @@ Verdict worst(Verdict a, Verdict b) {
 }
 
 ChainVerifier::ChainVerifier(const Keyring& keyring, const Limits& limits)
-    : keyring_(keyring), limits_(limits), payload_parser_(limits), window_(limits.ack_window) {}
+    : keyring_(keyring),
+      limits_(limits),
+      payload_parser_(limits),
+      // The ack window grows with the trace up to --ack-window: a batch of
+      // small traces must not pay for a full window (megabytes) each.
+      window_(std::min<size_t>(kInitialWindow, limits.ack_window)) {}
 
 void ChainVerifier::error(Code code, int64_t seq, std::string message) {
   ++rep_.error_count;
@@ -162,7 +167,11 @@ void ChainVerifier::add_line(const Line& line, const Digest& hash, const Result<
     check_order(r);
     check_kind(r);
   }
-  // Remember this line for acks that point back at it.
+  // Remember this line for acks that point back at it. Until the window is
+  // full size, lines are at their own index (i < size), so growing keeps them.
+  while (i >= window_.size() && window_.size() < limits_.ack_window) {
+    window_.resize(std::min<size_t>(2 * window_.size(), limits_.ack_window));
+  }
   Slot& slot = window_[i % window_.size()];
   slot.seq = i;
   slot.hash = hash;

@@ -128,6 +128,7 @@ class ChainVerifier {
   Limits limits_;
   VerifyReport rep_;
   StrictJsonParser payload_parser_;
+  static constexpr size_t kInitialWindow = 256;
   std::vector<Slot> window_;
   Digest last_hash_{};
   uint64_t lines_ = 0;

@@ -241,3 +241,27 @@ TEST(Rules, ExpiredPinnedKeyIsNotTrusted) {
 
 }  // namespace
 }  // namespace goalcup
+
+namespace goalcup {
+namespace {
+
+// The ack window starts small and grows with the trace (a batch of small
+// traces must not pay for a full window each): acks and the seal_ack after
+// the window grew still find the records they cover, and a change to a
+// record written before it grew is still caught.
+TEST(AckWindow, GrowingKeepsWhatAcksCover) {
+  fixtures::TraceSpec spec;
+  spec.turns = 80;
+  spec.ack_every = 300;  // the first ack comes after the window first grew
+  const auto lines = fixtures::conversation_lines(spec, testing::dev_key());
+  ASSERT_GT(lines.size(), 300u);
+  const VerifyReport r = testing::verify_lines(lines);
+  EXPECT_VERDICT(r, Verdict::verified);
+  EXPECT_EQ(r.unattested_records, 0u);
+  auto edited = lines;
+  edited[100].replace(edited[100].find("\"t\":\"") + 6, 4, "1999");  // a record time, before the growth
+  EXPECT_VERDICT(testing::verify_lines(edited), Verdict::invalid);
+}
+
+}  // namespace
+}  // namespace goalcup

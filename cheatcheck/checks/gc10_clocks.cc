@@ -31,7 +31,7 @@ class Gc10 final : public Check {
       // is clock skew, long after it is a slow upload; beyond either bound
       // the record's time is not the time it was written.
       const AckFact& a = ctx.facts().acks.back();
-      const auto& slot = times_[a.covers % kTimeWindow];
+      const auto& slot = times_[a.covers % times_.size()];
       const int64_t delay = seconds_to_nanos(ctx.policy().thresholds.max_ack_delay_seconds);
       const int64_t lag = nanos_between(slot.second, a.at);
       if (slot.first == a.covers && (lag < -tol || lag > delay)) {
@@ -43,7 +43,7 @@ class Gc10 final : public Check {
       latest_ = r.t;
       latest_seq_ = r.seq;
     }
-    times_[r.seq % kTimeWindow] = {r.seq, r.t};
+    remember_time(r.seq, r.t);
     last_ = r.t;
     have_last_ = true;
   }
@@ -77,8 +77,17 @@ class Gc10 final : public Check {
     ctx.emit(finding("GC10", sev, list.seqs, std::to_string(list.count) + " " + what), key);
   }
 
+  // Grows with the seqs seen, up to kTimeWindow: a small trace pays for a
+  // small window. Until full size, a seq is at its own index, so growing
+  // keeps every time remembered.
   std::vector<std::pair<uint64_t, Timestamp>> times_ =
-      std::vector<std::pair<uint64_t, Timestamp>>(kTimeWindow, {UINT64_MAX, Timestamp{}});
+      std::vector<std::pair<uint64_t, Timestamp>>(256, {UINT64_MAX, Timestamp{}});
+  void remember_time(uint64_t seq, Timestamp t) {
+    while (seq >= times_.size() && times_.size() < kTimeWindow) {
+      times_.resize(std::min(kTimeWindow, 2 * times_.size()), {UINT64_MAX, Timestamp{}});
+    }
+    times_[seq % times_.size()] = {seq, t};
+  }
   Timestamp last_, latest_;
   uint64_t latest_seq_ = 0;
   bool have_last_ = false;
