@@ -43,12 +43,14 @@ class ZstdSource final : public ByteSource {
         }
         return size_t{0};
       }
-      const size_t before = in_.pos;
+      const size_t before = in_.pos, out_before = out.pos;
       const size_t r = ZSTD_decompressStream(dctx_, &out, &in_);
       if (ZSTD_isError(r)) return zstd_error(r);
       consumed_ += in_.pos - before;
       produced_ += out.pos;
-      frame_open_ = r != 0;
+      // A call that moved nothing leaves the frame as it was: after a frame
+      // ended on a full buffer, the next call only asks for a new header.
+      if (in_.pos != before || out.pos != out_before) frame_open_ = r != 0;
       pending_output_ = out.pos == out.size;  // the decoder may hold more
       if (produced_ > kRatioSlack + uint64_t{limits_.max_zstd_ratio} * consumed_) {
         return Error{Code::limit_zstd_ratio, -1,

@@ -125,6 +125,25 @@ TEST(Reader, TruncatedZstdIsJudgedAsFarAsItGoes) {
   EXPECT_FALSE(has_warning(verify_path(write_temp("whole.zst", mid))));
 }
 
+TEST(Reader, ZstdEndingOnAFullReadIsWhole) {
+  // 4 MiB in one frame, read 2 MiB at a time: the last read fills the
+  // buffer exactly, and the stream is still whole (it was called cut).
+  const std::string plain(4 << 20, 'x');
+  bool zstd = false;
+  auto src = sniff_compression(memory_source(zstd_frames(plain, plain.size())), Limits{}, &zstd);
+  ASSERT_TRUE(src && zstd);
+  std::string buf(2 << 20, '\0');
+  uint64_t total = 0;
+  for (;;) {
+    auto n = (*src)->read(buf.data(), buf.size());
+    ASSERT_TRUE(n) << n.error().message;
+    if (*n == 0) break;
+    total += *n;
+  }
+  EXPECT_EQ(total, plain.size());
+  EXPECT_FALSE((*src)->cut().has_value()) << (*src)->cut()->message;
+}
+
 TEST(Reader, ZstdWindowAndRatioLimits) {
   // A frame header that declares a 1 GiB window (exponent 20: 2^(10+20)),
   // followed by an empty last raw block.
