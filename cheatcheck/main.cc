@@ -42,17 +42,23 @@ int usage_error(const std::string& message) {
 }
 
 // Inputs after --files-from, --batch, scan's folder walk and --shard (last,
-// so that shards split the files a scan reads).
-Result<SelectedInputs> select_inputs(const Options& opt, const std::string& mode) {
+// so that shards split the files a scan reads). `walks` gets what scan's
+// folder walks left out (reported by the first shard only) and the budget
+// each folder's files share.
+Result<SelectedInputs> select_inputs(const Options& opt, const std::string& mode, ScanInputs* walks) {
   InputOptions in = opt.in;
   in.shard.clear();
   auto selected = gather_inputs(in);
   if (!selected) return selected;
-  if (mode == "scan") selected->inputs = expand_scan_paths(selected->inputs);
+  if (mode == "scan") {
+    *walks = expand_scan_paths(selected->inputs, opt.limits);
+    selected->inputs = std::move(walks->files);
+  }
   if (!opt.in.shard.empty()) {
     selected->shard = parse_shard(opt.in.shard);
     if (!selected->shard) return Error{Code::usage, -1, "--shard wants K/N with 0 <= K < N"};
     selected->inputs = select_shard(selected->inputs, *selected->shard);
+    if (selected->shard->index != 0) walks->walks.clear();
   }
   return selected;
 }
@@ -83,17 +89,20 @@ int run(const Options& opt, const std::string& mode) {
     if (!key) return usage_error(key.error().message);
     ring.add(*key);
   }
-  auto selected = select_inputs(opt, mode);
+  ScanInputs scan;  // scan: the walks' reports come first, then the files
+  auto selected = select_inputs(opt, mode, &scan);
   if (!selected) return usage_error(selected.error().message);
   const std::vector<std::string>& inputs = selected->inputs;
-  if (inputs.empty() && !selected->shard) return usage_error("nothing to check");
+  std::vector<CheatReport>& walks = scan.walks;
+  const size_t total = walks.size() + inputs.size();
+  if (total == 0 && !selected->shard) return usage_error("nothing to check");
 
   CheatOptions copt;
   copt.walk.limits = opt.limits;
   copt.walk.keyring = &ring;
   // Cores left over when there are fewer inputs than jobs go to each input:
   // a reader thread for the walk, and workers for the secret scan.
-  const unsigned per_input = inputs.empty() ? 1 : static_cast<unsigned>(opt.jobs / inputs.size());
+  const unsigned per_input = total == 0 ? 1 : static_cast<unsigned>(opt.jobs / total);
   const unsigned secret_threads = per_input >= 2 ? per_input : 0;
   copt.walk.threads = per_input >= 2 ? 2 : 1;
   copt.secret_threads = secret_threads;
@@ -105,7 +114,7 @@ int run(const Options& opt, const std::string& mode) {
   set.fail_on = fail_on;
   set.mode = mode;
   set.quiet = opt.quiet;
-  set.reports.resize(inputs.size());
+  set.reports.resize(total);
   BatchSummary summary(mode == "trace" ? "trace" : "file");
   if (selected->shard) summary.set_shard(*selected->shard);
   const Style style = Style::for_fd(STDOUT_FILENO);
@@ -113,10 +122,16 @@ int run(const Options& opt, const std::string& mode) {
   // JSON Lines as each input is done, which frees its report.
   const bool keep_reports = opt.format == "json" || opt.format == "sarif";
   run_batch(
-      inputs.size(), opt.jobs,
+      total, opt.jobs,
       [&](size_t i) {
-        const std::string& in = inputs[i];
-        CheatReport r = mode == "scan"       ? scan_file(in, opt.limits, policy, opt.show_secrets, secret_threads)
+        if (i < walks.size()) {
+          set.reports[i] = std::move(walks[i]);
+          return;
+        }
+        const std::string& in = inputs[i - walks.size()];
+        const auto budget = scan.budgets.find(in);
+        CheatReport r = mode == "scan"       ? scan_file(in, opt.limits, policy, opt.show_secrets, secret_threads,
+                                                         budget == scan.budgets.end() ? nullptr : budget->second)
                         : mode == "coop"     ? audit_coop_dir(in, opt.limits, policy)
                         : mode == "manifest" ? audit_manifest(in, opt.limits, policy)
                                              : check_trace(in, copt);
@@ -128,7 +143,8 @@ int run(const Options& opt, const std::string& mode) {
         add_to_summary(summary, r, fail_on);
         const bool passed = cheat_exit_code(r, fail_on) == 0;
         // Scan mode lists only the files with something to say.
-        const bool quiet = (opt.quiet && passed) || (mode == "scan" && r.findings.empty() && !unjudged(r));
+        const bool quiet =
+            (opt.quiet && passed) || (mode == "scan" && r.findings.empty() && r.skipped.empty() && !unjudged(r));
         if (opt.format != "text") report_unjudged(r);
         if (opt.format == "text" && !quiet) {
           print_text(std::cout, format_cheat_text(r, fail_on, style, mode != "trace"), style);

@@ -124,6 +124,15 @@ void write_cheat_report(JsonWriter& w, const CheatReport& r, const ReportSet& se
     write_verify(w, r.verify);
   }
   w.field("passed", !fails(r, set.fail_on) && !unjudged(r)).field("could_not_judge", unjudged(r));
+  if (set.mode != "trace") {
+    // Why a file or folder was not read in full (trace mode has them in "verify").
+    w.key("errors").begin_array();
+    for (size_t i = 0; i < r.verify.errors.size() && i < 10; ++i) {
+      const Error& e = r.verify.errors[i];
+      w.begin_object().field("code", code_name(e.code)).field("message", e.message).end_object();
+    }
+    w.end_array();
+  }
   w.key("findings").begin_array();
   for (const auto& f : r.findings) write_finding(w, f);
   w.end_array();

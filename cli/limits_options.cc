@@ -16,8 +16,12 @@ void add_limit_options(CLI::App& app, Limits& limits) {
       ->group(group)->capture_default_str();
   app.add_option("--max-archive-members", limits.max_archive_members, "most members scanned in a .tar")
       ->group(group)->capture_default_str();
+  app.add_option("--max-walk-depth", limits.max_walk_depth, "deepest folder nesting read in an upload")
+      ->group(group)->capture_default_str()->check(CLI::Range(1u, 256u));
   app.add_option("--max-statements", limits.max_statements, "most signed statements checked in a trace")
       ->group(group)->capture_default_str();
+  app.add_option("--max-seconds", limits.max_seconds, "longest time spent reading one upload")
+      ->group(group)->capture_default_str()->check(CLI::Range(1u, 1u << 30));
   app.add_option("--max-errors", limits.max_errors, "errors found before reading stops")
       ->group(group)->capture_default_str()->check(CLI::Range(1u, 1u << 30));
   app.add_option("--ack-window", limits.ack_window, "how many records back an ack may point")

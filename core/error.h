@@ -44,6 +44,8 @@ enum class ErrorClass : uint8_t {
   X(limit_zstd_window, limit)                  \
   X(limit_zstd_ratio, limit)                   \
   X(limit_archive_members, limit)              \
+  X(limit_walk_depth, limit)                   \
+  X(limit_time, limit)                         \
   X(limit_statements, limit)                   \
   X(limit_ack_window, limit)                   \
   X(limit_errors, limit)                       \

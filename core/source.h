@@ -4,13 +4,19 @@
 // after it sees one stream of decompressed trace bytes.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "core/limits.h"
+#include "core/upload_budget.h"
+
+struct archive;  // libarchive's, kept out of this header
 
 namespace goalcup {
 
@@ -52,12 +58,52 @@ Result<std::string> read_prefix(ByteSource& src, size_t n);
 // True for the first 512 bytes of a tar archive.
 bool looks_like_tar(const std::string& prefix);
 
+// A .tar read member by member, streamed through libarchive (nothing is
+// extracted). Members count against the budget of the upload (created
+// here when not given), so --max-archive-members holds for the archive.
+struct TarMember {
+  std::string path;
+  mode_t type = 0;  // S_IFREG, S_IFLNK, S_IFDIR, ...
+  bool hard_link = false;
+};
+class TarReader {
+ public:
+  static Result<std::unique_ptr<TarReader>> open(std::unique_ptr<ByteSource> inner, const Limits& limits,
+                                                 std::shared_ptr<UploadBudget> budget = nullptr);
+  ~TarReader();
+  TarReader(const TarReader&) = delete;
+  TarReader& operator=(const TarReader&) = delete;
+  // Moves to the next member; false after the last.
+  Result<bool> next();
+  const TarMember& member() const { return member_; }
+  // The current member's bytes, until next() is called.
+  Result<size_t> read(char* buf, size_t cap);
+  std::unique_ptr<ByteSource> member_source();
+  const Limits& limits() const { return limits_; }
+
+ private:
+  TarReader(std::unique_ptr<ByteSource> inner, const Limits& limits, std::shared_ptr<UploadBudget> budget);
+  Error failure(const char* what);
+  static ssize_t read_cb(::archive*, void* self, const void** out);
+
+  std::unique_ptr<ByteSource> inner_;
+  Limits limits_;
+  std::shared_ptr<UploadBudget> budget_;
+  ::archive* a_;
+  std::vector<char> buf_;
+  std::optional<Error> inner_error_;
+  TarMember member_;
+};
+
 // Wraps an in-memory buffer (tests, fuzzers).
 std::unique_ptr<ByteSource> memory_source(std::string bytes);
-// Wraps `inner` with streaming zstd decompression under `limits`.
-std::unique_ptr<ByteSource> zstd_source(std::unique_ptr<ByteSource> inner, const Limits& limits);
+// Wraps `inner` with streaming zstd decompression under `limits`, and the
+// budget of the upload it belongs to, if given.
+std::unique_ptr<ByteSource> zstd_source(std::unique_ptr<ByteSource> inner, const Limits& limits,
+                                        std::shared_ptr<UploadBudget> budget = nullptr);
 // Picks plain or zstd for `inner` by its first bytes.
 Result<std::unique_ptr<ByteSource>> sniff_compression(std::unique_ptr<ByteSource> inner,
-                                                      const Limits& limits, bool* is_zstd);
+                                                      const Limits& limits, bool* is_zstd,
+                                                      std::shared_ptr<UploadBudget> budget = nullptr);
 
 }  // namespace goalcup

@@ -1,7 +1,10 @@
 // Pieces shared by the source implementations; not part of the public API.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -15,10 +18,20 @@ inline bool is_trace_file_name(std::string_view name) {
   return name == kTraceFileNames[0] || name == kTraceFileNames[1];
 }
 
+// Why an entry named like a trace may not be read as the trace, or nothing:
+// it must be a regular file and no link of either kind, in a folder as in a
+// .tar (`type` is the S_IFMT part of the mode).
+inline std::optional<std::string> unsafe_trace_entry(mode_t type, bool hard_link) {
+  if (type == S_IFLNK) return "is a symbolic link; links are never followed";
+  if (type != S_IFREG) return "is not a regular file";
+  if (hard_link) return "is a hard link; links are never followed";
+  return std::nullopt;
+}
+
 std::unique_ptr<ByteSource> fd_source(int fd, bool owned, int64_t expected_size);
 
 // Opens the trace member of a .tar read from `inner`.
-Result<std::unique_ptr<ByteSource>> tar_member_source(std::unique_ptr<ByteSource> inner,
-                                                      const Limits& limits, std::string* member);
+Result<std::unique_ptr<ByteSource>> tar_member_source(std::unique_ptr<ByteSource> inner, const Limits& limits,
+                                                      std::shared_ptr<UploadBudget> budget, std::string* member);
 
 }  // namespace goalcup

@@ -10,6 +10,7 @@
 
 #include "core/source.h"
 #include "core/source_internal.h"
+#include "core/tree_walk.h"
 
 namespace goalcup {
 namespace {
@@ -53,108 +54,73 @@ Result<std::unique_ptr<ByteSource>> regular_file_source(OpenedFd o, const std::s
   return fd_source(o.fd, true, static_cast<int64_t>(o.st.st_size));
 }
 
-// Looks for the trace below a submission directory that has none at its
-// top, the way a .tar is searched: at any depth, never through a link, and
-// only one may exist. An extracted `tar cf entry.tar entry/` gets the
-// verdict the archive gets.
-class TreeSearch {
+// The one trace of a submission folder, by the rule a .tar is read with
+// (docs/FORMAT.md): the whole tree is looked at, exactly one entry may be
+// named like a trace, at any depth, and it must be a regular file that is
+// no link of either kind. What the walk could not read might hide a second
+// trace, so it makes the submission unreadable rather than being skipped.
+class TraceFinder {
  public:
-  explicit TreeSearch(const Limits& limits) : budget_(limits.max_archive_members) {}
-  ~TreeSearch() {
-    if (found_dir_ >= 0) ::close(found_dir_);
+  ~TraceFinder() {
+    if (dirfd_ >= 0) ::close(dirfd_);
   }
 
-  std::optional<Error> search(int dirfd, const std::string& rel, int depth) {
-    int fd = ::dup(dirfd);
-    if (fd < 0) return open_error(rel, errno);
-    DIR* d = ::fdopendir(fd);
-    if (!d) {
-      ::close(fd);
-      return open_error(rel, errno);
-    }
-    std::optional<Error> failure;
-    for (dirent* e = ::readdir(d); e && !failure; e = ::readdir(d)) {
-      const std::string name = e->d_name;
-      if (name == "." || name == "..") continue;
-      if (budget_-- == 0) {
-        failure = Error{Code::limit_archive_members, -1,
-                        "the submission directory has too many entries to search; raise --max-archive-members"};
-      } else if (is_trace_file_name(name)) {
-        failure = note_found(::dirfd(d), name, rel + name);
-      } else if (depth < kMaxDepth && is_directory(::dirfd(d), name)) {
-        int sub = ::openat(::dirfd(d), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (sub >= 0) {
-          failure = search(sub, rel + name + "/", depth + 1);
-          ::close(sub);
-        }
-      }
-    }
-    ::closedir(d);
-    return failure;
+  TreeStep visit(const TreeEntry& e) {
+    if (!is_trace_file_name(e.name)) return TreeStep::go_on;
+    if (!rel_.empty()) return fail(Error{Code::ambiguous_submission, -1, "holds both " + rel_ + " and " + e.rel});
+    if (auto bad = unsafe_trace_entry(e.st.st_mode & S_IFMT, e.st.st_nlink > 1)) return fail(Error{Code::unsafe_path, -1, e.rel + " " + *bad});
+    dirfd_ = ::dup(e.dirfd);
+    if (dirfd_ < 0) return fail(open_error(e.rel, errno));
+    rel_ = e.rel;
+    name_ = e.name;
+    st_ = e.st;
+    return TreeStep::go_on;
   }
 
-  // The one trace found: its path below the submission, the directory that
-  // holds it (owned) and its name there.
-  const std::string& found() const { return found_; }
-  int found_dir() const { return found_dir_; }
-  const std::string& found_name() const { return found_name_; }
+  std::optional<Error>& error() { return error_; }
+  const std::string& rel() const { return rel_; }
+
+  // Opens the trace found, checking it is still the file the walk saw.
+  Result<OpenedFd> open() const {
+    auto o = open_checked(dirfd_, name_, O_NOFOLLOW);
+    if (!o) return o;
+    if (o->st.st_dev != st_.st_dev || o->st.st_ino != st_.st_ino || o->st.st_nlink != st_.st_nlink) {
+      ::close(o->fd);
+      return Error{Code::file_changed, -1, rel_ + " was replaced while the submission was read"};
+    }
+    return o;
+  }
 
  private:
-  static constexpr int kMaxDepth = 8;
-
-  static bool is_directory(int dirfd, const std::string& name) {
-    struct stat st {};
-    return ::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+  TreeStep fail(Error e) {
+    error_ = std::move(e);
+    return TreeStep::stop;
   }
 
-  std::optional<Error> note_found(int dirfd, const std::string& name, const std::string& rel) {
-    if (!found_.empty()) {
-      return Error{Code::ambiguous_submission, -1, "the submission holds both " + found_ + " and " + rel};
-    }
-    found_ = rel;
-    found_name_ = name;
-    found_dir_ = ::dup(dirfd);
-    if (found_dir_ < 0) return open_error(rel, errno);
-    return std::nullopt;
-  }
-
-  uint64_t budget_;
-  std::string found_, found_name_;
-  int found_dir_ = -1;
+  std::optional<Error> error_;
+  std::string rel_, name_;
+  struct stat st_ {};
+  int dirfd_ = -1;
 };
 
-// A submission directory holds trace.jsonl or trace.jsonl.zst, at its top or
-// else further down (TreeSearch). Symlinks are refused: an upload must not
-// make the judge read files outside it.
 Result<std::unique_ptr<ByteSource>> submission_source(int dirfd, const std::string& path, const Limits& limits,
                                                       std::string* member) {
-  std::unique_ptr<ByteSource> found;
-  for (std::string_view name_view : kTraceFileNames) {
-    const std::string name(name_view);
-    auto o = open_checked(dirfd, name, O_NOFOLLOW);
-    if (!o && o.error().code == Code::not_found) continue;
-    if (!o) return Error{o.error().code, -1, path + "/" + o.error().message};
-    if (found) {
-      ::close(o->fd);
-      return Error{Code::ambiguous_submission, -1, path + " holds both trace.jsonl and trace.jsonl.zst"};
-    }
-    std::string where = path + "/";
-    where += name;
-    auto src = regular_file_source(*o, where);
-    if (!src) return src.take_error();
-    found = std::move(*src);
-    *member = name;
+  TraceFinder finder;
+  const TreeWalkResult walk = walk_tree(dirfd, limits, [&](const TreeEntry& e) { return finder.visit(e); });
+  std::optional<Error> failure = std::move(finder.error());
+  if (!failure) failure = walk.error;
+  if (!failure) failure = walk.first_skip_error(path);
+  if (!failure && finder.rel().empty()) {
+    failure = Error{Code::no_trace_in_submission, -1, path + " holds no trace.jsonl or trace.jsonl.zst"};
   }
-  if (found) return found;
-  TreeSearch tree(limits);
-  if (auto e = tree.search(dirfd, "", 0)) return Error{e->code, -1, path + ": " + e->message};
-  if (tree.found().empty()) {
-    return Error{Code::no_trace_in_submission, -1, path + " holds no trace.jsonl or trace.jsonl.zst"};
+  if (failure) {
+    if (!failure->message.starts_with(path)) failure->message = path + ": " + failure->message;
+    return std::move(*failure);
   }
-  auto o = open_checked(tree.found_dir(), tree.found_name(), O_NOFOLLOW);
-  if (!o) return Error{o.error().code, -1, path + "/" + tree.found() + ": " + o.error().message};
-  *member = tree.found();
-  return regular_file_source(*o, path + "/" + tree.found());
+  auto o = finder.open();
+  if (!o) return Error{o.error().code, -1, path + "/" + finder.rel() + ": " + o.error().message};
+  *member = finder.rel();
+  return regular_file_source(*o, path + "/" + finder.rel());
 }
 
 Result<std::unique_ptr<ByteSource>> raw_source(const std::string& path, const Limits& limits,
@@ -196,8 +162,11 @@ Result<OpenedTrace> open_trace(const std::string& path, const Limits& limits) {
 Result<OpenedTrace> open_layers(std::unique_ptr<ByteSource> raw, std::string description, const Limits& limits) {
   OpenedTrace out;
   out.description = std::move(description);
+  // Every layer of this upload draws on one budget.
+  auto budget = std::make_shared<UploadBudget>(limits);
+  raw = budgeted_source(std::move(raw), budget);
   bool outer_zstd = false;
-  auto outer = sniff_compression(std::move(raw), limits, &outer_zstd);
+  auto outer = sniff_compression(std::move(raw), limits, &outer_zstd, budget);
   if (!outer) return outer.take_error();
   std::unique_ptr<ByteSource> src = std::move(*outer);
 
@@ -211,13 +180,13 @@ Result<OpenedTrace> open_layers(std::unique_ptr<ByteSource> raw, std::string des
     return out;
   }
   std::string member;
-  auto m = tar_member_source(std::move(src), limits, &member);
+  auto m = tar_member_source(std::move(src), limits, budget, &member);
   if (!m) return m.take_error();
   out.description = member + (outer_zstd ? " in tar.zst" : " in tar");
   out.member = member;
   out.member_of_archive = true;
   bool zstd = false;
-  auto sniffed = sniff_compression(std::move(*m), limits, &zstd);
+  auto sniffed = sniff_compression(std::move(*m), limits, &zstd, budget);
   if (!sniffed) return sniffed.take_error();
   out.source = std::move(*sniffed);
   if (zstd) out.description += ", zstd";

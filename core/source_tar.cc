@@ -1,8 +1,10 @@
-// The trace member of a .tar, streamed through libarchive. Nothing is ever
-// extracted to disk, so member paths cannot escape; only a regular member
-// named trace.jsonl or trace.jsonl.zst is read, at the top or in a folder
-// (`tar cf entry.tar entry/` is how most people pack one), and links by
-// those names are refused.
+// .tar archives, streamed through libarchive: TarReader walks the members
+// (for `cheatcheck scan`, which reads them all), and the trace member of a
+// submission is found with it. Nothing is ever extracted to disk, so member
+// paths cannot escape; only a regular member named trace.jsonl or
+// trace.jsonl.zst is taken for the trace, at the top or in a folder (`tar cf
+// entry.tar entry/` is how most people pack one), by the rule a submission
+// folder is read with (docs/FORMAT.md).
 #include <archive.h>
 #include <archive_entry.h>
 
@@ -12,6 +14,7 @@
 
 #include "core/source.h"
 #include "core/source_internal.h"
+#include "core/tree_walk.h"
 
 namespace goalcup {
 namespace {
@@ -29,101 +32,175 @@ bool is_trace_name(std::string_view name) {
   return is_trace_file_name(last);
 }
 
-class TarMemberSource final : public ByteSource {
- public:
-  TarMemberSource(std::unique_ptr<ByteSource> inner, const Limits& limits)
-      : inner_(std::move(inner)), limits_(limits), a_(archive_read_new()), buf_(1 << 16) {
-    archive_read_support_format_tar(a_);
-    archive_read_support_format_gnutar(a_);
+// The folders a member's path nests, counted as a folder walk counts them
+// ("." and empty components are not folders).
+uint32_t path_depth(std::string_view name) {
+  uint32_t depth = 0;
+  for (size_t start = 0; start < name.size();) {
+    size_t end = std::min(name.find('/', start), name.size());
+    const std::string_view part = name.substr(start, end - start);
+    if (!part.empty() && part != ".") ++depth;
+    start = end + 1;
   }
-  ~TarMemberSource() override { archive_read_free(a_); }
+  return depth;
+}
 
-  // Positions the archive at the trace member.
+// The bytes of the reader's current member.
+class MemberSource final : public ByteSource {
+ public:
+  explicit MemberSource(TarReader& reader) : reader_(reader) {}
+  Result<size_t> read(char* buf, size_t cap) override { return reader_.read(buf, cap); }
+
+ private:
+  TarReader& reader_;
+};
+
+// The submission's one trace member: positioned on it by open(), and at its
+// end checks that no second trace member follows.
+class TraceMemberSource final : public ByteSource {
+ public:
+  explicit TraceMemberSource(std::unique_ptr<TarReader> reader) : reader_(std::move(reader)) {}
+
   Result<std::string> open() {
-    if (archive_read_open(a_, this, nullptr, &TarMemberSource::read_cb, nullptr) != ARCHIVE_OK) {
-      return archive_failure("cannot read the archive");
-    }
-    archive_entry* e = nullptr;
-    auto next = next_trace_entry(&e);
+    auto next = next_trace_member();
     if (!next) return next.take_error();
     if (!*next) return Error{Code::no_trace_in_submission, -1, "the archive holds no trace.jsonl or trace.jsonl.zst"};
-    if (auto bad = check_entry(e)) return *bad;
-    return std::string(archive_entry_pathname(e));
+    const TarMember& m = reader_->member();
+    if (auto bad = unsafe_trace_entry(m.type, m.hard_link)) return Error{Code::unsafe_path, -1, m.path + " " + *bad};
+    return m.path;
   }
 
   Result<size_t> read(char* buf, size_t cap) override {
     if (finished_) return size_t{0};
-    la_ssize_t n = archive_read_data(a_, buf, cap);
-    if (n < 0) return archive_failure("cannot read the trace member");
-    if (n > 0) return static_cast<size_t>(n);
+    auto n = reader_->read(buf, cap);
+    if (!n || *n > 0) return n;
     finished_ = true;
-    // A second trace member would make the submission ambiguous.
-    archive_entry* e = nullptr;
-    auto next = next_trace_entry(&e);
+    const std::string first = reader_->member().path;
+    auto next = next_trace_member();
     if (!next) return next.take_error();
-    if (*next) return Error{Code::ambiguous_submission, -1, "the archive holds more than one trace member"};
+    if (*next) return Error{Code::ambiguous_submission, -1, "the archive holds both " + first + " and " + reader_->member().path};
     return size_t{0};
   }
 
  private:
-  // Advances to the next member named like a trace; false at the end.
-  Result<bool> next_trace_entry(archive_entry** e) {
+  // Advances to the next member named like a trace; false at the end. Every
+  // member is held to the bounds of a folder walk, so that an archive and
+  // its extracted folder get the same verdict.
+  Result<bool> next_trace_member() {
     for (;;) {
-      int r = archive_read_next_header(a_, e);
-      if (r == ARCHIVE_EOF) return false;
-      if (r < ARCHIVE_WARN) return archive_failure("malformed archive");
-      if (++members_ > limits_.max_archive_members) {
-        return Error{Code::limit_archive_members, -1,
-                     "the archive has more than " + std::to_string(limits_.max_archive_members) +
-                         " members; raise --max-archive-members"};
+      auto more = reader_->next();
+      if (!more || !*more) return more;
+      const std::string& path = reader_->member().path;
+      if (path_depth(path) > reader_->limits().max_walk_depth || path.size() > kMaxWalkPath) {
+        return Error{Code::limit_walk_depth, -1,
+                     "a member's path is longer than " + std::to_string(kMaxWalkPath) + " bytes or nests more than " +
+                         std::to_string(reader_->limits().max_walk_depth) + " folders deep; raise --max-walk-depth"};
       }
-      const char* name = archive_entry_pathname(*e);
-      if (name && is_trace_name(name)) return true;
+      if (is_trace_name(path)) return true;
     }
   }
 
-  static std::optional<Error> check_entry(archive_entry* e) {
-    if (archive_entry_hardlink(e) || archive_entry_symlink(e) || archive_entry_filetype(e) != AE_IFREG) {
-      return Error{Code::unsafe_path, -1, "the archive's trace member is a link or not a regular file"};
-    }
-    return std::nullopt;
-  }
-
-  Error archive_failure(const char* what) {
-    if (inner_error_) return *inner_error_;
-    const char* detail = archive_error_string(a_);
-    return Error{Code::archive_error, -1, std::string(what) + (detail ? std::string(": ") + detail : "")};
-  }
-
-  static la_ssize_t read_cb(archive*, void* self_ptr, const void** out) {
-    auto* self = static_cast<TarMemberSource*>(self_ptr);
-    auto n = self->inner_->read(self->buf_.data(), self->buf_.size());
-    if (!n) {
-      self->inner_error_ = n.take_error();
-      return -1;
-    }
-    *out = self->buf_.data();
-    return static_cast<la_ssize_t>(*n);
-  }
-
-  std::unique_ptr<ByteSource> inner_;
-  Limits limits_;
-  archive* a_;
-  std::vector<char> buf_;
-  std::optional<Error> inner_error_;
-  uint32_t members_ = 0;
+  std::unique_ptr<TarReader> reader_;
   bool finished_ = false;
 };
 
 }  // namespace
 
-bool looks_like_tar(const std::string& prefix) {
-  return prefix.size() >= 262 && std::memcmp(prefix.data() + 257, "ustar", 5) == 0;
+TarReader::TarReader(std::unique_ptr<ByteSource> inner, const Limits& limits, std::shared_ptr<UploadBudget> budget)
+    : inner_(std::move(inner)),
+      limits_(limits),
+      budget_(budget ? std::move(budget) : std::make_shared<UploadBudget>(limits)),
+      a_(archive_read_new()),
+      buf_(1 << 16) {
+  if (a_) {
+    archive_read_support_format_tar(a_);
+    archive_read_support_format_gnutar(a_);
+  }
 }
 
-Result<std::unique_ptr<ByteSource>> tar_member_source(std::unique_ptr<ByteSource> inner,
-                                                      const Limits& limits, std::string* member) {
-  auto src = std::make_unique<TarMemberSource>(std::move(inner), limits);
+TarReader::~TarReader() {
+  if (a_) archive_read_free(a_);
+}
+
+Result<std::unique_ptr<TarReader>> TarReader::open(std::unique_ptr<ByteSource> inner, const Limits& limits,
+                                                   std::shared_ptr<UploadBudget> budget) {
+  std::unique_ptr<TarReader> r(new TarReader(std::move(inner), limits, std::move(budget)));
+  if (!r->a_) return Error{Code::internal_error, -1, "libarchive: out of memory"};
+  if (archive_read_open(r->a_, r.get(), nullptr, &TarReader::read_cb, nullptr) != ARCHIVE_OK) {
+    return r->failure("cannot read the archive");
+  }
+  return r;
+}
+
+Result<bool> TarReader::next() {
+  archive_entry* e = nullptr;
+  const int r = archive_read_next_header(a_, &e);
+  if (r == ARCHIVE_EOF) return false;
+  if (r < ARCHIVE_WARN) return failure("malformed archive");
+  if (auto over = budget_->add_members(1)) return *over;
+  const char* path = archive_entry_pathname(e);
+  member_.path = path ? path : "";
+  member_.type = archive_entry_symlink(e) ? S_IFLNK : static_cast<mode_t>(archive_entry_filetype(e));
+  member_.hard_link = archive_entry_hardlink(e) != nullptr;
+  return true;
+}
+
+Result<size_t> TarReader::read(char* buf, size_t cap) {
+  const la_ssize_t n = archive_read_data(a_, buf, cap);
+  if (n < 0) return failure("cannot read the member");
+  return static_cast<size_t>(n);
+}
+
+std::unique_ptr<ByteSource> TarReader::member_source() { return std::make_unique<MemberSource>(*this); }
+
+Error TarReader::failure(const char* what) {
+  if (inner_error_) return *inner_error_;
+  const char* detail = archive_error_string(a_);
+  return Error{Code::archive_error, -1, std::string(what) + (detail ? std::string(": ") + detail : "")};
+}
+
+ssize_t TarReader::read_cb(::archive*, void* self_ptr, const void** out) {
+  auto* self = static_cast<TarReader*>(self_ptr);
+  auto n = self->inner_->read(self->buf_.data(), self->buf_.size());
+  if (!n) {
+    self->inner_error_ = n.take_error();
+    return -1;
+  }
+  *out = self->buf_.data();
+  return static_cast<ssize_t>(*n);
+}
+
+bool looks_like_tar(const std::string& prefix) {
+  if (prefix.size() < 512) return false;
+  if (std::memcmp(prefix.data() + 257, "ustar", 5) == 0) return true;
+  // Every tar header, v7 ones too (which have no magic), carries a checksum
+  // of its 512 bytes: octal digits in bytes 148-155, ended by NUL or space,
+  // summed with that field taken as spaces (some writers sum signed bytes).
+  size_t i = 148;
+  while (i < 156 && prefix[i] == ' ') ++i;
+  uint64_t stored = 0;
+  size_t digits = 0;
+  for (; i < 156 && prefix[i] >= '0' && prefix[i] <= '7'; ++i, ++digits) {
+    stored = stored * 8 + static_cast<uint64_t>(prefix[i] - '0');
+  }
+  if (digits == 0 || i == 156) return false;
+  for (; i < 156; ++i) {
+    if (prefix[i] != ' ' && prefix[i] != '\0') return false;
+  }
+  int64_t unsigned_sum = 0, signed_sum = 0;
+  for (size_t k = 0; k < 512; ++k) {
+    const char c = k >= 148 && k < 156 ? ' ' : prefix[k];
+    unsigned_sum += static_cast<unsigned char>(c);
+    signed_sum += static_cast<signed char>(c);
+  }
+  return static_cast<int64_t>(stored) == unsigned_sum || static_cast<int64_t>(stored) == signed_sum;
+}
+
+Result<std::unique_ptr<ByteSource>> tar_member_source(std::unique_ptr<ByteSource> inner, const Limits& limits,
+                                                      std::shared_ptr<UploadBudget> budget, std::string* member) {
+  auto reader = TarReader::open(std::move(inner), limits, std::move(budget));
+  if (!reader) return reader.take_error();
+  auto src = std::make_unique<TraceMemberSource>(std::move(*reader));
   auto name = src->open();
   if (!name) return name.take_error();
   *member = std::move(*name);

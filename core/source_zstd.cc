@@ -17,8 +17,8 @@ constexpr uint64_t kRatioSlack = 64ull << 20;
 
 class ZstdSource final : public ByteSource {
  public:
-  ZstdSource(std::unique_ptr<ByteSource> inner, const Limits& limits)
-      : inner_(std::move(inner)), limits_(limits), dctx_(ZSTD_createDCtx()),
+  ZstdSource(std::unique_ptr<ByteSource> inner, const Limits& limits, std::shared_ptr<UploadBudget> budget)
+      : inner_(std::move(inner)), limits_(limits), budget_(std::move(budget)), dctx_(ZSTD_createDCtx()),
         in_buf_(ZSTD_DStreamInSize()) {
     ZSTD_DCtx_setParameter(dctx_, ZSTD_d_windowLogMax, static_cast<int>(limits.max_zstd_window_log));
   }
@@ -57,6 +57,9 @@ class ZstdSource final : public ByteSource {
                      "zstd output exceeds " + std::to_string(limits_.max_zstd_ratio) +
                          "x its input (a decompression bomb?); raise --max-zstd-ratio to read it"};
       }
+      if (budget_) {
+        if (auto e = budget_->add_inflated(out.pos)) return *e;
+      }
       if (out.pos > 0) return out.pos;
     }
   }
@@ -73,6 +76,7 @@ class ZstdSource final : public ByteSource {
 
   std::unique_ptr<ByteSource> inner_;
   Limits limits_;
+  std::shared_ptr<UploadBudget> budget_;
   ZSTD_DCtx* dctx_;
   std::vector<char> in_buf_;
   ZSTD_inBuffer in_{nullptr, 0, 0};
@@ -114,8 +118,9 @@ bool is_zstd_magic(const std::string& p) {
 
 }  // namespace
 
-std::unique_ptr<ByteSource> zstd_source(std::unique_ptr<ByteSource> inner, const Limits& limits) {
-  return std::make_unique<ZstdSource>(std::move(inner), limits);
+std::unique_ptr<ByteSource> zstd_source(std::unique_ptr<ByteSource> inner, const Limits& limits,
+                                        std::shared_ptr<UploadBudget> budget) {
+  return std::make_unique<ZstdSource>(std::move(inner), limits, std::move(budget));
 }
 
 std::unique_ptr<ByteSource> prefixed_source(std::string prefix, std::unique_ptr<ByteSource> inner) {
@@ -136,13 +141,14 @@ Result<std::string> read_prefix(ByteSource& src, size_t n) {
 }
 
 Result<std::unique_ptr<ByteSource>> sniff_compression(std::unique_ptr<ByteSource> inner,
-                                                      const Limits& limits, bool* is_zstd) {
+                                                      const Limits& limits, bool* is_zstd,
+                                                      std::shared_ptr<UploadBudget> budget) {
   auto prefix = read_prefix(*inner, 4);
   if (!prefix) return prefix.take_error();
   std::string bytes = std::move(*prefix);
   *is_zstd = is_zstd_magic(bytes);
   auto src = prefixed_source(std::move(bytes), std::move(inner));
-  if (*is_zstd) return zstd_source(std::move(src), limits);
+  if (*is_zstd) return zstd_source(std::move(src), limits, std::move(budget));
   return src;
 }
 

@@ -467,5 +467,227 @@ TEST(HostileGrowing, AFileThatGrowsWhileReadIsNotJudged) {
   EXPECT_NE(o.out.find("\"file_changed\""), std::string::npos) << o.out.substr(0, 300);
 }
 
+// ---- Filesystem walks, submission containers, upload budgets ----------
+// Every walk is bounded and never follows links (core/tree_walk.h); a
+// folder and the same files as a .tar get one verdict (docs/FORMAT.md);
+// budgets hold for a whole upload, not per member (docs/LIMITS.md).
+
+// A fresh empty folder under the hostile directory.
+std::string fresh_dir(const std::string& name) {
+  const std::string d = dir() + "/" + name;
+  std::error_code ec;
+  fs::remove_all(d, ec);
+  fs::create_directories(d);
+  return d;
+}
+
+bool names_code(const Outcome& o, const std::string& code) {
+  return o.out.find("\"" + code + "\"") != std::string::npos;
+}
+
+void expect_bounded(const Outcome& o) {
+  EXPECT_FALSE(o.killed) << "still running after " << kHardSeconds << " s";
+  EXPECT_GE(o.exit_code, 0) << "ended by a signal";
+  if (kMeasureBounds) {
+    EXPECT_LT(o.seconds, 10.0);
+    EXPECT_LT(o.max_rss_kb, 256 * 1024) << "peak RSS " << o.max_rss_kb / 1024 << " MiB";
+  }
+}
+
+Outcome scan(const std::string& path, std::vector<std::string> extra = {}) {
+  std::vector<std::string> argv = {GOALCUP_CHEATCHECK_BIN, "--no-progress", "--format", "json"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  argv.insert(argv.end(), {"scan", path});
+  return run_measured(argv);
+}
+
+Outcome coop(const std::string& path) {
+  return run_measured({GOALCUP_CHEATCHECK_BIN, "--no-progress", "--format", "json", "coop", path});
+}
+
+Outcome verify(const std::string& path) {
+  return run_measured({GOALCUP_VERIFY_BIN, "--no-progress", "--format", "jsonl", "--dev-key",
+                       testing::source_path("fixtures/keys/dev-key.json"), path});
+}
+
+TEST(HostileWalks, LinkLoopsAreReportedNotFollowed) {
+  // A data directory (mode 0755: COOP01 has something to say) with a link
+  // to itself, a self-link, two links to each other, and a leaked key
+  // beside them that must still be found.
+  const std::string d = fresh_dir("loops");
+  ::chmod(d.c_str(), 0755);
+  fs::create_directory_symlink(".", d + "/loop");
+  fs::create_symlink("self", d + "/self");
+  fs::create_symlink("b", d + "/a");
+  fs::create_symlink("a", d + "/b");
+  put("loops/notes.txt", "key AKIAIOSFODNN7EXAMPLQ\n");
+  for (const Outcome& o : {scan(d), coop(d)}) {
+    expect_bounded(o);
+    EXPECT_TRUE(o.exit_code == 1 || o.exit_code == 2) << "exit " << o.exit_code << ": " << o.out.substr(0, 400);
+    EXPECT_NE(o.out.find("symbolic link"), std::string::npos) << "the links are not reported: " << o.out.substr(0, 400);
+  }
+  EXPECT_NE(scan(d).out.find("notes.txt"), std::string::npos) << "the walk stopped at the loop";
+}
+
+TEST(HostileWalks, AFolderNested3000DeepIsBounded) {
+  const std::string d = fresh_dir("deep");
+  int fd = ::open(d.c_str(), O_RDONLY | O_DIRECTORY);
+  ASSERT_GE(fd, 0);
+  for (int i = 0; i < 3000; ++i) {
+    ASSERT_TRUE(::mkdirat(fd, "d", 0755) == 0 || errno == EEXIST);  // a rerun may find it (too deep to remove)
+    const int sub = ::openat(fd, "d", O_RDONLY | O_DIRECTORY);
+    ::close(fd);
+    ASSERT_GE(sub, 0);
+    fd = sub;
+  }
+  ::close(fd);
+  put("deep/trace.jsonl", fixtures::join(testing::valid_trace()));
+  for (const Outcome& o : {coop(d), scan(d), verify(d)}) {
+    expect_bounded(o);
+    EXPECT_EQ(o.exit_code, 2) << o.out.substr(0, 400);
+    EXPECT_TRUE(names_code(o, "limit_walk_depth")) << o.out.substr(0, 400);
+  }
+}
+
+TEST(HostileWalks, AnUnreadableFolderIsReportedNotSkipped) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root reads a mode-000 folder: nothing to test as root";
+  const std::string d = fresh_dir("unreadable");
+  put("unreadable/trace.jsonl", fixtures::join(testing::valid_trace()));
+  fs::create_directories(d + "/sub");
+  put("unreadable/sub/notes.txt", "AKIAIOSFODNN7EXAMPLQ\n");
+  ::chmod((d + "/sub").c_str(), 0);
+  const Outcome v = verify(d), s = scan(d), c = coop(d);
+  ::chmod((d + "/sub").c_str(), 0755);
+  for (const Outcome& o : {v, s, c}) {
+    expect_bounded(o);
+    EXPECT_EQ(o.exit_code, 2) << o.out.substr(0, 400);
+    EXPECT_TRUE(names_code(o, "io_error")) << o.out.substr(0, 400);
+  }
+}
+
+// One tree, written as a folder and as a .tar.
+struct TreeFile {
+  std::string path;
+  std::string bytes;
+  int type = AE_IFREG;
+  std::string link;  // a symlink's target, or the file a hard link names
+};
+
+std::string tree_as_folder(const std::string& name, const std::vector<TreeFile>& files) {
+  const std::string d = fresh_dir(name);
+  for (const auto& f : files) {
+    const std::string p = d + "/" + f.path;
+    fs::create_directories(fs::path(p).parent_path());
+    if (f.type == AE_IFLNK) fs::create_symlink(f.link, p);
+    else if (!f.link.empty()) fs::create_hard_link(d + "/" + f.link, p);
+    else std::ofstream(p, std::ios::binary) << f.bytes;
+  }
+  return d;
+}
+
+std::string tree_as_tar(const std::string& name, const std::vector<TreeFile>& files) {
+  std::vector<std::tuple<std::string, std::string, int, std::string>> members;
+  for (const auto& f : files) members.emplace_back(f.path, f.link.empty() ? f.bytes : "", f.type, f.link);
+  return make_tar(name + ".tar", members);
+}
+
+// The first error code of a verify report, or "" when there is none.
+std::string first_code(const std::string& out) {
+  const std::string key = "\"errors\":[{\"code\":\"";
+  const size_t at = out.find(key);
+  if (at == std::string::npos) return "";
+  const size_t b = at + key.size();
+  return out.substr(b, out.find('"', b) - b);
+}
+
+TEST(HostileSubmission, AFolderAndItsTarGetOneVerdict) {
+  const std::string good = fixtures::join(testing::valid_trace());
+  std::string tampered = good;
+  tampered[tampered.find("\"seq\":3") + 6] = '4';
+  std::string deep;
+  for (int i = 0; i < 40; ++i) deep += "d/";
+  struct Tree {
+    std::string name;
+    std::vector<TreeFile> files;
+    int exit;
+    std::string code;
+  };
+  const std::vector<Tree> trees = {
+      {"in-a-folder", {{"entry/notes.md", "hi", AE_IFREG, ""}, {"entry/trace.jsonl", good, AE_IFREG, ""}}, 0, ""},
+      {"good-top-tampered-below",
+       {{"trace.jsonl", good, AE_IFREG, ""}, {"sub/trace.jsonl", tampered, AE_IFREG, ""}}, 2, "ambiguous_submission"},
+      {"hard-link", {{"data.bin", good, AE_IFREG, ""}, {"trace.jsonl", "", AE_IFREG, "data.bin"}}, 2, "unsafe_path"},
+      {"symlink", {{"entry/trace.jsonl", "", AE_IFLNK, "/etc/passwd"}}, 2, "unsafe_path"},
+      {"forty-deep", {{deep + "trace.jsonl", good, AE_IFREG, ""}}, 2, "limit_walk_depth"},
+  };
+  for (const Tree& t : trees) {
+    SCOPED_TRACE(t.name);
+    const Outcome folder = verify(tree_as_folder("tree-" + t.name, t.files));
+    const Outcome tar = verify(tree_as_tar("tree-" + t.name, t.files));
+    expect_bounded(folder);
+    expect_bounded(tar);
+    EXPECT_EQ(folder.exit_code, t.exit) << folder.out.substr(0, 400);
+    EXPECT_EQ(tar.exit_code, t.exit) << tar.out.substr(0, 400);
+    EXPECT_EQ(first_code(folder.out), t.code) << folder.out.substr(0, 400);
+    EXPECT_EQ(first_code(tar.out), t.code) << tar.out.substr(0, 400);
+  }
+}
+
+TEST(HostileSubmission, AV7TarWithoutMagicIsReadAsATar) {
+  const std::string path = dir() + "/v7.tar";
+  const std::string text = fixtures::join(testing::valid_trace());
+  archive* a = archive_write_new();
+  archive_write_set_format_v7tar(a);
+  archive_write_open_filename(a, path.c_str());
+  archive_entry* e = archive_entry_new();
+  archive_entry_set_pathname(e, "trace.jsonl");
+  archive_entry_set_filetype(e, AE_IFREG);
+  archive_entry_set_perm(e, 0644);
+  archive_entry_set_size(e, static_cast<la_int64_t>(text.size()));
+  archive_write_header(a, e);
+  archive_write_data(a, text.data(), text.size());
+  archive_entry_free(e);
+  archive_write_close(a);
+  archive_write_free(a);
+  const Outcome o = verify(path);
+  expect_bounded(o);
+  EXPECT_EQ(o.exit_code, 0) << o.out.substr(0, 400);
+  EXPECT_NE(o.out.find("trace.jsonl in tar"), std::string::npos) << o.out.substr(0, 400);
+}
+
+// 64 MiB of short lines, compressed once: each copy is a few KB.
+const std::string& small_bomb() {
+  static const std::string bomb = [] {
+    std::string line(4095, 'a');
+    line += '\n';
+    std::string plain;
+    plain.reserve(64 << 20);
+    while (plain.size() < (64u << 20)) plain += line;
+    return zstd_compress(plain, 3);
+  }();
+  return bomb;
+}
+
+TEST(HostileBudgets, AThousandSmallBombsInOneUploadStopEarly) {
+  std::vector<std::tuple<std::string, std::string, int, std::string>> members;
+  const std::string folder = fresh_dir("bombs");
+  for (int i = 0; i < 1000; ++i) {
+    members.emplace_back("m" + std::to_string(i) + ".zst", small_bomb(), AE_IFREG, "");
+    put("bombs/m" + std::to_string(i) + ".zst", small_bomb());
+  }
+  const std::string tar = make_tar("bombs.tar", members);
+  ASSERT_LT(fs::file_size(tar), 30u << 20);
+  for (const Outcome& o : {scan(tar), scan(folder)}) {
+    expect_bounded(o);
+    EXPECT_EQ(o.exit_code, 2) << o.out.substr(0, 400);
+    EXPECT_TRUE(names_code(o, "limit_zstd_ratio")) << o.out.substr(0, 400);
+  }
+  // With the ratio raised, the time budget ends it.
+  const Outcome slow = scan(tar, {"--max-zstd-ratio", "1000000", "--max-seconds", "1"});
+  expect_bounded(slow);
+  EXPECT_EQ(slow.exit_code, 2) << slow.out.substr(0, 400);
+  EXPECT_TRUE(names_code(slow, "limit_time")) << slow.out.substr(0, 400);
+}
+
 }  // namespace
 }  // namespace goalcup

@@ -236,12 +236,13 @@ TEST(Reader, SubmissionDirectoryWithTheTraceInAFolder) {
   EXPECT_VERDICT(r, Verdict::verified);
   EXPECT_EQ(r.source.substr(0, r.source.find(',')), "entry/logs/trace.jsonl.zst in directory");
 
-  // A trace at the top is taken without looking further down.
+  // A trace at the top does not hide another below it, as in a .tar.
   const std::string top = testing::temp_dir() + "/top";
   fs::create_directories(top + "/old");
   write_temp("top/trace.jsonl", text);
   write_temp("top/old/trace.jsonl", "not even JSON\n");
-  EXPECT_VERDICT(verify_path(top), Verdict::verified);
+  auto hidden = verify_path(top);
+  EXPECT_TRUE(testing::has_error(hidden, Code::ambiguous_submission)) << testing::error_codes(hidden);
 
   // Further down, only one may exist.
   const std::string two = testing::temp_dir() + "/two";

@@ -216,8 +216,9 @@ TEST(ScanMode, FilesDirectoriesZstdAndTar) {
   const std::string key = "glpat-" + testing::random_chars(20, 24);
   testing::write_temp("scan/plain.txt", "GITLAB=" + key + "\n");
   testing::write_temp("scan/sub/clean.txt", "nothing here\nat all");
-  auto files = expand_scan_paths({dir});
-  EXPECT_EQ(files.size(), 2u);
+  auto expanded = expand_scan_paths({dir}, Limits{});
+  EXPECT_EQ(expanded.files.size(), 2u);
+  EXPECT_TRUE(expanded.walks.empty());  // nothing was left out
   auto r = scan_file(dir + "/plain.txt", Limits{}, Policy{});
   ASSERT_EQ(r.findings.size(), 1u);
   EXPECT_EQ(r.findings[0].secret.rule, "gitlab-pat");

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <array>
-#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -21,11 +20,10 @@
 #include "cheatcheck/secrets/trace_scan.h"
 #include "core/json_strict.h"
 #include "core/sha256.h"
+#include "core/tree_walk.h"
 
 namespace goalcup::cheat {
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr uint64_t kMaxSmallFile = 1u << 20;  // discord.json, vault.json: small when in shape
 constexpr size_t kMaxPlacesNamed = 8;
@@ -196,7 +194,8 @@ std::string name_of(simdjson::dom::object o, uint64_t offset) {
 
 class CoopAudit {
  public:
-  CoopAudit(const std::string& dir, const Policy& policy) : dir_(dir), ctx_(policy) {}
+  CoopAudit(const std::string& dir, const Limits& limits, const Policy& policy)
+      : dir_(dir), limits_(limits), ctx_(policy) {}
 
   CheatReport run() {
     CheatReport rep;
@@ -219,6 +218,9 @@ class CoopAudit {
     for (auto& f : rep.findings) f.seqs.clear();  // no records here: places are in the message
     rep.skipped = std::move(ctx_.skipped());
     sort_findings(rep.findings);
+    // What the walks could not read was not audited: the copy is not judged whole.
+    rep.verify.errors = std::move(walk_errors_);
+    if (!rep.verify.errors.empty()) rep.verify.verdict = Verdict::error;
     return rep;
   }
 
@@ -262,15 +264,38 @@ class CoopAudit {
   // overwritten or deleted rows lie. A file the reader does not understand
   // is scanned for embedded values instead, and says so.
   void secrets() {
-    std::error_code ec;
-    for (auto it = fs::recursive_directory_iterator(dir_, ec); !ec && it != fs::recursive_directory_iterator();
-         it.increment(ec)) {
-      if (!it->is_regular_file() || it->is_symlink()) continue;
-      const std::string rel = fs::relative(it->path(), dir_).string();
-      FileReader file(it->path().string());
-      if (!file.ok()) continue;
-      if (rel == "state.redb" && redb(file)) continue;
-      file.for_each_chunk([&](std::string_view chunk, uint64_t) { scan(chunk, live_, "raw bytes", rel); });
+    uint64_t links = 0;
+    std::string first_link;
+    walk("COOP02", 0, [&](const TreeEntry& e) {
+      if (S_ISLNK(e.st.st_mode) && links++ == 0) first_link = e.rel;
+      if (!S_ISREG(e.st.st_mode)) return TreeStep::go_on;
+      FileReader file(dir_ + "/" + e.rel);
+      if (!file.ok()) {
+        walk_errors_.push_back(Error{Code::io_error, -1, dir_ + "/" + e.rel + ": cannot be read"});
+        return TreeStep::go_on;
+      }
+      if (e.rel == "state.redb" && redb(file)) return TreeStep::go_on;
+      file.for_each_chunk([&](std::string_view chunk, uint64_t) { scan(chunk, live_, "raw bytes", e.rel); });
+      return TreeStep::go_on;
+    });
+    if (links > 0) {
+      ctx_.skip("COOP02", std::to_string(links) + " symbolic link(s) not followed, such as " + first_link);
+    }
+  }
+
+  // The one bounded walk (core/tree_walk.h) below the data directory, at
+  // most `max_depth` folders deep (0: as deep as the limits allow); what it
+  // could not read becomes an error of the report.
+  void walk(const char* check, uint32_t max_depth, const TreeVisitor& visit) {
+    Limits bounds = limits_;
+    if (max_depth > 0) bounds.max_walk_depth = std::min(bounds.max_walk_depth, max_depth);
+    const TreeWalkResult w = walk_tree(dir_, bounds, visit);
+    if (w.error) walk_errors_.push_back(*w.error);
+    for (const auto& skip : w.skipped) {
+      // A folder deeper than a check looks is not a gap in what it audits.
+      if (max_depth > 0 && skip.code == Code::limit_walk_depth) continue;
+      if (!walk_skips_.insert(skip.rel).second) continue;  // both walks met it
+      walk_errors_.push_back(Error{skip.code, -1, std::string(check) + ": " + dir_ + "/" + skip.rel + ": " + skip.why});
     }
   }
 
@@ -471,27 +496,31 @@ class CoopAudit {
   // COOP05 and COOP06: workdir names, and workdirs no hen owns.
   void workdirs() {
     static const std::regex kName("^[a-z0-9-]+__[a-z][a-z0-9-]{0,31}$");
-    std::error_code ec;
-    const std::string root = dir_ + "/workdirs";
-    if (!fs::is_directory(root, ec)) return;
+    struct stat st {};
+    if (::lstat((dir_ + "/workdirs").c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return;
     bool any = false;
-    for (const auto& e : fs::directory_iterator(root, ec)) {
-      const std::string name = e.path().filename().string();
+    walk("COOP05", 2, [&](const TreeEntry& e) {
+      if (e.depth == 1) return e.name == "workdirs" ? TreeStep::go_on : TreeStep::skip_folder;
+      const std::string& name = e.name;
       any = true;
       if (!std::regex_match(name, kName)) {
         emit("COOP05", Severity::warning,
              "workdirs/" + name + " does not match coop's <coop>__<name> pattern, so no hen can own it.", "name:" + name);
-        continue;
+        return TreeStep::skip_folder;
       }
       if (hens_known() && !hens_.contains(name)) {
         emit("COOP06", Severity::warning, "workdirs/" + name + " belongs to no hen recorded in state.redb.", "orphan:" + name);
       }
-    }
+      return TreeStep::skip_folder;
+    });
     if (any && !hens_known()) ctx_.skip("COOP06", "no hen records could be read from state.redb");
   }
 
   std::string dir_;
+  Limits limits_;
   Context ctx_;
+  std::vector<Error> walk_errors_;
+  std::set<std::string> walk_skips_;
   uid_t owner_ = 0;
   SecretEngine engine_;
   SecretCollector live_, stale_;
@@ -811,8 +840,8 @@ class ManifestAudit {
 
 }  // namespace
 
-CheatReport audit_coop_dir(const std::string& dir, const Limits&, const Policy& policy) {
-  return CoopAudit(dir, policy).run();
+CheatReport audit_coop_dir(const std::string& dir, const Limits& limits, const Policy& policy) {
+  return CoopAudit(dir, limits, policy).run();
 }
 
 CheatReport audit_manifest(const std::string& path, const Limits&, const Policy& policy) {

@@ -1,17 +1,15 @@
 #include "cheatcheck/secrets/file_scan.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
 
 #include "cheatcheck/secrets/trace_scan.h"
 #include "core/lines.h"
 #include "core/source.h"
+#include "core/tree_walk.h"
 
 namespace goalcup::cheat {
 namespace {
@@ -68,17 +66,20 @@ class LineJoiner {
 
 class FileScanner {
  public:
-  FileScanner(const Limits& limits, CheatReport& report, bool keep_text, unsigned threads)
+  FileScanner(const Limits& limits, std::shared_ptr<UploadBudget> budget, CheatReport& report, bool keep_text,
+              unsigned threads)
       : limits_(limits),
+        budget_(std::move(budget)),
         report_(report),
         collector_(keep_text),
         pool_(threads, [] { return make_text_line_scanner(); }, [this](ScanOutput& out) { collect(out); }) {}
 
-  // Scans a stream of text (plain or zstd) shown as `name`.
-  void scan_stream(std::unique_ptr<ByteSource> raw, const std::string& name) {
+  // Scans a stream of text (plain or zstd) shown as `name`; false when a
+  // limit of the upload stopped it.
+  bool scan_stream(std::unique_ptr<ByteSource> raw, const std::string& name) {
     file_ = name;
     bool zstd = false;
-    auto src = sniff_compression(std::move(raw), limits_, &zstd);
+    auto src = sniff_compression(std::move(raw), limits_, &zstd, budget_);
     if (!src) return fail(src.error());
     LineReader lines(std::move(*src), limits_, true);
     Line line;
@@ -93,10 +94,10 @@ class FileScanner {
       }
       if (joined.pending()) pool_.add(joined.take(&block_start), block_start);
       pool_.flush();  // every hit of this stream is collected under its name
-      if (st == LineReader::Status::error) fail(lines.error());
+      if (st == LineReader::Status::error) return fail(lines.error());
       // A cut zstd stream was scanned as far as it goes, not in full.
-      else if (auto cut = lines.cut()) fail(*cut);
-      return;
+      if (auto cut = lines.cut()) return fail(*cut);
+      return true;
     }
   }
 
@@ -112,12 +113,17 @@ class FileScanner {
     for (const auto& h : out.hits) collector_.add(h.hit, h.seq, h.location, file_);
   }
 
-  void fail(const Error& e) {
+  // Records the first error; false when it is a limit, which ends the upload.
+  bool fail(const Error& e) {
     if (report_.verify.errors.empty()) report_.verify.errors.push_back(e);
     report_.verify.verdict = Verdict::error;
+    return code_class(e.code) != ErrorClass::limit;
   }
 
+  static constexpr size_t kMaxSkipsListed = 100;
+
   Limits limits_;
+  std::shared_ptr<UploadBudget> budget_;
   CheatReport& report_;
   SecretCollector collector_;
   absl::flat_hash_set<std::string> markers_;
@@ -125,85 +131,83 @@ class FileScanner {
   ScanPool pool_;  // last: its workers stop before the rest goes
 };
 
-// A ByteSource over the current member of an archive.
-class MemberSource final : public ByteSource {
- public:
-  explicit MemberSource(archive* a) : a_(a) {}
-  Result<size_t> read(char* buf, size_t cap) override {
-    la_ssize_t n = archive_read_data(a_, buf, cap);
-    if (n < 0) return Error{Code::archive_error, -1, archive_error_string(a_) ? archive_error_string(a_) : "archive"};
-    return static_cast<size_t>(n);
-  }
-
- private:
-  archive* a_;
-};
-
 void FileScanner::scan_tar(std::unique_ptr<ByteSource> raw, const std::string& name) {
-  struct Client {
-    ByteSource* src;
-    std::vector<char> buf = std::vector<char>(1 << 16);
-  } client{raw.get()};
-  archive* a = archive_read_new();
-  archive_read_support_format_tar(a);
-  archive_read_support_format_gnutar(a);
-  auto cb = [](archive*, void* c, const void** out) -> la_ssize_t {
-    auto* cl = static_cast<Client*>(c);
-    auto n = cl->src->read(cl->buf.data(), cl->buf.size());
-    if (!n) return -1;
-    *out = cl->buf.data();
-    return static_cast<la_ssize_t>(*n);
-  };
-  if (archive_read_open(a, &client, nullptr, cb, nullptr) != ARCHIVE_OK) {
-    fail(Error{Code::archive_error, -1, name + ": not a readable archive"});
-    archive_read_free(a);
+  auto reader = TarReader::open(std::move(raw), limits_, budget_);
+  if (!reader) {
+    fail(reader.error());
     return;
   }
-  archive_entry* e = nullptr;
-  uint32_t members = 0;
-  while (archive_read_next_header(a, &e) >= ARCHIVE_WARN) {
-    if (++members > limits_.max_archive_members) {
-      fail(Error{Code::limit_archive_members, -1, name + " has more than " + std::to_string(limits_.max_archive_members) + " members"});
-      break;
+  for (;;) {
+    auto more = (*reader)->next();
+    if (!more) {
+      fail(more.error());
+      return;
     }
-    if (archive_entry_filetype(e) != AE_IFREG || archive_entry_hardlink(e)) continue;
-    scan_stream(std::make_unique<MemberSource>(a), name + ":" + archive_entry_pathname(e));
+    if (!*more) return;
+    const TarMember& m = (*reader)->member();
+    if (m.type == S_IFDIR) continue;
+    if (m.type != S_IFREG || m.hard_link) {
+      if (report_.skipped.size() < kMaxSkipsListed) {
+        report_.skipped.push_back({"scan", name + ":" + m.path + ": a link or special member, not followed"});
+      }
+      continue;
+    }
+    // A budget spent is spent for every member that follows.
+    if (!scan_stream((*reader)->member_source(), name + ":" + m.path)) return;
   }
-  archive_read_free(a);
 }
 
 }  // namespace
 
-std::vector<std::string> expand_scan_paths(const std::vector<std::string>& paths) {
-  namespace fs = std::filesystem;
-  std::vector<std::string> out;
+ScanInputs expand_scan_paths(const std::vector<std::string>& paths, const Limits& limits) {
+  ScanInputs out;
   for (const auto& p : paths) {
-    std::error_code ec;
-    if (!fs::is_directory(fs::symlink_status(p, ec))) {
-      out.push_back(p);
+    struct stat st {};
+    if (::stat(p.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+      out.files.push_back(p);  // scan_file says why it cannot be read, if it cannot
       continue;
     }
+    const std::string root = p.ends_with('/') && p.size() > 1 ? p.substr(0, p.size() - 1) : p;
+    CheatReport walk_report;
+    walk_report.file = root;
+    walk_report.verify.verdict = Verdict::verified;  // "read in full"
+    auto budget = std::make_shared<UploadBudget>(limits);  // one for the folder's files together
     std::vector<std::string> found;
-    for (auto it = fs::recursive_directory_iterator(p, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      if (it->is_directory() && (it->path().filename() == ".git" || it->path().filename().string().starts_with("build"))) {
-        it.disable_recursion_pending();
-        continue;
+    const TreeWalkResult walk = walk_tree(root, limits, [&](const TreeEntry& e) {
+      if (S_ISDIR(e.st.st_mode)) {
+        // Version control and build output are not the files to gate.
+        return e.name == ".git" || e.name.starts_with("build") ? TreeStep::skip_folder : TreeStep::go_on;
       }
-      if (it->is_regular_file() && !it->is_symlink()) found.push_back(it->path().string());
+      if (S_ISREG(e.st.st_mode)) found.push_back(root + "/" + e.rel);
+      else if (walk_report.skipped.size() < TreeWalkResult::kMaxSkipsKept) {
+        walk_report.skipped.push_back(
+            {"scan", e.rel + (S_ISLNK(e.st.st_mode) ? ": a symbolic link, not followed" : ": not a regular file")});
+      }
+      return TreeStep::go_on;
+    });
+    // What could not be read was not scanned: the folder is not judged whole.
+    if (walk.error) walk_report.verify.errors.push_back(*walk.error);
+    for (const auto& skip : walk.skipped) {
+      walk_report.verify.errors.push_back(Error{skip.code, -1, root + "/" + skip.rel + ": " + skip.why});
     }
-    std::sort(found.begin(), found.end());
-    out.insert(out.end(), found.begin(), found.end());
+    // The files count among the upload's members, with those of its archives.
+    if (auto over = budget->add_members(found.size())) walk_report.verify.errors.push_back(*over);
+    if (!walk_report.verify.errors.empty()) walk_report.verify.verdict = Verdict::error;
+    if (!walk_report.verify.errors.empty() || !walk_report.skipped.empty()) out.walks.push_back(std::move(walk_report));
+    for (const auto& f : found) out.budgets.emplace(f, budget);
+    out.files.insert(out.files.end(), found.begin(), found.end());
   }
   return out;
 }
 
 CheatReport scan_file(const std::string& path, const Limits& limits, const Policy& policy, bool show_secrets,
-                      unsigned threads) {
+                      unsigned threads, std::shared_ptr<UploadBudget> budget) {
+  if (!budget) budget = std::make_shared<UploadBudget>(limits);
   CheatReport report;
   report.file = path;
   report.verify.verdict = Verdict::verified;  // "read in full"; scan mode has no chain to verify
   Context ctx(policy);
-  FileScanner scanner(limits, report, show_secrets, threads);
+  FileScanner scanner(limits, budget, report, show_secrets, threads);
   auto raw = open_regular_file(path, false);
   if (!raw) {
     report.verify.verdict = Verdict::error;
@@ -212,7 +216,7 @@ CheatReport scan_file(const std::string& path, const Limits& limits, const Polic
   }
   // zstd first (a .tar.zst is a tar inside), then tar by its header.
   bool zstd = false;
-  auto src = sniff_compression(std::move(*raw), limits, &zstd);
+  auto src = sniff_compression(budgeted_source(std::move(*raw), budget), limits, &zstd, budget);
   std::optional<Result<std::string>> prefix;
   if (src) prefix.emplace(read_prefix(**src, 512));
   if (!src || !*prefix) {
