@@ -137,7 +137,9 @@ out = subprocess.run([cheat, "--no-progress", "--format", "jsonl", *traces], cap
 check_jsonl(cheat_schema, out, "cheatcheck --format jsonl")
 out = subprocess.run([cheat, "--no-progress", "--format", "jsonl", "--shard", "0/3", *traces], capture_output=True, text=True).stdout
 check_jsonl(cheat_schema, out, "cheatcheck --format jsonl --shard 0/3")
-out = subprocess.run([cheat, "scan", "--no-progress", "--format", "json", samples], capture_output=True, text=True).stdout
+# A path that does not exist gives a report with its errors.
+out = subprocess.run([cheat, "scan", "--no-progress", "--format", "json", samples, os.path.join(samples, "no-such-file")],
+                     capture_output=True, text=True).stdout
 check(cheat_schema, json.loads(out), "cheatcheck scan --format json")
 policy = load("cheatcheck-policy.schema.json")
 with open(os.path.join(src, "fixtures", "policy", "example-policy.json")) as f:
