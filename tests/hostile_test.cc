@@ -521,12 +521,16 @@ TEST(HostileWalks, LinkLoopsAreReportedNotFollowed) {
   fs::create_symlink("b", d + "/a");
   fs::create_symlink("a", d + "/b");
   put("loops/notes.txt", "key AKIAIOSFODNN7EXAMPLQ\n");
-  for (const Outcome& o : {scan(d), coop(d)}) {
+  // Links are listed as skipped, not errors: scan's exit follows what it
+  // found in the files it read (the credential rules decide), coop's has
+  // COOP01 to say.
+  const Outcome c = coop(d), sc = scan(d);
+  for (const Outcome& o : {sc, c}) {
     expect_bounded(o);
-    EXPECT_TRUE(o.exit_code == 1 || o.exit_code == 2) << "exit " << o.exit_code << ": " << o.out.substr(0, 400);
     EXPECT_NE(o.out.find("symbolic link"), std::string::npos) << "the links are not reported: " << o.out.substr(0, 400);
   }
-  EXPECT_NE(scan(d).out.find("notes.txt"), std::string::npos) << "the walk stopped at the loop";
+  EXPECT_TRUE(c.exit_code == 1 || c.exit_code == 2) << "exit " << c.exit_code << ": " << c.out.substr(0, 400);
+  EXPECT_NE(sc.out.find("notes.txt"), std::string::npos) << "the walk stopped at the loop";
 }
 
 TEST(HostileWalks, AFolderNested3000DeepIsBounded) {
