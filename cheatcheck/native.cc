@@ -1,5 +1,8 @@
 #include "cheatcheck/native.h"
 
+#include <algorithm>
+#include <array>
+
 namespace goalcup::cheat {
 namespace {
 
@@ -8,58 +11,126 @@ std::string str(simdjson::dom::object o, std::string_view key) {
   return json::string(o, key, &v) == json::Get::ok ? std::string(v) : std::string();
 }
 
-// Text of content blocks of one type ("text" or "output_text").
-std::string block_text(simdjson::dom::object message, std::string_view block_type, bool* has_tool) {
+bool one_of(std::string_view s, std::initializer_list<std::string_view> names) {
+  return std::find(names.begin(), names.end(), s) != names.end();
+}
+
+// The Anthropic content blocks that call a tool: the client's own, and the
+// ones the provider runs (web search, code execution, MCP servers).
+bool is_call_block(std::string_view type) { return one_of(type, {"tool_use", "server_tool_use", "mcp_tool_use"}); }
+
+StrictJsonParser& input_parser() {
+  static thread_local StrictJsonParser parser{Limits{}};
+  return parser;
+}
+
+// A call's input member as a JSON value; an absent one as {}.
+Digest member_digest(simdjson::dom::object o, std::string_view key) {
+  simdjson::dom::element v;
+  if (o.at_key(key).get(v)) return json::text_value_digest("", input_parser());
+  return json::value_digest(v);
+}
+
+// Text, tool calls and tool results of a message's content (Anthropic
+// blocks or Responses output items' content).
+void read_content(simdjson::dom::object message, std::string_view text_type, NativeInfo& n) {
   simdjson::dom::array content;
-  std::string text;
   if (json::array(message, "content", &content) != json::Get::ok) {
     std::string_view s;
-    if (json::string(message, "content", &s) == json::Get::ok) text = s;
-    return text;
+    if (json::string(message, "content", &s) == json::Get::ok && n.assistant) n.text = s;
+    return;
   }
   for (auto item : content) {
     simdjson::dom::object b;
     if (item.get(b)) continue;
     const std::string t = str(b, "type");
-    if (t == block_type) text += str(b, "text");
-    if (t == "tool_use" || t == "tool_result") *has_tool = true;
+    if (t == text_type && n.assistant) n.text += str(b, "text");
+    if (is_call_block(t) && n.assistant) n.calls.push_back({str(b, "id"), str(b, "name"), member_digest(b, "input")});
+    if (t == "tool_result" && n.user) n.results.push_back(str(b, "tool_use_id"));
   }
-  return text;
 }
+
+// Claude Code's line types (1.x and 2.x).
+constexpr std::array<std::string_view, 12> kClaudeTypes = {
+    "user", "assistant", "summary", "system", "queue-operation", "last-prompt", "file-history-snapshot",
+    "progress", "custom-title", "agent-name", "tag", "attachment"};
 
 void read_claude(simdjson::dom::object o, NativeInfo& n) {
   n.type = str(o, "type");
+  n.understood = std::find(kClaudeTypes.begin(), kClaudeTypes.end(), n.type) != kClaudeTypes.end();
   n.uuid = str(o, "uuid");
   n.parent_uuid = str(o, "parentUuid");
+  bool side = false;
+  n.sidechain = json::boolean(o, "isSidechain", &side) == json::Get::ok && side;
+  if (n.type == "summary") n.summary = str(o, "summary");
   simdjson::dom::object message;
-  bool tool = false;
-  if (json::object(o, "message", &message) == json::Get::ok) {
-    n.message_id = str(message, "id");
-    if (n.type == "assistant") n.text = block_text(message, "text", &tool);
-    if (n.type == "user") (void)block_text(message, "text", &tool);
-    n.synthetic = n.type == "assistant" && str(message, "model") == "<synthetic>";
-  }
+  if (json::object(o, "message", &message) != json::Get::ok) return;
+  n.message_id = str(message, "id");
+  n.model = str(message, "model");
+  n.synthetic = n.type == "assistant" && n.model == "<synthetic>";
   n.assistant = n.type == "assistant" && !n.synthetic;
   n.user = n.type == "user";
+  read_content(message, "text", n);
+}
+
+// A Responses item, as Codex logs it (inside response_item, or bare in a
+// legacy rollout). Returns false for an item type it does not know.
+bool read_codex_item(simdjson::dom::object item, NativeInfo& n) {
+  const std::string type = str(item, "type");
+  const std::string role = str(item, "role");
+  n.type = type;
+  if (type == "message") {
+    n.assistant = role == "assistant";
+    n.user = !n.assistant;
+    if (n.assistant) read_content(item, "output_text", n);
+    return true;
+  }
+  if (one_of(type, {"function_call", "custom_tool_call"})) {
+    n.assistant = true;
+    std::string_view input;
+    (void)json::string(item, type == "function_call" ? "arguments" : "input", &input);
+    n.calls.push_back({str(item, "call_id"), str(item, "name"), json::text_value_digest(input, input_parser())});
+    return true;
+  }
+  if (type == "local_shell_call") {
+    n.assistant = true;
+    n.calls.push_back({str(item, "call_id"), "local_shell", member_digest(item, "action")});
+    return true;
+  }
+  if (one_of(type, {"function_call_output", "custom_tool_call_output", "local_shell_call_output"})) {
+    n.user = true;
+    n.results.push_back(str(item, "call_id"));
+    return true;
+  }
+  // The model's reasoning, and tools the provider runs: output, but nothing
+  // the harness could have been given by anyone else to log.
+  return one_of(type, {"reasoning", "web_search_call", "code_interpreter_call", "tool_search_call",
+                       "image_generation_call", "file_search_call", "mcp_call", "mcp_list_tools",
+                       "ghost_snapshot", "compaction", "compaction_summary", "other"});
 }
 
 void read_codex(simdjson::dom::object o, NativeInfo& n) {
   simdjson::dom::object payload;
   n.type = str(o, "type");
-  if (json::object(o, "payload", &payload) != json::Get::ok) return;
-  const std::string ptype = str(payload, "type");
-  if (n.type == "response_item") n.type = ptype;
-  const std::string role = str(payload, "role");
-  bool tool = false;
-  if (ptype == "message" && role == "assistant") {
-    n.assistant = true;
-    n.text = block_text(payload, "output_text", &tool);
-  } else if (ptype == "function_call" || ptype == "custom_tool_call" || ptype == "local_shell_call") {
-    n.assistant = true;
-    n.call_id = str(payload, "call_id");
-  } else if ((ptype == "message" && role == "user") || ptype == "function_call_output" ||
-             ptype == "custom_tool_call_output") {
-    n.user = true;
+  if (json::object(o, "payload", &payload) == json::Get::ok) {
+    if (n.type == "response_item") {
+      n.understood = read_codex_item(payload, n);
+    } else {
+      n.understood = one_of(n.type, {"session_meta", "turn_context", "event_msg", "compacted"});
+    }
+    return;
+  }
+  // The legacy rollout: a first object {id, timestamp, instructions}, then
+  // {"record_type":"state"} lines and bare response items.
+  std::string_view record_type;
+  if (json::string(o, "record_type", &record_type) == json::Get::ok) {
+    n.type = record_type;
+    n.understood = true;
+  } else if (!n.type.empty()) {
+    n.understood = read_codex_item(o, n);
+  } else {
+    n.type = "session";
+    n.understood = !str(o, "id").empty() && o.at_key("timestamp").error() == simdjson::SUCCESS;
   }
 }
 

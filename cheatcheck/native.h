@@ -1,20 +1,35 @@
 // What a native log line says, read once per record and shared by the
-// checks: Claude Code session lines and Codex rollout lines.
+// checks: Claude Code session lines (1.x and 2.x) and Codex rollout lines
+// (current, and the legacy format of bare items and state lines).
 #pragma once
 
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "core/json_digest.h"
 #include "core/json_strict.h"
 #include "core/record.h"
+#include "core/sha256.h"
 #include "core/timefmt.h"
 
 namespace goalcup::cheat {
+
+// A tool call as the harness logged it: the input is kept as the digest of
+// its JSON value (json::value_digest), so that spelling does not matter.
+struct NativeCall {
+  std::string id;
+  std::string name;
+  Digest input{};
+};
 
 struct NativeInfo {
   enum class Harness { claude_code, codex, other };
   Harness harness = Harness::other;
   bool parsed = false;          // the text is a JSON object
+  // The line has a shape this reader knows for its harness; a log of lines
+  // it does not know cannot be judged and must say so.
+  bool understood = false;
   std::string file;
   uint64_t line_no = 0;
   bool has_line_no = false;
@@ -25,11 +40,15 @@ struct NativeInfo {
   // writes itself (an API error, "No response requested."): not model
   // output, so not `assistant`.
   bool synthetic = false;
+  bool sidechain = false;       // Claude: isSidechain (a Task subagent's line)
   std::string message_id;       // Claude: message.id
-  std::string call_id;          // Codex: a function call's call_id
+  std::string model;            // Claude: message.model
   std::string uuid, parent_uuid;
   std::optional<Timestamp> time;
   std::string text;             // assistant text in this line
+  std::vector<NativeCall> calls;     // tool calls the model made, as logged
+  std::vector<std::string> results;  // ids of the calls whose results this line logs
+  std::string summary;          // Claude: a `summary` line's title
 };
 
 // Reads a native record's body. `parser` is reused between calls.

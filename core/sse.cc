@@ -1,5 +1,7 @@
 #include "core/sse.h"
 
+#include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <optional>
 
@@ -45,12 +47,43 @@ std::string get_str(std::optional<simdjson::dom::element> e, std::string_view ke
 
 int64_t get_int(std::optional<simdjson::dom::element> e, std::string_view key) { return e ? get_int(*e, key) : -1; }
 
-// Blocks by index, kept in index order.
+// Usage members that are present replace what an earlier event said:
+// the last event to state a figure has the final, cumulative one.
+void take(int64_t* field, std::optional<simdjson::dom::element> usage, std::string_view key) {
+  const int64_t v = get_int(usage, key);
+  if (v >= 0) *field = v;
+}
+
+bool one_of(std::string_view s, std::initializer_list<std::string_view> names) {
+  return std::find(names.begin(), names.end(), s) != names.end();
+}
+
+// A block in the making. Blocks are kept by their index in the stream
+// (Anthropic's index, OpenAI's output_index, or order of first appearance
+// for Chat Completions), which is their order in the answer.
 struct Block {
-  bool tool = false;
+  RebuiltBlock::Kind kind = RebuiltBlock::Kind::other;
+  std::string type;
   std::string text;
   RebuiltToolCall call;
+  std::string start_input;  // an input given whole at the block's start
+  int64_t summary_index = -1;
 };
+
+bool is_empty_object(simdjson::dom::element e) {
+  simdjson::dom::object o;
+  return !e.get(o) && o.size() == 0;
+}
+
+RebuiltBlock::Kind anthropic_kind(std::string_view type) {
+  using K = RebuiltBlock::Kind;
+  if (type == "text") return K::text;
+  if (one_of(type, {"tool_use", "server_tool_use", "mcp_tool_use"})) return K::tool_call;
+  if (type == "thinking") return K::thinking;
+  if (type == "redacted_thinking") return K::redacted_thinking;
+  if (type.ends_with("_tool_result")) return K::tool_result;
+  return K::other;
+}
 
 class Rebuilder {
  public:
@@ -66,6 +99,9 @@ class Rebuilder {
     if (type.starts_with("response.")) {
       out_.provider = RebuiltAnswer::Provider::openai_responses;
       openai(type, e);
+    } else if (type.empty() && child(e, "choices")) {
+      out_.provider = RebuiltAnswer::Provider::openai_chat;
+      chat(e);
     } else {
       if (!type.empty() && type != "error") out_.provider = RebuiltAnswer::Provider::anthropic;
       anthropic(type, e);
@@ -74,12 +110,19 @@ class Rebuilder {
 
   RebuiltAnswer finish() {
     for (auto& [index, b] : blocks_) {
-      if (b.tool) {
+      RebuiltBlock out{b.kind, b.type, {}, -1};
+      if (b.kind == RebuiltBlock::Kind::tool_call) {
+        if (b.call.input.empty()) b.call.input = b.start_input;
+        out.call = static_cast<int64_t>(out_.tool_calls.size());
         out_.tool_calls.push_back(std::move(b.call));
-      } else {
+      } else if (b.kind == RebuiltBlock::Kind::text) {
         out_.text += b.text;
-        out_.text_blocks.push_back(std::move(b.text));
+        out_.text_blocks.push_back(b.text);
+        out.text = std::move(b.text);
+      } else {
+        out.text = std::move(b.text);
       }
+      out_.blocks.push_back(std::move(out));
     }
     return std::move(out_);
   }
@@ -91,18 +134,21 @@ class Rebuilder {
       auto m = child(e, "message");
       out_.message_id = get_str(m, "id");
       out_.model = get_str(m, "model");
-      if (auto usage = child(m, "usage")) {
-        out_.input_tokens = get_int(usage, "input_tokens");
-        out_.output_tokens = get_int(usage, "output_tokens");
-      }
+      anthropic_usage(child(m, "usage"));
     } else if (type == "content_block_start") {
       auto cb = child(e, "content_block");
       Block& b = blocks_[index];
-      const std::string kind = get_str(cb, "type");
-      b.tool = kind == "tool_use" || kind == "server_tool_use";
-      if (b.tool) {
-        b.call.id = get_str(cb, "id");
-        b.call.name = get_str(cb, "name");
+      b.type = get_str(cb, "type");
+      b.kind = anthropic_kind(b.type);
+      if (b.kind == RebuiltBlock::Kind::tool_call) {
+        b.call = {get_str(cb, "id"), get_str(cb, "name"), {}, b.type, b.type != "tool_use"};
+        if (auto input = child(cb, "input"); input && !is_empty_object(*input)) {
+          b.start_input = simdjson::minify(*input);
+        }
+      } else if (b.kind == RebuiltBlock::Kind::tool_result) {
+        b.text = get_str(cb, "tool_use_id");
+      } else if (b.kind == RebuiltBlock::Kind::thinking) {
+        b.text = get_str(cb, "thinking");
       } else {
         b.text = get_str(cb, "text");
       }
@@ -110,64 +156,179 @@ class Rebuilder {
       auto d = child(e, "delta");
       const std::string kind = get_str(d, "type");
       Block& b = blocks_[index];
+      if (b.type.empty()) {  // a delta whose block start was not seen (a cut stream)
+        b.kind = kind == "text_delta"         ? RebuiltBlock::Kind::text
+                 : kind == "thinking_delta"   ? RebuiltBlock::Kind::thinking
+                 : kind == "input_json_delta" ? RebuiltBlock::Kind::tool_call
+                                              : b.kind;
+      }
       if (kind == "text_delta") b.text += get_str(d, "text");
+      else if (kind == "thinking_delta") b.text += get_str(d, "thinking");
       else if (kind == "input_json_delta") b.call.input += get_str(d, "partial_json");
     } else if (type == "message_delta") {
       const std::string stop = get_str(child(e, "delta"), "stop_reason");
       if (!stop.empty()) out_.stop_reason = stop;
-      if (auto usage = child(e, "usage"); usage && get_int(*usage, "output_tokens") >= 0) {
-        out_.output_tokens = get_int(*usage, "output_tokens");
-      }
+      anthropic_usage(child(e, "usage"));
     } else if (type == "message_stop") {
       out_.finished = true;
     }
   }
 
+  void anthropic_usage(std::optional<simdjson::dom::element> usage) {
+    take(&out_.input_tokens, usage, "input_tokens");
+    take(&out_.output_tokens, usage, "output_tokens");
+    take(&out_.cache_read_tokens, usage, "cache_read_input_tokens");
+    take(&out_.cache_write_tokens, usage, "cache_creation_input_tokens");
+  }
+
   void openai(const std::string& type, simdjson::dom::element e) {
     const int64_t index = get_int(e, "output_index");
-    if (type == "response.created" || type == "response.completed" || type == "response.in_progress") {
+    if (type == "response.created" || type == "response.completed" || type == "response.in_progress" ||
+        type == "response.incomplete" || type == "response.failed") {
       auto r = child(e, "response");
       if (out_.message_id.empty()) out_.message_id = get_str(r, "id");
       if (out_.model.empty()) out_.model = get_str(r, "model");
-      if (auto usage = child(r, "usage")) {
-        out_.input_tokens = get_int(usage, "input_tokens");
-        out_.output_tokens = get_int(usage, "output_tokens");
-      }
+      auto usage = child(r, "usage");
+      take(&out_.input_tokens, usage, "input_tokens");
+      take(&out_.output_tokens, usage, "output_tokens");
+      take(&out_.cache_read_tokens, child(usage, "input_tokens_details"), "cached_tokens");
+      take(&out_.reasoning_tokens, child(usage, "output_tokens_details"), "reasoning_tokens");
       if (type == "response.completed") {
         out_.finished = true;
         out_.stop_reason = get_str(r, "status");
+      } else if (type == "response.incomplete" || type == "response.failed") {
+        out_.stop_reason = type.substr(9);
       }
     } else if (type == "response.output_item.added" || type == "response.output_item.done") {
-      call_item(type == "response.output_item.done", child(e, "item"), blocks_[index]);
-    } else if (type == "response.output_text.delta") {
-      blocks_[index].text += get_str(e, "delta");
-    } else if (type == "response.function_call_arguments.delta" || type == "response.custom_tool_call_input.delta") {
+      item(type == "response.output_item.done", child(e, "item"), blocks_[index]);
+    } else if (type == "response.output_text.delta" || type == "response.refusal.delta") {
       Block& b = blocks_[index];
-      b.tool = true;
+      b.kind = RebuiltBlock::Kind::text;
+      b.text += get_str(e, "delta");
+    } else if (type == "response.reasoning_summary_text.delta" || type == "response.reasoning_text.delta") {
+      Block& b = blocks_[index];
+      b.kind = RebuiltBlock::Kind::reasoning;
+      const int64_t part = get_int(e, "summary_index");
+      if (part != b.summary_index && !b.text.empty()) b.text += "\n\n";
+      b.summary_index = part;
+      b.text += get_str(e, "delta");
+    } else if (type == "response.function_call_arguments.delta" || type == "response.custom_tool_call_input.delta" ||
+               type == "response.code_interpreter_call_code.delta" || type == "response.mcp_call_arguments.delta") {
+      Block& b = blocks_[index];
+      b.kind = RebuiltBlock::Kind::tool_call;
       b.call.input += get_str(e, "delta");
-    } else if (type == "response.incomplete" || type == "response.failed") {
-      out_.stop_reason = type.substr(9);
     }
   }
 
-  // The output items that call a tool: a function (JSON arguments), a custom
-  // tool (free text, as Codex's apply_patch) or the local shell. Their input
-  // streams as deltas; an item that streamed none carries it whole when done.
-  static void call_item(bool done, std::optional<simdjson::dom::element> item, Block& b) {
-    const std::string kind = get_str(item, "type");
-    if (kind != "function_call" && kind != "custom_tool_call" && kind != "local_shell_call") return;
-    b.tool = true;
-    if (b.call.id.empty()) b.call.id = get_str(item, "call_id");
-    if (b.call.name.empty()) b.call.name = kind == "local_shell_call" ? "local_shell" : get_str(item, "name");
+  // Output items: a message, reasoning, a tool the client runs (a function
+  // with JSON arguments, a custom tool with free text such as Codex's
+  // apply_patch, the local shell) or one the provider runs. Inputs stream as
+  // deltas; an item that streamed none carries its input whole when done.
+  static void item(bool done, std::optional<simdjson::dom::element> it, Block& b) {
+    const std::string kind = get_str(it, "type");
+    b.type = kind;
+    if (kind == "message") {
+      b.kind = RebuiltBlock::Kind::text;
+      if (done && b.text.empty()) b.text = item_text(child(it, "content"), "text");
+      return;
+    }
+    if (kind == "reasoning") {
+      b.kind = RebuiltBlock::Kind::reasoning;
+      if (done && b.text.empty()) b.text = item_text(child(it, "summary"), "text");
+      return;
+    }
+    if (kind.ends_with("_output")) {
+      b.kind = RebuiltBlock::Kind::tool_result;
+      b.text = get_str(it, "call_id");
+      return;
+    }
+    if (!kind.ends_with("_call")) return;
+    b.kind = RebuiltBlock::Kind::tool_call;
+    const bool client = one_of(kind, {"function_call", "custom_tool_call", "local_shell_call"});
+    b.call.kind = kind;
+    b.call.provider_run = !client;
+    if (b.call.id.empty()) b.call.id = get_str(it, client ? "call_id" : "id");
+    if (b.call.name.empty()) {
+      b.call.name = kind == "local_shell_call" ? "local_shell" : get_str(it, "name");
+      if (b.call.name.empty() && !client) b.call.name = kind.substr(0, kind.size() - 5);
+    }
     if (!done || !b.call.input.empty()) return;
-    if (kind == "function_call") b.call.input = get_str(item, "arguments");
-    else if (kind == "custom_tool_call") b.call.input = get_str(item, "input");
-    else if (auto action = child(item, "action")) b.call.input = simdjson::minify(*action);
+    if (kind == "function_call" || kind == "mcp_call") b.call.input = get_str(it, "arguments");
+    else if (kind == "custom_tool_call") b.call.input = get_str(it, "input");
+    else if (kind == "code_interpreter_call") b.call.input = get_str(it, "code");
+    else if (auto action = child(it, "action")) b.call.input = simdjson::minify(*action);
+    else if (auto args = child(it, "arguments")) b.call.input = simdjson::minify(*args);
+  }
+
+  // The text parts of an item's content or summary, joined by blank lines.
+  static std::string item_text(std::optional<simdjson::dom::element> parts, std::string_view key) {
+    std::string out;
+    simdjson::dom::array a;
+    if (!parts || parts->get(a)) return out;
+    for (auto p : a) {
+      const std::string t = get_str(p, key);
+      if (t.empty()) continue;
+      if (!out.empty()) out += "\n\n";
+      out += t;
+    }
+    return out;
+  }
+
+  // A Chat Completions chunk: choices[0].delta holds content, reasoning and
+  // tool_calls (each by its own index); the last chunk may hold usage only.
+  void chat(simdjson::dom::element e) {
+    if (out_.message_id.empty()) out_.message_id = get_str(e, "id");
+    if (out_.model.empty()) out_.model = get_str(e, "model");
+    if (auto usage = child(e, "usage"); usage && usage->is_object()) {
+      take(&out_.input_tokens, usage, "prompt_tokens");
+      take(&out_.output_tokens, usage, "completion_tokens");
+      take(&out_.cache_read_tokens, child(usage, "prompt_tokens_details"), "cached_tokens");
+      take(&out_.reasoning_tokens, child(usage, "completion_tokens_details"), "reasoning_tokens");
+    }
+    simdjson::dom::array choices;
+    simdjson::dom::element first;
+    if (e["choices"].get(choices) || choices.at(0).get(first)) return;
+    const auto choice = std::optional<simdjson::dom::element>(first);
+    const std::string finish = get_str(choice, "finish_reason");
+    if (!finish.empty()) {
+      out_.stop_reason = finish;
+      out_.finished = true;
+    }
+    auto delta = child(choice, "delta");
+    for (const char* key : {"reasoning_content", "reasoning"}) {
+      const std::string r = get_str(delta, key);
+      if (!r.empty()) chat_block(-2, RebuiltBlock::Kind::reasoning).text += r;
+    }
+    const std::string content = get_str(delta, "content");
+    if (!content.empty()) chat_block(-1, RebuiltBlock::Kind::text).text += content;
+    simdjson::dom::array calls;
+    if (!delta || (*delta)["tool_calls"].get(calls)) return;
+    for (auto c : calls) {
+      Block& b = chat_block(get_int(c, "index"), RebuiltBlock::Kind::tool_call);
+      b.type = b.call.kind = "function";
+      if (const std::string id = get_str(c, "id"); !id.empty()) b.call.id = id;
+      auto fn = child(c, "function");
+      if (const std::string name = get_str(fn, "name"); !name.empty()) b.call.name = name;
+      b.call.input += get_str(fn, "arguments");
+    }
+  }
+
+  // Chat Completions blocks in order of first appearance: text is -1,
+  // reasoning -2, tool calls their index.
+  Block& chat_block(int64_t key, RebuiltBlock::Kind kind) {
+    auto [it, fresh] = chat_order_.try_emplace(key, static_cast<int64_t>(chat_order_.size()));
+    Block& b = blocks_[it->second];
+    if (fresh) {
+      b.kind = kind;
+      b.type = kind == RebuiltBlock::Kind::text ? "text" : kind == RebuiltBlock::Kind::reasoning ? "reasoning" : "function";
+    }
+    return b;
   }
 
   StrictJsonParser parser_{Limits{}};
   RebuiltAnswer out_;
   std::map<int64_t, Block> blocks_;
+  std::map<int64_t, int64_t> chat_order_;
 };
 
 }  // namespace

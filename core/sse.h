@@ -1,8 +1,9 @@
 // Streamed model answers. A wire response stored as text/event-stream is
 // split into its events, and the assistant's answer is rebuilt from the
-// deltas: Anthropic Messages (text_delta, input_json_delta) and OpenAI
-// Responses (response.output_text.delta, function_call_arguments.delta,
-// custom_tool_call_input.delta; local shell calls come whole).
+// deltas: Anthropic Messages (text, thinking, tool and provider-run tool
+// blocks), OpenAI Responses (output text, reasoning summaries, function,
+// custom, shell and provider-run tool items) and OpenAI Chat Completions
+// chunks (content, tool_calls by index, finish_reason, usage).
 // inspect shows the result; cheatcheck compares it with the native logs and
 // scans it for secrets split across deltas.
 #pragma once
@@ -26,21 +27,44 @@ bool looks_like_sse(std::string_view body);
 struct RebuiltToolCall {
   std::string id;
   std::string name;
-  std::string input;  // the input JSON text exactly as streamed
+  std::string input;  // the input JSON text exactly as streamed (free text for custom tools)
+  // The provider's type for it: tool_use, server_tool_use, mcp_tool_use,
+  // function_call, custom_tool_call, local_shell_call, web_search_call,
+  // code_interpreter_call, tool_search_call, function (Chat Completions)...
+  std::string kind;
+  bool provider_run = false;  // the provider ran it (web search, code execution, MCP)
+};
+
+// One content block (Anthropic) or output item part (OpenAI), in stream order.
+struct RebuiltBlock {
+  enum class Kind { text, tool_call, thinking, redacted_thinking, reasoning, tool_result, other };
+  Kind kind = Kind::text;
+  std::string type;  // the provider's own name for it
+  std::string text;  // text, thinking, reasoning summary; a tool_result's call id
+  int64_t call = -1;  // index into tool_calls for Kind::tool_call
 };
 
 struct RebuiltAnswer {
-  enum class Provider { unknown, anthropic, openai_responses };
+  enum class Provider { unknown, anthropic, openai_responses, openai_chat };
   Provider provider = Provider::unknown;
-  std::string message_id;  // msg_... / resp_...
+  std::string message_id;  // msg_... / resp_... / chatcmpl-...
   std::string model;
   std::string stop_reason;
   std::string text;                      // every text delta, concatenated
   std::vector<std::string> text_blocks;  // per content block / output item
   std::vector<RebuiltToolCall> tool_calls;
+  std::vector<RebuiltBlock> blocks;      // everything, in stream order
+  // Usage as the stream finally states it (Anthropic's message_delta and
+  // OpenAI's completed response carry the final figures); -1: not stated.
+  // Cache reads and writes are apart from input_tokens as the provider
+  // counts them (Anthropic's input_tokens excludes them, OpenAI's includes
+  // cached tokens).
   int64_t input_tokens = -1;
   int64_t output_tokens = -1;
-  bool finished = false;   // saw message_stop / response.completed
+  int64_t cache_read_tokens = -1;
+  int64_t cache_write_tokens = -1;
+  int64_t reasoning_tokens = -1;
+  bool finished = false;   // saw message_stop / response.completed / finish_reason
   uint64_t events = 0;
   uint64_t bad_events = 0;  // data that was not JSON
 };

@@ -129,11 +129,17 @@ RebuiltAnswer read_answer(std::string_view body) {
       if (type == "text") {
         a.text_blocks.push_back(str(b, "text"));
         a.text += a.text_blocks.back();
-      } else if (type == "tool_use") {
+        a.blocks.push_back({RebuiltBlock::Kind::text, type, a.text_blocks.back(), -1});
+      } else if (type == "tool_use" || type == "server_tool_use" || type == "mcp_tool_use") {
         simdjson::dom::element input;
         std::string json_text;
         if (!b.at_key("input").get(input)) json_text = simdjson::minify(input);
-        a.tool_calls.push_back({str(b, "id"), str(b, "name"), json_text});
+        a.blocks.push_back({RebuiltBlock::Kind::tool_call, type, {}, static_cast<int64_t>(a.tool_calls.size())});
+        a.tool_calls.push_back({str(b, "id"), str(b, "name"), json_text, type, type != "tool_use"});
+      } else if (type == "thinking") {
+        a.blocks.push_back({RebuiltBlock::Kind::thinking, type, str(b, "thinking"), -1});
+      } else if (type == "redacted_thinking") {
+        a.blocks.push_back({RebuiltBlock::Kind::redacted_thinking, type, {}, -1});
       }
     }
   }
@@ -142,6 +148,8 @@ RebuiltAnswer read_answer(std::string_view body) {
     int64_t v;
     if (!usage["input_tokens"].get(v)) a.input_tokens = v;
     if (!usage["output_tokens"].get(v)) a.output_tokens = v;
+    if (!usage["cache_read_input_tokens"].get(v)) a.cache_read_tokens = v;
+    if (!usage["cache_creation_input_tokens"].get(v)) a.cache_write_tokens = v;
   }
   return a;
 }

@@ -111,7 +111,7 @@ INSTANTIATE_TEST_SUITE_P(
         PlantCase{"clock-step", "GC10", Severity::warning}, PlantCase{"ack-skew", "GC10", Severity::warning},
         PlantCase{"undeclared-host", "GC11", Severity::high}, PlantCase{"undeclared-path", "GC11", Severity::high},
         PlantCase{"native-line-skip", "GC12", Severity::warning}, PlantCase{"native-dup-uuid", "GC12", Severity::warning},
-        PlantCase{"native-orphan", "GC12", Severity::warning}, PlantCase{"native-time-back", "GC12", Severity::warning},
+        PlantCase{"native-orphan", "GC12", Severity::warning}, PlantCase{"native-time-back", "GC12", Severity::info},
         PlantCase{"native-truncated", "GC12", Severity::warning}, PlantCase{"bad-digest", "GC13", Severity::high},
         PlantCase{"bad-size", "GC13", Severity::high}, PlantCase{"bad-redaction", "GC13", Severity::high},
         PlantCase{"secret-plain", "GC02", Severity::high}, PlantCase{"secret-base64", "GC03", Severity::high},
@@ -148,8 +148,9 @@ TEST(CheatCheck, UnloggedResponsesAreCountedByModel) {
   spec.plants = {"unlogged-response"};
   auto r = check(write_trace(spec, "unlogged-models").path);
   auto found = of(r, "GC04");
-  ASSERT_EQ(found.size(), 1u) << describe(r);
-  EXPECT_NE(found[0]->message.find("(claude-sonnet-4-5-20250929: 1)"), std::string::npos) << found[0]->message;
+  auto unlogged = std::find_if(found.begin(), found.end(), [](const Finding* f) { return f->severity == Severity::warning; });
+  ASSERT_NE(unlogged, found.end()) << describe(r);
+  EXPECT_NE((*unlogged)->message.find("(claude-sonnet-4-5-20250929: 1)"), std::string::npos) << (*unlogged)->message;
 }
 
 // A Responses answer may hold several message items, and Codex logs each on

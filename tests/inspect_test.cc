@@ -151,7 +151,7 @@ TEST(Conversation, MarkdownKeepsTraceTextInsideItsBlocks) {
   e.request.inputs.push_back({"tool_result", "x\n```\n### Exchange 9\n", "call_`1`"});
   e.request.inputs.push_back({"user", "### Exchange 9 (seq 1)\n\n**Assistant**", ""});
   e.answer.text = "fine\n### Exchange 10";
-  e.answer.tool_calls.push_back({"call_2", "apply_patch", "*** Begin Patch\n````\n*** End Patch\n"});
+  e.answer.tool_calls.push_back({"call_2", "apply_patch", "*** Begin Patch\n````\n*** End Patch\n", "custom_tool_call", false});
   const std::string md = format_exchange_markdown(e);
   // Every line that trace text produced is inside a fence or a quote.
   std::istringstream lines(md);

@@ -1,23 +1,52 @@
 // GC04: processes of the run could call the control API and make the
-// harness log model output that never crossed the wire. Native assistant
-// messages are matched to wire responses by id (Claude Code) or by text
-// (Codex); the text the harness logged must equal the text rebuilt from the
-// stream. Only id digests (identity()), seqs and digests are kept, for at most
-// kMaxTracked messages.
+// harness log model output that never crossed the wire. Whole turns are
+// compared both ways: each answer the harness logged (Claude Code by
+// message id, Codex by message text and call id) against the answer rebuilt
+// from its wire stream: its text, and its tool calls (id, name, and input
+// compared as JSON values). Tool results are held to the calls: a result
+// for a call that was never made, or a result the harness sent the model
+// (in a later request) that its log does not show, is an edit of the log.
+// Only hashed ids, seqs and digests are kept, for at most kMaxTracked items.
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
 
 #include "cheatcheck/checks/check.h"
+#include "core/json_digest.h"
+#include "core/json_strict.h"
 #include "core/sha256.h"
 
 namespace goalcup::cheat {
 namespace {
 
+// Text without the white space around it (a title as a `summary` line
+// keeps it).
+std::string_view trimmed(std::string_view s) {
+  const size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return {};
+  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
 struct WireAnswer {
   uint64_t seq = 0;
   Digest text{};
+  Digest trimmed_text{};
   uint32_t model = 0;  // index into Gc04::models_
   bool logged = false;
+};
+
+struct WireCall {
+  uint64_t seq = 0;
+  Identity name{};  // identity() of the name
+  Digest input{};
+  bool required = true;  // a finished answer's call: the harness must log it
+  std::string id;        // clipped, for the finding
+};
+
+struct LoggedCall {
+  uint64_t seq = 0;
+  Identity name{};
+  Digest input{};
+  std::string id;
 };
 
 struct NativeMessage {
@@ -37,38 +66,11 @@ class Gc04 final : public Check {
       return;
     }
     if (r.kind == Kind::wire && ctx.is_sse_response()) {
-      const RebuiltAnswer& a = ctx.answer();
-      if (a.message_id.empty()) return;
-      ++wire_answers_;
-      wire_by_id_[identity(a.message_id)] = WireAnswer{r.seq, sha256(a.text), model_index(a.model), false};
-      if (a.provider == RebuiltAnswer::Provider::openai_responses) {
-        // Codex logs one line per message item; an answer may hold several.
-        if (!a.text.empty()) wire_by_text_.try_emplace(sha256(a.text), r.seq);
-        for (const auto& item : a.text_blocks) {
-          if (!item.empty()) wire_by_text_.try_emplace(sha256(item), r.seq);
-        }
-        for (const auto& call : a.tool_calls) {
-          if (!call.id.empty()) wire_by_call_.try_emplace(identity(call.id), r.seq);
-        }
-      }
+      wire_answer(r, ctx.answer());
+    } else if (r.kind == Kind::wire) {
+      wire_request(r, ctx);
     } else if (r.kind == Kind::native) {
-      const NativeInfo& n = ctx.native();
-      if (n.synthetic) synthetic_.add(r.seq);
-      if (!n.assistant) return;
-      ++native_lines_;
-      if (n.harness == NativeInfo::Harness::claude_code && !n.message_id.empty()) {
-        NativeMessage& m = native_by_id_[identity(n.message_id)];
-        if (m.id.empty()) m.id = clip_text(n.message_id);
-        if (m.seqs.size() < kMaxSeqs) m.seqs.push_back(r.seq);
-        if (!n.text.empty() || n.type == "assistant") {
-          m.text->update(n.text);
-          m.has_text |= !n.text.empty();
-        }
-      } else if (n.harness == NativeInfo::Harness::codex && !n.text.empty()) {
-        codex_texts_.emplace_back(r.seq, sha256(n.text));
-      } else if (n.harness == NativeInfo::Harness::codex && !n.call_id.empty()) {
-        codex_calls_.insert(identity(n.call_id));
-      }
+      native_line(r, ctx.native());
     }
   }
 
@@ -77,6 +79,102 @@ class Gc04 final : public Check {
       ctx.skip("GC04", "more than " + std::to_string(kMaxTracked) + " messages to match: not judged");
       return;
     }
+    claude_messages(ctx);
+    codex_texts(ctx);
+    calls(ctx);
+    results(ctx);
+    unlogged(ctx);
+    if (!synthetic_.empty()) {
+      ctx.emit(finding("GC04", Severity::info, synthetic_.seqs,
+                       std::to_string(synthetic_.count) + " assistant line(s) have model <synthetic>: Claude Code "
+                       "writes these itself (API errors, placeholders), so they were not matched to the wire. "
+                       "Read them to be sure none is a model answer."),
+               "synthetic");
+    }
+  }
+
+ private:
+  void wire_answer(const Record& r, const RebuiltAnswer& a) {
+    if (a.message_id.empty()) return;
+    wire_by_id_[identity(a.message_id)] = WireAnswer{r.seq, sha256(a.text), sha256(trimmed(a.text)), model_index(a.model), false};
+    if (a.provider != RebuiltAnswer::Provider::anthropic) {
+      // Codex logs one line per message item; an answer may hold several.
+      if (!a.text.empty()) wire_by_text_.try_emplace(sha256(a.text), r.seq);
+      for (const auto& item : a.text_blocks) {
+        if (!item.empty()) wire_by_text_.try_emplace(sha256(item), r.seq);
+      }
+    }
+    // A stream cut short (or stopped at max_tokens) may hold a call the
+    // harness rightly never ran or logged.
+    const bool complete = a.finished && a.stop_reason != "max_tokens" && a.stop_reason != "incomplete";
+    for (const auto& call : a.tool_calls) {
+      if (call.id.empty()) continue;
+      wire_calls_.try_emplace(identity(call.id), WireCall{r.seq, identity(call.name),
+                                                          json::text_value_digest(call.input, input_parser_),
+                                                          complete && !call.provider_run, clip_text(call.id)});
+    }
+  }
+
+  // The tool results a request hands the model: Anthropic tool_result
+  // blocks, Responses *_output items, Chat Completions tool messages.
+  void wire_request(const Record& r, Context& ctx) {
+    std::string_view dir;
+    if (json::string(r.body, "dir", &dir) != json::Get::ok || dir != "request") return;
+    const WireBody& body = ctx.wire_body();
+    if (!body.present || body.bytes.empty() || body.bytes.front() != '{') return;
+    auto root = request_parser_.parse_copy(body.bytes, static_cast<int64_t>(r.seq));
+    simdjson::dom::object o;
+    if (!root || root->get(o)) return;
+    for (std::string_view list : {"messages", "input"}) {
+      simdjson::dom::array items;
+      if (json::array(o, list, &items) != json::Get::ok) continue;
+      for (auto item : items) sent_results(item, r.seq);
+    }
+  }
+
+  void sent_results(simdjson::dom::element item, uint64_t seq) {
+    simdjson::dom::object o;
+    if (item.get(o)) return;
+    std::string_view type, id;
+    (void)json::string(o, "type", &type);
+    if ((type == "function_call_output" || type == "custom_tool_call_output") &&
+        json::string(o, "call_id", &id) == json::Get::ok) {
+      sent_results_.try_emplace(identity(id), seq);
+    } else if (json::string(o, "role", &type) == json::Get::ok && type == "tool" &&
+               json::string(o, "tool_call_id", &id) == json::Get::ok) {
+      sent_results_.try_emplace(identity(id), seq);
+    }
+    simdjson::dom::array content;
+    if (json::array(o, "content", &content) != json::Get::ok) return;
+    for (auto block : content) {
+      simdjson::dom::object b;
+      if (block.get(b) || json::string(b, "type", &type) != json::Get::ok || type != "tool_result") continue;
+      if (json::string(b, "tool_use_id", &id) == json::Get::ok) sent_results_.try_emplace(identity(id), seq);
+    }
+  }
+
+  void native_line(const Record& r, const NativeInfo& n) {
+    if (n.synthetic) synthetic_.add(r.seq);
+    if (!n.summary.empty()) summaries_.insert(sha256(trimmed(n.summary)));
+    for (const std::string& id : n.results) logged_results_.try_emplace(identity(id), r.seq);
+    if (!n.assistant) return;
+    ++native_lines_;
+    if (!n.model.empty()) logged_models_.insert(identity(n.model));
+    for (const NativeCall& c : n.calls) {
+      if (!c.id.empty()) logged_calls_.try_emplace(identity(c.id), LoggedCall{r.seq, identity(c.name), c.input, clip_text(c.id)});
+    }
+    if (n.harness == NativeInfo::Harness::claude_code && !n.message_id.empty()) {
+      NativeMessage& m = native_by_id_[identity(n.message_id)];
+      if (m.id.empty()) m.id = clip_text(n.message_id);
+      if (m.seqs.size() < kMaxSeqs) m.seqs.push_back(r.seq);
+      m.text->update(n.text);
+      m.has_text |= !n.text.empty();
+    } else if (n.harness == NativeInfo::Harness::codex && !n.text.empty()) {
+      codex_texts_.emplace_back(r.seq, sha256(n.text));
+    }
+  }
+
+  void claude_messages(Context& ctx) {
     for (auto& [key, m] : native_by_id_) {
       const std::string& id = m.id;
       auto it = wire_by_id_.find(key);
@@ -97,6 +195,9 @@ class Gc04 final : public Check {
                  "text-differs:" + id);
       }
     }
+  }
+
+  void codex_texts(Context& ctx) {
     for (const auto& [seq, digest] : codex_texts_) {
       auto it = wire_by_text_.find(digest);
       if (it == wire_by_text_.end()) {
@@ -104,45 +205,95 @@ class Gc04 final : public Check {
                          "Codex logged an assistant answer whose text matches no answer rebuilt from the wire."),
                  "codex-unmatched:" + to_hex(digest));
       } else {
-        matched_codex_.insert(it->second);
+        matched_answers_.insert(it->second);
       }
-    }
-    for (const auto& [call, seq] : wire_by_call_) {
-      if (codex_calls_.contains(call)) matched_codex_.insert(seq);
-    }
-    unlogged(ctx);
-    if (!synthetic_.empty()) {
-      ctx.emit(finding("GC04", Severity::info, synthetic_.seqs,
-                       std::to_string(synthetic_.count) + " assistant line(s) have model <synthetic>: Claude Code "
-                       "writes these itself (API errors, placeholders), so they were not matched to the wire. "
-                       "Read them to be sure none is a model answer."),
-               "synthetic");
     }
   }
 
- private:
-  // Wire answers the harness never logged (only when it logs at all), by
-  // model: a harness's side calls to a small model (titles, checks) are
-  // told apart from the conversation's own at a glance.
+  // Tool calls both ways, by call id.
+  void calls(Context& ctx) {
+    for (const auto& [key, c] : logged_calls_) {
+      auto it = wire_calls_.find(key);
+      if (it == wire_calls_.end()) {
+        ctx.emit(finding("GC04", Severity::high, {c.seq},
+                         "The harness logged tool call " + c.id + " that no wire response carries: a tool call "
+                         "the model never sent."),
+                 "call-not-sent:" + c.id);
+        continue;
+      }
+      matched_answers_.insert(it->second.seq);
+      if (it->second.name != c.name || it->second.input != c.input) {
+        ctx.emit(finding("GC04", Severity::high, {c.seq, it->second.seq},
+                         "Tool call " + c.id + " as the harness logged it differs in " +
+                             (it->second.name != c.name ? "name" : "input") + " from the call streamed at seq " +
+                             std::to_string(it->second.seq) + "."),
+                 "call-differs:" + c.id);
+      }
+    }
+    if (native_lines_ == 0) return;
+    for (const auto& [key, w] : wire_calls_) {
+      if (!w.required || logged_calls_.contains(key)) continue;
+      ctx.emit(finding("GC04", Severity::high, {w.seq},
+                       "The model called tool " + w.id + " (wire response at seq " + std::to_string(w.seq) +
+                           ") but the harness log never shows that call: a sent tool call missing from the log."),
+               "call-not-logged:" + w.id);
+    }
+  }
+
+  void results(Context& ctx) {
+    for (const auto& [key, seq] : logged_results_) {
+      if (logged_calls_.contains(key) || wire_calls_.contains(key)) continue;
+      ctx.emit(finding("GC04", Severity::high, {seq},
+                       "The harness logged a tool result for a call that was never made (neither logged nor "
+                       "streamed)."),
+               "result-without-call:" + std::to_string(key));
+    }
+    for (const auto& [key, seq] : sent_results_) {
+      auto call = logged_calls_.find(key);
+      if (call == logged_calls_.end() || logged_results_.contains(key)) continue;
+      ctx.emit(finding("GC04", Severity::high, {call->second.seq, seq},
+                       "The harness sent the model the result of tool call " + call->second.id + " (request at seq " +
+                           std::to_string(seq) + ") but its log does not show that result."),
+               "result-not-logged:" + call->second.id);
+    }
+  }
+
+  // Wire answers the harness never logged (only when it logs at all). A
+  // harness makes side calls by design (titles, summaries, topic checks),
+  // often to a smaller model: an answer whose text a `summary` line holds
+  // is logged; one from a model the log never names is listed at info;
+  // other unlogged answers are a warning.
   void unlogged(Context& ctx) {
     if (native_lines_ == 0) return;
-    std::vector<uint64_t> seqs;
-    std::vector<uint64_t> per_model(models_.size());
+    SeqList warn, side;
+    std::vector<uint64_t> warn_models(models_.size()), side_models(models_.size());
     for (const auto& [id, w] : wire_by_id_) {
-      if (w.logged || matched_codex_.contains(w.seq)) continue;
-      seqs.push_back(w.seq);
-      ++per_model[w.model];
+      if (w.logged || matched_answers_.contains(w.seq) || summaries_.contains(w.trimmed_text)) continue;
+      const bool side_call = !logged_models_.empty() && !logged_models_.contains(model_ids_[w.model]);
+      (side_call ? side : warn).add(w.seq);
+      ++(side_call ? side_models : warn_models)[w.model];
     }
-    if (seqs.empty()) return;
-    std::sort(seqs.begin(), seqs.end());
-    std::string models;
-    for (size_t i = 0; i < models_.size(); ++i) {
-      if (per_model[i] > 0) models += (models.empty() ? "" : ", ") + models_[i] + ": " + std::to_string(per_model[i]);
+    auto by_model = [&](const std::vector<uint64_t>& per_model) {
+      std::string s;
+      for (size_t i = 0; i < models_.size(); ++i) {
+        if (per_model[i] > 0) s += (s.empty() ? "" : ", ") + models_[i] + ": " + std::to_string(per_model[i]);
+      }
+      return s;
+    };
+    for (SeqList* list : {&warn, &side}) std::sort(list->seqs.begin(), list->seqs.end());
+    if (!warn.empty()) {
+      ctx.emit(finding("GC04", Severity::warning, warn.seqs,
+                       std::to_string(warn.count) + " wire response(s) were never logged by the harness (" +
+                           by_model(warn_models) + ")."),
+               "unlogged");
     }
-    ctx.emit(finding("GC04", Severity::warning, seqs,
-                     std::to_string(seqs.size()) + " wire response(s) were never logged by the harness (" + models +
-                         ")."),
-             "unlogged");
+    if (!side.empty()) {
+      ctx.emit(finding("GC04", Severity::info, side.seqs,
+                       std::to_string(side.count) + " wire response(s) from model(s) the harness log never names (" +
+                           by_model(side_models) + "): side calls a harness makes by design (titles, topic "
+                           "checks) are of this kind."),
+               "side-calls");
+    }
   }
 
   // At most kMaxNames names are kept; later ones share "(other models)".
@@ -155,24 +306,33 @@ class Gc04 final : public Check {
     }
     if (it != models_.end()) return static_cast<uint32_t>(it - models_.begin());
     models_.push_back(std::move(name));
+    model_ids_.push_back(identity(model));
     return static_cast<uint32_t>(models_.size() - 1);
   }
 
   size_t tracked() const {
-    return wire_by_id_.size() + wire_by_text_.size() + native_by_id_.size() + wire_by_call_.size() +
-           codex_texts_.size() + codex_calls_.size();
+    return wire_by_id_.size() + wire_by_text_.size() + native_by_id_.size() + wire_calls_.size() +
+           codex_texts_.size() + logged_calls_.size() + logged_results_.size() + sent_results_.size() +
+           summaries_.size();
   }
 
+  StrictJsonParser input_parser_{Limits{}};
+  StrictJsonParser request_parser_{Limits{}};
   absl::flat_hash_map<Identity, WireAnswer> wire_by_id_;
   absl::flat_hash_map<Digest, uint64_t> wire_by_text_;
+  absl::flat_hash_map<Identity, WireCall> wire_calls_;
   absl::flat_hash_map<Identity, NativeMessage> native_by_id_;
-  absl::flat_hash_map<Identity, uint64_t> wire_by_call_;
+  absl::flat_hash_map<Identity, LoggedCall> logged_calls_;
+  absl::flat_hash_map<Identity, uint64_t> logged_results_;  // call id -> first seq
+  absl::flat_hash_map<Identity, uint64_t> sent_results_;    // call id -> request seq
+  absl::flat_hash_set<Digest> summaries_;
+  absl::flat_hash_set<Identity> logged_models_;
   std::vector<std::pair<uint64_t, Digest>> codex_texts_;
-  absl::flat_hash_set<Identity> codex_calls_;
-  absl::flat_hash_set<uint64_t> matched_codex_;
+  absl::flat_hash_set<uint64_t> matched_answers_;  // wire seqs
   SeqList synthetic_;
   std::vector<std::string> models_;
-  uint64_t wire_answers_ = 0, native_lines_ = 0;
+  std::vector<Identity> model_ids_;
+  uint64_t native_lines_ = 0;
   bool too_many_ = false;
 };
 

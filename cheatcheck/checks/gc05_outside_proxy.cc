@@ -1,50 +1,95 @@
-// GC05: model traffic outside the proxy. A native assistant turn with no
-// wire exchange since the previous user line (and before the next) was
-// answered by something the proxy never saw; a tunnel to a host the capture
-// should decrypt carried provider traffic undecrypted; tool output that
-// talks to a provider's API suggests a tool called it with its own key.
+// GC05: model traffic outside the proxy. A native assistant turn that no
+// wire answer carries (by message id, call id or, for Codex messages, text)
+// was answered by something the proxy never saw. Lines are matched by what
+// they say, not by where they sit: Claude Code writes a Task subagent's
+// lines late, in a block, long after their wire exchanges. A tunnel to a
+// host the capture should decrypt carried provider traffic undecrypted;
+// tool output that runs a network client against a provider's API suggests
+// a tool called it with its own key (a mere mention, as in a source file
+// the agent printed, is listed at info).
 // A provider's key in a native line is also GC05 evidence; the secret scan
 // finds it, so that finding is made in secrets/trace_scan.cc.
 #include <string.h>
 
 #include <map>
+#include <optional>
 #include <string_view>
+
+#include <absl/container/flat_hash_set.h>
 
 #include "cheatcheck/checks/check.h"
 #include "core/json_strict.h"
+#include "core/sha256.h"
 
 namespace goalcup::cheat {
 namespace {
 
 constexpr std::string_view kProviderHosts[] = {"api.anthropic.com", "api.openai.com",
                                           "generativelanguage.googleapis.com", "openrouter.ai/api"};
+// Network clients run from a command line: a provider host on the same
+// line of output as one of these is a call, not a mention.
+constexpr std::string_view kClients[] = {"curl ", "wget ", "http POST", "http GET", "Invoke-WebRequest", "Invoke-RestMethod"};
+
+// A message's text, kept apart from ids (which are hashed the same way).
+Identity text_key(std::string_view text) { return identity("text:" + std::string(text)); }
+
+// What names an answer on the wire: its id, its tool calls' ids, and (for
+// Responses, whose items Codex logs without ids) the text of each message.
+void wire_keys(const RebuiltAnswer& a, absl::flat_hash_set<Identity>& keys) {
+  if (!a.message_id.empty()) keys.insert(identity(a.message_id));
+  for (const auto& c : a.tool_calls) {
+    if (!c.id.empty()) keys.insert(identity(c.id));
+  }
+  if (a.provider == RebuiltAnswer::Provider::anthropic) return;
+  if (!a.text.empty()) keys.insert(text_key(a.text));
+  for (const auto& t : a.text_blocks) {
+    if (!t.empty()) keys.insert(text_key(t));
+  }
+}
+
+// The same for a native assistant line: nullopt when it names nothing.
+std::optional<Identity> native_key(const NativeInfo& n) {
+  if (!n.message_id.empty()) return identity(n.message_id);
+  for (const auto& c : n.calls) {
+    if (!c.id.empty()) return identity(c.id);
+  }
+  if (n.text.empty()) return std::nullopt;
+  return text_key(n.text);
+}
+
+// The output line around `at`, within text that escapes its line ends.
+std::string_view line_around(std::string_view text, size_t at) {
+  size_t b = text.rfind("\\n", at);
+  b = b == std::string_view::npos ? 0 : b + 2;
+  size_t e = text.find("\\n", at);
+  return text.substr(b, (e == std::string_view::npos ? text.size() : e) - b);
+}
 
 class Gc05 final : public Check {
  public:
   std::string_view id() const override { return "GC05"; }
 
   void on_record(const Record& r, Context& ctx) override {
-    if (r.kind == Kind::wire) {
-      wire_in_segment_ = true;
+    if (r.kind == Kind::wire && ctx.is_sse_response()) {
+      if (wire_keys_.size() < kMaxTracked) wire_keys(ctx.answer(), wire_keys_);
     } else if (r.kind == Kind::tunnel) {
       tunnel(r, ctx);
     } else if (r.kind == Kind::native) {
       const NativeInfo& n = ctx.native();
-      if (n.user) {
-        close_segment(ctx);
-        tool_output(r);
-      } else if (n.assistant && assistant_seqs_.size() < kMaxSeqs) {
-        assistant_seqs_.push_back(r.seq);
-      }
+      if (n.user) tool_output(r);
+      if (n.assistant && assistant_.size() < kMaxTracked) assistant_.emplace_back(native_key(n), r.seq);
     }
   }
 
   void finish(const VerifyReport&, Context& ctx) override {
-    close_segment(ctx);
-    if (!unproxied_.empty()) {
-      ctx.emit(finding("GC05", Severity::high, unproxied_.seqs,
-                       std::to_string(unproxied_.count) + " native assistant line(s) have no wire exchange between "
-                       "the user lines around them: answers from outside the proxy?"),
+    SeqList unproxied;
+    for (const auto& [key, seq] : assistant_) {
+      if (!key || !wire_keys_.contains(*key)) unproxied.add(seq);
+    }
+    if (!unproxied.empty()) {
+      ctx.emit(finding("GC05", Severity::high, unproxied.seqs,
+                       std::to_string(unproxied.count) + " native assistant line(s) match no answer that crossed "
+                       "the wire (by message id, call id or text): answers from outside the proxy?"),
                "unproxied-turns");
     }
     for (const auto& [host, list] : tunnels_.all()) {
@@ -53,22 +98,21 @@ class Gc05 final : public Check {
                        "undecrypted."),
                "tunnel:" + host);
     }
-    for (const auto& [host, list] : mentions_.all()) {
+    for (const auto& [host, list] : calls_.all()) {
       ctx.emit(finding("GC05", Severity::warning, list.seqs,
-                       "Tool output mentions " + host + ": a tool may have called the provider directly."),
+                       "Tool output shows a network client calling " + host +
+                           ": a tool may have called the provider directly."),
                "tool-mentions:" + host);
+    }
+    for (const auto& [host, list] : mentions_.all()) {
+      ctx.emit(finding("GC05", Severity::info, list.seqs,
+                       "Tool output mentions " + host + " (as a source file or document may): read it to be sure "
+                       "no tool called the provider."),
+               "tool-mentions-only:" + host);
     }
   }
 
  private:
-  void close_segment(Context&) {
-    if (!assistant_seqs_.empty() && !wire_in_segment_) {
-      for (uint64_t s : assistant_seqs_) unproxied_.add(s);
-    }
-    assistant_seqs_.clear();
-    wire_in_segment_ = false;
-  }
-
   void tunnel(const Record& r, Context& ctx) {
     std::string_view host;
     if (json::string(r.body, "host", &host) != json::Get::ok) return;
@@ -81,14 +125,18 @@ class Gc05 final : public Check {
     for (std::string_view host : kProviderHosts) {
       // memmem, not find(): tool output is most of a trace's text, and
       // find() stops at every 'a' of it.
-      if (memmem(text.data(), text.size(), host.data(), host.size())) mentions_.add(host, r.seq);
+      const void* hit = memmem(text.data(), text.size(), host.data(), host.size());
+      if (!hit) continue;
+      const std::string_view line = line_around(text, static_cast<size_t>(static_cast<const char*>(hit) - text.data()));
+      const bool client = std::any_of(std::begin(kClients), std::end(kClients),
+                                      [&](std::string_view c) { return line.find(c) != std::string_view::npos; });
+      (client ? calls_ : mentions_).add(host, r.seq);
     }
   }
 
-  bool wire_in_segment_ = false;
-  std::vector<uint64_t> assistant_seqs_;
-  SeqList unproxied_;
-  NamedSeqs tunnels_, mentions_;
+  absl::flat_hash_set<Identity> wire_keys_;
+  std::vector<std::pair<std::optional<Identity>, uint64_t>> assistant_;  // native_key, seq
+  NamedSeqs tunnels_, calls_, mentions_;
 };
 
 }  // namespace

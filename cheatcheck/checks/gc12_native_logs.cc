@@ -1,7 +1,12 @@
-// GC12: native logs are files in a home the run can write. Truncation gaps,
-// line numbers that skip or repeat, Claude Code lines whose parent is
-// unknown or whose uuid repeats, and timestamps that go back show a log
-// edited under the recorder.
+// GC12: native logs are files in a home the run can write. What a log
+// guarantees is checked, and only that: line numbers that run on by one per
+// file, Claude Code uuids that do not repeat and parents written before
+// their children, tool results written after their calls. A parent or a
+// call written after the line that needs it is a reordered log (high). Wall
+// clock order is not promised (parallel tool results are written in call
+// order, Task sidechains late, Codex stamps token counts before the line
+// above): timestamps that go back are listed at info. Lines of a shape the
+// reader does not know are a warning: such a log cannot be judged.
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
 
@@ -27,11 +32,13 @@ class Gc12 final : public Check {
       return;
     }
     if (r.kind != Kind::native) return;
-    if (files_.size() + uuids_.size() >= kMaxTracked) {
+    if (files_.size() + uuids_.size() + pending_parents_.size() + calls_.size() + pending_results_.size() >=
+        kMaxTracked) {
       too_many_ = true;
       return;
     }
     const NativeInfo& n = ctx.native();
+    if (!n.understood) not_understood_.add(r.seq);
     FileState& f = files_[identity(n.file)];
     if (n.has_line_no) {
       if (f.last_line && n.line_no <= f.last_line) repeats_.add(r.seq);
@@ -40,35 +47,73 @@ class Gc12 final : public Check {
     }
     if (n.time) {
       if (f.last_time && *n.time < *f.last_time) backwards_.add(r.seq);
-      f.last_time = n.time;
+      if (!f.last_time || *f.last_time < *n.time) f.last_time = n.time;
     }
-    if (n.harness == NativeInfo::Harness::claude_code && !n.uuid.empty()) {
-      if (!n.parent_uuid.empty() && !uuids_.contains(identity(n.parent_uuid))) orphans_.add(r.seq);
-      if (!uuids_.insert(identity(n.uuid)).second) dup_uuids_.add(r.seq);
-    }
+    if (n.harness == NativeInfo::Harness::claude_code && !n.uuid.empty()) links(r.seq, n);
+    order_of_calls(r.seq, n);
   }
 
   void finish(const VerifyReport&, Context& ctx) override {
     if (too_many_) ctx.skip("GC12", "more than " + std::to_string(kMaxTracked) + " native files and lines to track: "
                                     "lines after that were not checked");
-    emit(ctx, truncated_, "NativeTruncated gap(s): a harness log shrank or was rewritten under the recorder.", "truncated");
-    emit(ctx, skips_, "native line(s) skip line numbers in their file: lines are missing.", "line-skip");
-    emit(ctx, repeats_, "native line(s) repeat or go back in line number within their file.", "line-repeat");
-    emit(ctx, orphans_, "Claude Code line(s) name a parentUuid that no earlier line has.", "orphan");
-    emit(ctx, dup_uuids_, "Claude Code line(s) repeat a uuid seen earlier.", "dup-uuid");
-    emit(ctx, backwards_, "native line(s) carry a timestamp before the previous line of their file.", "time-back");
+    SeqList orphans;
+    for (const auto& [parent, seq] : pending_parents_) orphans.add(seq);
+    std::sort(orphans.seqs.begin(), orphans.seqs.end());
+    emit(ctx, Severity::warning, not_understood_, "native line(s) of a shape this tool does not know: native format "
+         "not understood, so what the harness logged was not judged.", "not-understood");
+    emit(ctx, Severity::warning, truncated_, "NativeTruncated gap(s): a harness log shrank or was rewritten under the recorder.", "truncated");
+    emit(ctx, Severity::warning, skips_, "native line(s) skip line numbers in their file: lines are missing.", "line-skip");
+    emit(ctx, Severity::warning, repeats_, "native line(s) repeat or go back in line number within their file.", "line-repeat");
+    emit(ctx, Severity::warning, orphans, "Claude Code line(s) name a parentUuid that no line of the log has.", "orphan");
+    emit(ctx, Severity::high, parent_after_, "Claude Code line(s) name as parent a line written after them: the log "
+         "was reordered.", "parent-after");
+    emit(ctx, Severity::high, result_before_call_, "tool result(s) logged before the tool call they answer: the log "
+         "was reordered.", "result-before-call");
+    emit(ctx, Severity::warning, dup_uuids_, "Claude Code line(s) repeat a uuid seen earlier.", "dup-uuid");
+    emit(ctx, Severity::info, backwards_, "native line(s) carry a timestamp before an earlier line of their file "
+         "(harnesses do not write in time order: parallel work, late sidechains).", "time-back");
   }
 
  private:
-  static void emit(Context& ctx, const SeqList& list, const std::string& what, const std::string& key) {
+  // Parent links: a parent not seen yet is pending; if it turns up later,
+  // the child was written before its parent.
+  void links(uint64_t seq, const NativeInfo& n) {
+    const Identity self = identity(n.uuid);
+    if (auto it = pending_parents_.find(self); it != pending_parents_.end()) {
+      parent_after_.add(it->second);
+      pending_parents_.erase(it);
+    }
+    if (!n.parent_uuid.empty() && !uuids_.contains(identity(n.parent_uuid))) {
+      pending_parents_.try_emplace(identity(n.parent_uuid), seq);
+    }
+    if (!uuids_.insert(self).second) dup_uuids_.add(seq);
+  }
+
+  void order_of_calls(uint64_t seq, const NativeInfo& n) {
+    for (const NativeCall& c : n.calls) {
+      const Identity id = identity(c.id);
+      calls_.insert(id);
+      if (auto it = pending_results_.find(id); it != pending_results_.end()) {
+        result_before_call_.add(it->second);
+        pending_results_.erase(it);
+      }
+    }
+    for (const std::string& id : n.results) {
+      if (!calls_.contains(identity(id))) pending_results_.try_emplace(identity(id), seq);
+    }
+  }
+
+  static void emit(Context& ctx, Severity severity, const SeqList& list, const std::string& what,
+                   const std::string& key) {
     if (list.empty()) return;
-    ctx.emit(finding("GC12", Severity::warning, list.seqs, std::to_string(list.count) + " " + what), key);
+    ctx.emit(finding("GC12", severity, list.seqs, std::to_string(list.count) + " " + what), key);
   }
 
   absl::flat_hash_map<Identity, FileState> files_;  // by identity()
-  absl::flat_hash_set<Identity> uuids_;
+  absl::flat_hash_set<Identity> uuids_, calls_;
+  absl::flat_hash_map<Identity, uint64_t> pending_parents_, pending_results_;  // id -> first seq naming it
   bool too_many_ = false;
-  SeqList truncated_, skips_, repeats_, orphans_, dup_uuids_, backwards_;
+  SeqList not_understood_, truncated_, skips_, repeats_, dup_uuids_, backwards_, parent_after_, result_before_call_;
 };
 
 }  // namespace

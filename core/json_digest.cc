@@ -1,0 +1,99 @@
+#include "core/json_digest.h"
+
+#include <algorithm>
+#include <charconv>
+#include <string>
+#include <vector>
+
+namespace goalcup::json {
+namespace {
+
+void put_string(Sha256& h, std::string_view s) {
+  h.update(std::to_string(s.size()));
+  h.update(":");
+  h.update(s);
+}
+
+// Numbers by value: integers (and doubles that hold one exactly) as
+// integers, other doubles in their shortest round-trip form.
+void put_number(Sha256& h, simdjson::dom::element e) {
+  int64_t i = 0;
+  uint64_t u = 0;
+  double d = 0;
+  if (!e.get(i)) return h.update("i" + std::to_string(i) + ";");
+  if (!e.get(u)) return h.update("i" + std::to_string(u) + ";");
+  if (e.get(d)) return;
+  if (d >= -9.2e18 && d <= 9.2e18 && d == static_cast<double>(static_cast<int64_t>(d))) {
+    return h.update("i" + std::to_string(static_cast<int64_t>(d)) + ";");
+  }
+  char buf[40];
+  const auto res = std::to_chars(buf, buf + sizeof buf, d);
+  h.update("d");
+  h.update(std::string_view(buf, static_cast<size_t>(res.ptr - buf)));
+  h.update(";");
+}
+
+void put_value(Sha256& h, simdjson::dom::element e) {
+  using T = simdjson::dom::element_type;
+  switch (e.type()) {
+    case T::OBJECT: {
+      simdjson::dom::object o;
+      if (e.get(o)) return;
+      std::vector<std::pair<std::string_view, simdjson::dom::element>> members;
+      for (auto [k, v] : o) members.emplace_back(k, v);
+      std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      h.update("{");
+      for (const auto& [k, v] : members) {
+        put_string(h, k);
+        put_value(h, v);
+      }
+      h.update("}");
+      break;
+    }
+    case T::ARRAY: {
+      simdjson::dom::array a;
+      if (e.get(a)) return;
+      h.update("[");
+      for (auto v : a) put_value(h, v);
+      h.update("]");
+      break;
+    }
+    case T::STRING: {
+      std::string_view s;
+      if (e.get(s)) return;
+      h.update("s");
+      put_string(h, s);
+      break;
+    }
+    case T::INT64:
+    case T::UINT64:
+    case T::DOUBLE: put_number(h, e); break;
+    case T::BOOL: {
+      bool b = false;
+      if (e.get(b)) return;
+      h.update(b ? "t" : "f");
+      break;
+    }
+    case T::NULL_VALUE: h.update("n"); break;
+  }
+}
+
+}  // namespace
+
+Digest value_digest(simdjson::dom::element e) {
+  Sha256 h;
+  put_value(h, e);
+  return h.finish();
+}
+
+Digest text_value_digest(std::string_view text, StrictJsonParser& parser) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) text = "{}";
+  auto root = parser.parse_copy(text, -1);
+  if (root) return value_digest(*root);
+  Sha256 h;
+  h.update("s");
+  put_string(h, text);
+  return h.finish();
+}
+
+}  // namespace goalcup::json
