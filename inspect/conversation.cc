@@ -53,9 +53,58 @@ std::string block_quote(std::string_view raw) {
   return out + "\n";
 }
 
+std::string count(int64_t n) { return n < 0 ? std::string("?") : std::to_string(n); }
+
+// The final figures the stream stated; cache reads and writes apart.
 std::string usage_text(const RebuiltAnswer& a) {
-  return "in " + (a.input_tokens < 0 ? std::string("?") : std::to_string(a.input_tokens)) + " / out " +
-         (a.output_tokens < 0 ? std::string("?") : std::to_string(a.output_tokens)) + " tokens";
+  std::string s = "in " + count(a.input_tokens);
+  if (a.cache_read_tokens >= 0) s += " (cache read " + count(a.cache_read_tokens) + ")";
+  if (a.cache_write_tokens >= 0) s += " (cache write " + count(a.cache_write_tokens) + ")";
+  s += " / out " + count(a.output_tokens);
+  if (a.reasoning_tokens >= 0) s += " (reasoning " + count(a.reasoning_tokens) + ")";
+  return s + " tokens";
+}
+
+// A tool called with no arguments streams none: its input is {}.
+std::string shown_input(const RebuiltToolCall& c) {
+  return c.input.empty() && c.kind != "custom_tool_call" ? "{}" : c.input;
+}
+
+// Who sent an input: a fixed word, never the trace's own text.
+std::string input_label(const NewInput& in) {
+  if (in.kind == "developer") return "Developer";
+  if (in.kind == "system") return "System";
+  return "User";
+}
+
+const char* block_name(RebuiltBlock::Kind k) {
+  switch (k) {
+    case RebuiltBlock::Kind::text: return "text";
+    case RebuiltBlock::Kind::tool_call: return "tool_call";
+    case RebuiltBlock::Kind::thinking: return "thinking";
+    case RebuiltBlock::Kind::redacted_thinking: return "redacted_thinking";
+    case RebuiltBlock::Kind::reasoning: return "reasoning";
+    case RebuiltBlock::Kind::tool_result: return "tool_result";
+    case RebuiltBlock::Kind::other: return "other";
+  }
+  return "other";
+}
+
+// An answer built by hand (or read from a plain JSON message of old) may
+// have text and calls but no blocks: they are its blocks then.
+std::vector<RebuiltBlock> blocks_of(const RebuiltAnswer& a) {
+  if (!a.blocks.empty()) return a.blocks;
+  std::vector<RebuiltBlock> out;
+  if (!a.text.empty()) out.push_back({RebuiltBlock::Kind::text, "text", a.text, -1});
+  for (size_t i = 0; i < a.tool_calls.size(); ++i) {
+    out.push_back({RebuiltBlock::Kind::tool_call, a.tool_calls[i].kind, {}, static_cast<int64_t>(i)});
+  }
+  return out;
+}
+
+const RebuiltToolCall* call_of(const RebuiltAnswer& a, const RebuiltBlock& b) {
+  return b.call >= 0 && static_cast<size_t>(b.call) < a.tool_calls.size() ? &a.tool_calls[static_cast<size_t>(b.call)]
+                                                                           : nullptr;
 }
 
 }  // namespace
@@ -100,17 +149,34 @@ std::string format_exchange_text(const Exchange& e, const Style& st, const Verdi
   std::string out = st.paint(fit_columns(head, kWidth), mark == ' ' ? Color::dim : Color::red) + "\n";
   if (mark != ' ') out += st.paint(std::string("  ") + mark + " " + verdict->mark_text(e.response_seq), Color::red) + "\n";
   for (const auto& in : e.request.inputs) {
+    std::string label = input_label(in);
+    for (auto& ch : label) ch = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
     out += st.paint(in.kind == "tool_result" ? "  tool result" + (in.tool_use_id.empty() ? "" : " " + safe_text(in.tool_use_id))
-                                             : "  user",
+                                             : "  " + label,
                     Color::blue) + "\n";
     out += wrap(in.text, "    | ");
   }
   out += st.paint("  assistant" + (a.message_id.empty() ? "" : " " + safe_text(a.message_id)), Color::green) + "\n";
-  if (!a.text.empty()) out += wrap(a.text, "    ");
-  for (const auto& c : a.tool_calls) {
-    // A free-text input of several lines (a patch) is shown as a block.
-    if (c.input.find('\n') == std::string::npos) out += wrap("-> " + safe_text(c.name) + " " + c.input, "    ");
-    else out += "    -> " + safe_text(c.name) + "\n" + wrap(c.input, "    | ");
+  bool first_text = true;
+  for (const auto& b : blocks_of(a)) {
+    using K = RebuiltBlock::Kind;
+    if (b.kind == K::text && !b.text.empty()) {
+      out += (first_text ? "" : "\n") + wrap(b.text, "    ");
+      first_text = false;
+    } else if (b.kind == K::thinking || b.kind == K::reasoning) {
+      out += st.paint(b.kind == K::thinking ? "    (thinking)" : "    (reasoning summary)", Color::dim) + "\n";
+      out += st.paint(wrap(b.text, "    ~ "), Color::dim);
+    } else if (b.kind == K::redacted_thinking) {
+      out += st.paint("    (redacted thinking)", Color::dim) + "\n";
+    } else if (const RebuiltToolCall* c = call_of(a, b)) {
+      const std::string input = shown_input(*c);
+      const std::string who = c->provider_run ? " (run by the provider)" : "";
+      // A free-text input of several lines (a patch) is shown as a block.
+      if (input.find('\n') == std::string::npos) out += wrap("-> " + safe_text(c->name) + who + " " + input, "    ");
+      else out += "    -> " + safe_text(c->name) + who + "\n" + wrap(input, "    | ");
+    } else if (b.kind == K::tool_result) {
+      out += st.paint("    <- " + safe_text(b.type) + (b.text.empty() ? "" : " for " + safe_text(b.text)), Color::dim) + "\n";
+    }
   }
   return out;
 }
@@ -125,12 +191,25 @@ std::string format_exchange_markdown(const Exchange& e, const VerdictView* verdi
          usage_text(a) + (a.message_id.empty() ? "" : ", " + code_span(a.message_id)) + "\n\n";
   for (const auto& in : e.request.inputs) {
     out += in.kind == "tool_result" ? "**Tool result** " + code_span(in.tool_use_id) + "\n\n" + fenced(in.text, "")
-                                    : "**User**\n\n" + block_quote(in.text);
+                                    : "**" + input_label(in) + "**\n\n" + block_quote(in.text);
   }
-  out += "**Assistant**\n\n" + (a.text.empty() ? std::string() : block_quote(a.text));
-  for (const auto& c : a.tool_calls) {
-    const bool json = c.input.starts_with('{') || c.input.starts_with('[');
-    out += "**Tool call** " + code_span(c.name) + " " + code_span(c.id) + "\n\n" + fenced(c.input, json ? "json" : "");
+  out += "**Assistant**\n\n";
+  for (const auto& b : blocks_of(a)) {
+    using K = RebuiltBlock::Kind;
+    if (b.kind == K::text && !b.text.empty()) {
+      out += block_quote(b.text);  // each block its own quote: blocks stay apart
+    } else if (b.kind == K::thinking || b.kind == K::reasoning) {
+      out += std::string(b.kind == K::thinking ? "*Thinking*" : "*Reasoning summary*") + "\n\n" + block_quote(b.text);
+    } else if (b.kind == K::redacted_thinking) {
+      out += "*Redacted thinking*\n\n";
+    } else if (const RebuiltToolCall* c = call_of(a, b)) {
+      const std::string input = shown_input(*c);
+      const bool json = input.starts_with('{') || input.starts_with('[');
+      out += std::string(c->provider_run ? "**Provider tool call** " : "**Tool call** ") + code_span(c->name) + " " +
+             code_span(c->id) + "\n\n" + fenced(input, json ? "json" : "");
+    } else if (b.kind == K::tool_result) {
+      out += "*Provider tool result* " + code_span(b.type) + (b.text.empty() ? "" : " for " + code_span(b.text)) + "\n\n";
+    }
   }
   return out;
 }
@@ -145,11 +224,31 @@ std::string format_exchange_json(const Exchange& e, const VerdictView* verdict) 
   w.field("response_seq", e.response_seq).field("model", a.model.empty() ? e.request.model : a.model);
   w.field("message_id", a.message_id).field("stop_reason", a.stop_reason).field("text", a.text);
   w.key("tool_calls").begin_array();
-  for (const auto& c : a.tool_calls) w.begin_object().field("id", c.id).field("name", c.name).field("input", c.input).end_object();
+  for (const auto& c : a.tool_calls) {
+    w.begin_object().field("id", c.id).field("name", c.name).field("input", shown_input(c)).field("kind", c.kind);
+    w.field("provider_run", c.provider_run).end_object();
+  }
+  w.end_array();
+  // Every block in stream order; tool calls point into tool_calls.
+  w.key("blocks").begin_array();
+  for (const auto& b : blocks_of(a)) {
+    w.begin_object().field("type", block_name(b.kind)).field("provider_type", b.type);
+    if (b.kind == RebuiltBlock::Kind::tool_call) w.field("tool_call", b.call);
+    else if (b.kind == RebuiltBlock::Kind::tool_result) w.field("tool_use_id", b.text);
+    else if (b.kind != RebuiltBlock::Kind::redacted_thinking) w.field("text", b.text);
+    w.end_object();
+  }
   w.end_array();
   w.key("usage").begin_object();
-  if (a.input_tokens >= 0) w.field("input_tokens", a.input_tokens); else w.null_field("input_tokens");
-  if (a.output_tokens >= 0) w.field("output_tokens", a.output_tokens); else w.null_field("output_tokens");
+  auto figure = [&](std::string_view name, int64_t v) {
+    if (v >= 0) w.field(name, v);
+    else w.null_field(name);
+  };
+  figure("input_tokens", a.input_tokens);
+  figure("output_tokens", a.output_tokens);
+  figure("cache_read_input_tokens", a.cache_read_tokens);
+  figure("cache_creation_input_tokens", a.cache_write_tokens);
+  figure("reasoning_tokens", a.reasoning_tokens);
   w.end_object();
   w.key("input").begin_array();
   for (const auto& in : e.request.inputs) {

@@ -88,9 +88,15 @@ RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text) {
   }
   for (auto item : tail) {
     const std::string type = str(item, "type");
-    if (type == "function_call_output") {
+    if (type == "function_call_output" || type == "custom_tool_call_output") {
       const std::string output = str(item, "output");
       info.inputs.push_back({"tool_result", clip(output, max_text), str(item, "call_id"), output.size()});
+      continue;
+    }
+    simdjson::dom::element tool_content;
+    if (str(item, "role") == "tool" && !item.at_key("content").get(tool_content)) {  // Chat Completions
+      const std::string output = content_text(tool_content);
+      info.inputs.push_back({"tool_result", clip(output, max_text), str(item, "tool_call_id"), output.size()});
       continue;
     }
     simdjson::dom::element content;

@@ -13,7 +13,7 @@
 namespace goalcup::inspect {
 
 struct NewInput {
-  std::string kind;  // "user" | "tool_result"
+  std::string kind;  // "tool_result", or the role that said it: "user", "developer", "system"
   std::string text;
   std::string tool_use_id;
   uint64_t bytes = 0;  // the text's size before clip(); 0 when not known

@@ -92,6 +92,8 @@ bool SummaryVisitor::on_record(const Record& r, const Line&, const Digest&) {
         if (!a.model.empty() && s_.models_answered.size() < kMaxModels) s_.models_answered.insert(clip_text(a.model));
         if (a.input_tokens > 0) s_.input_tokens += a.input_tokens;
         if (a.output_tokens > 0) s_.output_tokens += a.output_tokens;
+        if (a.cache_read_tokens > 0) s_.cache_read_tokens += a.cache_read_tokens;
+        if (a.cache_write_tokens > 0) s_.cache_write_tokens += a.cache_write_tokens;
       }
       break;
     }
@@ -137,7 +139,9 @@ std::string format_summary_text(const Summary& s, const Style& st) {
   row("exchanges", std::to_string(s.exchanges) + ", " + human_bytes(s.wire_bytes) + " on the wire, " +
                        std::to_string(s.tunnels) + " tunnel(s)");
   row("models", "requested " + joined(s.models_requested) + "; answered " + joined(s.models_answered));
-  row("tokens", std::to_string(s.input_tokens) + " in, " + std::to_string(s.output_tokens) + " out (from usage)");
+  row("tokens", std::to_string(s.input_tokens) + " in, " + std::to_string(s.cache_read_tokens) + " cache read, " +
+                    std::to_string(s.cache_write_tokens) + " cache write, " + std::to_string(s.output_tokens) +
+                    " out (final usage of each answer)");
   std::string gaps;
   for (const auto& [seq, name] : s.gaps) gaps += (gaps.empty() ? "" : ", ") + name + " at seq " + std::to_string(seq);
   row("gaps", gaps.empty() ? "none" : gaps);
@@ -179,7 +183,8 @@ void write_summary_json(JsonWriter& w, const Summary& s) {
   w.end_array().key("models_answered").begin_array();
   for (const auto& m : s.models_answered) w.value(m);
   w.end_array();
-  w.key("tokens").begin_object().field("input", s.input_tokens).field("output", s.output_tokens).end_object();
+  w.key("tokens").begin_object().field("input", s.input_tokens).field("output", s.output_tokens);
+  w.field("cache_read", s.cache_read_tokens).field("cache_write", s.cache_write_tokens).end_object();
   w.key("gaps").begin_array();
   for (const auto& [seq, name] : s.gaps) w.begin_object().field("seq", seq).field("gap", name).end_object();
   w.end_array();

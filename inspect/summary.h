@@ -23,7 +23,8 @@ struct Summary : HeaderInfo {
   std::map<std::string, uint64_t> kinds;
   uint64_t exchanges = 0, tunnels = 0, wire_bytes = 0;
   std::set<std::string> models_requested, models_answered;
-  int64_t input_tokens = 0, output_tokens = 0;
+  // Sums of each answer's final usage; cache reads and writes apart.
+  int64_t input_tokens = 0, output_tokens = 0, cache_read_tokens = 0, cache_write_tokens = 0;
   std::vector<std::pair<uint64_t, std::string>> gaps;  // first 100
   std::optional<int64_t> exit_code;
   std::string exit_signal;

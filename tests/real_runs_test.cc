@@ -42,19 +42,23 @@ struct Wrapped {
   CheatReport report;
 };
 
-Wrapped wrap_and_check(const std::filesystem::path& log, WrapOrder order, LogEdit edit = LogEdit::none) {
+Wrapped wrap_text_and_check(const std::string& log, const std::string& name, WrapOrder order, LogEdit edit) {
   fixtures::WrapSpec spec;
   spec.order = order;
   spec.edit = edit;
-  spec.file = log.filename().string();
+  spec.file = name;
   fixtures::Lines lines;
   Wrapped w;
-  w.result = fixtures::wrap_log(read_all(log), spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+  w.result = fixtures::wrap_log(log, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
   static const Keyring ring = testing::dev_keyring();
   CheatOptions opt;
   opt.walk.keyring = &ring;
   w.report = check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt);
   return w;
+}
+
+Wrapped wrap_and_check(const std::filesystem::path& log, WrapOrder order, LogEdit edit = LogEdit::none) {
+  return wrap_text_and_check(read_all(log), log.filename().string(), order, edit);
 }
 
 std::string describe(const CheatReport& r) {
@@ -111,6 +115,97 @@ INSTANTIATE_TEST_SUITE_P(Edits, RealRunEdits,
                            std::replace(n.begin(), n.end(), '-', '_');
                            return n;
                          });
+
+// Small logs in the harnesses' shapes, written here (not taken from the
+// corpora), so that the same properties are tested where the corpora are
+// absent: parallel tool calls, a Task sidechain written late with earlier
+// stamps, a summary title, Codex token counts stamped before the line
+// above, and a legacy Codex rollout with CRLF line ends.
+std::string claude_line(const std::string& uuid, const std::string& parent, const std::string& time,
+                        const std::string& type, const std::string& message, bool side = false) {
+  return R"({"parentUuid":)" + (parent.empty() ? std::string("null") : "\"" + parent + "\"") +
+         R"(,"isSidechain":)" + (side ? "true" : "false") + R"(,"type":")" + type + R"(","message":)" + message +
+         R"(,"uuid":")" + uuid + R"(","timestamp":"2026-01-01T10:00:)" + time + R"(Z"})" + "\n";
+}
+
+std::string claude_log() {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  auto said = [&](const std::string& id, const std::string& block) {
+    return R"({"id":")" + id + R"(",)" + m + R"(,"content":[)" + block + "]}";
+  };
+  auto result = [](const std::string& id, const std::string& text) {
+    return R"({"role":"user","content":[{"type":"tool_result","tool_use_id":")" + id + R"(","content":")" + text + R"("}]})";
+  };
+  std::string log = R"({"type":"summary","summary":"Fix the parser","leafUuid":"u9"})" "\n";
+  log += R"({"type":"queue-operation","operation":"enqueue","timestamp":"2026-01-01T10:00:00.000Z"})" "\n";
+  log += claude_line("u1", "", "01.000", "user", R"({"role":"user","content":"Fix the parser"})");
+  log += claude_line("u2", "u1", "02.000", "assistant", said("msg_A", R"({"type":"text","text":"Looking at it."})"));
+  log += claude_line("u3", "u2", "02.100", "assistant",
+                     said("msg_A", R"({"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}})"));
+  log += claude_line("u4", "u3", "02.200", "assistant",
+                     said("msg_A", R"({"type":"tool_use","id":"toolu_2","name":"Task","input":{"prompt":"read it"}})"));
+  log += claude_line("u5", "u4", "02.300", "user", result("toolu_1", "parser.py"));
+  // The Task's sidechain, written when the Task returned, stamped earlier.
+  log += claude_line("s1", "", "02.250", "user", R"({"role":"user","content":"read it"})", true);
+  log += claude_line("s2", "s1", "03.000", "assistant",
+                     said("msg_S", R"({"type":"tool_use","id":"toolu_3","name":"Read","input":{"file_path":"parser.py"}})"), true);
+  log += claude_line("s3", "s2", "03.500", "user", result("toolu_3", "def parse(): pass"), true);
+  log += claude_line("s4", "s3", "04.000", "assistant", said("msg_T", R"({"type":"text","text":"It is empty."})"), true);
+  log += claude_line("u6", "u5", "04.100", "user", result("toolu_2", "It is empty."));
+  log += claude_line("u7", "u6", "05.000", "assistant", said("msg_B", R"({"type":"text","text":"Fixed."})"));
+  return log;
+}
+
+std::string codex_log(bool legacy) {
+  auto line = [&](const std::string& time, const std::string& type, const std::string& payload) {
+    if (legacy) return payload + "\r\n";
+    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  std::string log = legacy ? std::string(R"({"id":"s1","timestamp":"2026-01-01T10:00:00Z","instructions":""})" "\r\n")
+                           : line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.58.0"})");
+  if (legacy) log += "{\"record_type\":\"state\"}\r\n";
+  else log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
+  log += line("01.000", "response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Fix it"}]})");
+  log += line("02.000", "response_item", R"({"type":"reasoning","summary":[{"type":"summary_text","text":"**Looking**"}],"encrypted_content":"gAAA"})");
+  log += line("02.000", "response_item", R"({"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"]}","call_id":"call_1"})");
+  log += line("02.000", "response_item", R"({"type":"function_call","name":"shell","arguments":"{\"command\":[\"pwd\"]}","call_id":"call_2"})");
+  if (!legacy) log += line("01.900", "event_msg", R"({"type":"token_count","info":null})");
+  log += line("02.500", "response_item", R"({"type":"function_call_output","call_id":"call_1","output":"parser.py"})");
+  log += line("02.400", "response_item", R"({"type":"function_call_output","call_id":"call_2","output":"/w"})");
+  log += line("03.000", "response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Fixed."}]})");
+  return log;
+}
+
+TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
+  const std::vector<std::pair<std::string, std::string>> logs = {
+      {"claude.jsonl", claude_log()}, {"rollout.jsonl", codex_log(false)}, {"legacy.jsonl", codex_log(true)}};
+  for (const auto& [name, log] : logs) {
+    for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+      SCOPED_TRACE(name + (order == WrapOrder::live ? " (live)" : " (late)"));
+      const Wrapped clean = wrap_text_and_check(log, name, order, LogEdit::none);
+      EXPECT_VERDICT(clean.report.verify, Verdict::verified);
+      for (const auto& f : clean.report.findings) {
+        EXPECT_TRUE(f.severity != Severity::warning && f.severity != Severity::high) << describe(clean.report);
+      }
+      for (size_t e = 1; e <= fixtures::log_edit_names().size(); ++e) {
+        const Wrapped w = wrap_text_and_check(log, name, order, static_cast<LogEdit>(e));
+        ASSERT_TRUE(w.result.edited) << fixtures::log_edit_names()[e - 1];
+        EXPECT_TRUE(std::any_of(w.report.findings.begin(), w.report.findings.end(),
+                                [](const Finding& f) { return f.severity == Severity::high; }))
+            << w.result.edit_note << ": no high finding\n" << describe(w.report);
+      }
+    }
+  }
+}
+
+// A log whose lines the reader does not know is not silently clean.
+TEST(WrappedLogs, LinesOfAnUnknownShapeAreAWarning) {
+  const std::string log = R"({"kind":"turn","said":"hello"})" "\n" R"({"kind":"turn","said":"bye"})" "\n";
+  const Wrapped w = wrap_text_and_check(log, "other.jsonl", WrapOrder::live, LogEdit::none);
+  EXPECT_TRUE(std::any_of(w.report.findings.begin(), w.report.findings.end(), [](const Finding& f) {
+    return f.check == "GC12" && f.severity == Severity::warning && f.message.find("not understood") != std::string::npos;
+  })) << describe(w.report);
+}
 
 }  // namespace
 }  // namespace goalcup::cheat

@@ -1,0 +1,245 @@
+// Real model streams (../shared/corpora/real-sse: Anthropic Messages, OpenAI
+// Responses and Chat Completions, recorded from the live APIs) recorded in a
+// trace as a proxy would: `inspect conversation` must show what was
+// streamed, block for block, with the final usage. The expectation is read
+// here from the raw events, apart from core/sse.cc. The streams are read in
+// place, never copied into the repository.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "cli/json_writer.h"
+#include "inspect/conversation.h"
+#include "tests/support.h"
+
+namespace goalcup::inspect {
+namespace {
+
+std::string read_all(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// What a stream says, read the plain way: every `data:` line is one event.
+struct Expected {
+  std::vector<std::string> types;  // block kinds in order (as inspect names them)
+  std::vector<std::string> texts;  // text of each text/thinking/reasoning block, in order
+  std::vector<std::pair<std::string, std::string>> calls;  // id, name of each tool call
+  std::map<std::string, int64_t> usage;
+};
+
+int64_t num(simdjson::dom::element e, const char* pointer) {
+  int64_t v = -1;
+  simdjson::dom::element x;
+  if (e.at_pointer(pointer).get(x) || x.get(v)) return -1;
+  return v;
+}
+
+std::string text(simdjson::dom::element e, const char* pointer) {
+  std::string_view v;
+  simdjson::dom::element x;
+  if (e.at_pointer(pointer).get(x) || x.get(v)) return {};
+  return std::string(v);
+}
+
+void take(Expected& x, const char* name, int64_t v) {
+  if (v >= 0) x.usage[name] = v;
+}
+
+Expected expected_of(const std::string& sse, const std::string& api) {
+  Expected x;
+  std::map<int64_t, size_t> text_at;  // stream index -> position in texts
+  std::map<int64_t, std::string> chat_args;
+  std::map<int64_t, int64_t> summary_part;
+  simdjson::dom::parser parser;
+  std::istringstream lines(sse);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!line.starts_with("data:")) continue;
+    std::string data = line.substr(5);
+    if (data.starts_with(' ')) data.erase(0, 1);
+    if (data == "[DONE]") continue;
+    simdjson::dom::element e;
+    if (parser.parse(data).get(e)) continue;
+    const std::string type = text(e, "/type");
+    const int64_t index = api == "anthropic" ? num(e, "/index") : num(e, "/output_index");
+    if (api == "anthropic") {
+      take(x, "input_tokens", num(e, "/message/usage/input_tokens"));
+      take(x, "input_tokens", num(e, "/usage/input_tokens"));
+      take(x, "output_tokens", num(e, "/message/usage/output_tokens"));
+      take(x, "output_tokens", num(e, "/usage/output_tokens"));
+      take(x, "cache_read_input_tokens", num(e, "/message/usage/cache_read_input_tokens"));
+      take(x, "cache_read_input_tokens", num(e, "/usage/cache_read_input_tokens"));
+      take(x, "cache_creation_input_tokens", num(e, "/message/usage/cache_creation_input_tokens"));
+      take(x, "cache_creation_input_tokens", num(e, "/usage/cache_creation_input_tokens"));
+      if (type == "content_block_start") {
+        const std::string t = text(e, "/content_block/type");
+        const bool call = t == "tool_use" || t == "server_tool_use" || t == "mcp_tool_use";
+        x.types.push_back(t == "text" || t == "thinking" || t == "redacted_thinking" ? t
+                          : call                                                   ? "tool_call"
+                          : t.ends_with("_tool_result")                            ? "tool_result"
+                                                                                   : "other");
+        if (call) x.calls.emplace_back(text(e, "/content_block/id"), text(e, "/content_block/name"));
+        if (t == "text" || t == "thinking") {
+          text_at[index] = x.texts.size();
+          x.texts.push_back(text(e, t == "text" ? "/content_block/text" : "/content_block/thinking"));
+        }
+      } else if (type == "content_block_delta" && text_at.contains(index)) {
+        x.texts[text_at[index]] += text(e, "/delta/text") + text(e, "/delta/thinking");
+      }
+    } else if (api == "responses") {
+      if (type == "response.completed") {
+        take(x, "input_tokens", num(e, "/response/usage/input_tokens"));
+        take(x, "output_tokens", num(e, "/response/usage/output_tokens"));
+        take(x, "cache_read_input_tokens", num(e, "/response/usage/input_tokens_details/cached_tokens"));
+        take(x, "reasoning_tokens", num(e, "/response/usage/output_tokens_details/reasoning_tokens"));
+      } else if (type == "response.output_item.added") {
+        const std::string t = text(e, "/item/type");
+        if (t == "message" || t == "reasoning") {
+          x.types.push_back(t == "message" ? "text" : "reasoning");
+          text_at[index] = x.texts.size();
+          x.texts.emplace_back();
+        } else if (t.ends_with("_call")) {
+          x.types.push_back("tool_call");
+          const bool client = t == "function_call" || t == "custom_tool_call" || t == "local_shell_call";
+          x.calls.emplace_back(text(e, client ? "/item/call_id" : "/item/id"), "");
+        } else {
+          x.types.push_back(t.ends_with("_output") ? "tool_result" : "other");
+        }
+      } else if ((type == "response.output_text.delta" || type == "response.reasoning_summary_text.delta") &&
+                 text_at.contains(index)) {
+        std::string& t = x.texts[text_at[index]];
+        // Summary parts are shown apart, a blank line between them.
+        const int64_t part = num(e, "/summary_index");
+        if (part >= 0 && summary_part[index] != part && !t.empty()) t += "\n\n";
+        summary_part[index] = part;
+        t += text(e, "/delta");
+      }
+    } else {  // chat
+      take(x, "input_tokens", num(e, "/usage/prompt_tokens"));
+      take(x, "output_tokens", num(e, "/usage/completion_tokens"));
+      const std::string content = text(e, "/choices/0/delta/content");
+      if (!content.empty()) {
+        if (!text_at.contains(-1)) {
+          text_at[-1] = x.texts.size();
+          x.texts.emplace_back();
+          x.types.push_back("text");
+        }
+        x.texts[text_at[-1]] += content;
+      }
+      simdjson::dom::array calls;
+      if (e.at_pointer("/choices/0/delta/tool_calls").get(calls)) continue;
+      for (auto c : calls) {
+        const int64_t i = num(c, "/index");
+        if (!chat_args.contains(i)) {
+          chat_args[i] = "";
+          x.types.push_back("tool_call");
+          x.calls.emplace_back(text(c, "/id"), text(c, "/function/name"));
+        }
+      }
+    }
+  }
+  return x;
+}
+
+std::string trace_around(const std::string& request, const std::string& sse, const std::string& host,
+                         const std::string& path) {
+  fixtures::Lines lines;
+  fixtures::TraceBuilder b(testing::dev_key(), "0123456789abcdef", "00000000-0000-4000-a000-000000000000",
+                           Timestamp{1795687200LL * 1000000000LL}, [&](const std::string& l) { lines.push_back(l); });
+  b.add_header("x");
+  b.add_start_receipt();
+  std::string launch;
+  JsonWriter lw(&launch);
+  lw.begin_object().key("capture").begin_object().key("decrypt").begin_array().begin_object().field("host", host);
+  lw.key("paths").begin_array().value(path).end_array().end_object().end_array().key("tunnel").begin_array().end_array();
+  lw.end_object().end_object();
+  b.add("launch", launch);
+  for (int dir = 0; dir < 2; ++dir) {
+    const std::string& body = dir == 0 ? request : sse;
+    std::string rec;
+    JsonWriter w(&rec);
+    w.begin_object().field("conn", 1).field("exchange", 0).field("dir", dir == 0 ? "request" : "response").field("host", host);
+    if (dir == 0) w.field("method", "POST").field("path", path);
+    else w.field("status", 200);
+    w.key("headers").begin_array().end_array().field("body", body).field("encoding", "utf8");
+    w.field("size", static_cast<uint64_t>(body.size())).field("sha256", digest_ref(sha256(body)));
+    w.key("redactions").begin_array().end_array().field("complete", true).end_object();
+    b.add("wire", rec);
+  }
+  b.add_exit(0);
+  b.add_seal("exit");
+  b.add_seal_ack();
+  return testing::write_temp("stream.jsonl", fixtures::join(lines));
+}
+
+TEST(RealStreams, ConversationShowsWhatWasStreamedBlockForBlock) {
+  const std::string dir = testing::shared_corpora_dir();
+  if (dir.empty() || !std::filesystem::is_directory(dir + "/real-sse/streams")) {
+    GTEST_SKIP() << "../shared/corpora/real-sse not found (set GOALCUP_CORPORA): the real-stream test did not run";
+  }
+  std::vector<std::filesystem::path> streams;
+  for (const auto& e : std::filesystem::directory_iterator(dir + "/real-sse/streams")) {
+    if (e.path().extension() == ".sse") streams.push_back(e.path());
+  }
+  std::sort(streams.begin(), streams.end());
+  ASSERT_FALSE(streams.empty());
+  simdjson::dom::parser meta_parser, out_parser;
+  for (const auto& s : streams) {
+    SCOPED_TRACE(s.filename().string());
+    std::filesystem::path meta_path = s;
+    meta_path.replace_extension(".meta.json");
+    const std::string meta_text = read_all(meta_path), sse = read_all(s);
+    simdjson::dom::element meta;
+    ASSERT_FALSE(meta_parser.parse(meta_text).get(meta));
+    const std::string api = text(meta, "/api");
+    simdjson::dom::element request;
+    const std::string request_json = meta.at_pointer("/request").get(request) ? "{}" : simdjson::minify(request);
+    const std::string path = trace_around(request_json, sse, text(meta, "/host"), text(meta, "/req_path"));
+
+    std::vector<Exchange> ex;
+    ConversationVisitor conv([&](const Exchange& e) { ex.push_back(e); }, SIZE_MAX);
+    WalkOptions opt;
+    Keyring ring = testing::dev_keyring();
+    opt.keyring = &ring;
+    walk_trace(path, opt, &conv);
+    ASSERT_EQ(ex.size(), 1u);
+    const std::string json = format_exchange_json(ex[0]);
+    simdjson::dom::element got;
+    ASSERT_FALSE(out_parser.parse(json).get(got)) << json;
+    const Expected want = expected_of(sse, api);
+
+    simdjson::dom::array blocks, calls;
+    ASSERT_FALSE(got["blocks"].get(blocks));
+    ASSERT_FALSE(got["tool_calls"].get(calls));
+    std::vector<std::string> types, texts;
+    for (auto b : blocks) {
+      const std::string t = text(b, "/type");
+      types.push_back(t);
+      if (t == "text" || t == "thinking" || t == "reasoning") texts.push_back(text(b, "/text"));
+    }
+    EXPECT_EQ(types, want.types);
+    EXPECT_EQ(texts, want.texts);
+    ASSERT_EQ(calls.size(), want.calls.size());
+    size_t i = 0;
+    for (auto c : calls) {
+      EXPECT_EQ(text(c, "/id"), want.calls[i].first);
+      if (!want.calls[i].second.empty()) {
+        EXPECT_EQ(text(c, "/name"), want.calls[i].second);
+      }
+      EXPECT_FALSE(text(c, "/input").empty()) << "a tool call's input shows {} when none was streamed";
+      ++i;
+    }
+    for (const auto& [name, value] : want.usage) {
+      EXPECT_EQ(num(got, ("/usage/" + name).c_str()), value) << name;
+    }
+    EXPECT_FALSE(want.usage.empty()) << "the stream states no usage";
+  }
+}
+
+}  // namespace
+}  // namespace goalcup::inspect
