@@ -65,18 +65,6 @@ std::string usage_text(const RebuiltAnswer& a) {
   return s + " tokens";
 }
 
-// A tool called with no arguments streams none: its input is {}.
-std::string shown_input(const RebuiltToolCall& c) {
-  return c.input.empty() && c.kind != "custom_tool_call" ? "{}" : c.input;
-}
-
-// Who sent an input: a fixed word, never the trace's own text.
-std::string input_label(const NewInput& in) {
-  if (in.kind == "developer") return "Developer";
-  if (in.kind == "system") return "System";
-  return "User";
-}
-
 const char* block_name(RebuiltBlock::Kind k) {
   switch (k) {
     case RebuiltBlock::Kind::text: return "text";
@@ -90,9 +78,16 @@ const char* block_name(RebuiltBlock::Kind k) {
   return "other";
 }
 
+const RebuiltToolCall* call_of(const RebuiltAnswer& a, const RebuiltBlock& b) {
+  return b.call >= 0 && static_cast<size_t>(b.call) < a.tool_calls.size() ? &a.tool_calls[static_cast<size_t>(b.call)]
+                                                                           : nullptr;
+}
+
+}  // namespace
+
 // An answer built by hand (or read from a plain JSON message of old) may
 // have text and calls but no blocks: they are its blocks then.
-std::vector<RebuiltBlock> blocks_of(const RebuiltAnswer& a) {
+std::vector<RebuiltBlock> answer_blocks(const RebuiltAnswer& a) {
   if (!a.blocks.empty()) return a.blocks;
   std::vector<RebuiltBlock> out;
   if (!a.text.empty()) out.push_back({RebuiltBlock::Kind::text, "text", a.text, -1});
@@ -102,12 +97,17 @@ std::vector<RebuiltBlock> blocks_of(const RebuiltAnswer& a) {
   return out;
 }
 
-const RebuiltToolCall* call_of(const RebuiltAnswer& a, const RebuiltBlock& b) {
-  return b.call >= 0 && static_cast<size_t>(b.call) < a.tool_calls.size() ? &a.tool_calls[static_cast<size_t>(b.call)]
-                                                                           : nullptr;
+// A tool called with no arguments streams none: its input is {}.
+std::string shown_input(const RebuiltToolCall& c) {
+  return c.input.empty() && c.kind != "custom_tool_call" ? "{}" : c.input;
 }
 
-}  // namespace
+// Who sent an input: a fixed word, never the trace's own text.
+std::string input_label(const NewInput& in) {
+  if (in.kind == "developer") return "Developer";
+  if (in.kind == "system") return "System";
+  return "User";
+}
 
 bool ConversationVisitor::on_record(const Record& r, const Line&, const Digest&) {
   if (r.kind != Kind::wire) return true;
@@ -158,7 +158,7 @@ std::string format_exchange_text(const Exchange& e, const Style& st, const Verdi
   }
   out += st.paint("  assistant" + (a.message_id.empty() ? "" : " " + safe_text(a.message_id)), Color::green) + "\n";
   bool first_text = true;
-  for (const auto& b : blocks_of(a)) {
+  for (const auto& b : answer_blocks(a)) {
     using K = RebuiltBlock::Kind;
     if (b.kind == K::text && !b.text.empty()) {
       out += (first_text ? "" : "\n") + wrap(b.text, "    ");
@@ -194,7 +194,7 @@ std::string format_exchange_markdown(const Exchange& e, const VerdictView* verdi
                                     : "**" + input_label(in) + "**\n\n" + block_quote(in.text);
   }
   out += "**Assistant**\n\n";
-  for (const auto& b : blocks_of(a)) {
+  for (const auto& b : answer_blocks(a)) {
     using K = RebuiltBlock::Kind;
     if (b.kind == K::text && !b.text.empty()) {
       out += block_quote(b.text);  // each block its own quote: blocks stay apart
@@ -231,7 +231,7 @@ std::string format_exchange_json(const Exchange& e, const VerdictView* verdict) 
   w.end_array();
   // Every block in stream order; tool calls point into tool_calls.
   w.key("blocks").begin_array();
-  for (const auto& b : blocks_of(a)) {
+  for (const auto& b : answer_blocks(a)) {
     w.begin_object().field("type", block_name(b.kind)).field("provider_type", b.type);
     if (b.kind == RebuiltBlock::Kind::tool_call) w.field("tool_call", b.call);
     else if (b.kind == RebuiltBlock::Kind::tool_result) w.field("tool_use_id", b.text);

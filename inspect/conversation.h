@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "cheatcheck/secrets/mask.h"
 #include "cli/term.h"
@@ -50,6 +51,13 @@ VerifyReport print_conversation(const std::string& path, const WalkOptions& opti
 
 // Masks each credential in the texts of `e` (inputs, answer, tool calls).
 void mask_exchange(Exchange& e, cheat::CredentialMasker& masker);
+
+// Shared by the views: an answer's blocks in stream order (text and calls
+// when it has no blocks), a call's input as shown ({} when none streamed),
+// and who sent an input (User, Developer, System).
+std::vector<RebuiltBlock> answer_blocks(const RebuiltAnswer& a);
+std::string shown_input(const RebuiltToolCall& c);
+std::string input_label(const NewInput& in);
 
 // An exchange is marked by its response: attested when a statement covers
 // the response, after the break when the response comes at or after it.

@@ -363,7 +363,9 @@ std::string HtmlVisitor::conversation_html(const VerdictView& v) {
         out += "<details class=\"tool-result\"><summary class=\"who\">TOOL RESULT <code>" + esc(in.tool_use_id) + "</code> (" +
                std::to_string(size) + " bytes" + clipped + ")</summary><pre>" + esc(in.text) + "</pre></details>";
       } else {
-        out += "<div class=\"who\">" + esc(in.kind == "user" ? "USER" : in.kind) +
+        std::string who = input_label(in);
+        for (auto& ch : who) ch = static_cast<char>(ch >= 'a' && ch <= 'z' ? ch - 'a' + 'A' : ch);
+        out += "<div class=\"who\">" + who +
                (clipped.empty() ? "" : " <span class=\"note\">(" + std::to_string(size) + " bytes" + clipped + ")</span>") +
                "</div><pre>" + esc(in.text) + "</pre>";
       }
@@ -372,9 +374,25 @@ std::string HtmlVisitor::conversation_html(const VerdictView& v) {
            (a.text.size() > limits_.text_bytes ? " <span class=\"note\">(" + std::to_string(a.text.size()) + " bytes, clipped to " +
                                                      std::to_string(limits_.text_bytes) + ")</span>"
                                                : std::string()) +
-           "</div><pre class=\"answer\">" + esc(clip(a.text, limits_.text_bytes)) + "</pre>";
-    for (const auto& c : a.tool_calls) {
-      out += "<div class=\"tool\">&rarr; " + esc(c.name) + " <code>" + esc(clip(c.input, limits_.text_bytes)) + "</code></div>";
+           "</div>";
+    // Blocks in stream order; thinking and reasoning collapsed.
+    for (const RebuiltBlock& b : answer_blocks(a)) {
+      using K = RebuiltBlock::Kind;
+      if (b.kind == K::text) {
+        out += "<pre class=\"answer\">" + esc(clip(b.text, limits_.text_bytes)) + "</pre>";
+      } else if (b.kind == K::thinking || b.kind == K::reasoning) {
+        out += std::string("<details class=\"thinking\"><summary class=\"who\">") +
+               (b.kind == K::thinking ? "THINKING" : "REASONING SUMMARY") + "</summary><pre>" +
+               esc(clip(b.text, limits_.text_bytes)) + "</pre></details>";
+      } else if (b.kind == K::redacted_thinking) {
+        out += "<div class=\"note\">redacted thinking</div>";
+      } else if (b.kind == K::tool_call && b.call >= 0 && static_cast<size_t>(b.call) < a.tool_calls.size()) {
+        const RebuiltToolCall& c = a.tool_calls[static_cast<size_t>(b.call)];
+        out += "<div class=\"tool\">&rarr; " + esc(c.name) + (c.provider_run ? " (run by the provider)" : "") + " <code>" +
+               esc(clip(shown_input(c), limits_.text_bytes)) + "</code></div>";
+      } else if (b.kind == K::tool_result) {
+        out += "<div class=\"note\">&larr; " + esc(b.type) + (b.text.empty() ? "" : " for " + esc(b.text)) + "</div>";
+      }
     }
     out += "</div>";
   }

@@ -68,7 +68,7 @@ std::string describe(const CheatReport& r) {
 }
 
 #define SKIP_WITHOUT_CORPORA(logs)                                                                        \
-  if ((logs).empty()) GTEST_SKIP() << "../shared/corpora/real-native not found (set GOALCUP_CORPORA): " \
+  if ((logs).empty()) GTEST_SKIP() << "../shared/corpora/real-native not found (set GOALCUP_SHARED_DIR): " \
                                       "the real-run tests did not run"
 
 TEST(RealRuns, HonestTracesAroundRealLogsAreVerifiedAndClean) {

@@ -178,9 +178,9 @@ std::string trace_around(const std::string& request, const std::string& sse, con
 }
 
 TEST(RealStreams, ConversationShowsWhatWasStreamedBlockForBlock) {
-  const std::string dir = testing::shared_corpora_dir();
+  const std::string dir = testing::corpora_dir();
   if (dir.empty() || !std::filesystem::is_directory(dir + "/real-sse/streams")) {
-    GTEST_SKIP() << "../shared/corpora/real-sse not found (set GOALCUP_CORPORA): the real-stream test did not run";
+    GTEST_SKIP() << "../shared/corpora/real-sse not found (set GOALCUP_SHARED_DIR): the real-stream test did not run";
   }
   std::vector<std::filesystem::path> streams;
   for (const auto& e : std::filesystem::directory_iterator(dir + "/real-sse/streams")) {

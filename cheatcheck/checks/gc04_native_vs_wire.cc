@@ -246,7 +246,7 @@ class Gc04 final : public Check {
       ctx.emit(finding("GC04", Severity::high, {seq},
                        "The harness logged a tool result for a call that was never made (neither logged nor "
                        "streamed)."),
-               "result-without-call:" + std::to_string(key));
+               "result-without-call:" + to_hex(key));
     }
     for (const auto& [key, seq] : sent_results_) {
       auto call = logged_calls_.find(key);
