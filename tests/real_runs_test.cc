@@ -6,8 +6,6 @@
 // are read in place, never copied into the repository.
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "cheatcheck/scanner.h"
 #include "fixtures/writer/wrap.h"
@@ -30,12 +28,6 @@ std::vector<std::filesystem::path> real_logs() {
   return out;
 }
 
-std::string read_all(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 struct Wrapped {
   fixtures::WrapResult result;
@@ -58,7 +50,7 @@ Wrapped wrap_text_and_check(const std::string& log, const std::string& name, Wra
 }
 
 Wrapped wrap_and_check(const std::filesystem::path& log, WrapOrder order, LogEdit edit = LogEdit::none) {
-  return wrap_text_and_check(read_all(log), log.filename().string(), order, edit);
+  return wrap_text_and_check(testing::read_file(log.string()), log.filename().string(), order, edit);
 }
 
 std::string describe(const CheatReport& r) {

@@ -6,7 +6,6 @@
 // place, never copied into the repository.
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -17,12 +16,6 @@
 namespace goalcup::inspect {
 namespace {
 
-std::string read_all(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // What a stream says, read the plain way: every `data:` line is one event.
 struct Expected {
@@ -193,7 +186,7 @@ TEST(RealStreams, ConversationShowsWhatWasStreamedBlockForBlock) {
     SCOPED_TRACE(s.filename().string());
     std::filesystem::path meta_path = s;
     meta_path.replace_extension(".meta.json");
-    const std::string meta_text = read_all(meta_path), sse = read_all(s);
+    const std::string meta_text = testing::read_file(meta_path.string()), sse = testing::read_file(s.string());
     simdjson::dom::element meta;
     ASSERT_FALSE(meta_parser.parse(meta_text).get(meta));
     const std::string api = text(meta, "/api");

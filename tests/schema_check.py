@@ -189,6 +189,29 @@ for sample in ["codex-verified.jsonl", "claude-code-verified.jsonl.zst", "claude
 dup = os.path.join(samples, "tampered-dup_json_key.jsonl")
 check(load("inspect-show.schema.json"), run_json("show", "--json", dup, "14"), "inspect show of a line that is not a record")
 
+# An answer of every block kind (thinking, redacted thinking, a provider-run
+# web search and its result, text, a tool called with no input), streamed
+# by `goalcup-fixture wrap` around a small Claude Code log written here.
+with tempfile.TemporaryDirectory() as tmp:
+    blocks = [{"type": "thinking", "thinking": "Let me look.", "signature": "c2ln"},
+              {"type": "redacted_thinking", "data": "ZGF0YQ=="},
+              {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "weather"}},
+              {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []},
+              {"type": "text", "text": "Sunny."},
+              {"type": "tool_use", "id": "toolu_1", "name": "Status", "input": {}}]
+    log = [{"type": "user", "uuid": "u1", "parentUuid": None, "timestamp": "2026-01-01T10:00:00.000Z",
+            "message": {"role": "user", "content": "Weather?"}}]
+    for i, b in enumerate(blocks):
+        log.append({"type": "assistant", "uuid": f"a{i}", "parentUuid": log[-1]["uuid"], "timestamp": "2026-01-01T10:00:01.000Z",
+                    "message": {"id": "msg_1", "model": "claude-opus-4-5", "role": "assistant", "content": [b],
+                                "usage": {"input_tokens": 3, "cache_read_input_tokens": 5, "cache_creation_input_tokens": 7, "output_tokens": 9}}})
+    with open(os.path.join(tmp, "log.jsonl"), "w") as f:
+        f.write("".join(json.dumps(line) + "\n" for line in log))
+    subprocess.run([fixture, "wrap", os.path.join(tmp, "log.jsonl"), "--key", os.path.join(src, "fixtures", "keys", "dev-key.json"),
+                    "-o", os.path.join(tmp, "trace.jsonl")], check=True, capture_output=True)
+    check(load("inspect-conversation.schema.json"), run_json("conversation", "--format", "json", os.path.join(tmp, "trace.jsonl")),
+          "inspect conversation of every block kind")
+
 # A wire body that is not UTF-8 is shown as base64; the secret text only with
 # --show-secrets. The altered record breaks the chain, which show still reports.
 with tempfile.TemporaryDirectory() as tmp:

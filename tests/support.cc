@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 namespace goalcup::testing {
 
@@ -116,6 +117,11 @@ std::string temp_dir() {
     return std::string(::mkdtemp(tmpl));
   }();
   return dir;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 std::string write_temp(const std::string& name, const std::string& bytes) {

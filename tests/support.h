@@ -52,6 +52,7 @@ std::string random_chars(size_t n, uint32_t seed = 1,
                          std::string_view alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
 
 std::string write_temp(const std::string& name, const std::string& bytes);
+std::string read_file(const std::string& path);  // the bytes; "" if unreadable
 std::string temp_dir();
 
 }  // namespace goalcup::testing
