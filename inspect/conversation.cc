@@ -268,6 +268,7 @@ void mask_exchange(Exchange& e, cheat::CredentialMasker& masker) {
   mask(e.answer.text);
   for (auto& b : e.answer.text_blocks) mask(b);
   for (auto& c : e.answer.tool_calls) mask(c.input);
+  for (auto& b : e.answer.blocks) mask(b.text);  // text, thinking and reasoning blocks as shown
 }
 
 VerifyReport print_conversation(const std::string& path, const WalkOptions& options, ConversationFormat format,

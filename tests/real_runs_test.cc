@@ -71,7 +71,10 @@ TEST(RealRuns, HonestTracesAroundRealLogsAreVerifiedAndClean) {
       SCOPED_TRACE(log.filename().string() + (order == WrapOrder::live ? " (live)" : " (late)"));
       const Wrapped w = wrap_and_check(log, order);
       EXPECT_VERDICT(w.report.verify, Verdict::verified);
+      // Credentials (GC02/GC03) in the real tool output are the secret
+      // scan's to judge, and its own corpus tests do; here the run itself.
       for (const auto& f : w.report.findings) {
+        if (f.check == "GC02" || f.check == "GC03") continue;
         EXPECT_TRUE(f.severity != Severity::warning && f.severity != Severity::high) << describe(w.report);
       }
     }
@@ -91,8 +94,9 @@ TEST_P(RealRunEdits, AreHighFindingsOnEveryLogWithTheShape) {
       if (!w.result.edited) continue;
       ++applied;
       EXPECT_VERDICT(w.report.verify, Verdict::verified);
-      const bool high = std::any_of(w.report.findings.begin(), w.report.findings.end(),
-                                    [](const Finding& f) { return f.severity == Severity::high; });
+      const bool high = std::any_of(w.report.findings.begin(), w.report.findings.end(), [](const Finding& f) {
+        return f.severity == Severity::high && f.check != "GC02" && f.check != "GC03";  // the edit's, not a credential's
+      });
       EXPECT_TRUE(high) << w.result.edit_note << ": no high finding\n" << describe(w.report);
     }
   }
