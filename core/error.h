@@ -92,6 +92,11 @@ enum class Code : uint8_t {
   GOALCUP_ERROR_CODES(GOALCUP_X)
 #undef GOALCUP_X
 };
+inline constexpr size_t kCodeCount = 0
+#define GOALCUP_X(name, cls) +1
+    GOALCUP_ERROR_CODES(GOALCUP_X)
+#undef GOALCUP_X
+    ;
 
 std::string_view code_name(Code code);
 ErrorClass code_class(Code code);

@@ -73,6 +73,7 @@ std::string_view incomplete_reason_name(IncompleteReason r) {
   switch (r) {
     case IncompleteReason::unsealed: return "unsealed";
     case IncompleteReason::seal_unacknowledged: return "seal_unacknowledged";
+    case IncompleteReason::not_read_to_end: return "not_read_to_end";
     case IncompleteReason::none: break;
   }
   return "";
@@ -109,15 +110,31 @@ ChainVerifier::ChainVerifier(const Keyring& keyring, const Limits& limits)
       // small traces must not pay for a full window (megabytes) each.
       window_(std::min<size_t>(kInitialWindow, limits.ack_window)) {}
 
-void ChainVerifier::error(Code code, int64_t seq, std::string message) {
+void ChainVerifier::count(Code code, int64_t seq) {
   ++rep_.error_count;
-  if (rep_.errors.size() < kMaxErrors) rep_.errors.push_back(Error{code, seq, std::move(message)});
-  if (rep_.error_count == limits_.max_errors && !stop_) {
+  const auto c = static_cast<size_t>(code);
+  if (per_code_[c]++ == 0) {
+    first_seq_[c] = seq;
+    code_order_.push_back(code);
+  }
+}
+
+// Every error is counted; the first kMaxStoredErrors keep their message. At
+// --max-errors reading stops: the verdict cannot change any more (errors
+// only add), and garbage must not cost unbounded time.
+void ChainVerifier::error(Code code, int64_t seq, std::string message) {
+  count(code, seq);
+  if (rep_.errors.size() < kMaxStoredErrors) rep_.errors.push_back(Error{code, seq, std::move(message)});
+  if (rep_.error_count >= limits_.max_errors && !stop_) {
     stop_ = true;
     read_error_ = true;
-    ++rep_.error_count;
-    rep_.errors.push_back(Error{Code::limit_errors, seq, "stopped reading after " + std::to_string(limits_.max_errors) +
-                                                          " errors; raise --max-errors to see more"});
+    count(Code::limit_errors, seq);
+    const std::string why = "stopped reading after " + std::to_string(limits_.max_errors) +
+                            " errors; raise --max-errors to see more";
+    // Always in the sample (in the last place if it is full): it says the
+    // trace was not read to its end.
+    if (rep_.errors.size() == kMaxStoredErrors) rep_.errors.pop_back();
+    rep_.errors.push_back(Error{Code::limit_errors, seq, why});
   }
 }
 
@@ -404,7 +421,7 @@ VerifyReport ChainVerifier::finish(uint64_t bytes_read) {
   rep_.sealed = sealed_;
   rep_.seal_acknowledged = seal_ack_valid_;
   rep_.exited = exited_;
-  rep_.complete_read = !read_error_;
+  rep_.complete_read = !read_error_ && !stopped_by_tool_;
 
   const uint64_t covered = static_cast<uint64_t>(rep_.attested_through_seq + 1);
   const bool last_is_seal_ack = seal_ack_valid_ && sq(last_seq_) == seal_seq_ + 1;
@@ -412,8 +429,9 @@ VerifyReport ChainVerifier::finish(uint64_t bytes_read) {
   rep_.unattested_wire_bytes = wire_total_ - std::min(wire_total_, attested_wire_);
 
   bool invalid = false, unreadable = false;
-  for (const auto& e : rep_.errors) {
-    (code_class(e.code) == ErrorClass::invalid ? invalid : unreadable) = true;
+  for (const Code c : code_order_) {
+    rep_.errors_by_code.push_back(ErrorTally{c, per_code_[static_cast<size_t>(c)], first_seq_[static_cast<size_t>(c)]});
+    (code_class(c) == ErrorClass::invalid ? invalid : unreadable) = true;
   }
   if (unsupported_format_) {
     rep_.verdict = Verdict::error;  // no rule of this tool applies to another format
@@ -421,6 +439,9 @@ VerifyReport ChainVerifier::finish(uint64_t bytes_read) {
     rep_.verdict = Verdict::invalid;
   } else if (unreadable) {
     rep_.verdict = Verdict::error;
+  } else if (stopped_by_tool_) {
+    rep_.verdict = Verdict::incomplete;
+    rep_.incomplete_reason = IncompleteReason::not_read_to_end;
   } else if (!sealed_) {
     rep_.verdict = Verdict::incomplete;
     rep_.incomplete_reason = IncompleteReason::unsealed;
@@ -437,12 +458,10 @@ VerifyReport ChainVerifier::finish(uint64_t bytes_read) {
 
   for (const auto& [name, what] : kCheckGroups) {
     CheckReport c{std::string(name), true, 0, std::string(what)};
-    for (const auto& e : rep_.errors) {
-      if (group_of(e.code) == name) {
-        c.passed = false;
-        ++c.failures;
-      }
+    for (const ErrorTally& t : rep_.errors_by_code) {
+      if (group_of(t.code) == name) c.failures += t.count;
     }
+    c.passed = c.failures == 0;
     rep_.checks.push_back(std::move(c));
   }
   return std::move(rep_);

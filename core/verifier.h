@@ -7,6 +7,7 @@
 
 #include <absl/container/flat_hash_map.h>
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,7 +22,9 @@
 namespace goalcup {
 
 enum class Verdict : uint8_t { verified, incomplete, invalid, error };
-enum class IncompleteReason : uint8_t { none, unsealed, seal_unacknowledged };
+// not_read_to_end: the tool stopped reading on purpose (inspect show, a seq
+// range) and nothing wrong was found in what was read.
+enum class IncompleteReason : uint8_t { none, unsealed, seal_unacknowledged, not_read_to_end };
 std::string_view verdict_name(Verdict v);
 std::string_view incomplete_reason_name(IncompleteReason r);  // "" for none
 // Process exit code of a verdict: 0 verified, 1 invalid, 2 error, 3 incomplete.
@@ -54,6 +57,13 @@ struct CheckReport {
   std::string detail;
 };
 
+// How many errors of one code were found, and the first one's seq.
+struct ErrorTally {
+  Code code;
+  uint64_t count = 0;
+  int64_t first_seq = -1;
+};
+
 struct VerifyReport {
   std::string file;
   std::string source;  // how it was read, e.g. "trace.jsonl.zst in tar, zstd"
@@ -64,8 +74,12 @@ struct VerifyReport {
   std::string key_source = "none";  // pinned | supplied | none
   std::vector<std::string> warnings;        // distinct codes
   std::vector<Warning> warning_details;     // first few, with seqs
-  std::vector<Error> errors;                // the first kMaxErrors
+  // Every error found is counted (error_count, errors_by_code); the verdict
+  // and the checks are derived from the counts. Only the first
+  // kMaxStoredErrors are kept with their message, as a sample to show.
+  std::vector<Error> errors;
   uint64_t error_count = 0;
+  std::vector<ErrorTally> errors_by_code;    // one per code found, in order of first occurrence
   std::string entry_id, run_id;
   uint64_t records = 0;
   std::string head;  // "sha256:..." of the last line, "" if none
@@ -86,7 +100,10 @@ struct VerifyReport {
   bool complete_read = false;  // every byte was read and judged
 };
 
-inline constexpr size_t kMaxErrors = 100;
+// Errors kept with their message (a display sample; counting has no cap).
+// Not to be confused with Limits::max_errors, the errors after which
+// reading stops.
+inline constexpr size_t kMaxStoredErrors = 100;
 inline constexpr size_t kMaxWarningDetails = 20;
 
 class ChainVerifier {
@@ -97,6 +114,9 @@ class ChainVerifier {
   void add_line(const Line& line, const Digest& hash, const Result<Record>& record);
   // Reading stopped early (I/O error, a limit, a cut last line).
   void add_read_error(Error e);
+  // The tool stopped reading on purpose: not an error, but what was not
+  // read is not judged (the verdict is at best incomplete, not_read_to_end).
+  void stop_reading() { stopped_by_tool_ = true; }
   // The source ended early but cleanly enough to judge (ByteSource::cut):
   // a warning under the error's code; the lines read decide the verdict.
   void add_cut_warning(const Error& e) { warn(std::string(code_name(e.code)), e.seq, e.message); }
@@ -117,6 +137,7 @@ class ChainVerifier {
   };
 
   void error(Code code, int64_t seq, std::string message);
+  void count(Code code, int64_t seq);
   void warn(std::string code, int64_t seq, std::string message);
   void check_order(const Record& r);
   void check_kind(const Record& r);
@@ -127,6 +148,9 @@ class ChainVerifier {
   const Keyring& keyring_;
   Limits limits_;
   VerifyReport rep_;
+  std::array<uint64_t, kCodeCount> per_code_{};   // every error found, by code
+  std::array<int64_t, kCodeCount> first_seq_{};   // of each code's first error
+  std::vector<Code> code_order_;                  // codes in order of first occurrence
   StrictJsonParser payload_parser_;
   static constexpr size_t kInitialWindow = 256;
   std::vector<Slot> window_;
@@ -141,6 +165,7 @@ class ChainVerifier {
   bool seal_acked_ = false;
   int64_t seal_seq_ = -1;
   bool read_error_ = false;
+  bool stopped_by_tool_ = false;
   // The first line whose link in the chain failed (unparsable, wrong seq or
   // wrong prev): no statement attests records across it.
   uint64_t first_break_ = UINT64_MAX;

@@ -9,9 +9,12 @@
 namespace goalcup {
 namespace {
 
-// Memory held for one long line (a block, a parser's buffers) is given back
-// once it is used, so that memory follows the longest line only while that
-// line is read and verified.
+// A block grown past what a chunk and a carried line start need holds a
+// line over 2 MiB: the reader then waits until it is verified, and it is
+// given back, so that one long line is in memory at a time, not one per
+// block in flight.
+constexpr size_t kLongBlock = (4 << 20) + kLinePadding;
+// A parser's buffers grown for a line this long are given back after it.
 constexpr size_t kShrinkAbove = 16 << 20;
 
 // Shows a line to the tool's visitor. False: the visitor stopped.
@@ -22,11 +25,12 @@ bool show(RecordVisitor& visitor, const Result<Record>& record, const Line& line
     return true;
   }
   if (visitor.on_record(*record, line, hash)) return true;
-  verifier.add_read_error(Error{Code::usage, -1, "stopped before the end of the trace"});
+  verifier.stop_reading();
   return false;
 }
 
-// Parses and verifies one block of lines, in order. False: the visitor stopped.
+// Parses and verifies one block of lines, in order. False: the visitor or
+// the verifier (--max-errors) stopped.
 bool consume(const LineBlock& block, RecordParser& parser, ChainVerifier& verifier, RecordVisitor* visitor) {
   for (size_t i = 0; i < block.size(); ++i) {
     const Line& line = block.line(i);
@@ -34,7 +38,7 @@ bool consume(const LineBlock& block, RecordParser& parser, ChainVerifier& verifi
     verifier.add_line(line, block.hash(i), record);
     const bool go_on = !visitor || show(*visitor, record, line, block.hash(i), verifier);
     if (line.bytes.size() > kShrinkAbove) parser.release_memory();  // the record is done with
-    if (!go_on) return false;
+    if (!go_on || verifier.should_stop()) return false;
   }
   return true;
 }
@@ -51,8 +55,8 @@ VerifyReport walk_sequential(LineReader& lines, const WalkOptions& options, Reco
       break;
     }
     block->hash_lines();
-    if (!consume(*block, parser, verifier, visitor) || verifier.should_stop()) break;
-    if (block->capacity() > kShrinkAbove) block = std::make_unique<LineBlock>();
+    if (!consume(*block, parser, verifier, visitor)) break;
+    if (block->capacity() > kLongBlock) block = std::make_unique<LineBlock>();
   }
   if (auto cut = lines.cut()) verifier.add_cut_warning(*cut);
   return verifier.finish(lines.bytes_read());
@@ -120,7 +124,7 @@ VerifyReport walk_pipelined(LineReader& lines, const WalkOptions& options, Recor
       // Hash here unless the verifier is idle: then it hashes, and the
       // two threads share the costliest step.
       if (!full.starved()) b->hash_lines();
-      const bool huge = b->capacity() > kShrinkAbove;
+      const bool huge = b->capacity() > kLongBlock;
       full.push(std::move(b));
       // Read no further until a block holding a long line is verified and
       // given back: one long line in memory at a time, not one per block.
@@ -135,9 +139,9 @@ VerifyReport walk_pipelined(LineReader& lines, const WalkOptions& options, Recor
   while (auto b = full.pop()) {
     if (stopped) continue;
     if (!b->hashed()) b->hash_lines();
-    stopped = !consume(*b, parser, verifier, visitor) || verifier.should_stop();
+    stopped = !consume(*b, parser, verifier, visitor);
     if (stopped) empty.close();
-    if (b->capacity() > kShrinkAbove) b = std::make_unique<LineBlock>();
+    if (b->capacity() > kLongBlock) b = std::make_unique<LineBlock>();
     empty.push(std::move(b));
   }
   reader.join();

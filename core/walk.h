@@ -19,8 +19,10 @@ namespace goalcup {
 class RecordVisitor {
  public:
   virtual ~RecordVisitor() = default;
-  // A record that parsed. Return false to stop reading (the report is then
-  // marked incomplete_read and its verdict is "error").
+  // A record that parsed. Return false to stop reading: a normal outcome,
+  // not an error. The report then has complete_read false, and its verdict
+  // covers the lines read: invalid or error if they say so, else incomplete
+  // with reason not_read_to_end.
   virtual bool on_record(const Record& record, const Line& line, const Digest& hash) = 0;
   // A line that did not parse (already reported by the verifier).
   virtual void on_bad_line(const Line& /*line*/, const Error& /*error*/) {}

@@ -349,7 +349,19 @@ TEST(Framing, PipelinedReadingSeesEveryLineOnce) {
   half.stop_at = r.records / 2;
   auto h = walk_source(memory_source(text), opt, &half);
   EXPECT_EQ(half.seen, r.records / 2);
-  EXPECT_VERDICT(h, Verdict::error);
+  // Stopping is not an error: nothing wrong was read, but not all was.
+  EXPECT_VERDICT(h, Verdict::incomplete);
+  EXPECT_EQ(h.incomplete_reason, IncompleteReason::not_read_to_end);
+  EXPECT_EQ(h.error_count, 0u) << testing::error_codes(h);
+  EXPECT_FALSE(h.complete_read);
+  // A tampered line before the stop still makes the verdict.
+  auto lines = fixtures::conversation_lines(spec, testing::dev_key());
+  fixtures::edit_body_byte(lines, 10);
+  Counter early;
+  early.stop_at = 40;
+  auto t = walk_source(memory_source(fixtures::join(lines)), opt, &early);
+  EXPECT_VERDICT(t, Verdict::invalid);
+  EXPECT_TRUE(testing::has_error(t, Code::prev_mismatch));
 }
 
 TEST(Framing, GrowingFileIsNotJudged) {

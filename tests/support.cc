@@ -87,6 +87,9 @@ fixtures::Lines valid_trace(fixtures::HarnessStyle style, fixtures::Ending endin
 }
 
 bool has_error(const VerifyReport& r, Code code) {
+  for (const auto& t : r.errors_by_code) {
+    if (t.code == code) return true;
+  }
   for (const auto& e : r.errors) {
     if (e.code == code) return true;
   }

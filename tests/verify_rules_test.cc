@@ -239,6 +239,89 @@ TEST(Rules, ExpiredPinnedKeyIsNotTrusted) {
   EXPECT_TRUE(ok.warnings.empty());
 }
 
+// The verdict and the check lines rest on every error found, not on the
+// sample of errors kept with their message.
+const CheckReport& check_named(const VerifyReport& r, std::string_view name) {
+  auto it = std::find_if(r.checks.begin(), r.checks.end(), [&](const CheckReport& c) { return c.name == name; });
+  EXPECT_NE(it, r.checks.end()) << name;
+  return *it;
+}
+
+uint64_t count_of(const VerifyReport& r, Code code) {
+  for (const auto& t : r.errors_by_code) {
+    if (t.code == code) return t.count;
+  }
+  return 0;
+}
+
+TEST(Counts, AChainBreakAfterTheStoredSampleStillFailsTheChain) {
+  TraceSpec spec;
+  spec.turns = 80;
+  Lines lines = conversation_lines(spec, testing::dev_key());
+  // 150 wire records with an empty body (body_field), re-chained so that
+  // only the bodies are wrong...
+  size_t emptied = 0;
+  for (size_t i = 3; i < lines.size() && emptied < 150; ++i) {
+    if (line_kind(lines[i]) != "wire") continue;
+    lines[i] = with_body(lines[i], "{}");
+    ++emptied;
+  }
+  ASSERT_EQ(emptied, 150u);
+  rechain(lines, 0);
+  // ...then one broken link near the end.
+  const size_t seal = static_cast<size_t>(find_last(lines, "seal"));
+  edit_body_byte(lines, seal - 2);
+  auto r = verify_lines(lines);
+  ASSERT_GT(r.error_count, kMaxStoredErrors + 1);
+  EXPECT_VERDICT(r, Verdict::invalid);
+  EXPECT_FALSE(check_named(r, "chain").passed);
+  EXPECT_EQ(check_named(r, "chain").failures, count_of(r, Code::prev_mismatch));
+  EXPECT_GE(count_of(r, Code::prev_mismatch), 1u);
+  EXPECT_GE(count_of(r, Code::body_field), 150u);
+  EXPECT_LE(r.errors.size(), kMaxStoredErrors);
+  uint64_t total = 0;
+  for (const auto& t : r.errors_by_code) total += t.count;
+  EXPECT_EQ(total, r.error_count);
+  // Without the break the chain holds: the check line follows the counts.
+  Lines unbroken = lines;
+  rechain(unbroken, 0);
+  EXPECT_TRUE(check_named(verify_lines(unbroken), "chain").passed);
+}
+
+TEST(Counts, LimitErrorsBeforeATamperedLineGiveInvalid) {
+  TraceSpec spec;
+  spec.turns = 60;
+  spec.ack_every = 1;
+  spec.ack_lag = 4;
+  Lines lines = conversation_lines(spec, testing::dev_key());
+  Limits limits;
+  limits.ack_window = 2;  // every ack points further back: limit_ack_window
+  const std::string clean = join(lines);
+  auto untampered = testing::verify_bytes(clean, testing::dev_keyring(), limits);
+  ASSERT_GE(count_of(untampered, Code::limit_ack_window), 150u) << testing::error_codes(untampered);
+  EXPECT_VERDICT(untampered, Verdict::error);
+  const size_t seal = static_cast<size_t>(find_last(lines, "seal"));
+  edit_body_byte(lines, seal - 2);
+  auto r = testing::verify_bytes(join(lines), testing::dev_keyring(), limits);
+  EXPECT_VERDICT(r, Verdict::invalid);
+  EXPECT_FALSE(check_named(r, "chain").passed);
+}
+
+TEST(Counts, ReadingStopsAtMaxErrorsAndSaysSo) {
+  Limits limits;
+  limits.max_errors = 1000;
+  auto r = testing::verify_bytes(std::string(5000, '\n'), testing::dev_keyring(), limits);
+  EXPECT_VERDICT(r, Verdict::invalid);
+  EXPECT_EQ(count_of(r, Code::blank_line), 1000u);
+  EXPECT_EQ(count_of(r, Code::limit_errors), 1u);
+  EXPECT_EQ(r.error_count, 1001u);
+  ASSERT_FALSE(r.errors_by_code.empty());
+  EXPECT_EQ(r.errors_by_code.front().first_seq, 0);
+  EXPECT_EQ(r.errors.size(), kMaxStoredErrors);
+  EXPECT_EQ(r.errors.back().code, Code::limit_errors);
+  EXPECT_FALSE(r.complete_read);
+}
+
 }  // namespace
 }  // namespace goalcup
 

@@ -23,8 +23,11 @@ std::string headline(const VerifyReport& r) {
   switch (r.verdict) {
     case Verdict::verified: return "sealed, acknowledged, every statement holds";
     case Verdict::incomplete:
-      return r.incomplete_reason == IncompleteReason::unsealed ? "unsealed: the recorder never wrote a seal"
-                                                               : "sealed but the server never acknowledged the seal";
+      switch (r.incomplete_reason) {
+        case IncompleteReason::unsealed: return "unsealed: the recorder never wrote a seal";
+        case IncompleteReason::not_read_to_end: return "not read to the end; nothing wrong in what was read";
+        default: return "sealed but the server never acknowledged the seal";
+      }
     case Verdict::invalid:
     case Verdict::error:
       if (!r.errors.empty()) {
@@ -59,6 +62,12 @@ std::string statements_line(const VerifyReport& r) {
   return s + "), key source " + r.key_source;
 }
 
+// "2097665 blank_line errors, first at seq 0"
+std::string tally_text(const ErrorTally& t) {
+  return std::to_string(t.count) + " " + std::string(code_name(t.code)) + (t.count == 1 ? " error" : " errors") +
+         (t.first_seq >= 0 ? ", first at seq " + std::to_string(t.first_seq) : "");
+}
+
 }  // namespace
 
 void write_verify_json(JsonWriter& w, const VerifyReport& r) {
@@ -83,6 +92,11 @@ void write_verify_json(JsonWriter& w, const VerifyReport& r) {
   }
   w.end_array();
   w.field("error_count", r.error_count);
+  w.key("errors_by_code").begin_array();
+  for (const auto& t : r.errors_by_code) {
+    w.begin_object().field("code", code_name(t.code)).field("count", t.count).field("first_seq", t.first_seq).end_object();
+  }
+  w.end_array();
   if (r.entry_id.empty()) w.null_field("entry_id"); else w.field("entry_id", r.entry_id);
   if (r.run_id.empty()) w.null_field("run_id"); else w.field("run_id", r.run_id);
   w.field("records", r.records);
@@ -155,7 +169,11 @@ std::string format_verify_text(const VerifyReport& r, const Style& st) {
       line("  " + (e.seq >= 0 ? "seq " + std::to_string(e.seq) : std::string("-")) + "  " +
            st.paint(std::string(code_name(e.code)), Color::bold) + "  " + safe_text(e.message));
     }
-    if (r.error_count > kTextErrors) line("  ... " + std::to_string(r.error_count - kTextErrors) + " more (use --format json)");
+    const size_t shown = std::min(kTextErrors, r.errors.size());
+    if (r.error_count > shown) {
+      line("  ... " + std::to_string(r.error_count - shown) + " more (use --format json); by code:");
+      for (const auto& t : r.errors_by_code) line("  " + tally_text(t));
+    }
   }
   return out;
 }
