@@ -135,3 +135,5 @@ if os.path.exists("bench/results/secretlint.json"):
           f"outruns {size/sl['goalcup']/24e6:.0f}x).")
 print("\nAll targets met." if ok_all else "\nSome targets NOT met.")
 PY
+# Memory on long lines (issue 13): its own table, appended.
+{ echo; bench/long_lines.sh "$build" || true; } | tee -a bench/results/summary.md

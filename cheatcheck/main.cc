@@ -244,6 +244,7 @@ void add_output_options(CLI::App& app, Options& opt) {
 
 int main(int argc, char** argv) {
   using namespace goalcup;
+  bound_allocator();
   using namespace goalcup::cheat;
   Options opt;
   CLI::App app{"goalcup-cheatcheck: find evidence of the recorder's known gaps (cheat checklist GC01-GC13) and of "

@@ -1,5 +1,7 @@
 #include "cli/limits_options.h"
 
+#include <malloc.h>
+
 namespace goalcup {
 
 void add_limit_options(CLI::App& app, Limits& limits) {
@@ -26,6 +28,12 @@ void add_limit_options(CLI::App& app, Limits& limits) {
       ->group(group)->capture_default_str()->check(CLI::Range(1u, 1u << 30));
   app.add_option("--ack-window", limits.ack_window, "how many records back an ack may point")
       ->group(group)->capture_default_str()->check(CLI::Range(1u, 1u << 30));
+}
+
+void bound_allocator() {
+  constexpr int kMmapAbove = 1 << 20;
+  // Only fails for values above the maximum; 1 MiB is well below it.
+  (void)mallopt(M_MMAP_THRESHOLD, kMmapAbove);
 }
 
 }  // namespace goalcup

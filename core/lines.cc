@@ -39,11 +39,13 @@ LineReader::Status LineReader::next_block(LineBlock* b) {
   b->lines_.clear();
   b->hashes_.clear();
   size_t len = carry_.size();
-  b->reserve(len + kChunk + kLinePadding);
+  b->reserve(len + kLinePadding);
   std::memcpy(b->data_.get(), carry_.data(), len);
   carry_.clear();
   size_t scan = 0;  // bytes before this hold no LF
   for (;;) {
+    // Lines carried whole from the last block are framed before reading on.
+    if (len > scan && ::memrchr(b->data_.get() + scan, '\n', len - scan)) return frame(b, len, scan);
     if (len > limits_.max_line_bytes) {
       return fail(Code::limit_line_bytes, "line " + std::to_string(index_) + " is longer than " +
                                               std::to_string(limits_.max_line_bytes) + " bytes; raise --max-line-bytes");
@@ -55,7 +57,9 @@ LineReader::Status LineReader::next_block(LineBlock* b) {
       std::memset(b->data_.get() + len, 0, kLinePadding);
       return Status::line;
     }
-    if (b->cap_ - kLinePadding - len < kChunk / 2) b->reserve(b->cap_ + b->cap_ / 2);
+    if (b->cap_ - kLinePadding - len < kChunk / 2) {
+      b->reserve(std::max(len + kChunk, b->cap_ + b->cap_ / 2) + kLinePadding);
+    }
     // At most a chunk per read: what follows the last LF is carried to the
     // next block, and a long line must not drag a long tail with it.
     auto n = source_->read(b->data_.get() + len, std::min(kChunk, b->cap_ - kLinePadding - len));
@@ -70,29 +74,31 @@ LineReader::Status LineReader::next_block(LineBlock* b) {
       return fail(Code::limit_total_bytes, "the trace exceeds " + std::to_string(limits_.max_total_bytes) +
                                                " bytes; raise --max-total-bytes");
     }
-    const char* base = b->data_.get();
-    const void* last = *n ? ::memrchr(base + len, '\n', *n) : nullptr;
+    scan = len;
     len += *n;
-    if (!last) {
-      scan = len;
-      continue;
-    }
-    // Frame every complete line; keep the cut one for the next block.
-    const size_t end = static_cast<size_t>(static_cast<const char*>(last) - base) + 1;
-    for (size_t pos = 0; pos < end;) {
-      const char* lf = static_cast<const char*>(std::memchr(base + std::max(pos, scan), '\n', end - std::max(pos, scan)));
-      const size_t stop = static_cast<size_t>(lf - base);
-      if (stop - pos > limits_.max_line_bytes) {
-        return fail(Code::limit_line_bytes, "line " + std::to_string(index_) + " is longer than " +
-                                                std::to_string(limits_.max_line_bytes) + " bytes; raise --max-line-bytes");
-      }
-      b->lines_.push_back(Line{std::string_view(base + pos, stop - pos), index_++});
-      pos = stop + 1;
-    }
-    carry_.assign(base + end, len - end);
-    std::memset(b->data_.get() + end, 0, kLinePadding);  // defined bytes past the last line
-    return Status::line;
   }
+}
+
+// Frames the complete lines of the block's first `len` bytes (the first LF
+// is at or after `scan`), at most kMaxLinesPerBlock of them, and carries
+// the rest to the next block.
+LineReader::Status LineReader::frame(LineBlock* b, size_t len, size_t scan) {
+  const char* base = b->data_.get();
+  const size_t last_lf = static_cast<size_t>(static_cast<const char*>(::memrchr(base + scan, '\n', len - scan)) - base);
+  size_t pos = 0;
+  while (pos <= last_lf && b->lines_.size() < kMaxLinesPerBlock) {
+    const size_t from = std::max(pos, scan);
+    const size_t stop = static_cast<size_t>(static_cast<const char*>(std::memchr(base + from, '\n', last_lf + 1 - from)) - base);
+    if (stop - pos > limits_.max_line_bytes) {
+      return fail(Code::limit_line_bytes, "line " + std::to_string(index_) + " is longer than " +
+                                              std::to_string(limits_.max_line_bytes) + " bytes; raise --max-line-bytes");
+    }
+    b->lines_.push_back(Line{std::string_view(base + pos, stop - pos), index_++});
+    pos = stop + 1;
+  }
+  carry_.assign(base + pos, len - pos);
+  std::memset(b->data_.get() + pos, 0, kLinePadding);  // defined bytes past the last line
+  return Status::line;
 }
 
 LineReader::Status LineReader::next(Line* line) {

@@ -1,8 +1,8 @@
 // Stage 2: line framing. The byte stream is cut into blocks of complete
 // lines; each block owns its bytes, so a block can be handed to another
 // thread while the next one is read (see walk.cc). A block holds at most one
-// read chunk plus one line, so memory follows the longest line, not the
-// trace.
+// read chunk plus one line, and at most kMaxLinesPerBlock lines, so memory
+// follows the longest line, not the trace or its number of lines.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +18,10 @@
 #include "core/source.h"
 
 namespace goalcup {
+
+// Lines framed into one block at most: a chunk of blank lines must not
+// cost 56 bytes of bookkeeping per byte (the rest waits for the next block).
+inline constexpr size_t kMaxLinesPerBlock = 1 << 16;
 
 // Bytes readable past the end of every line (the JSON parser reads in
 // 64-byte blocks and needs them).
@@ -71,6 +75,7 @@ class LineReader {
 
  private:
   Status fail(Code code, std::string message);
+  Status frame(LineBlock* b, size_t len, size_t scan);
 
   std::unique_ptr<ByteSource> source_;
   Limits limits_;

@@ -75,6 +75,7 @@ void mask_page(cheat::CredentialMasker& masker, std::string* page) {
 
 int main(int argc, char** argv) {
   using namespace goalcup;
+  bound_allocator();
   using namespace goalcup::inspect;
   CLI::App app{"goalcup-inspect: read a Goal Cup run: its summary, records, any record in full, the conversation "
                "rebuilt from the wire, or one self-contained HTML page.\n"

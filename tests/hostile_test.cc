@@ -390,6 +390,59 @@ TEST(HostileLongLines, MemoryFollowsTheLongestLineNotHowManyThereAre) {
   }
 }
 
+// Memory follows the longest line whatever the lines hold: errors are
+// counted, not kept, and a block holds at most kMaxLinesPerBlock lines.
+TEST(HostileMemory, TenMillionBlankLinesStayUnder64MiB) {
+  if (!kMeasureBounds) GTEST_SKIP() << "bounds are measured in the release build";
+  const std::string path = dir() + "/ten-million-blank.jsonl";
+  {
+    std::ofstream f(path, std::ios::binary);
+    const std::string mib(1 << 20, '\n');
+    for (int i = 0; i < 9; ++i) f << mib;
+    f << std::string(10000000 - 9 * (1 << 20), '\n');
+  }
+  for (const Tool& t : tools()) {
+    SCOPED_TRACE(t.name);
+    std::vector<std::string> argv = t.args;
+    argv.push_back(path);
+    Outcome o = run_measured(argv);
+    EXPECT_EQ(o.exit_code, 1);
+    EXPECT_LT(o.max_rss_kb, 64 * 1024) << "peak RSS " << o.max_rss_kb / 1024 << " MiB";
+    EXPECT_NE(o.out.find("\"blank_line\""), std::string::npos) << o.out.substr(0, 400);
+  }
+  // Read to the end (no --max-errors stop): still bounded, and every blank
+  // line is counted (2 million of them: hashing each costs time, not memory).
+  const std::string two_million = put("two-million-blank.jsonl", std::string(2000000, '\n'));
+  Outcome all = run_measured({GOALCUP_VERIFY_BIN, "--no-progress", "--max-errors", "1073741824", two_million});
+  EXPECT_EQ(all.exit_code, 1);
+  EXPECT_LT(all.max_rss_kb, 64 * 1024) << "peak RSS " << all.max_rss_kb / 1024 << " MiB";
+  EXPECT_NE(all.out.find("2000000 blank_line errors, first at seq 0"), std::string::npos) << all.out.substr(0, 2000);
+}
+
+TEST(HostileMemory, VerifyHoldsOneElevenMiBLineAtATime) {
+  if (!kMeasureBounds) GTEST_SKIP() << "bounds are measured in the release build";
+  // Lines that grow to the benchmark trace's longest (11.6 MB) twice over,
+  // as requests that re-send a growing history do; each is a long string.
+  // (Growing sizes are what made glibc keep freed buffers in its heap.)
+  // Read on one thread and on two.
+  constexpr size_t kLine = 11600000;
+  const std::string path = dir() + "/eleven-mib-lines.jsonl";
+  {
+    std::ofstream f(path, std::ios::binary);
+    for (uint64_t seq = 0; seq < 24; ++seq) {
+      const size_t n = kLine * (seq % 12 + 1) / 12 - 170;  // 170: the envelope
+      f << envelope(seq, "{\"gap\":\"" + std::string(n, 'x') + "\"}");
+    }
+  }
+  const long bound_kb = (2 * static_cast<long>(kLine) + (32 << 20)) / 1024;
+  for (const char* jobs : {"1", "2"}) {
+    SCOPED_TRACE(std::string("-j ") + jobs);
+    Outcome o = run_measured({GOALCUP_VERIFY_BIN, "--no-progress", "-j", jobs, path});
+    EXPECT_EQ(o.exit_code, 1);  // the envelopes chain nothing
+    EXPECT_LT(o.max_rss_kb, bound_kb) << "peak RSS " << o.max_rss_kb / 1024 << " MiB";
+  }
+}
+
 // Times from 1900 to 2200 are accepted, and the nanoseconds between them do
 // not fit in 64 bits: every difference a tool takes must still be sound
 // (the sanitizer build aborts on an overflow). Statements are re-signed

@@ -141,6 +141,7 @@ int merge(const std::vector<std::string>& files, const Options& opt) {
 
 int main(int argc, char** argv) {
   using namespace goalcup;
+  bound_allocator();
   Options opt;
   CLI::App app{"goalcup-verify: re-walk a Goal Cup trace's hash chain, check every server statement "
                "against the pinned keys, and report how much of the trace is attested.\n"
