@@ -349,9 +349,16 @@ bool secret_name(std::string_view name) {
 }
 
 // A value that is code, not data: obj.api_key, config.secret,
-// std::string_view, self->token, f(...).
+// std::string_view, self->token, f(...), encode(x).length.
 bool code_expression(std::string_view text, std::string_view value, size_t value_end) {
   if (value_end < text.size() && text[value_end] == '(') return true;
+  // A call: encode(chat.prompt).length, os.getenv("KEY").
+  const size_t call = value.find('(');
+  if (call != std::string_view::npos && call > 0 && !(value.front() >= '0' && value.front() <= '9') &&
+      value.substr(0, call).find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.$") ==
+          std::string_view::npos) {
+    return true;
+  }
   if (value.find_first_of(".:>") == std::string_view::npos) return false;
   for (size_t i = 0; i < value.size(); ++i) {
     const char c = value[i];
@@ -449,8 +456,30 @@ std::optional<Extracted> value_before(const Rule& rule, std::string_view text, s
   return judge_generic(rule, text, open + 1, close, true, name);
 }
 
+// An unquoted member path such as customModel.api_key or config.auth.token:
+// code that reads a credential, not one. Each dot-separated part is a short
+// identifier (a JWT's parts are long, and its own rule finds it).
+bool member_path(std::string_view text, size_t start) {
+  size_t parts = 1, part_len = 0;
+  for (size_t i = start; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '.') {
+      if (part_len == 0) return false;
+      ++parts;
+      part_len = 0;
+    } else if (is_alnum(c) || c == '_' || c == '$') {
+      if (part_len == 0 && c >= '0' && c <= '9') return false;
+      if (++part_len > 40) return false;
+    } else {
+      break;
+    }
+  }
+  return parts >= 2 && part_len > 0;
+}
+
 std::optional<Extracted> value_after(const Rule& rule, std::string_view text, size_t end) {
   if (rule.id == "generic-secret") return generic_value(rule, text, end);
+  if (end > 0 && !is_quote(text[end - 1]) && member_path(text, end)) return std::nullopt;
   const size_t value_end = grow(text, end, end, rule);
   std::string_view value = text.substr(end, value_end - end);
   while (!value.empty() && (value.back() == '.' || value.back() == ':')) value.remove_suffix(1);
