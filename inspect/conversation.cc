@@ -172,8 +172,15 @@ std::string format_exchange_text(const Exchange& e, const Style& st, const Verdi
       const std::string input = shown_input(*c);
       const std::string who = c->provider_run ? " (run by the provider)" : "";
       // A free-text input of several lines (a patch) is shown as a block.
-      if (input.find('\n') == std::string::npos) out += wrap("-> " + safe_text(c->name) + who + " " + input, "    ");
-      else out += "    -> " + safe_text(c->name) + who + "\n" + wrap(input, "    | ");
+      if (input.find('\n') == std::string::npos) {
+        std::string line = "-> " + safe_text(c->name);
+        line += who;
+        line += ' ';
+        line += input;
+        out += wrap(line, "    ");
+      } else {
+        out += "    -> " + safe_text(c->name) + who + "\n" + wrap(input, "    | ");
+      }
     } else if (b.kind == K::tool_result) {
       out += st.paint("    <- " + safe_text(b.type) + (b.text.empty() ? "" : " for " + safe_text(b.text)), Color::dim) + "\n";
     }
