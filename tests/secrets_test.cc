@@ -104,10 +104,10 @@ TEST(SecretRules, HeadersAndGenericAssignments) {
   EXPECT_TRUE(scan("ANTHROPIC_API_KEY=[REDACTED:anthropic-key]").empty());
   EXPECT_TRUE(scan("token = your_token_here_please").empty());
   EXPECT_TRUE(scan("the tokenizer returns tokens quickly").empty());
-  // Code that reads a key is not a key (a real Codex run's tool output).
-  EXPECT_TRUE(scan("const custom = new OpenAI({ apiKey: customModel.api_key || \"\" });").empty());
+  // Code that reads a key is not a key (as agents print source files).
+  EXPECT_TRUE(scan("fetch(url, { headers: { apiKey: settings.provider_key || \"\" } });").empty());
   EXPECT_TRUE(scan("x-api-key: config.anthropic.apiKey").empty());
-  EXPECT_TRUE(scan("const PROMPT_TOKENS = encode(chatSettings.prompt).length").empty());
+  EXPECT_TRUE(scan("const maxTokens = count(settings.system).length").empty());
   EXPECT_TRUE(finds("x-api-key: \"q8Zr2Lk9.Vm3Xp7Wn5Ty1\"", "api-key-header", "q8Zr2Lk9.Vm3Xp7Wn5Ty1"));
 }
 
