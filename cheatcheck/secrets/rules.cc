@@ -378,6 +378,9 @@ std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, 
   std::string_view value = text.substr(start, end - start);
   // Cheapest first: most candidates fail on their name.
   if (value.size() < rule.min_len || !secret_name(name)) return std::nullopt;
+  // A value opening with '[' is a list, an index or a marker such as
+  // [REDACTED:rule], never a secret: the prefilter skips such lines too.
+  if (value.front() == '[') return std::nullopt;
   if (placeholder(value) || filler_token(value) || time_uuid(value) ||
       value.find("://") != std::string_view::npos) {  // URLs: see url-credentials
     return std::nullopt;
