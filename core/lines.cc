@@ -45,7 +45,11 @@ LineReader::Status LineReader::next_block(LineBlock* b) {
   size_t scan = 0;  // bytes before this hold no LF
   for (;;) {
     // Lines carried whole from the last block are framed before reading on.
-    if (len > scan && ::memrchr(b->data_.get() + scan, '\n', len - scan)) return frame(b, len, scan);
+    if (len > scan) {
+      if (const void* lf = ::memrchr(b->data_.get() + scan, '\n', len - scan)) {
+        return frame(b, len, scan, static_cast<size_t>(static_cast<const char*>(lf) - b->data_.get()));
+      }
+    }
     if (len > limits_.max_line_bytes) {
       return fail(Code::limit_line_bytes, "line " + std::to_string(index_) + " is longer than " +
                                               std::to_string(limits_.max_line_bytes) + " bytes; raise --max-line-bytes");
@@ -80,11 +84,10 @@ LineReader::Status LineReader::next_block(LineBlock* b) {
 }
 
 // Frames the complete lines of the block's first `len` bytes (the first LF
-// is at or after `scan`), at most kMaxLinesPerBlock of them, and carries
-// the rest to the next block.
-LineReader::Status LineReader::frame(LineBlock* b, size_t len, size_t scan) {
+// is at or after `scan`, the last at `last_lf`), at most kMaxLinesPerBlock
+// of them, and carries the rest to the next block.
+LineReader::Status LineReader::frame(LineBlock* b, size_t len, size_t scan, size_t last_lf) {
   const char* base = b->data_.get();
-  const size_t last_lf = static_cast<size_t>(static_cast<const char*>(::memrchr(base + scan, '\n', len - scan)) - base);
   size_t pos = 0;
   while (pos <= last_lf && b->lines_.size() < kMaxLinesPerBlock) {
     const size_t from = std::max(pos, scan);

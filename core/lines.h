@@ -75,7 +75,7 @@ class LineReader {
 
  private:
   Status fail(Code code, std::string message);
-  Status frame(LineBlock* b, size_t len, size_t scan);
+  Status frame(LineBlock* b, size_t len, size_t scan, size_t last_lf);
 
   std::unique_ptr<ByteSource> source_;
   Limits limits_;
