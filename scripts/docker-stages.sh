@@ -16,7 +16,8 @@ if [ "${1:-}" = "--reuse-build" ]; then reuse=$2; shift 2; fi
 work=${1:-$(mktemp -d)}
 mkdir -p "$work"
 say() { printf '== %s\n' "$*"; }
-fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
+# On stdout too: CI logs often keep only a test's stdout.
+fail() { printf 'FAIL: %s\n' "$*" | tee /dev/stderr; exit 1; }
 
 if docker info >/dev/null 2>&1; then
   say "a container runtime is here: docker build -t goalcup-tools . would run the real stages"
@@ -60,11 +61,24 @@ say "stage runtime: every linked library comes from its packages or the base ima
 # debian:12-slim holds these (apt itself links them).
 base="libc6 libgcc-s1 libstdc++6 zlib1g"
 runtime=" $(stage_packages runtime | tr '\n' ' ') $base "
+# The package that owns a library file. On a merged-/usr system one file has
+# two names (/lib/... and /usr/lib/...) and dpkg knows only the one its
+# package shipped; ldconfig may list either, so try both of each.
+package_owning() {
+  local p real owner
+  real=$(readlink -f "$1")
+  for p in "$1" "$real" "${1#/usr}" "/usr${1#/usr}" "${real#/usr}" "/usr${real#/usr}"; do
+    owner=$(dpkg -S "$p" 2>/dev/null | head -n1) || true
+    [ -n "$owner" ] && { printf '%s\n' "$owner"; return 0; }
+  done
+  return 1
+}
+
 for bin in "$staging"/usr/local/bin/*; do
   for lib in $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
     path=$(ldconfig -p | awk -v l="$lib" '$1 == l { print $NF; exit }')
     [ -n "$path" ] || fail "$bin needs $lib, which is not installed here"
-    pkg=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null || dpkg -S "$path" 2>/dev/null) || fail "no package owns $path"
+    pkg=$(package_owning "$path") || fail "no package owns $path"
     pkg=${pkg%%:*}
     case "$runtime" in
       *" $pkg "*) ;;
