@@ -31,15 +31,6 @@ std::string fenced(std::string_view raw, std::string_view lang) {
   return fence + std::string(lang) + "\n" + text + "\n" + fence + "\n\n";
 }
 
-std::string code_span(std::string_view raw) {
-  if (raw.empty()) return "`-`";
-  const std::string s = safe_text(raw);
-  const size_t run = longest_backtick_run(s);
-  if (run == 0) return "`" + std::string(s) + "`";
-  const std::string ticks(run + 1, '`');
-  return ticks + " " + std::string(s) + " " + ticks;  // CommonMark drops one space each side
-}
-
 std::string block_quote(std::string_view raw) {
   const std::string safe = safe_text(raw, Lines::keep);
   std::string_view text = safe;
@@ -65,6 +56,22 @@ std::string usage_text(const RebuiltAnswer& a) {
   return s + " tokens";
 }
 
+const RebuiltToolCall* call_of(const RebuiltAnswer& a, const RebuiltBlock& b) {
+  return b.call >= 0 && static_cast<size_t>(b.call) < a.tool_calls.size() ? &a.tool_calls[static_cast<size_t>(b.call)]
+                                                                           : nullptr;
+}
+
+}  // namespace
+
+std::string code_span(std::string_view raw) {
+  if (raw.empty()) return "`-`";
+  const std::string s = safe_text(raw);
+  const size_t run = longest_backtick_run(s);
+  if (run == 0) return "`" + std::string(s) + "`";
+  const std::string ticks(run + 1, '`');
+  return ticks + " " + std::string(s) + " " + ticks;  // CommonMark drops one space each side
+}
+
 const char* block_name(RebuiltBlock::Kind k) {
   switch (k) {
     case RebuiltBlock::Kind::text: return "text";
@@ -77,13 +84,6 @@ const char* block_name(RebuiltBlock::Kind k) {
   }
   return "other";
 }
-
-const RebuiltToolCall* call_of(const RebuiltAnswer& a, const RebuiltBlock& b) {
-  return b.call >= 0 && static_cast<size_t>(b.call) < a.tool_calls.size() ? &a.tool_calls[static_cast<size_t>(b.call)]
-                                                                           : nullptr;
-}
-
-}  // namespace
 
 // An answer built by hand (or read from a plain JSON message of old) may
 // have text and calls but no blocks: they are its blocks then.

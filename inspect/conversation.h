@@ -58,6 +58,10 @@ void mask_exchange(Exchange& e, cheat::CredentialMasker& masker);
 std::vector<RebuiltBlock> answer_blocks(const RebuiltAnswer& a);
 std::string shown_input(const RebuiltToolCall& c);
 std::string input_label(const NewInput& in);
+// The view's name of a block kind: text, tool_call, thinking...
+const char* block_name(RebuiltBlock::Kind k);
+// Trace text as a Markdown code span that it cannot close ("`-`" when empty).
+std::string code_span(std::string_view raw);
 
 // An exchange is marked by its response: attested when a statement covers
 // the response, after the break when the response comes at or after it.

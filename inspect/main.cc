@@ -11,6 +11,7 @@
 #include "cli/safe_text.h"
 #include "core/walk.h"
 #include "inspect/conversation.h"
+#include "inspect/diff.h"
 #include "inspect/html.h"
 #include "inspect/show.h"
 #include "inspect/summary.h"
@@ -70,6 +71,32 @@ void mask_page(cheat::CredentialMasker& masker, std::string* page) {
                            "--show-secrets prints them).</p>");
 }
 
+// diff: exit 0 when the contents are the same, 1 when they differ, 2 when a
+// trace could not be read (diff(1)'s codes: the verdicts are in the output).
+int run_diff(const std::string& a, const std::string& b, const WalkOptions& wopt, DiffOptions opt,
+             const std::string& format, bool show_secrets, const Style& style) {
+  ReplayableInput in_a, in_b;
+  std::string err;
+  if (a == "-" && b == "-") {
+    std::cerr << "goalcup-inspect: diff reads at most one trace from stdin\n";
+    return 2;
+  }
+  if (!in_a.open(a, wopt.limits.max_total_bytes, &err) || !in_b.open(b, wopt.limits.max_total_bytes, &err)) {
+    print_text(std::cerr, "goalcup-inspect: " + err + "\n", Style::plain());
+    return 2;
+  }
+  opt.show_secrets = show_secrets;
+  DiffReport r = diff_traces(in_a.path(), in_b.path(), wopt, opt);
+  r.a.file = a;
+  r.b.file = b;
+  if (report_unreadable(r.a) || report_unreadable(r.b)) return 2;
+  const DiffFormat f = format == "json" ? DiffFormat::json : format == "markdown" ? DiffFormat::markdown : DiffFormat::text;
+  const std::string out = format_diff(r, f, style);
+  if (f == DiffFormat::json) std::cout << out;
+  else print_text(std::cout, out, f == DiffFormat::text ? style : Style::plain());
+  return r.same() ? 0 : 1;
+}
+
 }  // namespace
 }  // namespace goalcup::inspect
 
@@ -80,7 +107,8 @@ int main(int argc, char** argv) {
   CLI::App app{"goalcup-inspect: read a Goal Cup run: its summary, records, any record in full, the conversation "
                "rebuilt from the wire, or one self-contained HTML page.\n"
                "Exit codes as goalcup-verify's verdict on what was read: 0 verified, 1 invalid, 2 could not judge, "
-               "3 incomplete (show: 0 when the record was shown). The verdict is the first line of every view."};
+               "3 incomplete (show: 0 when the record was shown; diff: 0 same content, 1 differences, 2 could not "
+               "compare). The verdict is the first line of every view."};
   app.set_version_flag("--version", GOALCUP_VERSION);
   app.require_subcommand(1);
   WalkOptions wopt;
@@ -134,6 +162,19 @@ int main(int argc, char** argv) {
   html->add_flag("--no-checks", no_checks, "do not run the cheat checks");
   html->add_flag("--no-secrets", no_secrets, "skip the credential scan (GC02, GC03)");
 
+  auto* diff = app.add_subcommand("diff", "what changed between two traces, aligned by content (a redacted copy, "
+                                           "two submissions of one entry)");
+  std::string trace_b, diff_format = "text";
+  DiffOptions dopt;
+  diff->add_option("a", trace, "the first trace (the original)")->required();
+  diff->add_option("b", trace_b, "the second trace (the copy)")->required();
+  diff->add_option("--format", diff_format, "text, markdown or json (schemas/inspect-diff.schema.json)")
+      ->check(CLI::IsMember({"text", "markdown", "json"}));
+  diff->add_option("--max-changes", dopt.max_changes, "changes shown per stream (all are counted)")->capture_default_str();
+  diff->add_option("--max-edits", dopt.align.max_edits, "edits one alignment window may find")->capture_default_str();
+  diff->add_option("--max-steps", dopt.align.max_steps, "alignment work in all, past which the rest is reported "
+                                                          "as not aligned")->capture_default_str();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -180,6 +221,7 @@ int main(int argc, char** argv) {
     else print_text(std::cout, *shown.out, style);
     return 0;
   }
+  if (*diff) return run_diff(trace, trace_b, wopt, dopt, diff_format, show_secrets, style);
   if (*records) {
     if (!range.empty() && !parse_range(range, &filter)) {
       std::cerr << "goalcup-inspect: --seq wants A..B, A.., ..B or N\n";
