@@ -227,6 +227,22 @@ out = subprocess.run([cheat, "--no-progress", "--show-secrets", "--format", "jso
                      capture_output=True, text=True).stdout
 check(cheat_schema, json.loads(out), "cheatcheck --show-secrets --format json")
 
+# goalcup-inspect diff: a trace against its redacted copy (redactions), two
+# unrelated samples (changes, additions), and the same with the alignment
+# cut short (not_aligned_from).
+diff_schema = load("inspect-diff.schema.json")
+with tempfile.TemporaryDirectory() as tmp:
+    key = os.path.join(src, "fixtures", "keys", "dev-key.json")
+    leak, red = os.path.join(tmp, "leak.jsonl"), os.path.join(tmp, "red.jsonl")
+    subprocess.run([fixture, "gen", "--plant", "secret-plain", "--plant", "secret-header", "--key", key, "-o", leak],
+                   check=True, capture_output=True)
+    subprocess.run([cheat, "redact", leak, "-o", red, "--key", key], check=True, capture_output=True)
+    runs = [[leak, red], [os.path.join(samples, "codex-verified.jsonl"), os.path.join(samples, "claude-code-restart.jsonl")],
+            ["--max-steps", "1", os.path.join(samples, "codex-verified.jsonl"), os.path.join(samples, "claude-code-restart.jsonl")],
+            [leak, leak]]
+    for args in runs:
+        check(diff_schema, run_json("diff", "--format", "json", *args), "inspect diff " + " ".join(os.path.basename(a) for a in args))
+
 # Every member a report schema declares was written by some run above.
 for (name, pointer), seen in sorted(declared.items()):
     if not seen:
