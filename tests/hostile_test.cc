@@ -443,6 +443,27 @@ TEST(HostileMemory, VerifyHoldsOneElevenMiBLineAtATime) {
   }
 }
 
+// diff keeps a fingerprint and a line number per record (40 bytes), never a
+// record's content past the one it compares: two 30 MB traces that differ
+// everywhere (about 17,000 records each) stay within the walk's own bound.
+TEST(HostileMemory, DiffOfTwoUnrelatedTracesKeepsFingerprintsOnly) {
+  if (!kMeasureBounds) GTEST_SKIP() << "bounds are measured in the release build";
+  std::vector<std::string> paths;
+  for (const char* seed : {"1", "2"}) {
+    paths.push_back(dir() + "/diff-" + seed + ".jsonl");
+    ASSERT_EQ(testing::run_command(std::string(GOALCUP_FIXTURE_BIN) + " gen --size 30000000 --history-turns 2 "
+                                   "--tool-output-bytes 200 --seed " + seed + " --key " +
+                                   testing::source_path("fixtures/keys/dev-key.json") + " -o " + paths.back() +
+                                   " 2>/dev/null").exit_code, 0);
+  }
+  Outcome o = run_measured({GOALCUP_INSPECT_BIN, "diff", "--format", "json", paths[0], paths[1]});
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_FALSE(o.killed);
+  EXPECT_LT(o.max_rss_kb, 64 * 1024) << "peak RSS " << o.max_rss_kb / 1024 << " MiB";
+  EXPECT_LT(o.out.size(), 2u << 20);  // 200 changes per stream, excerpts clipped
+  EXPECT_NE(o.out.find("\"changes_not_shown\""), std::string::npos);
+}
+
 // Times from 1900 to 2200 are accepted, and the nanoseconds between them do
 // not fit in 64 bits: every difference a tool takes must still be sound
 // (the sanitizer build aborts on an overflow). Statements are re-signed
