@@ -27,8 +27,8 @@ _goalcup() {
         --sarif-base) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); compopt -o filenames 2>/dev/null; return ;;
       esac ;;
     goalcup-inspect)
-      opts="--help --version --dev-key --json --format --kind --seq -o"
-      subs="summary records show conversation html"
+      opts="--help --version --dev-key --json --format --kind --seq -o --max-changes --max-edits --max-steps --show-secrets"
+      subs="summary records show conversation html diff"
       [[ $prev == --format ]] && { mapfile -t COMPREPLY < <(compgen -W "text json markdown" -- "$cur"); return; } ;;
   esac
   case $prev in

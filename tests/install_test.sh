@@ -30,6 +30,15 @@ complete_words goalcup-cheatcheck --fo | grep -qx -- --format || fail "completio
 complete_words goalcup-cheatcheck --format s | grep -qx sarif || fail "completion of --format values"
 complete_words goalcup-verify me | grep -qx merge || fail "completion of merge"
 
+# Every subcommand a tool's --help lists is completed, by bash and by zsh.
+mkdir "$tmp/empty"
+for t in goalcup-verify goalcup-inspect goalcup-cheatcheck; do
+  for s in $("$prefix/bin/$t" --help | awk '/^Subcommands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }'); do
+    (cd "$tmp/empty" && complete_words "$t" "$s") | grep -qx "$s" || fail "bash completion of $t $s"
+    grep -q "[( ]$s[ )]" "$src/completions/_goalcup" || fail "zsh completion of $t $s"
+  done
+done
+
 # The pre-commit hook's entry, as pre-commit runs it: on PATH, file names last.
 entry=$(/usr/bin/python3 -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))[0]["entry"])' "$src/.pre-commit-hooks.yaml")
 printf 'nothing here\n' > "$tmp/clean.txt"
