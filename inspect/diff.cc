@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "cheatcheck/secrets/decoders.h"
 #include "cheatcheck/secrets/mask.h"
 #include "cli/json_writer.h"
 #include "cli/safe_text.h"
@@ -302,6 +303,24 @@ std::pair<size_t, size_t> common_ends(std::string_view a, std::string_view b) {
   return {utf8_back(a, head), tail};
 }
 
+// `s` with each base64 run that decodes to text replaced by that text: the
+// redactor re-encodes a run that held a secret with the marker inside
+// (cheatcheck/secrets/redact.cc), so that is where its marker shows.
+std::optional<std::string> decoded_runs(std::string_view s) {
+  std::vector<cheat::Run> runs;
+  cheat::find_base64_runs(s, &runs);
+  std::string out;
+  size_t at = 0;
+  for (const auto& r : runs) {
+    std::string text;
+    if (r.start < at || !cheat::decode_base64_text(s.substr(r.start, r.length), &text)) continue;
+    out.append(s.substr(at, r.start - at)).append(text);
+    at = r.start + r.length;
+  }
+  if (at == 0) return std::nullopt;
+  return out.append(s.substr(at));
+}
+
 class Comparer {
  public:
   Comparer(const DiffOptions& opt, cheat::CredentialMasker* masker) : opt_(opt), masker_(masker) {}
@@ -325,6 +344,8 @@ class Comparer {
       if (auto rules = redaction_rules(text, other)) {
         const auto [head, tail] = common_ends(text, other);
         add(c, {FieldChange::Op::redacted, where, "", excerpt(other, head, tail, opt_.excerpt_bytes), std::move(*rules)});
+      } else if (auto encoded = encoded_redaction(where, text, other)) {
+        add(c, std::move(*encoded));
       } else {
         const std::string ma = shown_whole(text), mb = shown_whole(other);
         const auto [head, tail] = common_ends(ma, mb);
@@ -339,6 +360,18 @@ class Comparer {
   }
 
  private:
+  // A redaction inside base64 runs: the marker shows once they are decoded.
+  std::optional<FieldChange> encoded_redaction(const std::string& where, std::string_view a, std::string_view b) {
+    const auto db = decoded_runs(b);
+    if (!db || db->find(kMarkerOpen) == std::string::npos) return std::nullopt;
+    const auto da = decoded_runs(a);
+    auto rules = redaction_rules(da ? std::string_view(*da) : a, *db);
+    if (!rules) return std::nullopt;
+    const auto [head, tail] = common_ends(da ? std::string_view(*da) : a, *db);
+    return FieldChange{FieldChange::Op::redacted, where, "",
+                       "base64 decoded: " + excerpt(*db, head, tail, opt_.excerpt_bytes), std::move(*rules)};
+  }
+
   void add(Change& c, FieldChange f) {
     if (f.op != FieldChange::Op::redacted) c.op = Change::Op::changed;
     if (c.fields.size() < opt_.max_fields) c.fields.push_back(std::move(f));

@@ -156,7 +156,8 @@ TEST(DiffCommand, ARedactedCopyShowsOnlyRedactions) {
     fixtures::TraceSpec spec;
     spec.style = style;
     spec.turns = 6;
-    spec.plants = {"secret-plain", "secret-header", "secret-sse-split", "secret-json-twice"};
+    spec.plants = {"secret-plain", "secret-header", "secret-sse-split", "secret-json-twice", "secret-base64",
+                   "secret-env-base64", "secret-uescape", "secret-url"};
     Lines lines;
     fixtures::write_conversation(spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
     const std::string a = trace_file("diff-leaks.jsonl", lines), b = testing::temp_dir() + "/diff-redacted.jsonl";
@@ -170,6 +171,20 @@ TEST(DiffCommand, ARedactedCopyShowsOnlyRedactions) {
     for (const auto& op : c.ops) EXPECT_TRUE(op.ends_with(":redacted")) << op;
     EXPECT_TRUE(c.aligned);
   }
+}
+
+// The leaks sample holds credentials of many kinds, some base64-encoded
+// (re-encoded by the redactor with the marker inside): all are redactions.
+TEST(DiffCommand, TheLeaksSampleAgainstItsRedactedCopyIsOnlyRedactions) {
+  const std::string b = testing::temp_dir() + "/diff-leaks-sample-redacted.jsonl";
+  const std::string a = testing::sample_path("claude-code-leaks.jsonl");
+  ASSERT_EQ(testing::run_command(std::string(GOALCUP_CHEATCHECK_BIN) + " redact " + a + " -o " + b + " --key " +
+                                 dev_key_file() + " 2>/dev/null").exit_code, 0);
+  auto r = diff_json(a, b);
+  const Counts c = counts_of(r.out);
+  EXPECT_GT(c.redacted, 5u);
+  EXPECT_EQ(c.changed + c.removed + c.added, 0u) << r.out.substr(0, 4000);
+  EXPECT_NE(r.out.find("base64 decoded: "), std::string::npos);
 }
 
 // The record at `seq` with `from` replaced by `to` wherever it shows in its
