@@ -405,6 +405,19 @@ void compare_stream(const std::string& pa, const std::string& pb, const WalkOpti
     if (sd->changes.size() < opt.max_changes) sd->changes.push_back(std::move(c));
     else ++sd->changes_not_shown;
   };
+  // Records of one side only: read for their seq and label while listed.
+  auto unpaired = [&](Change::Op op, StreamReader& r, uint64_t from, uint64_t count, uint64_t* counter) {
+    for (uint64_t j = 0; j < count; ++j) {
+      ++*counter;
+      Change c;
+      c.op = op;
+      ItemRef ref;
+      if (sd->changes.size() < opt.max_changes && r.read(from + j, &ref, nullptr)) {
+        (op == Change::Op::removed ? c.a : c.b) = std::move(ref);
+      }
+      keep(std::move(c));
+    }
+  };
   Fields a_fields, b_fields;
   for (const Hunk& h : al.hunks) {
     edited_a += h.a_count;
@@ -418,22 +431,8 @@ void compare_stream(const std::string& pa, const std::string& pb, const WalkOpti
       c.b = std::move(br);
       keep(std::move(c));
     }
-    for (uint64_t j = pairs; j < h.a_count; ++j) {
-      ++sd->removed;
-      Change c;
-      c.op = Change::Op::removed;
-      ItemRef ar;
-      if (sd->changes.size() < opt.max_changes && ra.read(h.a_from + j, &ar, nullptr)) c.a = std::move(ar);
-      keep(std::move(c));
-    }
-    for (uint64_t j = pairs; j < h.b_count; ++j) {
-      ++sd->added;
-      Change c;
-      c.op = Change::Op::added;
-      ItemRef br;
-      if (sd->changes.size() < opt.max_changes && rb.read(h.b_from + j, &br, nullptr)) c.b = std::move(br);
-      keep(std::move(c));
-    }
+    unpaired(Change::Op::removed, ra, h.a_from + pairs, h.a_count - pairs, &sd->removed);
+    unpaired(Change::Op::added, rb, h.b_from + pairs, h.b_count - pairs, &sd->added);
   }
   const uint64_t aligned_a = al.stopped_at ? al.stopped_at->first : ia.size();
   sd->unchanged = aligned_a - edited_a;
