@@ -46,7 +46,9 @@ bool signature_s_canonical(const std::array<uint8_t, 64>& sig) {
 }
 
 bool verify_signature(const PublicKeyBytes& key, std::string_view message, const std::array<uint8_t, 64>& sig) {
-  if (sodium_init() < 0) return false;
+  // Once per process: sodium_init() takes a global lock on every call.
+  static const bool sodium_ready = sodium_init() >= 0;
+  if (!sodium_ready) return false;
   return crypto_sign_verify_detached(sig.data(), reinterpret_cast<const unsigned char*>(message.data()),
                                      message.size(), key.data()) == 0;
 }
