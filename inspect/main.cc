@@ -94,6 +94,12 @@ int run_diff(const std::string& a, const std::string& b, const WalkOptions& wopt
   const std::string out = format_diff(r, f, style);
   if (f == DiffFormat::json) std::cout << out;
   else print_text(std::cout, out, f == DiffFormat::text ? style : Style::plain());
+  // A trace not read to the end (a limit hit): what was read is shown, but
+  // "the same" cannot be said of the rest.
+  if (r.a.verdict == Verdict::error || r.b.verdict == Verdict::error) {
+    std::cerr << "goalcup-inspect: a trace was not read to the end (verdict error): only the records read are compared\n";
+    return 2;
+  }
   return r.same() ? 0 : 1;
 }
 
@@ -171,7 +177,9 @@ int main(int argc, char** argv) {
   diff->add_option("--format", diff_format, "text, markdown or json (schemas/inspect-diff.schema.json)")
       ->check(CLI::IsMember({"text", "markdown", "json"}));
   diff->add_option("--max-changes", dopt.max_changes, "changes shown per stream (all are counted)")->capture_default_str();
-  diff->add_option("--max-edits", dopt.align.max_edits, "edits one alignment window may find")->capture_default_str();
+  diff->add_option("--max-edits", dopt.align.max_edits, "edits one alignment window may find (its memory: the square "
+                                                          "x 4 bytes)")
+      ->capture_default_str()->check(CLI::Range(1u, 4000u));
   diff->add_option("--max-steps", dopt.align.max_steps, "alignment work in all, past which the rest is reported "
                                                           "as not aligned")->capture_default_str();
 

@@ -325,5 +325,15 @@ TEST(DiffCommand, AnUnreadableTraceIsOneLineAndExitTwo) {
   EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
+// A limit stops the reading: the records read are shown, but the two are
+// never called the same.
+TEST(DiffCommand, ATraceNotReadToTheEndIsNotCalledTheSame) {
+  const std::string a = trace_file("diff-limited.jsonl", testing::valid_trace());
+  EXPECT_EQ(diff_json(a, a).exit_code, 0);
+  auto r = diff_json(a, a, "--max-records 5");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.out.find("\"verdict\": \"error\""), std::string::npos) << r.out.substr(0, 600);
+}
+
 }  // namespace
 }  // namespace goalcup::inspect
