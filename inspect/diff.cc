@@ -39,6 +39,7 @@ namespace {
 constexpr int kMaxNesting = 3;  // JSON inside a JSON string inside...
 constexpr std::string_view kMarkerOpen = "[REDACTED:";
 constexpr size_t kMaxRuleBytes = 80;  // as cheatcheck/secrets/redact.cc lists markers
+constexpr size_t kMaxFields = 50000;  // kept per record compared
 
 // A JSON pointer token: "~" and "/" escaped (RFC 6901).
 void append_token(std::string& where, std::string_view key) {
@@ -263,14 +264,32 @@ class StreamReader {
     auto rec = parser_.parse(line.bytes, line.index);
     if (!rec) return false;
     *ref = {i, rec->seq, clip(describe(*rec), 120)};
-    if (fields) {
-      fields->clear();
-      content_.fields(*rec, [&](std::string_view where, std::string_view text) { fields->emplace_back(where, text); });
-    }
+    if (fields) collect(*rec, fields);
     return true;
   }
 
  private:
+  // The fields of one record, at most kMaxFields of them: the rest (a
+  // hostile line of millions of leaves) as one field, their SHA-256.
+  void collect(const Record& r, Fields* fields) {
+    fields->clear();
+    Sha256 rest;
+    uint64_t past = 0;
+    content_.fields(r, [&](std::string_view where, std::string_view text) {
+      if (fields->size() < kMaxFields) {
+        fields->emplace_back(where, text);
+        return;
+      }
+      ++past;
+      rest.update(where);
+      rest.update(std::string_view("\0", 1));
+      rest.update(text);
+      rest.update(std::string_view("\0", 1));
+    });
+    const Digest d = rest.finish();
+    if (past > 0) fields->emplace_back("(" + std::to_string(past) + " more fields)", to_hex(d));
+  }
+
   Limits limits_;
   std::unique_ptr<LineReader> lines_;
   RecordParser parser_;
@@ -326,16 +345,19 @@ class Comparer {
   Comparer(const DiffOptions& opt, cheat::CredentialMasker* masker) : opt_(opt), masker_(masker) {}
 
   // The fields that differ; the change is a redaction when all of them are.
-  Change compare(const Fields& a, const Fields& b) {
+  // Without `detail` (a change not listed) only its kind is worked out:
+  // no excerpt, no masking.
+  Change compare(const Fields& a, const Fields& b, bool detail) {
     Change c;
     c.op = Change::Op::redacted;
     absl::flat_hash_map<std::string_view, size_t> in_b;
     for (size_t i = 0; i < b.size(); ++i) in_b.try_emplace(b[i].first, i);
     std::vector<bool> matched(b.size(), false);
+    auto show = [&] { return detail && c.fields.size() < opt_.max_fields; };
     for (const auto& [where, text] : a) {
       auto it = in_b.find(where);
       if (it == in_b.end() || matched[it->second]) {
-        add(c, {FieldChange::Op::removed, where, shown(text), "", {}});
+        add(c, {FieldChange::Op::removed, where, show() ? shown(text) : "", "", {}});
         continue;
       }
       matched[it->second] = true;
@@ -343,18 +365,25 @@ class Comparer {
       if (text == other) continue;
       if (auto rules = redaction_rules(text, other)) {
         const auto [head, tail] = common_ends(text, other);
-        add(c, {FieldChange::Op::redacted, where, "", excerpt(other, head, tail, opt_.excerpt_bytes), std::move(*rules)});
+        add(c, {FieldChange::Op::redacted, where, "", show() ? excerpt(other, head, tail, opt_.excerpt_bytes) : "",
+                std::move(*rules)});
       } else if (auto encoded = encoded_redaction(where, text, other)) {
         add(c, std::move(*encoded));
-      } else {
+      } else if (show()) {
         const std::string ma = shown_whole(text), mb = shown_whole(other);
         const auto [head, tail] = common_ends(ma, mb);
         add(c, {FieldChange::Op::changed, where, excerpt(ma, head, tail, opt_.excerpt_bytes),
                 excerpt(mb, head, tail, opt_.excerpt_bytes), {}});
+      } else {
+        add(c, {FieldChange::Op::changed, where, "", "", {}});
       }
     }
     for (size_t i = 0; i < b.size(); ++i) {
-      if (!matched[i]) add(c, {FieldChange::Op::added, b[i].first, "", shown(b[i].second), {}});
+      if (!matched[i]) add(c, {FieldChange::Op::added, b[i].first, "", show() ? shown(b[i].second) : "", {}});
+    }
+    if (!detail) {
+      c.fields.clear();
+      c.fields_not_shown = 0;
     }
     return c;
   }
@@ -425,7 +454,7 @@ void compare_stream(const std::string& pa, const std::string& pb, const WalkOpti
     for (uint64_t j = 0; j < pairs; ++j) {
       ItemRef ar, br;
       if (!ra.read(h.a_from + j, &ar, &a_fields) || !rb.read(h.b_from + j, &br, &b_fields)) break;
-      Change c = cmp.compare(a_fields, b_fields);
+      Change c = cmp.compare(a_fields, b_fields, sd->changes.size() < opt.max_changes);
       (c.op == Change::Op::redacted ? sd->redacted : sd->changed) += 1;
       c.a = std::move(ar);
       c.b = std::move(br);

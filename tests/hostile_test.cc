@@ -464,6 +464,25 @@ TEST(HostileMemory, DiffOfTwoUnrelatedTracesKeepsFingerprintsOnly) {
   EXPECT_NE(o.out.find("\"changes_not_shown\""), std::string::npos);
 }
 
+// A 4 MB record of two million JSON leaves, one of them changed: the
+// records compared keep at most 50,000 fields each, the rest as one digest.
+TEST(HostileMemory, DiffOfARecordWithMillionsOfLeavesIsBounded) {
+  if (!kMeasureBounds) GTEST_SKIP() << "bounds are measured in the release build";
+  std::string items;
+  items.reserve(4 << 20);
+  for (int i = 0; i < 2000000; ++i) items += i == 0 ? "0" : ",0";
+  const std::string a = put("diff-leaves-a.jsonl", envelope(0, "{\"items\":[" + items + "]}"));
+  items.back() = '1';
+  const std::string b = put("diff-leaves-b.jsonl", envelope(0, "{\"items\":[" + items + "]}"));
+  Outcome o = run_measured({GOALCUP_INSPECT_BIN, "diff", "--format", "json", a, b});
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_FALSE(o.killed);
+  // Both records parsed at once (simdjson's tape: 16 bytes a leaf) and the
+  // verify walk's bound; two million fields kept would be over 300 MiB more.
+  EXPECT_LT(o.max_rss_kb, 160 * 1024) << "peak RSS " << o.max_rss_kb / 1024 << " MiB";
+  EXPECT_NE(o.out.find("more fields)"), std::string::npos) << o.out.substr(0, 2000);
+}
+
 // Times from 1900 to 2200 are accepted, and the nanoseconds between them do
 // not fit in 64 bits: every difference a tool takes must still be sound
 // (the sanitizer build aborts on an overflow). Statements are re-signed
