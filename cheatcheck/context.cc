@@ -11,6 +11,8 @@ namespace goalcup::cheat {
 bool same_host(std::string_view a, std::string_view b) {
   for (std::string_view* h : {&a, &b}) {
     if (h->ends_with(":443")) h->remove_suffix(4);
+    // A fully qualified name ends with the root's dot: the same host.
+    if (h->ends_with('.')) h->remove_suffix(1);
   }
   auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
   return a.size() == b.size() &&

@@ -18,8 +18,9 @@
 
 namespace goalcup::cheat {
 
-// Host names as DNS compares them (without regard to case), and "h:443"
-// as "h": a recorder may write the authority it was asked to connect to.
+// Host names as DNS compares them (without regard to case, "h." as "h"),
+// and "h:443" as "h": a recorder may write the authority it was asked to
+// connect to.
 bool same_host(std::string_view a, std::string_view b);
 
 struct LaunchFacts : LaunchInfo {

@@ -106,6 +106,7 @@ INSTANTIATE_TEST_SUITE_P(
         PlantCase{"secret-plain", "GC05", Severity::warning},  // a provider key in tool output
         PlantCase{"double-ingest-lost", "GC06", Severity::high, HarnessStyle::claude_code, fixtures::Ending::restart},
         PlantCase{"wire-after-ingest-lost", "GC06", Severity::high, HarnessStyle::claude_code, fixtures::Ending::restart},
+        PlantCase{"tunnel-after-ingest-lost", "GC06", Severity::high, HarnessStyle::claude_code, fixtures::Ending::restart},
         PlantCase{"nonzero-exit", "GC09", Severity::warning}, PlantCase{"record-after-exit", "GC09", Severity::high},
         PlantCase{"slow-seal", "GC09", Severity::warning}, PlantCase{"early-record", "GC10", Severity::warning},
         PlantCase{"clock-step", "GC10", Severity::warning}, PlantCase{"ack-skew", "GC10", Severity::warning},
@@ -195,6 +196,10 @@ TEST(CheatCheck, CodexAnswerOfTwoMessageItemsMatchesItsTwoLines) {
 TEST(CheatCheck, HostsCompareAsDnsNames) {
   EXPECT_TRUE(same_host("api.anthropic.com", "API.Anthropic.com"));
   EXPECT_TRUE(same_host("api.anthropic.com", "api.anthropic.com:443"));
+  // A tunnel to "api.anthropic.com." went to the provider all the same.
+  EXPECT_TRUE(same_host("api.anthropic.com", "api.anthropic.com."));
+  EXPECT_TRUE(same_host("api.anthropic.com", "API.Anthropic.com.:443"));
+  EXPECT_FALSE(same_host("api.anthropic.com", "api.anthropic.com.."));
   EXPECT_FALSE(same_host("api.anthropic.com", "api.anthropic.com:8443"));
   EXPECT_FALSE(same_host("api.anthropic.com", "api.anthropic.co"));
   EXPECT_FALSE(same_host("api.anthropic.com", "evil-api.anthropic.com"));
@@ -294,6 +299,19 @@ TEST(CheatCheck, PolicyChecksAreSkippedWithoutAPolicyAndRunWithIt) {
   auto model = check(write_trace(spec, "model").path, &ok);
   ASSERT_EQ(of(model, "GC13").size(), 1u) << describe(model);
   EXPECT_NE(of(model, "GC13")[0]->message.find("claude-opus"), std::string::npos);
+
+  // The same, hidden from a reader that takes the first "model" or skips a
+  // body that does not open with '{'.
+  for (const char* plant : {"model-ambiguous", "model-after-space"}) {
+    spec.plants = {plant};
+    Planted hidden = write_trace(spec, plant);
+    auto r = check(hidden.path, &ok);
+    EXPECT_VERDICT(r.verify, Verdict::verified);
+    auto gc13 = of(r, "GC13");
+    ASSERT_EQ(gc13.size(), 1u) << plant << "\n" << describe(r);
+    EXPECT_EQ(gc13[0]->severity, Severity::high);
+    EXPECT_EQ(gc13[0]->seqs, hidden.written.seqs_of(plant)) << plant;
+  }
 }
 
 TEST(CheatCheck, PoliciesAreValidated) {

@@ -9,6 +9,9 @@ namespace goalcup::cheat {
 
 namespace {
 
+// What a recovered capture may still write: its status (acks, gaps) and seal.
+bool status_or_seal(Kind k) { return k == Kind::ack || k == Kind::gap || k == Kind::seal || k == Kind::seal_ack; }
+
 class Gc06 final : public Check {
  public:
   std::string_view id() const override { return "GC06"; }
@@ -19,7 +22,7 @@ class Gc06 final : public Check {
       (void)json::string(r.body, "gap", &name);
       gaps_.add(name, r.seq);
       if (name == "IngestLost") ++ingest_lost_;
-    } else if (ingest_lost_ > 0 && (r.kind == Kind::wire || r.kind == Kind::native || r.kind == Kind::exit)) {
+    } else if (ingest_lost_ > 0 && !status_or_seal(r.kind)) {
       after_.add(r.seq);
     }
   }
@@ -39,8 +42,9 @@ class Gc06 final : public Check {
     }
     if (!after_.empty()) {
       ctx.emit(finding("GC06", Severity::high, after_.seqs,
-                       std::to_string(after_.count) + " wire, native or exit record(s) follow an IngestLost gap, "
-                       "where a recovered capture may only report status and seal."),
+                       std::to_string(after_.count) + " record(s) other than ack, gap, seal or seal_ack (wire, "
+                       "native, exit, tunnel...) follow an IngestLost gap, where a recovered capture may only report "
+                       "status and seal."),
                "after-ingest-lost");
     }
   }

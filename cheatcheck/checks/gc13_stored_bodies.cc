@@ -36,6 +36,10 @@ class Gc13 final : public Check {
     if (!ctx.policy().has_models) {
       ctx.skip("GC13", "the policy lists no models, so request models were not checked");
     }
+    emit(ctx, ambiguous_,
+         "request(s) whose JSON body repeats a member name: the provider may have read another model (or other "
+         "values) than the ones checked here.",
+         "ambiguous-request");
     for (const auto& [model, list] : models_.all()) {
       ctx.emit(finding("GC13", Severity::high, list.seqs,
                        std::to_string(list.count) + " request(s) ask for model " + model +
@@ -74,8 +78,13 @@ class Gc13 final : public Check {
   void check_model(const Record& r, const WireBody& body, Context& ctx) {
     std::string_view dir;
     if (!ctx.policy().has_models || json::string(r.body, "dir", &dir) != json::Get::ok || dir != "request") return;
-    if (body.bytes.empty() || body.bytes.front() != '{') return;
-    auto root = parser_.parse_copy(body.bytes, static_cast<int64_t>(r.seq));
+    // JSON may open with white space; the provider reads such a body all the same.
+    const size_t start = body.bytes.find_first_not_of(" \t\r\n");
+    if (start == std::string_view::npos || body.bytes[start] != '{') return;
+    auto root = parser_.parse_copy(body.bytes.substr(start), static_cast<int64_t>(r.seq));
+    // A repeated member (two "model"s): JSON readers keep the last value or
+    // the first, so the provider may have read another model than this check.
+    if (!root && root.error().code == Code::duplicate_member) return ambiguous_.add(r.seq);
     simdjson::dom::object o;
     std::string_view model;
     if (!root || root->get(o) || json::string(o, "model", &model) != json::Get::ok) return;
@@ -90,7 +99,7 @@ class Gc13 final : public Check {
   }
 
   StrictJsonParser parser_{Limits{}};
-  SeqList bad_digest_, bad_size_, bad_redaction_;
+  SeqList bad_digest_, bad_size_, bad_redaction_, ambiguous_;
   NamedSeqs models_;
 };
 
