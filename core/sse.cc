@@ -85,6 +85,11 @@ RebuiltBlock::Kind anthropic_kind(std::string_view type) {
   return K::other;
 }
 
+// Blocks kept apart: an answer has a few; a stream of a million tiny
+// blocks must not cost a million entries.
+constexpr size_t kMaxBlocks = 1024;
+constexpr int64_t kOverflow = INT64_MAX;
+
 class Rebuilder {
  public:
   void on_event(std::string_view data) {
@@ -117,7 +122,6 @@ class Rebuilder {
         out_.tool_calls.push_back(std::move(b.call));
       } else if (b.kind == RebuiltBlock::Kind::text) {
         out_.text += b.text;
-        out_.text_blocks.push_back(b.text);
         out.text = std::move(b.text);
       } else {
         out.text = std::move(b.text);
@@ -137,7 +141,7 @@ class Rebuilder {
       anthropic_usage(child(m, "usage"));
     } else if (type == "content_block_start") {
       auto cb = child(e, "content_block");
-      Block& b = blocks_[index];
+      Block& b = block(index);
       b.type = get_str(cb, "type");
       b.kind = anthropic_kind(b.type);
       if (b.kind == RebuiltBlock::Kind::tool_call) {
@@ -148,14 +152,14 @@ class Rebuilder {
       } else if (b.kind == RebuiltBlock::Kind::tool_result) {
         b.text = get_str(cb, "tool_use_id");
       } else if (b.kind == RebuiltBlock::Kind::thinking) {
-        b.text = get_str(cb, "thinking");
+        b.text += get_str(cb, "thinking");  // +=: blocks past kMaxBlocks share one
       } else {
-        b.text = get_str(cb, "text");
+        b.text += get_str(cb, "text");
       }
     } else if (type == "content_block_delta") {
       auto d = child(e, "delta");
       const std::string kind = get_str(d, "type");
-      Block& b = blocks_[index];
+      Block& b = block(index);
       if (b.type.empty()) {  // a delta whose block start was not seen (a cut stream)
         b.kind = kind == "text_delta"         ? RebuiltBlock::Kind::text
                  : kind == "thinking_delta"   ? RebuiltBlock::Kind::thinking
@@ -200,13 +204,13 @@ class Rebuilder {
         out_.stop_reason = type.substr(9);
       }
     } else if (type == "response.output_item.added" || type == "response.output_item.done") {
-      item(type == "response.output_item.done", child(e, "item"), blocks_[index]);
+      item(type == "response.output_item.done", child(e, "item"), block(index));
     } else if (type == "response.output_text.delta" || type == "response.refusal.delta") {
-      Block& b = blocks_[index];
+      Block& b = block(index);
       b.kind = RebuiltBlock::Kind::text;
       b.text += get_str(e, "delta");
     } else if (type == "response.reasoning_summary_text.delta" || type == "response.reasoning_text.delta") {
-      Block& b = blocks_[index];
+      Block& b = block(index);
       b.kind = RebuiltBlock::Kind::reasoning;
       const int64_t part = get_int(e, "summary_index");
       if (part != b.summary_index && !b.text.empty()) b.text += "\n\n";
@@ -214,7 +218,7 @@ class Rebuilder {
       b.text += get_str(e, "delta");
     } else if (type == "response.function_call_arguments.delta" || type == "response.custom_tool_call_input.delta" ||
                type == "response.code_interpreter_call_code.delta" || type == "response.mcp_call_arguments.delta") {
-      Block& b = blocks_[index];
+      Block& b = block(index);
       b.kind = RebuiltBlock::Kind::tool_call;
       b.call.input += get_str(e, "delta");
     }
@@ -316,13 +320,23 @@ class Rebuilder {
   // Chat Completions blocks in order of first appearance: text is -1,
   // reasoning -2, tool calls their index.
   Block& chat_block(int64_t key, RebuiltBlock::Kind kind) {
+    if (chat_order_.size() >= kMaxBlocks && !chat_order_.contains(key)) key = kOverflow;
     auto [it, fresh] = chat_order_.try_emplace(key, static_cast<int64_t>(chat_order_.size()));
-    Block& b = blocks_[it->second];
+    Block& b = block(it->second);
     if (fresh) {
       b.kind = kind;
       b.type = kind == RebuiltBlock::Kind::text ? "text" : kind == RebuiltBlock::Kind::reasoning ? "reasoning" : "function";
     }
     return b;
+  }
+
+  // The block at `index`; past kMaxBlocks distinct blocks, one block that
+  // all later ones share (their text is kept, in stream order).
+  Block& block(int64_t index) {
+    if (auto it = blocks_.find(index); it != blocks_.end()) return it->second;
+    if (blocks_.size() < kMaxBlocks) return blocks_[index];
+    ++out_.blocks_merged;
+    return blocks_[kOverflow];
   }
 
   StrictJsonParser parser_{Limits{}};
@@ -368,6 +382,14 @@ void for_each_sse_event(std::string_view body,
     }
   }
   if (has_data) on_event(event, data);  // a stream cut before its blank line
+}
+
+std::vector<std::string_view> RebuiltAnswer::text_blocks() const {
+  std::vector<std::string_view> out;
+  for (const auto& b : blocks) {
+    if (b.kind == RebuiltBlock::Kind::text) out.push_back(b.text);
+  }
+  return out;
 }
 
 RebuiltAnswer rebuild_answer(std::string_view sse_body) {

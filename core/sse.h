@@ -51,7 +51,6 @@ struct RebuiltAnswer {
   std::string model;
   std::string stop_reason;
   std::string text;                      // every text delta, concatenated
-  std::vector<std::string> text_blocks;  // per content block / output item
   std::vector<RebuiltToolCall> tool_calls;
   std::vector<RebuiltBlock> blocks;      // everything, in stream order
   // Usage as the stream finally states it (Anthropic's message_delta and
@@ -67,6 +66,13 @@ struct RebuiltAnswer {
   bool finished = false;   // saw message_stop / response.completed / finish_reason
   uint64_t events = 0;
   uint64_t bad_events = 0;  // data that was not JSON
+  // Block events past the first 1,024 distinct blocks: these blocks are
+  // merged into the last one, their text kept in stream order.
+  uint64_t blocks_merged = 0;
+
+  // The text of each text block (content block / output item), in order:
+  // views of `blocks`, which hold the only copy of each.
+  std::vector<std::string_view> text_blocks() const;
 };
 
 RebuiltAnswer rebuild_answer(std::string_view sse_body);

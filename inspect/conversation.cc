@@ -106,6 +106,7 @@ std::string shown_input(const RebuiltToolCall& c) {
 std::string input_label(const NewInput& in) {
   if (in.kind == "developer") return "Developer";
   if (in.kind == "system") return "System";
+  if (in.kind == "omitted") return "Omitted";
   return "User";
 }
 
@@ -117,15 +118,17 @@ bool ConversationVisitor::on_record(const Record& r, const Line&, const Digest&)
   std::string_view dir;
   (void)json::string(r.body, "dir", &dir);
   const auto key = std::make_pair(conn, exchange);
+  std::string decoded;
+  const std::string_view body = wire_body(r, &decoded);
   if (dir == "request") {
-    if (pending_.size() < kMaxPending) pending_[key] = {read_request(wire_bytes(r), r.seq, max_text_), r.t};
+    if (pending_.size() < kMaxPending) pending_[key] = {read_request(body, r.seq, max_text_), r.t};
     return true;
   }
   Exchange e;
   e.number = ++count_;
   e.response_seq = r.seq;
   e.response_t = r.t;
-  e.answer = read_answer(wire_bytes(r));
+  e.answer = read_answer(body);
   if (auto it = pending_.find(key); it != pending_.end()) {
     e.request = std::move(it->second.first);
     e.request_t = it->second.second;
@@ -273,7 +276,6 @@ void mask_exchange(Exchange& e, cheat::CredentialMasker& masker) {
   };
   for (auto& in : e.request.inputs) mask(in.text);
   mask(e.answer.text);
-  for (auto& b : e.answer.text_blocks) mask(b);
   for (auto& c : e.answer.tool_calls) mask(c.input);
   for (auto& b : e.answer.blocks) mask(b.text);  // text, thinking and reasoning blocks as shown
 }

@@ -33,11 +33,26 @@ std::string content_text(simdjson::dom::element content) {
   return out;
 }
 
+// Inputs kept per request: a body of a million tiny messages must not cost
+// a million entries. The rest are counted in one note.
+constexpr size_t kMaxInputs = 1000;
+
+void add_input(RequestInfo& info, NewInput in) {
+  if (info.inputs.size() < kMaxInputs) {
+    info.inputs.push_back(std::move(in));
+    return;
+  }
+  if (info.inputs.size() == kMaxInputs) info.inputs.push_back({"omitted", "", "", 0});
+  NewInput& note = info.inputs.back();
+  note.text = std::to_string(++info.inputs_omitted) + " more inputs not shown";
+  note.bytes = note.text.size();
+}
+
 void add_blocks(simdjson::dom::element content, const std::string& role, RequestInfo& info, size_t max_text) {
   simdjson::dom::array blocks;
   if (content.get(blocks)) {
     const std::string text = content_text(content);
-    info.inputs.push_back({role, clip(text, max_text), "", text.size()});
+    add_input(info, {role, clip(text, max_text), "", text.size()});
     return;
   }
   for (auto b : blocks) {
@@ -47,10 +62,10 @@ void add_blocks(simdjson::dom::element content, const std::string& role, Request
       std::string text = !b.at_key("content").get(inner) ? content_text(inner) : str(b, "output");
       std::string id = str(b, "tool_use_id");
       if (id.empty()) id = str(b, "call_id");
-      info.inputs.push_back({"tool_result", clip(text, max_text), id, text.size()});
+      add_input(info, {"tool_result", clip(text, max_text), id, text.size()});
     } else if (!str(b, "text").empty()) {
       const std::string text = str(b, "text");
-      info.inputs.push_back({role, clip(text, max_text), "", text.size()});
+      add_input(info, {role, clip(text, max_text), "", text.size()});
     }
   }
 }
@@ -76,7 +91,7 @@ RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text) {
   // Anthropic: messages[]; OpenAI Responses: input[] (or a plain string).
   if (root->at_key("messages").get(items) && root->at_key("input").get(items)) {
     std::string_view s;
-    if (!root->at_key("input").get(s)) info.inputs.push_back({"user", clip(s, max_text), "", s.size()});
+    if (!root->at_key("input").get(s)) add_input(info, {"user", clip(s, max_text), "", s.size()});
     return info;
   }
   // The new input is what follows the last assistant turn.
@@ -90,13 +105,13 @@ RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text) {
     const std::string type = str(item, "type");
     if (type == "function_call_output" || type == "custom_tool_call_output") {
       const std::string output = str(item, "output");
-      info.inputs.push_back({"tool_result", clip(output, max_text), str(item, "call_id"), output.size()});
+      add_input(info, {"tool_result", clip(output, max_text), str(item, "call_id"), output.size()});
       continue;
     }
     simdjson::dom::element tool_content;
     if (str(item, "role") == "tool" && !item.at_key("content").get(tool_content)) {  // Chat Completions
       const std::string output = content_text(tool_content);
-      info.inputs.push_back({"tool_result", clip(output, max_text), str(item, "tool_call_id"), output.size()});
+      add_input(info, {"tool_result", clip(output, max_text), str(item, "tool_call_id"), output.size()});
       continue;
     }
     simdjson::dom::element content;
@@ -105,15 +120,17 @@ RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text) {
   return info;
 }
 
-std::string wire_bytes(const Record& r) {
+std::string_view wire_body(const Record& r, std::string* decoded, size_t max) {
   std::string_view body, encoding;
   if (json::string(r.body, "body", &body) != json::Get::ok) return {};
   (void)json::string(r.body, "encoding", &encoding);
-  if (encoding == "base64") {
-    auto decoded = base64_decode(body);
-    return decoded ? *decoded : std::string();
-  }
-  return std::string(body);
+  if (encoding != "base64") return body;
+  // Whole groups of four characters: a prefix of valid base64 is valid.
+  if (max < body.size() / 4 * 3) body = body.substr(0, (max / 3 + 1) * 4);
+  auto bytes = base64_decode(body);
+  *decoded = bytes ? std::move(*bytes) : std::string();
+  if (decoded->size() > max) decoded->resize(max);
+  return *decoded;
 }
 
 RebuiltAnswer read_answer(std::string_view body) {
@@ -133,9 +150,8 @@ RebuiltAnswer read_answer(std::string_view body) {
     for (auto b : content) {
       const std::string type = str(b, "type");
       if (type == "text") {
-        a.text_blocks.push_back(str(b, "text"));
-        a.text += a.text_blocks.back();
-        a.blocks.push_back({RebuiltBlock::Kind::text, type, a.text_blocks.back(), -1});
+        a.blocks.push_back({RebuiltBlock::Kind::text, type, str(b, "text"), -1});
+        a.text += a.blocks.back().text;
       } else if (type == "tool_use" || type == "server_tool_use" || type == "mcp_tool_use") {
         simdjson::dom::element input;
         std::string json_text;
@@ -175,7 +191,8 @@ std::string describe(const Record& r) {
       int64_t status = 0;
       (void)json::integer(r.body, "status", &status);
       std::string out = std::to_string(status);
-      const std::string body = wire_bytes(r);
+      std::string decoded;
+      const std::string_view body = wire_body(r, &decoded);
       if (looks_like_sse(body)) {
         RebuiltAnswer a = rebuild_answer(body);
         out += " SSE " + (a.message_id.size() > 14 ? a.message_id.substr(0, 14) + "\u2026" : a.message_id);

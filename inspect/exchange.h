@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,9 @@
 namespace goalcup::inspect {
 
 struct NewInput {
-  std::string kind;  // "tool_result", or the role that said it: "user", "developer", "system"
+  // "tool_result", or the role that said it: "user", "developer", "system";
+  // "omitted": a note counting the inputs past the first 1,000.
+  std::string kind;
   std::string text;
   std::string tool_use_id;
   uint64_t bytes = 0;  // the text's size before clip(); 0 when not known
@@ -24,13 +27,16 @@ struct RequestInfo {
   std::string model;
   std::vector<NewInput> inputs;  // what this request added at its end
   uint64_t body_bytes = 0;
+  uint64_t inputs_omitted = 0;  // past the first 1,000, only counted
 };
 
 // Reads a request body (Anthropic Messages or OpenAI Responses JSON).
 RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text);
 
-// The wire body of a record as bytes (base64 decoded when so encoded).
-std::string wire_bytes(const Record& r);
+// The wire body of a record as bytes: a view of the stored text, or, when
+// it is base64, its first `max` decoded bytes held in `*decoded` (a prefix,
+// so that a view that shows only the start decodes only the start).
+std::string_view wire_body(const Record& r, std::string* decoded, size_t max = SIZE_MAX);
 
 // A response body: rebuilt from SSE, or read from a plain JSON message.
 RebuiltAnswer read_answer(std::string_view body);

@@ -14,50 +14,120 @@
 namespace goalcup::inspect {
 namespace {
 
-// Renders the decoded views of a body: wire bodies, native lines, statements.
-void write_decoded(JsonWriter& w, const Record& r) {
-  StrictJsonParser parser{Limits{}};
-  auto json_or_text = [&](std::string_view key, std::string_view text) {
-    auto root = parser.parse_copy(text, -1);
-    w.key(key);
-    if (root) write_dom(w, *root);
-    else w.value(text);
-  };
-  if (r.kind == Kind::wire) {
-    const std::string body = wire_bytes(r);
-    if (looks_like_sse(body)) {
-      w.key("sse_events").begin_array();
-      for_each_sse_event(body, [&](std::string_view event, std::string_view data) {
-        w.begin_object().field("event", event);
-        json_or_text("data", data);
-        w.end_object();
-        return true;
-      });
-      w.end_array();
-      const RebuiltAnswer a = rebuild_answer(body);
-      w.key("rebuilt_answer").begin_object().field("message_id", a.message_id).field("model", a.model);
-      w.field("stop_reason", a.stop_reason).field("text", a.text).key("tool_calls").begin_array();
-      for (const auto& c : a.tool_calls) w.begin_object().field("id", c.id).field("name", c.name).field("input", c.input).end_object();
-      w.end_array().end_object();
-    } else if (simdjson::validate_utf8(body.data(), body.size())) {
-      json_or_text("wire_body", body);
-    } else {
-      w.field("wire_body_base64", base64_encode(body));
-    }
-  } else if (r.kind == Kind::native) {
-    std::string_view text;
-    if (json::string(r.body, "text", &text) == json::Get::ok) json_or_text("native", text);
-  } else if (is_statement(r.kind)) {
-    auto env = decode_envelope(r.body, static_cast<int64_t>(r.seq));
-    if (env) json_or_text("statement", env->payload);
-  }
+// A shown record holds no more than this of any one string or decoded view,
+// so that showing a record costs a bounded amount beyond reading its line:
+// a longer string is clipped before it is copied (with a note of how much
+// more there was), and a longer body is shown as its clipped text, not
+// parsed. `clipped` in the JSON says so.
+constexpr size_t kShownBytes = 1 << 20;
+
+// Whether the part of `body` that is shown is UTF-8 text (a clipped body
+// ends on a character boundary).
+bool utf8_head(std::string_view body) {
+  size_t n = std::min(body.size(), kShownBytes);
+  while (n > 0 && n < body.size() && (static_cast<unsigned char>(body[n]) & 0xC0) == 0x80) --n;
+  return simdjson::validate_utf8(body.data(), n);
 }
+
+class RecordRenderer {
+ public:
+  explicit RecordRenderer(const Limits& limits) : parser_(limits) {}
+
+  // The decoded views of a body: wire bodies, native lines, statements.
+  void write_decoded(JsonWriter& w, const Record& r) {
+    if (r.kind == Kind::wire) {
+      std::string decoded;
+      const std::string_view body = wire_body(r, &decoded, kShownBytes + 1);
+      if (looks_like_sse(body)) {
+        w.key("sse_events").begin_array();
+        size_t shown = 0;
+        for_each_sse_event(body, [&](std::string_view event, std::string_view data) {
+          w.begin_object().field("event", clip_shown(event));
+          json_or_text(w, "data", data);
+          w.end_object();
+          shown += event.size() + data.size();
+          if (shown <= kShownBytes) return true;
+          clipped_ = true;
+          return false;
+        });
+        w.end_array();
+        const RebuiltAnswer a = rebuild_answer(body);
+        w.key("rebuilt_answer").begin_object().field("message_id", clip_shown(a.message_id)).field("model", clip_shown(a.model));
+        w.field("stop_reason", clip_shown(a.stop_reason)).field("text", clip_shown(a.text)).key("tool_calls").begin_array();
+        for (const auto& c : a.tool_calls) {
+          w.begin_object().field("id", clip_shown(c.id)).field("name", clip_shown(c.name)).field("input", clip_shown(c.input));
+          w.end_object();
+        }
+        w.end_array().end_object();
+      } else if (utf8_head(body)) {
+        json_or_text(w, "wire_body", body);
+      } else {
+        w.field("wire_body_base64", base64_encode(body.substr(0, kShownBytes)));
+        if (body.size() > kShownBytes) clipped_ = true;
+      }
+    } else if (r.kind == Kind::native) {
+      std::string_view text;
+      if (json::string(r.body, "text", &text) == json::Get::ok) json_or_text(w, "native", text);
+    } else if (is_statement(r.kind)) {
+      auto env = decode_envelope(r.body, static_cast<int64_t>(r.seq));
+      if (env) json_or_text(w, "statement", env->payload);
+    }
+  }
+
+  // The record's body as stored, each string clipped.
+  void write_body(JsonWriter& w, simdjson::dom::object o) {
+    w.begin_object();
+    for (auto field : o) {
+      w.key(clip_shown(field.key));
+      write_body(w, field.value);
+    }
+    w.end_object();
+  }
+  void write_body(JsonWriter& w, simdjson::dom::element e) {
+    simdjson::dom::object o;
+    simdjson::dom::array a;
+    std::string_view s;
+    if (!e.get(o)) {
+      write_body(w, o);
+    } else if (!e.get(a)) {
+      w.begin_array();
+      for (auto v : a) write_body(w, v);
+      w.end_array();
+    } else if (!e.get(s)) {
+      w.value(clip_shown(s));
+    } else {
+      write_dom(w, e);
+    }
+  }
+
+  std::string clip_shown(std::string_view s) {
+    if (s.size() > kShownBytes) clipped_ = true;
+    return clip(s, kShownBytes);
+  }
+  bool clipped() const { return clipped_; }
+
+ private:
+  // Parsed JSON when the text is JSON and short enough, else the text.
+  void json_or_text(JsonWriter& w, std::string_view key, std::string_view text) {
+    w.key(key);
+    if (text.size() <= kShownBytes) {
+      if (auto root = parser_.parse_copy(text, -1)) {
+        write_dom(w, *root);
+        return;
+      }
+    }
+    w.value(clip_shown(text));
+  }
+
+  StrictJsonParser parser_;
+  bool clipped_ = false;
+};
 
 // Text for people: the envelope, the body with its long encoded members
 // replaced by a note, then each decoded view; SSE as one line per event.
 // JSON parts are escaped by JsonWriter; other trace text through safe_text,
 // one line each but the rebuilt answer's text, which keeps its lines.
-std::string render_text(const Record& r, const Line& line, const Digest& hash, const Style& st) {
+std::string render_text(const Record& r, const Line& line, const Digest& hash, const Style& st, RecordRenderer& rr) {
   std::string out = st.paint(fit_columns("seq " + std::to_string(r.seq) + "  " + safe_text(r.t_text) + "  " +
                                              safe_text(r.kind_text), kWidth), Color::bold) + "\n";
   out += st.paint("prev ", Color::dim) + digest_ref(r.prev) + "\n" + st.paint("hash ", Color::dim) + digest_ref(hash) +
@@ -70,52 +140,64 @@ std::string render_text(const Record& r, const Line& line, const Digest& hash, c
     std::string_view sv;
     const bool decoded_below = (field.key == "body" || field.key == "text" || field.key == "payload") &&
                                !field.value.get(sv) && sv.size() > 80;
-    w.key(field.key);
+    w.key(rr.clip_shown(field.key));
     if (decoded_below) w.value("<" + std::to_string(sv.size()) + " bytes, decoded below>");
-    else write_dom(w, field.value);
+    else rr.write_body(w, field.value);
   }
   w.end_object();
   out += hard_wrap(body);
-  const std::string wire = r.kind == Kind::wire ? wire_bytes(r) : std::string();
+  std::string decoded_wire;
+  const std::string_view wire = r.kind == Kind::wire ? wire_body(r, &decoded_wire, kShownBytes + 1) : std::string_view();
   if (r.kind == Kind::wire && looks_like_sse(wire)) {
     out += "\n" + st.paint("events", Color::bold) + "\n";
+    const size_t events_start = out.size();
     for_each_sse_event(wire, [&](std::string_view event, std::string_view data) {
-      out += hard_wrap("  " + (event.empty() ? std::string("message") : safe_text(event)) + "  " + safe_text(data));
-      return true;
+      out += hard_wrap("  " + (event.empty() ? std::string("message") : safe_text(rr.clip_shown(event))) + "  " +
+                       safe_text(rr.clip_shown(data)));
+      if (out.size() - events_start <= kShownBytes) return true;
+      out += st.paint("  ... events past the first " + human_bytes(kShownBytes) + " not shown", Color::dim) + "\n";
+      return false;
     });
     const RebuiltAnswer a = rebuild_answer(wire);
     out += "\n" + st.paint("rebuilt answer", Color::bold) + " " +
-           hard_wrap(safe_text(a.message_id) + " (" + safe_text(a.stop_reason) + ")") + wrap(a.text, "");
-    for (const auto& c : a.tool_calls) out += wrap("-> " + c.name + " " + c.id + " " + c.input, "");
+           hard_wrap(safe_text(rr.clip_shown(a.message_id)) + " (" + safe_text(rr.clip_shown(a.stop_reason)) + ")") +
+           wrap(rr.clip_shown(a.text), "");
+    for (const auto& c : a.tool_calls) {
+      out += wrap("-> " + rr.clip_shown(c.name) + " " + rr.clip_shown(c.id) + " " + rr.clip_shown(c.input), "");
+    }
     return out;
   }
   std::string decoded;
   JsonWriter d(&decoded, true);
   d.begin_object();
-  write_decoded(d, r);
+  rr.write_decoded(d, r);
   d.end_object();
   if (decoded.size() > 2) out += "\n" + st.paint("decoded", Color::bold) + "\n" + hard_wrap(decoded);
   return out;
 }
 
-std::string render_json(const Record& r, const Digest& hash) {
+std::string render_json(const Record& r, const Digest& hash, RecordRenderer& rr) {
   std::string out;
   JsonWriter w(&out);
   w.begin_object().field("seq", r.seq).field("t", r.t_text).field("kind", r.kind_text);
   w.field("prev", digest_ref(r.prev)).field("hash", digest_ref(hash)).field("description", describe(r));
   w.key("body");
-  write_dom(w, r.body);
-  write_decoded(w, r);
+  rr.write_body(w, r.body);
+  rr.write_decoded(w, r);
+  w.field("clipped", rr.clipped());
   w.end_object();
   return out;
 }
 
 class ShowVisitor final : public RecordVisitor {
  public:
-  ShowVisitor(uint64_t seq, bool json, const Style& st) : seq_(seq), json_(json), st_(st) {}
+  ShowVisitor(uint64_t seq, bool json, const Style& st, const Limits& limits)
+      : seq_(seq), json_(json), st_(st), limits_(limits) {}
   bool on_record(const Record& r, const Line& line, const Digest& hash) override {
     // Read on to the end: the verdict and the marks need the whole chain.
-    if (line.index == seq_) out_ = json_ ? render_json(r, hash) : render_text(r, line, hash, st_);
+    if (line.index != seq_) return true;
+    RecordRenderer rr(limits_);
+    out_ = json_ ? render_json(r, hash, rr) : render_text(r, line, hash, st_, rr);
     return true;
   }
   void on_bad_line(const Line& line, const Error& e) override {
@@ -127,6 +209,7 @@ class ShowVisitor final : public RecordVisitor {
   uint64_t seq_;
   bool json_;
   const Style& st_;
+  const Limits& limits_;
 };
 
 // One fixed-width line per record: seq, time of day to the millisecond,
@@ -206,7 +289,7 @@ class ListVisitor final : public RecordVisitor {
 
 ShownRecord show_record(const std::string& path, const WalkOptions& options, uint64_t seq, bool json,
                         const Style& style) {
-  ShowVisitor v(seq, json, style);
+  ShowVisitor v(seq, json, style, options.limits);
   ShownRecord shown;
   shown.report = walk_trace(path, options, &v);
   const VerdictView verdict(shown.report);

@@ -82,7 +82,8 @@ bool SummaryVisitor::on_record(const Record& r, const Line&, const Digest&) {
       s_.wire_bytes += size;
       std::string_view dir;
       (void)json::string(r.body, "dir", &dir);
-      const std::string body = wire_bytes(r);
+      std::string decoded;
+      const std::string_view body = wire_body(r, &decoded);
       if (dir == "request") {
         ++s_.exchanges;
         RequestInfo req = read_request(body, r.seq, 0);

@@ -73,7 +73,7 @@ Outcome run_measured(const std::vector<std::string>& argv, bool with_stderr = fa
     char buf[65536];
     ssize_t n;
     while ((n = ::read(pipefd[0], buf, sizeof buf)) > 0) {
-      if (o.out.size() < (1 << 20)) o.out.append(buf, static_cast<size_t>(n));
+      if (o.out.size() < (8 << 20)) o.out.append(buf, static_cast<size_t>(n));
     }
   });
   int status = 0;
@@ -784,6 +784,136 @@ TEST(HostileBudgets, AThousandSmallBombsInOneUploadStopEarly) {
   expect_bounded(slow);
   EXPECT_EQ(slow.exit_code, 2) << slow.out.substr(0, 400);
   EXPECT_TRUE(names_code(slow, "limit_time")) << slow.out.substr(0, 400);
+}
+
+
+// A wire record whose body is `text`, stored as UTF-8 (escaped here as a
+// JSON string: only quotes and backslashes need it in what the tests write).
+std::string wire_record(uint64_t seq, std::string_view dir, std::string_view text) {
+  std::string escaped;
+  escaped.reserve(text.size() + text.size() / 8);
+  for (char c : text) {
+    if (c == '"' || c == '\\') escaped += '\\';
+    if (c == '\n') {
+      escaped += "\\n";
+      continue;
+    }
+    escaped += c;
+  }
+  const bool request = dir == "request";
+  const std::string body = std::string("{\"conn\":1,\"exchange\":1,\"dir\":\"") + std::string(dir) +
+                           "\",\"host\":\"api.anthropic.com\"," +
+                           (request ? "\"method\":\"POST\",\"path\":\"/v1/messages\"," : "\"status\":200,") +
+                           "\"headers\":[],\"body\":\"" + escaped + "\",\"encoding\":\"utf8\",\"size\":" +
+                           std::to_string(text.size()) + ",\"sha256\":\"" + digest_ref(sha256(text)) + "\",\"complete\":true}";
+  std::string line = envelope(seq, body);
+  const size_t kind = line.find("\"gap\"");
+  return line.replace(kind, 5, "\"wire\"");
+}
+
+// A 50 MiB request body: a conversation of many user messages.
+const std::string& large_request_trace() {
+  static const std::string path = [] {
+    const std::string message = R"({"role":"user","content":")" + std::string(1000, 'x') + " caf\u00e9\"},";
+    std::string body = R"({"model":"claude-sonnet-4-5","max_tokens":100,"stream":true,"messages":[)";
+    while (body.size() < (50u << 20)) body += message;
+    body.back() = ']';
+    body += '}';
+    const std::string answer = "data:{\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"model\":\"m\"}}\n\n";
+    return put("large-request.jsonl", wire_record(0, "request", body) + wire_record(1, "response", answer));
+  }();
+  return path;
+}
+
+// Peak RSS bound of 2 x the longest line + 32 MiB, in KiB.
+long twice_the_line_kb(const std::string& path) {
+  return (2 * static_cast<long>(fs::file_size(path)) + (32 << 20)) / 1024;
+}
+
+// `show` holds the line and the walk's parse of it, and of the record no
+// more than a clipped copy of each string: 2 x the line + 32 MiB.
+TEST(HostileBodies, ShowOnAFiftyMiBLineHoldsItTwiceAtMost) {
+  const std::string& path = large_request_trace();
+  for (const bool json : {false, true}) {
+    SCOPED_TRACE(json ? "--json" : "text");
+    std::vector<std::string> argv{GOALCUP_INSPECT_BIN, "show", path, "0"};
+    if (json) argv.insert(argv.begin() + 2, "--json");
+    const Outcome o = run_measured(argv);
+    EXPECT_FALSE(o.killed);
+    EXPECT_EQ(o.exit_code, 0) << o.out.substr(0, 400);
+    if (json) {  // (text is wrapped: the note is cut across lines)
+      EXPECT_NE(o.out.find("more bytes]"), std::string::npos) << "the body is shown clipped, with a note";
+      EXPECT_NE(o.out.find("\"clipped\":true"), std::string::npos);
+    }
+    if (kMeasureBounds) {
+      EXPECT_LT(o.max_rss_kb, twice_the_line_kb(path)) << "peak RSS " << o.max_rss_kb / 1024 << " MiB";
+    }
+  }
+  // A short record is shown whole, parsed, and says so.
+  const std::string small = put("small-request.jsonl", wire_record(0, "request", R"({"model":"m","messages":[]})"));
+  const Outcome o = run_measured({GOALCUP_INSPECT_BIN, "show", "--json", small, "0"});
+  EXPECT_NE(o.out.find("\"clipped\":false"), std::string::npos) << o.out.substr(0, 2000);
+  EXPECT_NE(o.out.find("\"wire_body\":{\"model\":\"m\""), std::string::npos) << o.out.substr(0, 2000);
+}
+
+// The views read a request body without a copy of it beside the walk's:
+// 4 x the line + 32 MiB (the line, the walk's parse, the body's padded
+// copy and its parse).
+TEST(HostileBodies, ViewsOnAFiftyMBRequestBodyAreBounded) {
+  const std::string& path = large_request_trace();
+  const long bound_kb = (4 * static_cast<long>(fs::file_size(path)) + (32 << 20)) / 1024;
+  for (const char* view : {"summary", "conversation"}) {
+    SCOPED_TRACE(view);
+    const Outcome o = run_measured({GOALCUP_INSPECT_BIN, view, path});
+    EXPECT_FALSE(o.killed);
+    EXPECT_EQ(o.exit_code, 1) << o.out.substr(0, 400);  // one record: no chain
+    if (kMeasureBounds) {
+      EXPECT_LT(o.max_rss_kb, bound_kb) << "peak RSS " << o.max_rss_kb / 1024 << " MiB";
+    }
+  }
+  // All the user messages follow the last assistant turn: the first
+  // thousand are shown, the rest counted.
+  const Outcome o = run_measured({GOALCUP_INSPECT_BIN, "conversation", "--format", "json", path});
+  EXPECT_NE(o.out.find("\"kind\":\"omitted\",\"text\":\"49"), std::string::npos) << o.out.substr(o.out.size() - std::min<size_t>(o.out.size(), 400));
+}
+
+// A stream of 500,000 content blocks: the first 1,024 are kept apart, the
+// rest merged into one with their text; no view holds an entry per block.
+TEST(HostileBodies, AStreamOfHalfAMillionBlocksIsBounded) {
+  std::string sse = R"(data:{"type":"message_start","message":{"id":"msg_1","model":"m","content":[],"usage":{"input_tokens":1}}})";
+  sse += "\n\n";
+  for (int i = 0; i < 500000; ++i) {
+    sse += R"(data:{"type":"content_block_start","index":)" + std::to_string(i) +
+           R"(,"content_block":{"type":"text","text":"a"}})" + "\n\n";
+  }
+  sse += "data:{\"type\":\"message_stop\"}\n\n";
+  const std::string path = put("half-a-million-blocks.jsonl", wire_record(0, "request", R"({"model":"m","messages":[]})") +
+                                                              wire_record(1, "response", sse));
+  const long twice_kb = twice_the_line_kb(path);
+  const long thrice_kb = (3 * static_cast<long>(fs::file_size(path)) + (32 << 20)) / 1024;
+  struct Run {
+    std::vector<std::string> argv;
+    long bound_kb;
+  };
+  const std::vector<Run> runs{
+      {{GOALCUP_INSPECT_BIN, "summary", path}, twice_kb},
+      {{GOALCUP_INSPECT_BIN, "conversation", "--format", "json", path}, twice_kb},
+      {{GOALCUP_INSPECT_BIN, "show", path, "1"}, twice_kb},
+      {{GOALCUP_INSPECT_BIN, "html", "-o", dir() + "/blocks.html", path}, thrice_kb},
+      {{GOALCUP_CHEATCHECK_BIN, "--no-progress", "--format", "json", path}, thrice_kb},
+  };
+  for (const Run& run : runs) {
+    SCOPED_TRACE(run.argv[1]);
+    const Outcome o = run_measured(run.argv);
+    EXPECT_FALSE(o.killed);
+    EXPECT_TRUE(o.exit_code == 1 || o.exit_code == 0) << o.exit_code << " " << o.out.substr(0, 400);
+    if (kMeasureBounds) {
+      EXPECT_LT(o.max_rss_kb, run.bound_kb) << "peak RSS " << o.max_rss_kb / 1024 << " MiB";
+    }
+  }
+  // Every block's text is still in the answer, in order.
+  const Outcome o = run_measured({GOALCUP_INSPECT_BIN, "conversation", "--format", "json", path});
+  EXPECT_NE(o.out.find("\"text\":\"" + std::string(500000, 'a') + "\""), std::string::npos);
 }
 
 }  // namespace

@@ -484,7 +484,7 @@ void readings(std::string_view text, int depth, std::vector<std::string>* out) {
   if (decode_percent(text, &d)) readings(d, depth + 1, out);
   if (looks_like_sse(text)) {
     const RebuiltAnswer a = rebuild_answer(text);
-    for (const auto& b : a.text_blocks) readings(b, depth + 1, out);
+    for (std::string_view b : a.text_blocks()) readings(b, depth + 1, out);
     for (const auto& c : a.tool_calls) readings(c.input, depth + 1, out);
   }
   std::vector<Run> runs;

@@ -100,7 +100,7 @@ class Gc04 final : public Check {
     if (a.provider != RebuiltAnswer::Provider::anthropic) {
       // Codex logs one line per message item; an answer may hold several.
       if (!a.text.empty()) wire_by_text_.try_emplace(sha256(a.text), r.seq);
-      for (const auto& item : a.text_blocks) {
+      for (std::string_view item : a.text_blocks()) {
         if (!item.empty()) wire_by_text_.try_emplace(sha256(item), r.seq);
       }
     }

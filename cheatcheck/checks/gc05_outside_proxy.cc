@@ -42,7 +42,7 @@ void wire_keys(const RebuiltAnswer& a, absl::flat_hash_set<Identity>& keys) {
   }
   if (a.provider == RebuiltAnswer::Provider::anthropic) return;
   if (!a.text.empty()) keys.insert(text_key(a.text));
-  for (const auto& t : a.text_blocks) {
+  for (std::string_view t : a.text_blocks()) {
     if (!t.empty()) keys.insert(text_key(t));
   }
 }

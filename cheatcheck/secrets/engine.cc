@@ -173,7 +173,7 @@ void SecretEngine::judge_member(std::string_view key, std::string_view value, co
 void SecretEngine::scan_sse(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out) {
   const RebuiltAnswer a = rebuild_answer(text);
   const std::string next = extend(chain, "sse-join");
-  for (const auto& block : a.text_blocks) scan_at(block, next, depth + 1, out);
+  for (std::string_view block : a.text_blocks()) scan_at(block, next, depth + 1, out);
   for (const auto& call : a.tool_calls) scan_at(call.input, next, depth + 1, out);
   // Thinking and reasoning summaries stream as deltas too.
   for (const auto& block : a.blocks) {
