@@ -160,7 +160,8 @@ void RecordContent::fields(const Record& r, const Sink& sink) {
     where.clear();
   }
   if (r.kind != Kind::wire) return;
-  const std::string bytes = wire_bytes(r);
+  std::string decoded;
+  const std::string_view bytes = wire_body(r, &decoded);
   std::string_view dir;
   (void)json::string(r.body, "dir", &dir);
   if (dir == "response" && looks_like_sse(bytes)) {

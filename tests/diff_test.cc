@@ -195,7 +195,8 @@ void edit_and_rechain(Lines& lines, size_t seq, const std::string& from, const s
   RecordParser parser{Limits{}};
   auto rec = parser.parse(std::string_view(padded).substr(0, line.size()), seq);
   ASSERT_TRUE(rec);
-  auto body = edit.redact(wire_bytes(*rec));
+  std::string decoded;
+  auto body = edit.redact(wire_body(*rec, &decoded));
   ASSERT_TRUE(body) << "no " << from << " in seq " << seq;
   std::string rewritten;  // the record's body with the new wire body
   JsonWriter w(&rewritten);
@@ -223,7 +224,8 @@ Call first_command(const Lines& lines) {
     const std::string padded = lines[i] + std::string(kLinePadding, '\0');
     auto rec = parser.parse(std::string_view(padded).substr(0, lines[i].size()), i);
     if (!rec || rec->kind != Kind::wire) continue;
-    const RebuiltAnswer a = read_answer(wire_bytes(*rec));
+    std::string decoded;
+    const RebuiltAnswer a = read_answer(wire_body(*rec, &decoded));
     for (const auto& call : a.tool_calls) {
       std::string_view command;
       simdjson::dom::element root;
