@@ -327,6 +327,32 @@ TEST(DiffCommand, AnUnreadableTraceIsOneLineAndExitTwo) {
   EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
+// A credential that differs is shown as its masked preview on both sides,
+// unless --show-secrets.
+TEST(DiffCommand, CredentialsInChangedTextAreMasked) {
+  fixtures::TraceSpec spec;
+  spec.turns = 4;
+  spec.plants = {"secret-plain"};
+  fixtures::WrittenTrace written;
+  Lines lines = fixtures::conversation_lines(spec, testing::dev_key(), &written);
+  ASSERT_FALSE(written.secrets.empty());
+  const std::string secret = written.secrets.front().second;
+  const std::string a = trace_file("diff-secret-a.jsonl", lines);
+  std::string other = secret;
+  other[other.size() - 5] = other[other.size() - 5] == 'x' ? 'y' : 'x';
+  for (auto& l : lines) {
+    for (size_t p = l.find(secret); p != std::string::npos; p = l.find(secret, p)) l.replace(p, secret.size(), other);
+  }
+  const std::string b = trace_file("diff-secret-b.jsonl", lines);
+  auto masked = diff_json(a, b);
+  EXPECT_EQ(masked.exit_code, 1);
+  EXPECT_GT(counts_of(masked.out).changed, 0u);
+  EXPECT_EQ(masked.out.find(secret), std::string::npos);
+  EXPECT_EQ(masked.out.find(other), std::string::npos);
+  auto shown = diff_json(a, b, "--show-secrets");
+  EXPECT_NE(shown.out.find(secret.substr(secret.size() - 12)), std::string::npos) << shown.out.substr(0, 3000);
+}
+
 // A limit stops the reading: the records read are shown, but the two are
 // never called the same.
 TEST(DiffCommand, ATraceNotReadToTheEndIsNotCalledTheSame) {
