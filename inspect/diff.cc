@@ -248,7 +248,7 @@ using Fields = std::vector<std::pair<std::string, std::string>>;
 class StreamReader {
  public:
   StreamReader(const std::string& path, const Limits& limits, const std::vector<Item>& items)
-      : limits_(limits), parser_(limits), items_(items) {
+      : parser_(limits), items_(items) {
     auto opened = open_trace(path, limits);
     if (opened) lines_ = std::make_unique<LineReader>(std::move(opened->source), limits);
   }
@@ -291,7 +291,6 @@ class StreamReader {
     if (past > 0) fields->emplace_back("(" + std::to_string(past) + " more fields)", to_hex(d));
   }
 
-  Limits limits_;
   std::unique_ptr<LineReader> lines_;
   RecordParser parser_;
   RecordContent content_;
