@@ -97,6 +97,8 @@ INSTANTIATE_TEST_SUITE_P(
         PlantCase{"native-text-differs", "GC04", Severity::high, HarnessStyle::codex},
         PlantCase{"unlogged-response", "GC04", Severity::warning},
         PlantCase{"unlogged-response", "GC04", Severity::warning, HarnessStyle::codex},
+        PlantCase{"no-native-log", "GC04", Severity::warning},
+        PlantCase{"no-native-log", "GC04", Severity::warning, HarnessStyle::codex},
         PlantCase{"synthetic-message", "GC04", Severity::info},
         PlantCase{"unproxied-answer", "GC05", Severity::high},
         PlantCase{"unproxied-answer", "GC05", Severity::high, HarnessStyle::codex},

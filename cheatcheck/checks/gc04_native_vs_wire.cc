@@ -264,7 +264,7 @@ class Gc04 final : public Check {
   // is logged; one from a model the log never names is listed at info;
   // other unlogged answers are a warning.
   void unlogged(Context& ctx) {
-    if (native_lines_ == 0) return;
+    if (native_lines_ == 0) return no_log(ctx);
     SeqList warn, side;
     std::vector<uint64_t> warn_models(models_.size()), side_models(models_.size());
     for (const auto& [id, w] : wire_by_id_) {
@@ -294,6 +294,21 @@ class Gc04 final : public Check {
                            "checks) are of this kind."),
                "side-calls");
     }
+  }
+
+  // Answers crossed the wire but the log shows none: a log deleted, never
+  // written or kept elsewhere hides what GC04 and GC05 compare, so it is
+  // said, though nothing in it can be matched.
+  void no_log(Context& ctx) {
+    SeqList answers;
+    for (const auto& [id, w] : wire_by_id_) answers.add(w.seq);
+    if (answers.empty()) return;
+    std::sort(answers.seqs.begin(), answers.seqs.end());
+    ctx.emit(finding("GC04", Severity::warning, answers.seqs,
+                     std::to_string(answers.count) + " wire response(s) and no assistant line in the harness log: "
+                     "the log was not captured (deleted, disabled or written elsewhere), so no answer could be "
+                     "matched to it."),
+             "no-native-log");
   }
 
   // At most kMaxNames names are kept; later ones share "(other models)".
