@@ -11,6 +11,8 @@
 // finds it, so that finding is made in secrets/trace_scan.cc.
 #include <string.h>
 
+#include <algorithm>
+#include <array>
 #include <map>
 #include <optional>
 #include <string_view>
@@ -55,6 +57,35 @@ std::optional<Identity> native_key(const NativeInfo& n) {
   }
   if (n.text.empty()) return std::nullopt;
   return text_key(n.text);
+}
+
+// Where each provider host first appears in `text`, without regard to case
+// (`curl https://API.OPENAI.COM/...` reaches the same host); npos if not.
+// memmem, not find(): tool output is most of a trace's text, and find()
+// stops at every 'a' of it. It runs over a small lowercased window, so
+// memory stays bounded whatever the text's size.
+std::array<size_t, std::size(kProviderHosts)> find_case_blind(std::string_view text) {
+  constexpr size_t kWindow = 1 << 16;
+  size_t overlap = 0;
+  for (std::string_view host : kProviderHosts) overlap = std::max(overlap, host.size() - 1);
+  std::array<size_t, std::size(kProviderHosts)> hits;
+  hits.fill(std::string_view::npos);
+  thread_local std::string window;
+  for (size_t start = 0; start < text.size(); start += kWindow - overlap) {
+    const std::string_view part = text.substr(start, kWindow);
+    window.resize(part.size());
+    std::transform(part.begin(), part.end(), window.begin(),
+                   [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; });
+    for (size_t i = 0; i < hits.size(); ++i) {
+      if (hits[i] != std::string_view::npos) continue;
+      const std::string_view host = kProviderHosts[i];
+      if (const void* hit = memmem(window.data(), window.size(), host.data(), host.size())) {
+        hits[i] = start + static_cast<size_t>(static_cast<const char*>(hit) - window.data());
+      }
+    }
+    if (start + part.size() >= text.size()) break;
+  }
+  return hits;
 }
 
 // The output line around `at`, within text that escapes its line ends.
@@ -122,12 +153,11 @@ class Gc05 final : public Check {
   void tool_output(const Record& r) {
     std::string_view text;
     if (json::string(r.body, "text", &text) != json::Get::ok) return;
-    for (std::string_view host : kProviderHosts) {
-      // memmem, not find(): tool output is most of a trace's text, and
-      // find() stops at every 'a' of it.
-      const void* hit = memmem(text.data(), text.size(), host.data(), host.size());
-      if (!hit) continue;
-      const std::string_view line = line_around(text, static_cast<size_t>(static_cast<const char*>(hit) - text.data()));
+    const auto hits = find_case_blind(text);
+    for (size_t i = 0; i < std::size(kProviderHosts); ++i) {
+      const std::string_view host = kProviderHosts[i];
+      if (hits[i] == std::string_view::npos) continue;
+      const std::string_view line = line_around(text, hits[i]);
       const bool client = std::any_of(std::begin(kClients), std::end(kClients),
                                       [&](std::string_view c) { return line.find(c) != std::string_view::npos; });
       (client ? calls_ : mentions_).add(host, r.seq);
