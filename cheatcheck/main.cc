@@ -30,6 +30,7 @@ struct Options {
   std::vector<std::string> dev_keys;
   std::string policy_path, baseline, allowlist, format = "text", fail_on = "high", sarif_base;
   unsigned jobs = default_jobs();
+  unsigned threads = 1;  // set by add_threads_option
   bool no_progress = false, no_secrets = false, show_secrets = false, quiet = false;
   Limits limits;
 };
@@ -100,11 +101,13 @@ int run(const Options& opt, const std::string& mode) {
   CheatOptions copt;
   copt.walk.limits = opt.limits;
   copt.walk.keyring = &ring;
-  // Cores left over when there are fewer inputs than jobs go to each input:
-  // a reader thread for the walk, and workers for the secret scan.
-  const unsigned per_input = total == 0 ? 1 : static_cast<unsigned>(opt.jobs / total);
+  // Cores left over when there are fewer inputs than --threads go to each
+  // input: the walk's threads (from the pool no job holds) and workers for
+  // the secret scan.
+  const unsigned per_input = total == 0 ? 1 : static_cast<unsigned>(opt.threads / total);
   const unsigned secret_threads = per_input >= 2 ? per_input : 0;
-  copt.walk.threads = per_input >= 2 ? 2 : 1;
+  copt.walk.threads = opt.threads;
+  copt.walk.pool = &CorePool::shared();
   copt.secret_threads = secret_threads;
   copt.policy = &policy;
   copt.secrets = !opt.no_secrets;
@@ -259,6 +262,7 @@ int main(int argc, char** argv) {
                "a folder argument holds many traces or submissions: each is checked on its own");
   add_output_options(app, opt);
   add_limit_options(app, opt.limits);
+  add_threads_option(app, opt.threads);
   app.fallthrough();
 
   auto* scan = app.add_subcommand("scan", "scan any files or directories for credentials (zstd and .tar transparently)");

@@ -1,6 +1,7 @@
 #include "cli/batch.h"
 
 #include "cli/safe_text.h"
+#include "core/core_pool.h"
 
 #include <unistd.h>
 
@@ -175,7 +176,7 @@ void report_could_not_judge(std::string_view tool, const std::string& file, cons
   print_text(std::cerr, line, Style::plain());
 }
 
-unsigned default_jobs() { return std::max(1u, std::thread::hardware_concurrency()); }
+unsigned default_jobs() { return available_cores(); }
 
 namespace {
 
@@ -211,17 +212,22 @@ void run_batch(size_t count, unsigned jobs, const std::function<void(size_t)>& w
   std::condition_variable cv;
   std::vector<bool> done(count, false);
   std::atomic<size_t> next{0};
-  auto worker = [&] {
+  // Each job thread holds a core of the shared pool while it has traces to
+  // take, so that a trace's own threads only get cores no job is using.
+  auto worker = [&](CorePool::Lease core) {
     for (size_t i; (i = next.fetch_add(1)) < count;) {
       work(i);
       std::lock_guard lock(mu);
       done[i] = true;
       cv.notify_all();
     }
+    core.release(core.count());
   };
   // The calling thread only emits, so that output appears as soon as it can.
   std::vector<std::thread> threads;
-  for (unsigned t = 0; t < jobs; ++t) threads.emplace_back(worker);
+  std::vector<CorePool::Lease> cores;
+  for (unsigned t = 0; t < jobs; ++t) cores.push_back(CorePool::shared().reserve(1));
+  for (unsigned t = 0; t < jobs; ++t) threads.emplace_back(worker, std::move(cores[t]));
   for (size_t i = 0; i < count; ++i) {
     {
       std::unique_lock lock(mu);

@@ -54,12 +54,14 @@ struct SelectedInputs {
 };
 Result<SelectedInputs> gather_inputs(const InputOptions& options);
 
+// The cores this process may run on (available_cores()).
 unsigned default_jobs();
 
 // Calls work(i) for every input on `jobs` threads and emit(i) on the calling
 // thread in input order, as soon as input i and all before it are done.
 // `status(i)` (optional) names the outcome for the progress line.
-// `status(i)` is read before emit(i), which may free what it reads.
+// `status(i)` is read before emit(i), which may free what it reads. Each
+// job thread holds one core of CorePool::shared() while it works.
 void run_batch(size_t count, unsigned jobs, const std::function<void(size_t)>& work,
                const std::function<void(size_t)>& emit, bool progress,
                const std::function<std::string(size_t)>& status = {});

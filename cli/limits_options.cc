@@ -2,6 +2,8 @@
 
 #include <malloc.h>
 
+#include "core/core_pool.h"
+
 namespace goalcup {
 
 void add_limit_options(CLI::App& app, Limits& limits) {
@@ -28,6 +30,15 @@ void add_limit_options(CLI::App& app, Limits& limits) {
       ->group(group)->capture_default_str()->check(CLI::Range(1u, 1u << 30));
   app.add_option("--ack-window", limits.ack_window, "how many records back an ack may point")
       ->group(group)->capture_default_str()->check(CLI::Range(1u, 1u << 30));
+}
+
+void add_threads_option(CLI::App& app, unsigned& threads) {
+  threads = available_cores();
+  app.add_option("--threads", threads,
+                 "cores kept busy in all: traces of a batch (--jobs) and the work inside each trace share them")
+      ->check(CLI::Range(1u, 1024u))
+      ->capture_default_str()
+      ->each([](const std::string& n) { CorePool::shared().resize(static_cast<unsigned>(std::stoul(n))); });
 }
 
 void bound_allocator() {

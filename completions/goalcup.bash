@@ -10,7 +10,7 @@ _goalcup() {
   local cur prev cmd=${COMP_WORDS[0]##*/}
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
-  local common="--help --version --no-progress -j --jobs --shard --files-from -r --batch -q --quiet --dev-key
+  local common="--help --version --no-progress -j --jobs --threads --shard --files-from -r --batch -q --quiet --dev-key
     --max-line-bytes --max-depth --max-records --max-total-bytes --max-zstd-window-log --max-zstd-ratio
     --max-archive-members --max-statements --ack-window --max-errors"
   local opts subs=""
@@ -27,13 +27,13 @@ _goalcup() {
         --sarif-base) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); compopt -o filenames 2>/dev/null; return ;;
       esac ;;
     goalcup-inspect)
-      opts="--help --version --dev-key --json --format --kind --seq -o --max-changes --max-edits --max-steps --show-secrets"
+      opts="--help --version --threads --dev-key --json --format --kind --seq -o --max-changes --max-edits --max-steps --show-secrets"
       subs="summary records show conversation html diff"
       [[ $prev == --format ]] && { mapfile -t COMPREPLY < <(compgen -W "text json markdown" -- "$cur"); return; } ;;
   esac
   case $prev in
     --policy|--baseline|--allowlist|--files-from|--dev-key|-o) _goalcup_files "$cur"; return ;;
-    -j|--jobs|--shard) return ;;
+    -j|--jobs|--threads|--shard) return ;;
   esac
   if [[ $cur == -* ]]; then
     mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")

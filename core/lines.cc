@@ -58,15 +58,20 @@ LineReader::Status LineReader::next_block(LineBlock* b) {
       if (len == 0) return Status::end;
       if (!lenient_end_) return fail(Code::missing_final_lf, "the last line has no LF: the record was cut");
       b->lines_.push_back(Line{std::string_view(b->data_.get(), len), index_++});
+      b->bytes_through_ = total_;
+      b->source_ended_ = true;
       std::memset(b->data_.get() + len, 0, kLinePadding);
       return Status::line;
     }
-    if (b->cap_ - kLinePadding - len < kChunk / 2) {
+    if (b->cap_ - kLinePadding - len < kChunk) {
       b->reserve(std::max(len + kChunk, b->cap_ + b->cap_ / 2) + kLinePadding);
     }
-    // At most a chunk per read: what follows the last LF is carried to the
-    // next block, and a long line must not drag a long tail with it.
-    auto n = source_->read(b->data_.get() + len, std::min(kChunk, b->cap_ - kLinePadding - len));
+    // A chunk per read: what follows the last LF is carried to the next
+    // block, and a long line must not drag a long tail with it. Always a
+    // whole chunk, whatever the block's capacity: where reads end decides
+    // the bytes a stopped walk reports, which must not depend on which
+    // block (on which thread) was read into.
+    auto n = source_->read(b->data_.get() + len, kChunk);
     if (!n) {
       error_ = n.take_error();
       error_.seq = static_cast<int64_t>(index_);
@@ -100,6 +105,8 @@ LineReader::Status LineReader::frame(LineBlock* b, size_t len, size_t scan, size
     pos = stop + 1;
   }
   carry_.assign(base + pos, len - pos);
+  b->bytes_through_ = total_;
+  b->source_ended_ = eof_;
   std::memset(b->data_.get() + pos, 0, kLinePadding);  // defined bytes past the last line
   return Status::line;
 }

@@ -39,6 +39,11 @@ class LineBlock {
   const Line& line(size_t i) const { return lines_[i]; }
   const Digest& hash(size_t i) const { return hashes_[i]; }
   bool hashed() const { return hashes_.size() == lines_.size(); }
+  // Bytes the reader had read when it framed this block: what a report
+  // says was read when reading stops after this block, on any thread.
+  uint64_t bytes_through() const { return bytes_through_; }
+  // The source had ended (read returned 0) when this block was framed.
+  bool source_ended() const { return source_ended_; }
   void hash_lines();  // SHA-256 of each line's bytes
   size_t capacity() const { return cap_; }
 
@@ -52,6 +57,8 @@ class LineBlock {
   size_t cap_ = 0;
   std::vector<Line> lines_;
   std::vector<Digest> hashes_;
+  uint64_t bytes_through_ = 0;
+  bool source_ended_ = false;
 };
 
 class LineReader {

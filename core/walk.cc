@@ -1,10 +1,10 @@
 #include "core/walk.h"
 
-#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace goalcup {
 namespace {
@@ -43,6 +43,16 @@ bool consume(const LineBlock& block, RecordParser& parser, ChainVerifier& verifi
   return true;
 }
 
+// Reading stopped after `last` (the visitor or --max-errors): the bytes read
+// and the end of the source are as they were when that block was framed,
+// whatever other threads had read ahead.
+VerifyReport finish_stopped(LineReader& lines, ChainVerifier& verifier, const LineBlock& last) {
+  if (last.source_ended()) {
+    if (auto cut = lines.cut()) verifier.add_cut_warning(*cut);
+  }
+  return verifier.finish(last.bytes_through());
+}
+
 VerifyReport walk_sequential(LineReader& lines, const WalkOptions& options, RecordVisitor* visitor) {
   RecordParser parser(options.limits);
   ChainVerifier verifier(*options.keyring, options.limits);
@@ -55,97 +65,182 @@ VerifyReport walk_sequential(LineReader& lines, const WalkOptions& options, Reco
       break;
     }
     block->hash_lines();
-    if (!consume(*block, parser, verifier, visitor)) break;
+    if (!consume(*block, parser, verifier, visitor)) return finish_stopped(lines, verifier, *block);
     if (block->capacity() > kLongBlock) block = std::make_unique<LineBlock>();
   }
   if (auto cut = lines.cut()) verifier.add_cut_warning(*cut);
   return verifier.finish(lines.bytes_read());
 }
 
-// A small blocking queue of blocks that can be closed from either side.
-class BlockQueue {
+// Blocks of lines in flight between the threads of one trace, in the
+// order they were read. The reader frames blocks, anyone idle hashes them
+// (pool workers from the oldest, the reader from the newest while it has no
+// free block, the consumer the one it needs next), and one consumer parses
+// and verifies them in order: hashing is spread, everything whose outcome
+// depends on order stays on one thread, so reports do not depend on timing.
+class BlockFlow {
  public:
-  void push(std::unique_ptr<LineBlock> b) {
+  explicit BlockFlow(size_t blocks) : total_(blocks) {
+    for (size_t i = 0; i < blocks; ++i) free_.push_back(std::make_unique<LineBlock>());
+  }
+
+  // Reader: a free block to fill, hashing framed blocks while none is free
+  // (or, after a long line, until every block is back). nullptr: stopped.
+  std::unique_ptr<LineBlock> take_free(bool wait_for_all) {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      if (stopped_) return nullptr;
+      const bool ready = wait_for_all ? free_.size() == total_ : !free_.empty();
+      if (ready) {
+        auto b = std::move(free_.back());
+        free_.pop_back();
+        return b;
+      }
+      if (!hash_one(lock, /*newest=*/true)) cv_.wait(lock);
+    }
+  }
+  // Reader: a framed block, next in order.
+  void put_framed(std::unique_ptr<LineBlock> b) {
     std::lock_guard lock(mu_);
-    q_.push_back(std::move(b));
+    order_.push_back(Slot{std::move(b), State::framed});
     cv_.notify_all();
   }
-  // nullptr once closed and empty.
-  std::unique_ptr<LineBlock> pop() {
-    std::unique_lock lock(mu_);
-    ++waiting_;
-    cv_.wait(lock, [&] { return !q_.empty() || closed_; });
-    --waiting_;
-    if (q_.empty()) return nullptr;
-    auto b = std::move(q_.front());
-    q_.pop_front();
-    return b;
-  }
-  void close() {
+  // Reader: nothing more will be framed.
+  void reader_done() {
     std::lock_guard lock(mu_);
-    closed_ = true;
+    reading_ = false;
     cv_.notify_all();
   }
-  // Waits until `n` blocks are queued (all of them back); false if closed.
-  bool wait_for_all(size_t n) {
+
+  // Pool workers: hash the oldest unclaimed blocks until reading is over
+  // and nothing is left to hash.
+  void hash_until_done() {
     std::unique_lock lock(mu_);
-    cv_.wait(lock, [&] { return q_.size() >= n || closed_; });
-    return !closed_;
+    while (!stopped_) {
+      if (hash_one(lock, /*newest=*/false)) continue;
+      if (!reading_) return;
+      cv_.wait(lock);
+    }
   }
-  // True when someone is blocked waiting for a block.
-  bool starved() {
+
+  // Consumer: the next block in order, hashed (by itself if no one has
+  // started it); nullptr once reading is over and every block consumed.
+  LineBlock* next_in_order() {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      if (!order_.empty()) {
+        Slot& front = order_.front();
+        if (front.state == State::hashed) return front.block.get();
+        if (front.state == State::framed) {
+          front.state = State::hashing;
+          LineBlock* b = front.block.get();
+          lock.unlock();
+          b->hash_lines();
+          lock.lock();
+          front.state = State::hashed;  // deque slots stay put: only the consumer pops
+          return b;
+        }
+      } else if (!reading_) {
+        return nullptr;
+      }
+      if (!hash_one(lock, /*newest=*/false)) cv_.wait(lock);
+    }
+  }
+  // Consumer: the block from next_in_order() is done with. A block grown
+  // for a long line is given back to the allocator, not kept in flight.
+  void consumed() {
     std::lock_guard lock(mu_);
-    return waiting_ > 0 && q_.empty();
+    auto b = std::move(order_.front().block);
+    order_.pop_front();
+    if (b->capacity() > kLongBlock) b = std::make_unique<LineBlock>();
+    free_.push_back(std::move(b));
+    cv_.notify_all();
+  }
+  // Consumer: reading on is pointless (the visitor or --max-errors stopped
+  // in the block from next_in_order(), which is handed back).
+  std::unique_ptr<LineBlock> stop() {
+    std::lock_guard lock(mu_);
+    stopped_ = true;
+    cv_.notify_all();
+    return std::move(order_.front().block);
   }
 
  private:
+  enum class State : uint8_t { framed, hashing, hashed };
+  struct Slot {
+    std::unique_ptr<LineBlock> block;
+    State state;
+  };
+
+  // Hashes one framed block nobody has claimed, outside the lock; false if
+  // there is none.
+  bool hash_one(std::unique_lock<std::mutex>& lock, bool newest) {
+    Slot* slot = nullptr;
+    for (size_t i = 0; i < order_.size(); ++i) {
+      Slot& s = order_[newest ? order_.size() - 1 - i : i];
+      if (s.state == State::framed) {
+        slot = &s;
+        break;
+      }
+    }
+    if (!slot) return false;
+    slot->state = State::hashing;
+    LineBlock* b = slot->block.get();
+    lock.unlock();
+    b->hash_lines();
+    lock.lock();
+    slot->state = State::hashed;  // the slot cannot have moved: only hashed blocks are popped
+    cv_.notify_all();
+    return true;
+  }
+
   std::mutex mu_;
   std::condition_variable cv_;
-  std::deque<std::unique_ptr<LineBlock>> q_;
-  bool closed_ = false;
-  int waiting_ = 0;
+  const size_t total_;
+  std::vector<std::unique_ptr<LineBlock>> free_;
+  std::deque<Slot> order_;
+  bool reading_ = true;
+  bool stopped_ = false;
 };
 
-// Two threads: a reader (source, framing, and hashing while the verifier
-// is busy) and the calling thread (hashing when the reader is ahead,
-// parsing, verifying). Three blocks circulate, so memory stays bounded.
-VerifyReport walk_pipelined(LineReader& lines, const WalkOptions& options, RecordVisitor* visitor) {
-  constexpr int kBlocks = 3;
-  BlockQueue full, empty;
-  for (int i = 0; i < kBlocks; ++i) empty.push(std::make_unique<LineBlock>());
+// `threads` >= 2: a reader thread, threads - 2 hashing workers, and the
+// calling thread consuming in order. One block more than threads is in
+// flight, so memory grows by at most one block per thread.
+VerifyReport walk_parallel(LineReader& lines, unsigned threads, const WalkOptions& options, RecordVisitor* visitor) {
+  BlockFlow flow(threads + 1);
   LineReader::Status end_status = LineReader::Status::end;
-
   std::thread reader([&] {
+    bool after_long_line = false;
     for (;;) {
-      auto b = empty.pop();
-      if (!b) break;  // the verifier stopped early
-      end_status = lines.next_block(b.get());
-      if (end_status != LineReader::Status::line) break;
-      // Hash here unless the verifier is idle: then it hashes, and the
-      // two threads share the costliest step.
-      if (!full.starved()) b->hash_lines();
-      const bool huge = b->capacity() > kLongBlock;
-      full.push(std::move(b));
       // Read no further until a block holding a long line is verified and
       // given back: one long line in memory at a time, not one per block.
-      if (huge && !empty.wait_for_all(kBlocks)) break;
+      auto b = flow.take_free(after_long_line);
+      if (!b) break;  // the consumer stopped early
+      end_status = lines.next_block(b.get());
+      if (end_status != LineReader::Status::line) break;
+      after_long_line = b->capacity() > kLongBlock;
+      flow.put_framed(std::move(b));
     }
-    full.close();
+    flow.reader_done();
   });
+  std::vector<std::thread> workers;
+  for (unsigned i = 2; i < threads; ++i) workers.emplace_back([&] { flow.hash_until_done(); });
 
   RecordParser parser(options.limits);
   ChainVerifier verifier(*options.keyring, options.limits);
-  bool stopped = false;
-  while (auto b = full.pop()) {
-    if (stopped) continue;
-    if (!b->hashed()) b->hash_lines();
-    stopped = !consume(*b, parser, verifier, visitor);
-    if (stopped) empty.close();
-    if (b->capacity() > kLongBlock) b = std::make_unique<LineBlock>();
-    empty.push(std::move(b));
+  std::unique_ptr<LineBlock> stopped_after;  // the block reading stopped in
+  while (LineBlock* b = flow.next_in_order()) {
+    if (consume(*b, parser, verifier, visitor)) {
+      flow.consumed();
+      continue;
+    }
+    stopped_after = flow.stop();
+    break;
   }
   reader.join();
-  if (!stopped && end_status == LineReader::Status::error) verifier.add_read_error(lines.error());
+  for (auto& w : workers) w.join();
+  if (stopped_after) return finish_stopped(lines, verifier, *stopped_after);
+  if (end_status == LineReader::Status::error) verifier.add_read_error(lines.error());
   if (auto cut = lines.cut()) verifier.add_cut_warning(*cut);
   return verifier.finish(lines.bytes_read());
 }
@@ -154,7 +249,11 @@ VerifyReport walk_pipelined(LineReader& lines, const WalkOptions& options, Recor
 
 VerifyReport walk_source(std::unique_ptr<ByteSource> source, const WalkOptions& options, RecordVisitor* visitor) {
   LineReader lines(std::move(source), options.limits);
-  return options.threads >= 2 ? walk_pipelined(lines, options, visitor) : walk_sequential(lines, options, visitor);
+  // The extra cores come from the pool shared with the rest of the batch.
+  CorePool::Lease extra;
+  if (options.pool && options.threads > 1) extra = options.pool->reserve(options.threads - 1);
+  const unsigned threads = options.pool ? 1 + extra.count() : options.threads;
+  return threads >= 2 ? walk_parallel(lines, threads, options, visitor) : walk_sequential(lines, options, visitor);
 }
 
 VerifyReport walk_trace(const std::string& path, const WalkOptions& options, RecordVisitor* visitor) {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "core/core_pool.h"
 #include "core/keyring.h"
 #include "core/limits.h"
 #include "core/lines.h"
@@ -31,9 +32,14 @@ class RecordVisitor {
 struct WalkOptions {
   Limits limits;
   const Keyring* keyring = &Keyring::production();
-  // 2: read, frame and hash on a second thread while this one parses and
-  // verifies (for one trace on a machine with a spare core).
+  // Threads for this trace: 1 reads, hashes, parses and verifies in turn;
+  // 2 or more read on one thread, hash lines on every thread that is idle
+  // and parse and verify on this one, in order.
   unsigned threads = 1;
+  // When set, threads beyond the first are taken from this pool (only those
+  // free: the rest of the batch may hold the others), and given back at the
+  // end of the trace.
+  CorePool* pool = nullptr;
 };
 
 VerifyReport walk_trace(const std::string& path, const WalkOptions& options, RecordVisitor* visitor = nullptr);

@@ -122,6 +122,7 @@ int main(int argc, char** argv) {
   app.add_option("--dev-key", dev_keys, "also trust this Ed25519 key for statements (see goalcup-verify)")
       ->allow_extra_args(false);
   add_limit_options(app, wopt.limits);
+  add_threads_option(app, wopt.threads);
   app.fallthrough();
   std::string trace;
   bool json = false;
@@ -199,7 +200,7 @@ int main(int argc, char** argv) {
     ring.add(*key);
   }
   wopt.keyring = &ring;
-  wopt.threads = 2;  // one trace: read on a second core
+  wopt.pool = &CorePool::shared();  // one trace: all of --threads
   const Style style = Style::for_fd(STDOUT_FILENO);
   cheat::CredentialMasker masker;  // unless --show-secrets
 

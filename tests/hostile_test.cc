@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
@@ -358,11 +359,30 @@ std::vector<Case> sanitizer_cases() {
   return out;
 }
 
+// Threads inside the trace change nothing in what verify says about it.
+TEST_P(Hostile, VerifySaysTheSameOnOneThreadAndOnFour) {
+  const Case& c = GetParam();
+  if (c.name.starts_with("ten-million")) GTEST_SKIP() << "volume only; tests/threads_test.cc covers many blocks";
+  const std::string path = c.make();
+  auto json = [&](const char* threads) {
+    Outcome o = run_measured({GOALCUP_VERIFY_BIN, "--no-progress", "--format", "json", "-j", "1", "--threads", threads, path});
+    return std::to_string(o.exit_code) + "\n" + o.out;
+  };
+  EXPECT_EQ(json("4"), json("1"));
+}
+
 INSTANTIATE_TEST_SUITE_P(Corpus, Hostile, ::testing::ValuesIn(sanitizer_cases()), [](const auto& p) {
   std::string n = p.param.name;
   for (auto& ch : n) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
   return n;
 });
+
+// What docs/LIMITS.md promises verify: 2 x the longest line + 32 MiB on
+// one or two threads, and one more block (8 MiB) for each thread beyond.
+constexpr long kPerThreadKb = 8 * 1024;
+long verify_bound_kb(size_t longest_line, int threads) {
+  return (2 * static_cast<long>(longest_line) + (32 << 20)) / 1024 + kPerThreadKb * std::max(0, threads - 2);
+}
 
 TEST(HostileLongLines, MemoryFollowsTheLongestLineNotHowManyThereAre) {
   if (!kMeasureBounds) GTEST_SKIP() << "bounds are measured in the release build";
@@ -378,16 +398,17 @@ TEST(HostileLongLines, MemoryFollowsTheLongestLineNotHowManyThereAre) {
     std::ofstream f(path, std::ios::binary);
     for (uint64_t seq = 0; seq < 3; ++seq) f << envelope(seq, "{\"gap\":\"" + inner + "\"}");
   }
-  const long verify_bound_kb = (2 * static_cast<long>(kLine) + (32 << 20)) / 1024;
   for (const Tool& t : tools()) {
     SCOPED_TRACE(t.name);
     std::vector<std::string> argv = t.args;
     argv.push_back(path);
     Outcome o = run_measured(argv, t.unreadable_on_stderr);
     EXPECT_FALSE(o.killed);
-    EXPECT_LT(o.max_rss_kb, std::string(t.name) == "verify" ? verify_bound_kb : 256 * 1024)
+    EXPECT_LT(o.max_rss_kb, std::string(t.name) == "verify" ? verify_bound_kb(kLine, 2) : 256 * 1024)
         << "peak RSS " << o.max_rss_kb / 1024 << " MiB";
   }
+  Outcome four = run_measured({GOALCUP_VERIFY_BIN, "--no-progress", "--threads", "4", path});
+  EXPECT_LT(four.max_rss_kb, verify_bound_kb(kLine, 4)) << "peak RSS " << four.max_rss_kb / 1024 << " MiB";
 }
 
 // Memory follows the longest line whatever the lines hold: errors are
@@ -413,10 +434,16 @@ TEST(HostileMemory, TenMillionBlankLinesStayUnder64MiB) {
   // Read to the end (no --max-errors stop): still bounded, and every blank
   // line is counted (2 million of them: hashing each costs time, not memory).
   const std::string two_million = put("two-million-blank.jsonl", std::string(2000000, '\n'));
-  Outcome all = run_measured({GOALCUP_VERIFY_BIN, "--no-progress", "--max-errors", "1073741824", two_million});
-  EXPECT_EQ(all.exit_code, 1);
-  EXPECT_LT(all.max_rss_kb, 64 * 1024) << "peak RSS " << all.max_rss_kb / 1024 << " MiB";
-  EXPECT_NE(all.out.find("2000000 blank_line errors, first at seq 0"), std::string::npos) << all.out.substr(0, 2000);
+  // On more threads, one block more in flight per thread (docs/LIMITS.md).
+  for (const int threads : {1, 2, 6}) {
+    SCOPED_TRACE("--threads " + std::to_string(threads));
+    Outcome all = run_measured({GOALCUP_VERIFY_BIN, "--no-progress", "--threads", std::to_string(threads), "--max-errors",
+                                "1073741824", two_million});
+    EXPECT_EQ(all.exit_code, 1);
+    EXPECT_LT(all.max_rss_kb, 64 * 1024 + kPerThreadKb * std::max(0, threads - 2))
+        << "peak RSS " << all.max_rss_kb / 1024 << " MiB";
+    EXPECT_NE(all.out.find("2000000 blank_line errors, first at seq 0"), std::string::npos) << all.out.substr(0, 2000);
+  }
 }
 
 TEST(HostileMemory, VerifyHoldsOneElevenMiBLineAtATime) {
@@ -434,12 +461,11 @@ TEST(HostileMemory, VerifyHoldsOneElevenMiBLineAtATime) {
       f << envelope(seq, "{\"gap\":\"" + std::string(n, 'x') + "\"}");
     }
   }
-  const long bound_kb = (2 * static_cast<long>(kLine) + (32 << 20)) / 1024;
-  for (const char* jobs : {"1", "2"}) {
-    SCOPED_TRACE(std::string("-j ") + jobs);
-    Outcome o = run_measured({GOALCUP_VERIFY_BIN, "--no-progress", "-j", jobs, path});
+  for (const int threads : {1, 2, 4, 8}) {
+    SCOPED_TRACE("--threads " + std::to_string(threads));
+    Outcome o = run_measured({GOALCUP_VERIFY_BIN, "--no-progress", "-j", "1", "--threads", std::to_string(threads), path});
     EXPECT_EQ(o.exit_code, 1);  // the envelopes chain nothing
-    EXPECT_LT(o.max_rss_kb, bound_kb) << "peak RSS " << o.max_rss_kb / 1024 << " MiB";
+    EXPECT_LT(o.max_rss_kb, verify_bound_kb(kLine, threads)) << "peak RSS " << o.max_rss_kb / 1024 << " MiB";
   }
 }
 

@@ -12,7 +12,6 @@
 #include "cli/merge.h"
 #include "cli/safe_text.h"
 #include "cli/summary.h"
-#include "cli/safe_text.h"
 #include "core/walk.h"
 #include "verify/report.h"
 
@@ -24,6 +23,7 @@ struct Options {
   std::vector<std::string> dev_keys;
   std::string format = "text";
   unsigned jobs = default_jobs();
+  unsigned threads = 1;  // set by add_threads_option
   bool no_progress = false, quiet = false;
   Limits limits;
 };
@@ -58,8 +58,9 @@ int run(const Options& opt) {
   WalkOptions wopt;
   wopt.limits = opt.limits;
   wopt.keyring = &ring;
-  // Spare cores go to pipelining each trace (reader and verifier threads).
-  wopt.threads = opt.jobs >= 2 * traces.size() ? 2 : 1;
+  // Cores no job holds go to the threads inside each trace.
+  wopt.threads = opt.threads;
+  wopt.pool = &CorePool::shared();
   std::vector<VerifyReport> reports(traces.size());
   const Style style = Style::for_fd(STDOUT_FILENO);
   BatchSummary summary;
@@ -157,6 +158,7 @@ int main(int argc, char** argv) {
   app.add_option("--format", opt.format, "text, json or jsonl")
       ->check(CLI::IsMember({"text", "json", "jsonl"}))->capture_default_str();
   app.add_option("-j,--jobs", opt.jobs, "traces verified at once")->check(CLI::Range(1u, 1024u))->capture_default_str();
+  add_threads_option(app, opt.threads);
   app.add_option("--shard", opt.in.shard, "verify only shard K of N (0-based): traces K, K+N, K+2N, ...");
   app.add_option("--files-from", opt.in.files_from,
                  "read more trace paths from this file (- for stdin), one per line; blank lines and # comments skipped");
