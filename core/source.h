@@ -29,6 +29,9 @@ class ByteSource {
   // says it is finished (a zstd frame cut off), or nothing. The bytes read
   // are then all there is, judged like a plain file cut at that point.
   virtual std::optional<Error> cut() const { return std::nullopt; }
+  // How many threads may work on this stream (a multi-frame zstd stream
+  // inflates frames on them); sources over another source pass it on.
+  virtual void use_threads(unsigned /*threads*/) {}
 };
 
 struct OpenedTrace {

@@ -30,6 +30,18 @@ inline std::optional<std::string> unsafe_trace_entry(mode_t type, bool hard_link
 
 std::unique_ptr<ByteSource> fd_source(int fd, bool owned, int64_t expected_size);
 
+// What a zstd reader has read and inflated so far, for the ratio cap.
+struct ZstdCounts {
+  uint64_t consumed = 0, produced = 0;
+};
+// The streaming zstd reader, starting from `counts` (source_zstd.cc).
+std::unique_ptr<ByteSource> zstd_stream_source(std::unique_ptr<ByteSource> inner, const Limits& limits,
+                                               std::shared_ptr<UploadBudget> budget, ZstdCounts counts);
+// zstd read frame by frame, inflated on use_threads() threads, falling back
+// to the streaming reader for what it cannot read so (source_zstd_frames.cc).
+std::unique_ptr<ByteSource> framed_zstd_source(std::unique_ptr<ByteSource> inner, const Limits& limits,
+                                               std::shared_ptr<UploadBudget> budget);
+
 // Opens the trace member of a .tar read from `inner`.
 Result<std::unique_ptr<ByteSource>> tar_member_source(std::unique_ptr<ByteSource> inner, const Limits& limits,
                                                       std::shared_ptr<UploadBudget> budget, std::string* member);

@@ -17,9 +17,10 @@ constexpr uint64_t kRatioSlack = 64ull << 20;
 
 class ZstdSource final : public ByteSource {
  public:
-  ZstdSource(std::unique_ptr<ByteSource> inner, const Limits& limits, std::shared_ptr<UploadBudget> budget)
+  ZstdSource(std::unique_ptr<ByteSource> inner, const Limits& limits, std::shared_ptr<UploadBudget> budget,
+             ZstdCounts counts)
       : inner_(std::move(inner)), limits_(limits), budget_(std::move(budget)), dctx_(ZSTD_createDCtx()),
-        in_buf_(ZSTD_DStreamInSize()) {
+        in_buf_(ZSTD_DStreamInSize()), consumed_(counts.consumed), produced_(counts.produced) {
     ZSTD_DCtx_setParameter(dctx_, ZSTD_d_windowLogMax, static_cast<int>(limits.max_zstd_window_log));
   }
   ~ZstdSource() override { ZSTD_freeDCtx(dctx_); }
@@ -102,6 +103,7 @@ class PrefixedSource final : public ByteSource {
     return inner_->read(buf, cap);
   }
   std::optional<Error> cut() const override { return inner_->cut(); }
+  void use_threads(unsigned threads) override { inner_->use_threads(threads); }
 
  private:
   std::string prefix_;
@@ -118,9 +120,14 @@ bool is_zstd_magic(const std::string& p) {
 
 }  // namespace
 
+std::unique_ptr<ByteSource> zstd_stream_source(std::unique_ptr<ByteSource> inner, const Limits& limits,
+                                               std::shared_ptr<UploadBudget> budget, ZstdCounts counts) {
+  return std::make_unique<ZstdSource>(std::move(inner), limits, std::move(budget), counts);
+}
+
 std::unique_ptr<ByteSource> zstd_source(std::unique_ptr<ByteSource> inner, const Limits& limits,
                                         std::shared_ptr<UploadBudget> budget) {
-  return std::make_unique<ZstdSource>(std::move(inner), limits, std::move(budget));
+  return framed_zstd_source(std::move(inner), limits, std::move(budget));
 }
 
 std::unique_ptr<ByteSource> prefixed_source(std::string prefix, std::unique_ptr<ByteSource> inner) {

@@ -248,11 +248,12 @@ VerifyReport walk_parallel(LineReader& lines, unsigned threads, const WalkOption
 }  // namespace
 
 VerifyReport walk_source(std::unique_ptr<ByteSource> source, const WalkOptions& options, RecordVisitor* visitor) {
-  LineReader lines(std::move(source), options.limits);
   // The extra cores come from the pool shared with the rest of the batch.
   CorePool::Lease extra;
   if (options.pool && options.threads > 1) extra = options.pool->reserve(options.threads - 1);
   const unsigned threads = options.pool ? 1 + extra.count() : options.threads;
+  source->use_threads(threads);
+  LineReader lines(std::move(source), options.limits);
   return threads >= 2 ? walk_parallel(lines, threads, options, visitor) : walk_sequential(lines, options, visitor);
 }
 

@@ -10,6 +10,7 @@
 
 #include "core/lines.h"
 #include "core/source.h"
+#include "core/source_internal.h"
 #include "tests/support.h"
 
 namespace goalcup {
@@ -379,6 +380,118 @@ TEST(Framing, GrowingFileIsNotJudged) {
   auto r = walk_source(std::move(opened->source), opt);
   EXPECT_TRUE(testing::has_error(r, Code::file_changed)) << testing::error_codes(r);
   EXPECT_VERDICT(r, Verdict::error);
+}
+
+}  // namespace
+}  // namespace goalcup
+
+namespace goalcup {
+namespace {
+
+// Everything a zstd reader gives, and how it ends.
+struct Drained {
+  std::string bytes;
+  std::string end;  // "" for a clean end, else the error code or the cut's
+
+  bool operator==(const Drained&) const = default;
+};
+
+Drained drain(ByteSource& src) {
+  Drained d;
+  std::string buf(1 << 20, '\0');
+  for (;;) {
+    auto n = src.read(buf.data(), buf.size());
+    if (!n) {
+      d.end = std::string(code_name(n.error().code));
+      return d;
+    }
+    if (*n == 0) break;
+    d.bytes.append(buf.data(), *n);
+  }
+  if (auto cut = src.cut()) d.end = std::string(code_name(cut->code));
+  return d;
+}
+
+Drained framed(const std::string& z, unsigned threads, Limits limits = {}) {
+  auto src = zstd_source(memory_source(z), limits);
+  src->use_threads(threads);
+  return drain(*src);
+}
+
+Drained streamed(const std::string& z, Limits limits = {}) {
+  auto src = zstd_stream_source(memory_source(z), limits, nullptr, ZstdCounts{});
+  return drain(*src);
+}
+
+std::string some_text(size_t n) {
+  std::string s;
+  for (uint32_t i = 0; s.size() < n; ++i) s += "line " + std::to_string(i * 2654435761u) + " of the trace\n";
+  s.resize(n);
+  return s;
+}
+
+// A frame without a declared content size (as a streaming writer leaves it).
+std::string unsized_frame(const std::string& data) {
+  ZSTD_CCtx* c = ZSTD_createCCtx();
+  ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 0);
+  std::string out(ZSTD_compressBound(data.size()) + 64, '\0');
+  out.resize(ZSTD_compress2(c, out.data(), out.size(), data.data(), data.size()));
+  ZSTD_freeCCtx(c);
+  return out;
+}
+
+// Multi-frame zstd is read frame by frame, and inflated on several threads;
+// whatever it holds, it gives what the streaming reader gives, the same on
+// any number of threads.
+TEST(FramedZstd, GivesWhatTheStreamingReaderGives) {
+  const std::string text = some_text(9 << 20);
+  const std::string many = zstd_frames(text, 300000);
+  std::string corrupt = many;
+  corrupt[corrupt.size() / 2] ^= 0x55;
+  const std::vector<std::pair<std::string, std::string>> inputs = {
+      {"many frames", many},
+      {"one frame", zstd_frames(text, text.size())},
+      {"frames over the 2 MiB a frame is trusted with", zstd_frames(text, 3 << 20)},
+      {"small and large frames", zstd_frames(text.substr(0, 1000), 10) + zstd_frames(text, 5 << 20)},
+      {"an unsized frame in the middle", zstd_frames(text.substr(0, 4 << 20), 500000) + unsized_frame(text.substr(4 << 20)) +
+                                             zstd_frames(text, 700000)},
+      {"a skippable frame in the middle", zstd_frames(text.substr(0, 1 << 20), 100000) + skippable_frame("note") +
+                                              zstd_frames(text, 400000)},
+      {"a corrupt frame", corrupt},
+      {"cut inside the last frame", many.substr(0, many.size() - 1000)},
+      {"cut inside a header", many + std::string("\x28\xb5\x2f", 3)},
+      {"garbage after the frames", many + "not zstd at all"},
+      {"empty", ""},
+  };
+  for (const auto& [name, z] : inputs) {
+    SCOPED_TRACE(name);
+    const Drained want = streamed(z);
+    for (unsigned threads : {1u, 2u, 5u}) {
+      const Drained got = framed(z, threads);
+      EXPECT_EQ(got.bytes.size(), want.bytes.size()) << threads << " threads";
+      EXPECT_TRUE(got.bytes == want.bytes) << threads << " threads";
+      EXPECT_EQ(got.end, want.end) << threads << " threads";
+    }
+  }
+  EXPECT_EQ(streamed(many).bytes, text);
+  EXPECT_EQ(streamed(corrupt).end, "zstd_error");
+  EXPECT_EQ(streamed(many.substr(0, many.size() - 1000)).end, "zstd_truncated");
+}
+
+TEST(FramedZstd, BombsAndHugeWindowsStillStop) {
+  // Frames of 1 MiB of one byte each: far over 200:1 once past the slack.
+  const std::string bomb = zstd_frames(std::string(200 << 20, 'x'), 1 << 20);
+  Limits small;
+  for (unsigned threads : {1u, 4u}) {
+    const Drained d = framed(bomb, threads, small);
+    EXPECT_EQ(d.end, "limit_zstd_ratio") << threads << " threads";
+    EXPECT_LT(d.bytes.size(), 80u << 20);
+    EXPECT_EQ(d, framed(bomb, 1, small));
+  }
+  // A frame declaring a 1 GiB window is refused, not inflated.
+  const std::string wide("\x28\xb5\x2f\xfd\x00\xa0\x01\x00\x00", 9);
+  EXPECT_EQ(framed(wide, 4).end, "limit_zstd_window");
+  EXPECT_EQ(streamed(wide).end, "limit_zstd_window");
 }
 
 }  // namespace
