@@ -27,6 +27,11 @@ class StrictJsonParser {
   // Gives back buffers grown for a huge document (the last element becomes
   // invalid), so that memory follows the longest line only while it is used.
   void release_memory();
+  // release_memory() when the document just parsed was over 16 MiB: a
+  // parser kept for many documents does not hold the longest one's buffers.
+  void release_if_large(size_t parsed_bytes) {
+    if (parsed_bytes > (16u << 20)) release_memory();
+  }
 
  private:
   simdjson::dom::parser parser_;

@@ -942,5 +942,23 @@ TEST(HostileBodies, AStreamOfHalfAMillionBlocksIsBounded) {
   EXPECT_NE(o.out.find("\"text\":\"" + std::string(500000, 'a') + "\""), std::string::npos);
 }
 
+
+// Base64 inside base64, six layers deep: the scan decodes every layer and
+// holds two at a time, not all of them (5 x the line + 32 MiB). (That the
+// layers are still scanned is SecretsTest's: nested decodings there.)
+TEST(HostileBodies, NestedBase64IsScannedTwoLayersAtATime) {
+  std::string blob = "the key: sk-ant-api03-" + std::string(93, 'x') + "Q_AA ";
+  while (blob.size() < (9u << 20)) blob += "lorem ipsum dolor sit amet ";
+  for (int layer = 0; layer < 6; ++layer) blob = base64_encode(blob);
+  const std::string path = put("nested-base64.jsonl", envelope(0, "{\"gap\":\"x\",\"detail\":\"" + blob + "\"}"));
+  const Outcome o = run_measured({GOALCUP_CHEATCHECK_BIN, "--no-progress", "--format", "json", path});
+  EXPECT_FALSE(o.killed);
+  EXPECT_EQ(o.exit_code, 1) << o.out.substr(0, 400);
+  if (kMeasureBounds) {
+    const long bound_kb = (5 * static_cast<long>(fs::file_size(path)) + (32 << 20)) / 1024;
+    EXPECT_LT(o.max_rss_kb, bound_kb) << "peak RSS " << o.max_rss_kb / 1024 << " MiB";
+  }
+}
+
 }  // namespace
 }  // namespace goalcup

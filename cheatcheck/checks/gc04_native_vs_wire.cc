@@ -130,6 +130,7 @@ class Gc04 final : public Check {
       if (json::array(o, list, &items) != json::Get::ok) continue;
       for (auto item : items) sent_results(item, r.seq);
     }
+    request_parser_.release_if_large(body.bytes.size());
   }
 
   void sent_results(simdjson::dom::element item, uint64_t seq) {

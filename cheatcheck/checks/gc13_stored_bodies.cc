@@ -1,6 +1,8 @@
 // GC13: stored bodies are the recorder's own account of what crossed the
 // wire; sha256, size and redactions must describe them, and requests must
 // ask for an allowed model.
+#include <absl/cleanup/cleanup.h>
+
 #include <map>
 
 #include "cheatcheck/checks/check.h"
@@ -82,6 +84,7 @@ class Gc13 final : public Check {
     const size_t start = body.bytes.find_first_not_of(" \t\r\n");
     if (start == std::string_view::npos || body.bytes[start] != '{') return;
     auto root = parser_.parse_copy(body.bytes.substr(start), static_cast<int64_t>(r.seq));
+    const absl::Cleanup release = [&] { parser_.release_if_large(body.bytes.size()); };
     // A repeated member (two "model"s): JSON readers keep the last value or
     // the first, so the provider may have read another model than this check.
     if (!root && root.error().code == Code::duplicate_member) return ambiguous_.add(r.seq);

@@ -10,6 +10,7 @@ namespace {
 
 constexpr int kMaxDepth = 6;
 constexpr uint64_t kBudgetFactor = 8;  // derived bytes per input byte, at most
+constexpr size_t kFreeAbove = 1 << 20;  // a decoded text this long frees what it came from
 
 std::string extend(const std::string& chain, std::string_view step) {
   return chain.empty() ? std::string(step) : chain + ">" + std::string(step);
@@ -76,7 +77,8 @@ void SecretEngine::scan(std::string_view text, std::string_view chain, std::vect
   scan_at(text, std::string(chain), 0, out);
 }
 
-void SecretEngine::scan_at(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out) {
+void SecretEngine::scan_at(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out,
+                           std::string* owner) {
   if (text.size() < 12) return;
   scanned_ += text.size();
   // JSON text: its strings are what it says; scanning them decoded finds
@@ -85,7 +87,7 @@ void SecretEngine::scan_at(std::string_view text, const std::string& chain, int 
   match(text, chain, out);
   if (depth >= kMaxDepth) return;
   if (looks_like_sse(text)) scan_sse(text, chain, depth, out);
-  decode_more(text, chain, depth, out);
+  decode_more(text, chain, depth, out, owner);  // last: it may free `text`
 }
 
 void SecretEngine::match(std::string_view text, const std::string& chain, std::vector<SecretHit>* out) {
@@ -128,22 +130,39 @@ bool SecretEngine::holds_known_format(const std::string& value, std::string_view
   return false;
 }
 
-void SecretEngine::decode_more(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out) {
+void SecretEngine::decode_more(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out,
+                               std::string* owner) {
   std::string decoded;
   if (has_escapes(text) && decode_escapes(text, &decoded) && decoded.size() <= budget_) {
     budget_ -= decoded.size();
-    scan_at(decoded, extend(chain, "unicode-escape"), depth + 1, out);
+    scan_at(decoded, extend(chain, "unicode-escape"), depth + 1, out, &decoded);
   }
   if (text.find('%') != std::string_view::npos && decode_percent(text, &decoded) && decoded.size() <= budget_) {
     budget_ -= decoded.size();
-    scan_at(decoded, extend(chain, "url"), depth + 1, out);
+    scan_at(decoded, extend(chain, "url"), depth + 1, out, &decoded);
   }
   std::vector<Run> runs;
   find_base64_runs(text, &runs);
-  for (const Run& r : runs) {
-    if (!decode_base64_text(text.substr(r.start, r.length), &decoded) || decoded.size() > budget_) continue;
+  std::string later;  // the runs still to decode, once `text` is freed
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (!decode_base64_text(text.substr(runs[i].start, runs[i].length), &decoded) || decoded.size() > budget_) continue;
     budget_ -= decoded.size();
-    scan_at(decoded, extend(chain, "base64"), depth + 1, out);
+    // A long run decoded, `text` is needed only for the runs after it: those
+    // are kept and `text` freed, so that base64 inside base64 holds two
+    // layers at a time instead of every layer down the chain.
+    if (owner && decoded.size() >= kFreeAbove) {
+      std::vector<Run> rest;
+      for (size_t j = i + 1; j < runs.size(); ++j) {
+        rest.push_back({later.size(), runs[j].length});
+        later += text.substr(runs[j].start, runs[j].length);
+      }
+      std::string().swap(*owner);
+      owner = nullptr;
+      text = later;
+      runs = std::move(rest);
+      i = SIZE_MAX;  // the loop goes on with rest[0]
+    }
+    scan_at(decoded, extend(chain, "base64"), depth + 1, out, &decoded);
   }
 }
 
@@ -153,6 +172,7 @@ bool SecretEngine::scan_json(std::string_view text, const std::string& chain, in
   const std::string next = extend(chain, "json");
   for_each_string(*root, [&](std::string_view s) { scan_at(s, next, depth + 1, out); });
   for_each_member(*root, [&](std::string_view key, std::string_view value) { judge_member(key, value, next, out); });
+  parsers_[static_cast<size_t>(depth)].release_if_large(text.size());
   return true;
 }
 

@@ -33,9 +33,13 @@ class SecretEngine {
   uint64_t scanned_bytes() const { return scanned_; }
 
  private:
-  void scan_at(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out);
+  // `owner`, when given, holds `text` and may be freed once `text` is no
+  // longer needed: nested decodings then hold two layers, not all of them.
+  void scan_at(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out,
+               std::string* owner = nullptr);
   void match(std::string_view text, const std::string& chain, std::vector<SecretHit>* out);
-  void decode_more(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out);
+  void decode_more(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out,
+                   std::string* owner);
   bool scan_json(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out);
   void judge_member(std::string_view key, std::string_view value, const std::string& chain,
                     std::vector<SecretHit>* out);

@@ -42,13 +42,18 @@ bool base64_reveals_text(std::string_view line) {
   thread_local std::vector<Run> runs;
   thread_local std::string decoded;
   find_base64_runs(line, &runs);
+  bool reveals = false;
   for (const Run& r : runs) {
     const std::string_view run = line.substr(r.start, r.length);
-    if (decode_base64_text(run, &decoded)) return true;
     // "\nQUJD..." reads as the run "nQUJD...": try it without the escape's letter.
-    if (r.start > 0 && line[r.start - 1] == '\\' && decode_base64_text(run.substr(1), &decoded)) return true;
+    reveals = decode_base64_text(run, &decoded) ||
+              (r.start > 0 && line[r.start - 1] == '\\' && decode_base64_text(run.substr(1), &decoded));
+    if (reveals) break;
   }
-  return false;
+  // Buffers grown for a long line are not kept for the thread's life.
+  if (decoded.capacity() > (1 << 20)) std::string().swap(decoded);
+  if (runs.capacity() > (1 << 16)) std::vector<Run>().swap(runs);
+  return reveals;
 }
 
 }  // namespace
