@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "core/limits.h"
+#include "core/tar_headers.h"
 #include "core/upload_budget.h"
 
 struct archive;  // libarchive's, kept out of this header
@@ -95,6 +96,7 @@ class TarReader {
   ::archive* a_;
   std::vector<char> buf_;
   std::optional<Error> inner_error_;
+  TarHeaderWatch headers_;
   TarMember member_;
 };
 

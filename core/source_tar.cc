@@ -166,6 +166,10 @@ ssize_t TarReader::read_cb(::archive*, void* self_ptr, const void** out) {
     self->inner_error_ = n.take_error();
     return -1;
   }
+  if (auto refused = self->headers_.feed(self->buf_.data(), *n)) {
+    self->inner_error_ = std::move(refused);
+    return -1;
+  }
   *out = self->buf_.data();
   return static_cast<ssize_t>(*n);
 }

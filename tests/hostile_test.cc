@@ -14,6 +14,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -776,6 +778,60 @@ TEST(HostileSubmission, AV7TarWithoutMagicIsReadAsATar) {
   expect_bounded(o);
   EXPECT_EQ(o.exit_code, 0) << o.out.substr(0, 400);
   EXPECT_NE(o.out.find("trace.jsonl in tar"), std::string::npos) << o.out.substr(0, 400);
+}
+
+// A ustar header block of the given type, size and name, with its checksum.
+std::string ustar_header(const std::string& name, char type, size_t size) {
+  std::string h(512, '\0');
+  name.copy(h.data(), std::min<size_t>(name.size(), 99));
+  std::snprintf(h.data() + 100, 8, "%07o", 0644u);
+  std::snprintf(h.data() + 124, 12, "%011zo", size);
+  h[156] = type;
+  std::memcpy(h.data() + 257, "ustar\0" "00", 8);
+  std::memset(h.data() + 148, ' ', 8);
+  unsigned sum = 0;
+  for (unsigned char c : h) sum += c;
+  std::snprintf(h.data() + 148, 8, "%06o", sum);
+  return h;
+}
+
+std::string tar_member(const std::string& name, char type, const std::string& body) {
+  std::string m = ustar_header(name, type, body.size()) + body;
+  m.resize((m.size() + 511) / 512 * 512, '\0');
+  return m;
+}
+
+std::string pax_record(const std::string& key, const std::string& value) {
+  const std::string kv = " " + key + "=" + value + "\n";
+  size_t len = kv.size() + 1;
+  while (std::to_string(len).size() + kv.size() != len) ++len;
+  return std::to_string(len) + kv;
+}
+
+// libarchive ignores a pax global header; GNU tar and Python's tarfile name
+// every later member by its `path`. An honest trace.jsonl then a tampered
+// "zzz.txt" renamed by such a header would be verified here while the
+// folder a judge extracts holds the tampered one.
+TEST(HostileSubmission, APaxGlobalHeaderThatRenamesMembersIsNotJudged) {
+  const std::string good = fixtures::join(testing::valid_trace());
+  std::string tampered = good;
+  tampered[tampered.find("\"seq\":3") + 6] = '4';
+  const std::string end(1024, '\0');
+  const std::string renaming = tar_member("trace.jsonl", '0', good) +
+                               tar_member("pax_global_header", 'g', pax_record("path", "trace.jsonl")) +
+                               tar_member("zzz.txt", '0', tampered) + end;
+  // git archive writes a global header too, holding only a comment.
+  const std::string commented = tar_member("pax_global_header", 'g', pax_record("comment", std::string(40, 'a'))) +
+                                tar_member("entry/trace.jsonl", '0', good) + end;
+  put("pax-renaming.tar", renaming);
+  put("pax-comment.tar", commented);
+  const Outcome bad = verify(dir() + "/pax-renaming.tar");
+  const Outcome fine = verify(dir() + "/pax-comment.tar");
+  expect_bounded(bad);
+  expect_bounded(fine);
+  EXPECT_EQ(bad.exit_code, 2) << bad.out.substr(0, 400);
+  EXPECT_EQ(first_code(bad.out), "ambiguous_submission") << bad.out.substr(0, 400);
+  EXPECT_EQ(fine.exit_code, 0) << fine.out.substr(0, 400);
 }
 
 // 64 MiB of short lines, compressed once: each copy is a few KB.
