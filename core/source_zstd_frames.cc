@@ -13,8 +13,8 @@
 #define ZSTD_STATIC_LINKING_ONLY  // ZSTD_getFrameHeader: exported by libzstd, marked experimental
 #include <zstd.h>
 
+#include <algorithm>
 #include <condition_variable>
-#include <cstring>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -78,7 +78,7 @@ class FramedZstdSource final : public ByteSource {
     for (;;) {
       if (stream_) return stream_->read(buf, cap);
       if (current_ && at_ < current_->out.size()) return deliver(buf, cap);
-      current_.reset();
+      recycle(std::move(current_));  // fully delivered
       if (auto e = plan()) return *e;
       std::shared_ptr<Task> next = take_front();
       if (!next) {
@@ -103,13 +103,19 @@ class FramedZstdSource final : public ByteSource {
 
   Result<size_t> deliver(char* buf, size_t cap) {
     const size_t n = std::min(cap, current_->out.size() - at_);
-    std::memcpy(buf, current_->out.data() + at_, n);
+    std::copy_n(current_->out.data() + at_, n, buf);
     at_ += n;
     produced_ += n;
     if (budget_) {
       if (auto e = budget_->add_inflated(n)) return *e;
     }
     return n;
+  }
+
+  // A delivered task's buffer serves a later task: buffers freed on one
+  // thread and allocated on another would be fresh pages every time.
+  void recycle(std::shared_ptr<Task> done) {
+    if (done && spare_.size() < kTasksInFlight) spare_.push_back(std::move(done->out));
   }
 
   // Carves tasks until enough are in flight or the frames end.
@@ -120,6 +126,10 @@ class FramedZstdSource final : public ByteSource {
         if (tasks_.size() >= kTasksInFlight) break;
       }
       auto task = std::make_shared<Task>();
+      if (!spare_.empty()) {
+        task->out = std::move(spare_.back());
+        spare_.pop_back();
+      }
       if (auto e = carve(*task)) return e;
       if (task->frames.empty()) break;
       std::lock_guard lock(mu_);
@@ -287,6 +297,7 @@ class FramedZstdSource final : public ByteSource {
   bool eof_ = false;
   CarveEnd carve_end_ = CarveEnd::more;
   std::shared_ptr<Task> current_;
+  std::vector<std::string> spare_;  // output buffers of delivered tasks
   size_t at_ = 0;
   uint64_t consumed_ = 0, produced_ = 0;                  // as the streaming reader counts them
   uint64_t pending_compressed_ = 0, pending_content_ = 0;  // carved, not yet delivered
