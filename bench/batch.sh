@@ -54,3 +54,15 @@ for tool, target in (("verify", 1.5), ("cheatcheck", 3.0)):
     print(f"{tool}: {t*1000:.0f} ms = {t/ref:.1f} x openssl (target <= {target} x); "
           f"one trace of the same bytes {big*1000:.0f} ms; per-trace overhead {(t-big)/n*1e6:.0f} us")
 PY
+
+# Where the batch's CPU goes: the share spent verifying Ed25519 signatures
+# (libsodium) is a floor no per-trace saving removes: each small trace
+# carries its start receipt, its acks and its seal_ack.
+if command -v perf >/dev/null && perf record -q -o /dev/null true 2>/dev/null; then
+  sigs=$(grep -c '"kind":"\(start_receipt\|ack\|seal_ack\)"' "$data/t-1.jsonl" || true)
+  perf record -q -o bench/results/batch.perf "$verify" --no-progress --quiet -j 1 --threads 1 --dev-key $key \
+    --files-from "$data/list.txt" >/dev/null 2>&1 || true
+  share=$(perf report -i bench/results/batch.perf --no-children --sort dso --stdio 2>/dev/null |
+          awk '/libsodium/ { print $1; exit }')
+  echo "verify on one core: ${share:-?} of its samples in libsodium (signature checks; $sigs signed statements in t-1)"
+fi
