@@ -76,7 +76,9 @@ package_owning() {
 
 for bin in "$staging"/usr/local/bin/*; do
   for lib in $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
-    path=$(ldconfig -p | awk -v l="$lib" '$1 == l { print $NF; exit }')
+    # awk reads to the end: an early exit would SIGPIPE ldconfig, and under
+    # pipefail the failed pipeline ends this script without a word.
+    path=$(ldconfig -p | awk -v l="$lib" '$1 == l && !found { print $NF; found = 1 }')
     [ -n "$path" ] || fail "$bin needs $lib, which is not installed here"
     pkg=$(package_owning "$path") || fail "no package owns $path"
     pkg=${pkg%%:*}

@@ -14,8 +14,8 @@ prefix=$tmp/prefix
 cmake --install "$build" --prefix "$prefix" >/dev/null
 for t in goalcup-verify goalcup-inspect goalcup-cheatcheck; do
   [ -x "$prefix/bin/$t" ] || fail "$t not installed"
-  "$prefix/bin/$t" --help | grep -q "$t" || fail "$t --help"
-  man -l "$prefix/share/man/man1/$t.1" 2>/dev/null | grep -q "SYNOPSIS" || fail "man $t"
+  "$prefix/bin/$t" --help | grep -- "$t" >/dev/null || fail "$t --help"
+  man -l "$prefix/share/man/man1/$t.1" 2>/dev/null | grep SYNOPSIS >/dev/null || fail "man $t"
   [ -f "$prefix/share/bash-completion/completions/$t" ] || fail "bash completion for $t"
 done
 [ -f "$prefix/share/zsh/vendor-completions/_goalcup" ] || fail "zsh completion"
@@ -26,15 +26,15 @@ complete_words() {  # tool, words...
   bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); _goalcup; printf "%s\n" "${COMPREPLY[@]}"' \
     _ "$prefix/share/bash-completion/completions/$1" "$@"
 }
-complete_words goalcup-cheatcheck --fo | grep -qx -- --format || fail "completion of --format"
-complete_words goalcup-cheatcheck --format s | grep -qx sarif || fail "completion of --format values"
-complete_words goalcup-verify me | grep -qx merge || fail "completion of merge"
+complete_words goalcup-cheatcheck --fo | grep -x -- --format >/dev/null || fail "completion of --format"
+complete_words goalcup-cheatcheck --format s | grep -x sarif >/dev/null || fail "completion of --format values"
+complete_words goalcup-verify me | grep -x merge >/dev/null || fail "completion of merge"
 
 # Every subcommand a tool's --help lists is completed, by bash and by zsh.
 mkdir "$tmp/empty"
 for t in goalcup-verify goalcup-inspect goalcup-cheatcheck; do
   for s in $("$prefix/bin/$t" --help | awk '/^Subcommands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }'); do
-    (cd "$tmp/empty" && complete_words "$t" "$s") | grep -qx "$s" || fail "bash completion of $t $s"
+    (cd "$tmp/empty" && complete_words "$t" "$s") | grep -x -- "$s" >/dev/null || fail "bash completion of $t $s"
     grep -q "[( ]$s[ )]" "$src/completions/_goalcup" || fail "zsh completion of $t $s"
   done
 done
