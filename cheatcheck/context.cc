@@ -31,7 +31,7 @@ void Context::begin_record(const Record& r) {
 }
 
 const NativeInfo& Context::native() {
-  if (!native_) native_ = read_native(*record_, native_parser_);
+  if (!native_) native_ = read_native(*record_, native_parser_, native_input_parser_);
   return *native_;
 }
 
@@ -61,7 +61,7 @@ bool Context::is_sse_response() {
 }
 
 const RebuiltAnswer& Context::answer() {
-  if (!answer_) answer_ = rebuild_answer(wire_body().bytes);
+  if (!answer_) answer_ = rebuild_answer(wire_body().bytes, limits_);
   return *answer_;
 }
 
@@ -74,6 +74,15 @@ void Context::emit(Finding f, std::string_view key) {
 }
 
 void Context::skip(std::string check, std::string reason) { skipped_.push_back({std::move(check), std::move(reason)}); }
+
+void Context::body_not_parsed(std::string_view check, const Error& error) {
+  if (code_class(error.code) != ErrorClass::limit) return;
+  if (std::find(limited_checks_.begin(), limited_checks_.end(), check) != limited_checks_.end()) return;
+  limited_checks_.emplace_back(check);
+  skip(std::string(check), "a body nested in record " + std::to_string(error.seq) + " passes " +
+                               std::string(code_name(error.code)) +
+                               " (--max-depth, --max-line-bytes): such bodies were not judged");
+}
 
 Finding finding(std::string_view check, Severity severity, std::vector<uint64_t> seqs, std::string message) {
   Finding f;
@@ -113,8 +122,7 @@ void collect_facts(const Record& r, Context& ctx) {
     case Kind::seal_ack: {
       // Signatures are the verifier's business; here only the times and
       // seqs matter, and an invalid statement already makes a high finding.
-      static thread_local StrictJsonParser parser{Limits{}};
-      auto st = read_statement_unverified(r.body, parser, static_cast<int64_t>(r.seq));
+      auto st = read_statement_unverified(r.body, ctx.statement_parser(), static_cast<int64_t>(r.seq));
       if (!st) break;
       if (r.kind == Kind::start_receipt && !f.start_at) f.start_at = st->at;
       if (r.kind == Kind::seal_ack) f.seal_ack_at = st->at;

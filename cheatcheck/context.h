@@ -56,9 +56,19 @@ struct WireBody {
 
 class Context {
  public:
-  explicit Context(const Policy& policy) : policy_(policy) {}
+  // `limits` are the run's (the command-line options): they bound every
+  // body parsed inside a record (native lines, request bodies, statements)
+  // as they bound the records themselves.
+  Context(const Policy& policy, const Limits& limits)
+      : policy_(policy), limits_(limits), native_parser_(limits), native_input_parser_(limits), statement_parser_(limits), body_parser_(limits) {}
 
   const Policy& policy() const { return policy_; }
+  const Limits& limits() const { return limits_; }
+  StrictJsonParser& statement_parser() { return statement_parser_; }
+  // For a check to parse a body within the current record (a request
+  // body, a tool call's input), under the run's limits. Shared by the
+  // checks: what it returns lives only until its next use.
+  StrictJsonParser& body_parser() { return body_parser_; }
   TraceFacts& facts() { return facts_; }
   const TraceFacts& facts() const { return facts_; }
 
@@ -73,14 +83,23 @@ class Context {
   // the fingerprint is derived from it.
   void emit(Finding f, std::string_view key);
   void skip(std::string check, std::string reason);
+  // A body nested in record `seq` that `check` could not parse: when a
+  // limit stopped it (--max-depth, --max-line-bytes), the check says once
+  // that such bodies were not judged, instead of passing them silently.
+  void body_not_parsed(std::string_view check, const Error& error);
   std::vector<Finding>& findings() { return findings_; }
   std::vector<Skipped>& skipped() { return skipped_; }
 
  private:
   const Policy& policy_;
   TraceFacts facts_;
+  Limits limits_;
   const Record* record_ = nullptr;
-  StrictJsonParser native_parser_{Limits{}};
+  StrictJsonParser native_parser_;
+  StrictJsonParser native_input_parser_;
+  StrictJsonParser statement_parser_;
+  StrictJsonParser body_parser_;
+  std::vector<std::string> limited_checks_;  // checks that said so once
   std::optional<NativeInfo> native_;
   std::optional<WireBody> wire_;
   std::optional<RebuiltAnswer> answer_;

@@ -19,15 +19,20 @@ bool one_of(std::string_view s, std::initializer_list<std::string_view> names) {
 // ones the provider runs (web search, code execution, MCP servers).
 bool is_call_block(std::string_view type) { return one_of(type, {"tool_use", "server_tool_use", "mcp_tool_use"}); }
 
-StrictJsonParser& input_parser() {
-  static thread_local StrictJsonParser parser{Limits{}};
-  return parser;
+// The digest of {}, for an absent input: computed once, by a parser that
+// lives only for that ("{}" is within any limits).
+const Digest& empty_object_digest() {
+  static const Digest digest = [] {
+    StrictJsonParser parser{Limits{}};
+    return json::text_value_digest("{}", parser);
+  }();
+  return digest;
 }
 
 // A call's input member as a JSON value; an absent one as {}.
 Digest member_digest(simdjson::dom::object o, std::string_view key) {
   simdjson::dom::element v;
-  if (o.at_key(key).get(v)) return json::text_value_digest("", input_parser());
+  if (o.at_key(key).get(v)) return empty_object_digest();
   return json::value_digest(v);
 }
 
@@ -75,7 +80,7 @@ void read_claude(simdjson::dom::object o, NativeInfo& n) {
 
 // A Responses item, as Codex logs it (inside response_item, or bare in a
 // legacy rollout). Returns false for an item type it does not know.
-bool read_codex_item(simdjson::dom::object item, NativeInfo& n) {
+bool read_codex_item(simdjson::dom::object item, NativeInfo& n, StrictJsonParser& input_parser) {
   const std::string type = str(item, "type");
   const std::string role = str(item, "role");
   n.type = type;
@@ -89,7 +94,7 @@ bool read_codex_item(simdjson::dom::object item, NativeInfo& n) {
     n.assistant = true;
     std::string_view input;
     (void)json::string(item, type == "function_call" ? "arguments" : "input", &input);
-    n.calls.push_back({str(item, "call_id"), str(item, "name"), json::text_value_digest(input, input_parser())});
+    n.calls.push_back({str(item, "call_id"), str(item, "name"), json::text_value_digest(input, input_parser)});
     return true;
   }
   if (type == "local_shell_call") {
@@ -109,12 +114,12 @@ bool read_codex_item(simdjson::dom::object item, NativeInfo& n) {
                        "ghost_snapshot", "compaction", "compaction_summary", "other"});
 }
 
-void read_codex(simdjson::dom::object o, NativeInfo& n) {
+void read_codex(simdjson::dom::object o, NativeInfo& n, StrictJsonParser& input_parser) {
   simdjson::dom::object payload;
   n.type = str(o, "type");
   if (json::object(o, "payload", &payload) == json::Get::ok) {
     if (n.type == "response_item") {
-      n.understood = read_codex_item(payload, n);
+      n.understood = read_codex_item(payload, n, input_parser);
     } else {
       n.understood = one_of(n.type, {"session_meta", "turn_context", "event_msg", "compacted"});
     }
@@ -127,7 +132,7 @@ void read_codex(simdjson::dom::object o, NativeInfo& n) {
     n.type = record_type;
     n.understood = true;
   } else if (!n.type.empty()) {
-    n.understood = read_codex_item(o, n);
+    n.understood = read_codex_item(o, n, input_parser);
   } else {
     n.type = "session";
     n.understood = !str(o, "id").empty() && o.at_key("timestamp").error() == simdjson::SUCCESS;
@@ -136,7 +141,7 @@ void read_codex(simdjson::dom::object o, NativeInfo& n) {
 
 }  // namespace
 
-NativeInfo read_native(const Record& r, StrictJsonParser& parser) {
+NativeInfo read_native(const Record& r, StrictJsonParser& parser, StrictJsonParser& input_parser) {
   NativeInfo n;
   std::string_view source, text;
   (void)json::string(r.body, "source", &source);
@@ -154,7 +159,7 @@ NativeInfo read_native(const Record& r, StrictJsonParser& parser) {
   std::string_view ts;
   if (json::string(o, "timestamp", &ts) == json::Get::ok) n.time = parse_time(ts);
   if (n.harness == NativeInfo::Harness::claude_code) read_claude(o, n);
-  else if (n.harness == NativeInfo::Harness::codex) read_codex(o, n);
+  else if (n.harness == NativeInfo::Harness::codex) read_codex(o, n, input_parser);
   return n;
 }
 

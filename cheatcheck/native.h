@@ -51,7 +51,9 @@ struct NativeInfo {
   std::string summary;          // Claude: a `summary` line's title
 };
 
-// Reads a native record's body. `parser` is reused between calls.
-NativeInfo read_native(const Record& r, StrictJsonParser& parser);
+// Reads a native record's body. `parser` is reused between calls;
+// `input_parser` reads a call's arguments (JSON in a string) while the
+// line's document is in use. Both carry the run's limits.
+NativeInfo read_native(const Record& r, StrictJsonParser& parser, StrictJsonParser& input_parser);
 
 }  // namespace goalcup::cheat

@@ -92,6 +92,8 @@ constexpr int64_t kOverflow = INT64_MAX;
 
 class Rebuilder {
  public:
+  explicit Rebuilder(const Limits& limits) : parser_(limits) {}
+
   void on_event(std::string_view data) {
     ++out_.events;
     auto root = parser_.parse_copy(data, -1);
@@ -339,7 +341,7 @@ class Rebuilder {
     return blocks_[kOverflow];
   }
 
-  StrictJsonParser parser_{Limits{}};
+  StrictJsonParser parser_;
   RebuiltAnswer out_;
   std::map<int64_t, Block> blocks_;
   std::map<int64_t, int64_t> chat_order_;
@@ -392,8 +394,8 @@ std::vector<std::string_view> RebuiltAnswer::text_blocks() const {
   return out;
 }
 
-RebuiltAnswer rebuild_answer(std::string_view sse_body) {
-  Rebuilder r;
+RebuiltAnswer rebuild_answer(std::string_view sse_body, const Limits& limits) {
+  Rebuilder r(limits);
   for_each_sse_event(sse_body, [&](std::string_view, std::string_view data) {
     if (data != "[DONE]") r.on_event(data);
     return true;

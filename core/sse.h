@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/limits.h"
+
 namespace goalcup {
 
 // Calls `on_event(event_name, data)` for each dispatched event (data lines
@@ -75,6 +77,8 @@ struct RebuiltAnswer {
   std::vector<std::string_view> text_blocks() const;
 };
 
-RebuiltAnswer rebuild_answer(std::string_view sse_body);
+// Each data event is parsed under `limits` (the run's --max-depth and
+// --max-line-bytes); an event past them counts as a bad event.
+RebuiltAnswer rebuild_answer(std::string_view sse_body, const Limits& limits = Limits{});
 
 }  // namespace goalcup

@@ -121,14 +121,14 @@ bool ConversationVisitor::on_record(const Record& r, const Line&, const Digest&)
   std::string decoded;
   const std::string_view body = wire_body(r, &decoded);
   if (dir == "request") {
-    if (pending_.size() < kMaxPending) pending_[key] = {read_request(body, r.seq, max_text_), r.t};
+    if (pending_.size() < kMaxPending) pending_[key] = {read_request(body, r.seq, max_text_, parsers_), r.t};
     return true;
   }
   Exchange e;
   e.number = ++count_;
   e.response_seq = r.seq;
   e.response_t = r.t;
-  e.answer = read_answer(body);
+  e.answer = read_answer(body, parsers_);
   if (auto it = pending_.find(key); it != pending_.end()) {
     e.request = std::move(it->second.first);
     e.request_t = it->second.second;
@@ -314,7 +314,7 @@ VerifyReport print_conversation(const std::string& path, const WalkOptions& opti
         }
         first = false;
       },
-      format == ConversationFormat::json ? SIZE_MAX : 64 << 10);
+      format == ConversationFormat::json ? SIZE_MAX : 64 << 10, options.limits);
   VerifyReport rep = walk_trace(path, options, &v);
   if (format == ConversationFormat::json) std::cout << (first ? "]}\n" : "\n]}\n");
   return rep;

@@ -29,8 +29,8 @@ struct Exchange {
 // Pairs requests and responses by (conn, exchange) and calls `on_exchange`.
 class ConversationVisitor final : public RecordVisitor {
  public:
-  ConversationVisitor(std::function<void(const Exchange&)> on_exchange, size_t max_input_text)
-      : on_exchange_(std::move(on_exchange)), max_text_(max_input_text) {}
+  ConversationVisitor(std::function<void(const Exchange&)> on_exchange, size_t max_input_text, const Limits& limits)
+      : on_exchange_(std::move(on_exchange)), max_text_(max_input_text), parsers_(limits) {}
   bool on_record(const Record& r, const Line& line, const Digest& hash) override;
 
  private:
@@ -38,6 +38,7 @@ class ConversationVisitor final : public RecordVisitor {
   size_t max_text_;
   std::map<std::pair<uint64_t, uint64_t>, std::pair<RequestInfo, Timestamp>> pending_;
   uint64_t count_ = 0;
+  BodyParsers parsers_;
 };
 
 enum class ConversationFormat { text, markdown, json };

@@ -55,8 +55,8 @@ bool looks_like_json(std::string_view s) { return !s.empty() && (s.front() == '{
 
 }  // namespace
 
-RecordContent::RecordContent() {
-  for (int i = 0; i <= kMaxNesting; ++i) parsers_.push_back(std::make_unique<StrictJsonParser>(Limits{}));
+RecordContent::RecordContent(const Limits& limits) : limits_(limits) {
+  for (int i = 0; i <= kMaxNesting; ++i) parsers_.push_back(std::make_unique<StrictJsonParser>(limits));
 }
 
 void RecordContent::text_leaf(std::string_view text, std::string& where, int depth, const Sink& sink) {
@@ -100,7 +100,7 @@ void RecordContent::leaves(simdjson::dom::element e, std::string& where, int dep
 // An answer as rebuilt from its stream: what the model said and called,
 // however the stream was cut into events.
 void RecordContent::answer_fields(std::string_view body, const Sink& sink) {
-  const RebuiltAnswer a = rebuild_answer(body);
+  const RebuiltAnswer a = rebuild_answer(body, limits_);
   sink("answer/model", a.model);
   sink("answer/message_id", a.message_id);
   sink("answer/stop_reason", a.stop_reason);
@@ -232,6 +232,7 @@ using Items = std::array<std::vector<Item>, kStreamCount>;
 // Pass 1, in the verify walk: one fingerprint per record.
 class Fingerprints final : public RecordVisitor {
  public:
+  explicit Fingerprints(const Limits& limits) : content_(limits) {}
   bool on_record(const Record& r, const Line& line, const Digest&) override {
     items[static_cast<size_t>(stream_of(r.kind))].push_back({content_.fingerprint(r), line.index});
     return true;
@@ -248,7 +249,7 @@ using Fields = std::vector<std::pair<std::string, std::string>>;
 class StreamReader {
  public:
   StreamReader(const std::string& path, const Limits& limits, const std::vector<Item>& items)
-      : parser_(limits), items_(items) {
+      : parser_(limits), content_(limits), parsers_(limits), items_(items) {
     auto opened = open_trace(path, limits);
     if (opened) lines_ = std::make_unique<LineReader>(std::move(opened->source), limits);
   }
@@ -264,7 +265,7 @@ class StreamReader {
     if (line.index != want) return false;
     auto rec = parser_.parse(line.bytes, line.index);
     if (!rec) return false;
-    *ref = {i, rec->seq, clip(describe(*rec), 120)};
+    *ref = {i, rec->seq, clip(describe(*rec, parsers_), 120)};
     if (fields) collect(*rec, fields);
     return true;
   }
@@ -294,6 +295,7 @@ class StreamReader {
   std::unique_ptr<LineReader> lines_;
   RecordParser parser_;
   RecordContent content_;
+  BodyParsers parsers_;  // for describe()
   const std::vector<Item>& items_;
 };
 
@@ -477,7 +479,7 @@ void compare_stream(const std::string& pa, const std::string& pb, const WalkOpti
 
 DiffReport diff_traces(const std::string& a, const std::string& b, const WalkOptions& wopt, const DiffOptions& opt) {
   DiffReport r;
-  Fingerprints fa, fb;
+  Fingerprints fa(wopt.limits), fb(wopt.limits);
   r.a = walk_trace(a, wopt, &fa);
   r.b = walk_trace(b, wopt, &fb);
   if (unreadable_message(r.a) || unreadable_message(r.b)) return r;

@@ -31,7 +31,9 @@ Stream stream_of(Kind k);
 // A record's content as (where, text) fields, in a stable order.
 class RecordContent {
  public:
-  RecordContent();
+  // `limits` are the run's: JSON nested in a record's strings, answer
+  // streams and statements are parsed under them.
+  explicit RecordContent(const Limits& limits);
   using Sink = std::function<void(std::string_view where, std::string_view text)>;
   void fields(const Record& r, const Sink& sink);
   Digest fingerprint(const Record& r);
@@ -41,6 +43,7 @@ class RecordContent {
   void text_leaf(std::string_view text, std::string& where, int depth, const Sink& sink);
   void answer_fields(std::string_view body, const Sink& sink);
   bool statement_fields(const Record& r, const Sink& sink);
+  Limits limits_;
   std::vector<std::unique_ptr<StrictJsonParser>> parsers_;  // one per nesting of JSON in strings
 };
 

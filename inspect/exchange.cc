@@ -79,13 +79,15 @@ std::string clip(std::string_view s, size_t max) {
   return std::string(s.substr(0, cut)) + "... [" + std::to_string(s.size() - cut) + " more bytes]";
 }
 
-RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text) {
+RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text, BodyParsers& parsers) {
   RequestInfo info;
   info.seq = seq;
   info.body_bytes = body.size();
-  static thread_local StrictJsonParser parser{Limits{}};
-  auto root = parser.parse_copy(body, static_cast<int64_t>(seq));
-  if (!root) return info;
+  auto root = parsers.request.parse_copy(body, static_cast<int64_t>(seq));
+  if (!root) {
+    if (code_class(root.error().code) == ErrorClass::limit) info.unread = code_name(root.error().code);
+    return info;
+  }
   info.model = str(*root, "model");
   simdjson::dom::array items;
   // Anthropic: messages[]; OpenAI Responses: input[] (or a plain string).
@@ -133,12 +135,11 @@ std::string_view wire_body(const Record& r, std::string* decoded, size_t max) {
   return *decoded;
 }
 
-RebuiltAnswer read_answer(std::string_view body) {
-  if (looks_like_sse(body)) return rebuild_answer(body);
+RebuiltAnswer read_answer(std::string_view body, BodyParsers& parsers) {
+  if (looks_like_sse(body)) return rebuild_answer(body, parsers.limits);
   // A non-streamed message: {"id", "model", "content": [...], "stop_reason", "usage"}.
   RebuiltAnswer a;
-  static thread_local StrictJsonParser parser{Limits{}};
-  auto root = parser.parse_copy(body, -1);
+  auto root = parsers.answer.parse_copy(body, -1);
   if (!root) return a;
   a.message_id = str(*root, "id");
   a.model = str(*root, "model");
@@ -176,7 +177,7 @@ RebuiltAnswer read_answer(std::string_view body) {
   return a;
 }
 
-std::string describe(const Record& r) {
+std::string describe(const Record& r, BodyParsers& parsers) {
   std::string_view s;
   auto get = [&](std::string_view key) {
     s = {};
@@ -194,7 +195,7 @@ std::string describe(const Record& r) {
       std::string decoded;
       const std::string_view body = wire_body(r, &decoded);
       if (looks_like_sse(body)) {
-        RebuiltAnswer a = rebuild_answer(body);
+        RebuiltAnswer a = rebuild_answer(body, parsers.limits);
         out += " SSE " + (a.message_id.size() > 14 ? a.message_id.substr(0, 14) + "\u2026" : a.message_id);
         if (!a.stop_reason.empty()) out += " " + a.stop_reason;
         for (const auto& c : a.tool_calls) out += " " + c.name;
@@ -206,8 +207,7 @@ std::string describe(const Record& r) {
     case Kind::native: {
       std::string_view text;
       (void)json::string(r.body, "text", &text);
-      static thread_local StrictJsonParser parser{Limits{}};
-      auto root = parser.parse_copy(text, -1);
+      auto root = parsers.native.parse_copy(text, -1);
       if (!root) return "native (not JSON)";
       std::string type = str(*root, "type");
       simdjson::dom::element payload;
@@ -247,9 +247,8 @@ std::string describe(const Record& r) {
     case Kind::start_receipt:
     case Kind::ack:
     case Kind::seal_ack: {
-      static thread_local StrictJsonParser parser{Limits{}};
       auto env = decode_envelope(r.body, static_cast<int64_t>(r.seq));
-      auto st = env ? parse_statement(env->payload, parser, -1) : Result<Statement>(Error{Code::statement_payload, -1, ""});
+      auto st = env ? parse_statement(env->payload, parsers.statement, -1) : Result<Statement>(Error{Code::statement_payload, -1, ""});
       if (!st) return std::string(kind_name(r.kind)) + " (unreadable)";
       return std::string(kind_name(r.kind)) + " covers seq " + std::to_string(st->seq) + ", server " + st->at_text;
     }

@@ -8,10 +8,23 @@
 #include <string>
 #include <vector>
 
+#include "core/json_strict.h"
+#include "core/limits.h"
 #include "core/record.h"
 #include "core/sse.h"
 
 namespace goalcup::inspect {
+
+// The parsers for the bodies inside records (request and response bodies,
+// SSE events, native lines, statements), under the run's limits
+// (--max-depth, --max-line-bytes). One walk's view owns them, so that
+// their buffers go when the walk ends.
+struct BodyParsers {
+  explicit BodyParsers(const Limits& run_limits)
+      : limits(run_limits), request(run_limits), answer(run_limits), native(run_limits), statement(run_limits) {}
+  Limits limits;
+  StrictJsonParser request, answer, native, statement;
+};
 
 struct NewInput {
   // "tool_result", or the role that said it: "user", "developer", "system";
@@ -28,10 +41,11 @@ struct RequestInfo {
   std::vector<NewInput> inputs;  // what this request added at its end
   uint64_t body_bytes = 0;
   uint64_t inputs_omitted = 0;  // past the first 1,000, only counted
+  std::string unread;  // the limit's code when a limit kept the body from being read, else ""
 };
 
 // Reads a request body (Anthropic Messages or OpenAI Responses JSON).
-RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text);
+RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text, BodyParsers& parsers);
 
 // The wire body of a record as bytes: a view of the stored text, or, when
 // it is base64, its first `max` decoded bytes held in `*decoded` (a prefix,
@@ -39,11 +53,11 @@ RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text);
 std::string_view wire_body(const Record& r, std::string* decoded, size_t max = SIZE_MAX);
 
 // A response body: rebuilt from SSE, or read from a plain JSON message.
-RebuiltAnswer read_answer(std::string_view body);
+RebuiltAnswer read_answer(std::string_view body, BodyParsers& parsers);
 
 // "POST api.anthropic.com/v1/messages 48 KB", "200 SSE msg_01... tool_use Bash",
 // "native assistant text", "gap IngestLost", ...
-std::string describe(const Record& r);
+std::string describe(const Record& r, BodyParsers& parsers);
 
 // Text cut to at most `max` bytes on a UTF-8 boundary, with a note when cut.
 std::string clip(std::string_view s, size_t max);

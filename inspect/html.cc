@@ -72,9 +72,10 @@ struct Row {
 
 class HtmlVisitor final : public RecordVisitor {
  public:
-  HtmlVisitor(const HtmlLimits& l, RecordVisitor* cheat)
-      : limits_(l), native_(l.marks), wire_(l.marks), acks_(l.marks), events_(l.marks),
-        conversation_([this](const Exchange& e) { on_exchange(e); }, l.text_bytes), cheat_(cheat) {}
+  HtmlVisitor(const HtmlLimits& l, const Limits& run_limits, RecordVisitor* cheat)
+      : limits_(l), summary_(run_limits), native_(l.marks), wire_(l.marks), acks_(l.marks), events_(l.marks),
+        conversation_([this](const Exchange& e) { on_exchange(e); }, l.text_bytes, run_limits), cheat_(cheat),
+        parsers_(run_limits) {}
 
   void on_bad_line(const Line& line, const Error& e) override {
     if (cheat_) cheat_->on_bad_line(line, e);
@@ -95,7 +96,7 @@ class HtmlVisitor final : public RecordVisitor {
         break;
       }
       case Kind::wire: break;
-      default: events_.add({r.seq, t, 0, describe(r)}); break;
+      default: events_.add({r.seq, t, 0, describe(r, parsers_)}); break;
     }
     // Rows: every event; wire records while the conversation shown is still
     // being collected (they are what it links to); the first native lines.
@@ -128,7 +129,7 @@ class HtmlVisitor final : public RecordVisitor {
       ++omitted_rows_;
       return;
     }
-    rows_[r.seq] = {std::string(r.t_text), std::string(r.kind_text), describe(r)};
+    rows_[r.seq] = {std::string(r.t_text), std::string(r.kind_text), describe(r, parsers_)};
   }
   void thin_times() {
     std::vector<std::pair<uint64_t, int64_t>> kept;
@@ -167,6 +168,7 @@ class HtmlVisitor final : public RecordVisitor {
   int64_t last_t_ = 0;
   RecordVisitor* cheat_;
   std::set<uint64_t> linked_;
+  BodyParsers parsers_;  // for describe()
 };
 
 constexpr const char* kStyle = R"(
@@ -540,7 +542,7 @@ VerifyReport render_html(const std::string& path, const WalkOptions& options, co
                          const cheat::CheatOptions* cheat, std::string* page) {
   std::optional<cheat::CheatScan> scan;
   if (cheat) scan.emplace(*cheat);
-  HtmlVisitor v(limits, scan ? &scan->visitor() : nullptr);
+  HtmlVisitor v(limits, options.limits, scan ? &scan->visitor() : nullptr);
   VerifyReport rep = walk_trace(path, options, &v);
   if (unreadable_message(rep)) return rep;
   std::optional<cheat::CheatReport> findings;

@@ -31,7 +31,8 @@ bool utf8_head(std::string_view body) {
 
 class RecordRenderer {
  public:
-  explicit RecordRenderer(const Limits& limits) : parser_(limits) {}
+  explicit RecordRenderer(const Limits& limits) : parser_(limits), parsers_(limits) {}
+  BodyParsers& parsers() { return parsers_; }
 
   // The decoded views of a body: wire bodies, native lines, statements.
   void write_decoded(JsonWriter& w, const Record& r) {
@@ -120,6 +121,7 @@ class RecordRenderer {
   }
 
   StrictJsonParser parser_;
+  BodyParsers parsers_;  // for describe()
   bool clipped_ = false;
 };
 
@@ -132,7 +134,7 @@ std::string render_text(const Record& r, const Line& line, const Digest& hash, c
                                              safe_text(r.kind_text), kWidth), Color::bold) + "\n";
   out += st.paint("prev ", Color::dim) + digest_ref(r.prev) + "\n" + st.paint("hash ", Color::dim) + digest_ref(hash) +
          "  (" + std::to_string(line.bytes.size()) + " bytes)\n";
-  out += st.paint(fit_columns("  " + safe_text(describe(r)), kWidth), Color::dim) + "\n\n" + st.paint("body", Color::bold) + "\n";
+  out += st.paint(fit_columns("  " + safe_text(describe(r, rr.parsers())), kWidth), Color::dim) + "\n\n" + st.paint("body", Color::bold) + "\n";
   std::string body;
   JsonWriter w(&body, true);
   w.begin_object();
@@ -180,7 +182,7 @@ std::string render_json(const Record& r, const Digest& hash, RecordRenderer& rr)
   std::string out;
   JsonWriter w(&out);
   w.begin_object().field("seq", r.seq).field("t", r.t_text).field("kind", r.kind_text);
-  w.field("prev", digest_ref(r.prev)).field("hash", digest_ref(hash)).field("description", describe(r));
+  w.field("prev", digest_ref(r.prev)).field("hash", digest_ref(hash)).field("description", describe(r, rr.parsers()));
   w.key("body");
   rr.write_body(w, r.body);
   rr.write_decoded(w, r);
@@ -215,7 +217,7 @@ class ShowVisitor final : public RecordVisitor {
 // One fixed-width line per record: seq, time of day to the millisecond,
 // its mark, kind, and as much of the description as fits the width. The
 // date is a line of its own whenever it changes.
-std::string record_line(const Record& r, char mark, std::string* date, const Style& st) {
+std::string record_line(const Record& r, char mark, std::string* date, const Style& st, BodyParsers& parsers) {
   const std::string t = format_time(r.t);  // 2026-11-21T02:49:01.913000000Z
   std::string out;
   if (t.compare(0, 10, *date) != 0) {
@@ -227,28 +229,28 @@ std::string record_line(const Record& r, char mark, std::string* date, const Sty
   std::string kind = fit_columns(safe_text(r.kind_text), 13);
   kind.resize(kind.size() + 14 - columns(kind), ' ');
   const size_t used = head.size() + 12 + 3 + 14;
-  const std::string what = fit_columns(safe_text(describe(r)), kWidth - std::min(kWidth, used));
+  const std::string what = fit_columns(safe_text(describe(r, parsers)), kWidth - std::min(kWidth, used));
   const std::string marked = mark == ' ' ? " " : st.paint(std::string(1, mark), Color::red);
   return out + head + st.paint(t.substr(11, 12), Color::dim) + " " + marked + " " + kind + what + "\n";
 }
 
 class ListVisitor final : public RecordVisitor {
  public:
-  ListVisitor(const RecordFilter& f, bool json, const Style& st, const VerdictView& v)
-      : f_(f), json_(json), st_(st), verdict_(v) {}
+  ListVisitor(const RecordFilter& f, bool json, const Style& st, const VerdictView& v, const Limits& limits)
+      : f_(f), json_(json), st_(st), verdict_(v), parsers_(limits) {}
   bool on_record(const Record& r, const Line& line, const Digest&) override {
     if (r.seq > f_.to) return false;  // past the range: stop reading
     if (r.seq < f_.from || !wanted(r, line)) return true;
     if (json_) {
       std::string out;
       JsonWriter w(&out);
-      w.begin_object().field("seq", r.seq).field("t", r.t_text).field("kind", r.kind_text).field("description", describe(r));
+      w.begin_object().field("seq", r.seq).field("t", r.t_text).field("kind", r.kind_text).field("description", describe(r, parsers_));
       w.field("bytes", static_cast<uint64_t>(line.bytes.size()));
       write_marks_json(w, verdict_.marks(r.seq));
       w.end_object();
       std::cout << (first_ ? "\n" : ",\n") << out;
     } else {
-      print_text(std::cout, record_line(r, verdict_.mark_char(r.seq), &date_, st_), st_);
+      print_text(std::cout, record_line(r, verdict_.mark_char(r.seq), &date_, st_, parsers_), st_);
     }
     first_ = false;
     return true;
@@ -283,6 +285,7 @@ class ListVisitor final : public RecordVisitor {
   const Style& st_;
   const VerdictView& verdict_;
   std::string date_;
+  BodyParsers parsers_;
 };
 
 }  // namespace
@@ -322,7 +325,7 @@ std::optional<std::string> unknown_kind(const std::vector<std::string>& kinds) {
 
 VerifyReport list_records(const std::string& path, const WalkOptions& options, const RecordFilter& filter, bool json,
                           const Style& style, const VerdictView& verdict) {
-  ListVisitor v(filter, json, style, verdict);
+  ListVisitor v(filter, json, style, verdict, options.limits);
   if (json) {
     std::string head;
     JsonWriter w(&head);

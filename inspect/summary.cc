@@ -23,8 +23,7 @@ std::string at(simdjson::dom::object o, std::string_view pointer) {
   return clip_text(v);
 }
 
-std::optional<Timestamp> statement_time(const Record& r) {
-  static thread_local StrictJsonParser parser{Limits{}};
+std::optional<Timestamp> statement_time(const Record& r, StrictJsonParser& parser) {
   auto st = read_statement_unverified(r.body, parser, static_cast<int64_t>(r.seq));
   if (!st) return std::nullopt;
   return st->at;
@@ -62,9 +61,9 @@ bool SummaryVisitor::on_record(const Record& r, const Line&, const Digest&) {
       break;
     case Kind::launch: s_.launch = read_launch(r); break;
     case Kind::start_receipt:
-      if (!s_.server_start) s_.server_start = statement_time(r);
+      if (!s_.server_start) s_.server_start = statement_time(r, parsers_.statement);
       break;
-    case Kind::seal_ack: s_.server_end = statement_time(r); break;
+    case Kind::seal_ack: s_.server_end = statement_time(r, parsers_.statement); break;
     case Kind::tunnel: ++s_.tunnels; break;
     case Kind::gap:
       if (s_.gaps.size() < kMaxGaps) s_.gaps.emplace_back(r.seq, at(r.body, "/gap"));
@@ -86,10 +85,11 @@ bool SummaryVisitor::on_record(const Record& r, const Line&, const Digest&) {
       const std::string_view body = wire_body(r, &decoded);
       if (dir == "request") {
         ++s_.exchanges;
-        RequestInfo req = read_request(body, r.seq, 0);
+        RequestInfo req = read_request(body, r.seq, 0, parsers_);
+        if (!req.unread.empty()) ++s_.requests_unread;
         if (!req.model.empty() && s_.models_requested.size() < kMaxModels) s_.models_requested.insert(clip_text(req.model));
       } else {
-        RebuiltAnswer a = read_answer(body);
+        RebuiltAnswer a = read_answer(body, parsers_);
         if (!a.model.empty() && s_.models_answered.size() < kMaxModels) s_.models_answered.insert(clip_text(a.model));
         if (a.input_tokens > 0) s_.input_tokens += a.input_tokens;
         if (a.output_tokens > 0) s_.output_tokens += a.output_tokens;
@@ -104,7 +104,7 @@ bool SummaryVisitor::on_record(const Record& r, const Line&, const Digest&) {
 }
 
 Summary summarize(const std::string& path, const WalkOptions& options) {
-  SummaryVisitor v;
+  SummaryVisitor v(options.limits);
   VerifyReport rep = walk_trace(path, options, &v);
   Summary s = std::move(v.summary());
   s.verify = std::move(rep);
@@ -139,6 +139,10 @@ std::string format_summary_text(const Summary& s, const Style& st) {
   row("records", kinds);
   row("exchanges", std::to_string(s.exchanges) + ", " + human_bytes(s.wire_bytes) + " on the wire, " +
                        std::to_string(s.tunnels) + " tunnel(s)");
+  if (s.requests_unread > 0) {
+    row("not read", std::to_string(s.requests_unread) +
+                        " request body(ies) past --max-depth or --max-line-bytes: their models are not counted");
+  }
   row("models", "requested " + joined(s.models_requested) + "; answered " + joined(s.models_answered));
   row("tokens", std::to_string(s.input_tokens) + " in, " + std::to_string(s.cache_read_tokens) + " cache read, " +
                     std::to_string(s.cache_write_tokens) + " cache write, " + std::to_string(s.output_tokens) +
@@ -179,6 +183,7 @@ void write_summary_json(JsonWriter& w, const Summary& s) {
   for (const auto& [k, n] : s.kinds) w.field(k, n);
   w.end_object();
   w.field("exchanges", s.exchanges).field("wire_bytes", s.wire_bytes).field("tunnels", s.tunnels);
+  w.field("requests_unread", s.requests_unread);
   w.key("models_requested").begin_array();
   for (const auto& m : s.models_requested) w.value(m);
   w.end_array().key("models_answered").begin_array();

@@ -13,6 +13,7 @@
 #include "cli/term.h"
 #include "core/bodies.h"
 #include "core/walk.h"
+#include "inspect/exchange.h"
 
 namespace goalcup::inspect {
 
@@ -22,6 +23,7 @@ struct Summary : HeaderInfo {
   std::optional<Timestamp> first_t, last_t;           // recorder time
   std::map<std::string, uint64_t> kinds;
   uint64_t exchanges = 0, tunnels = 0, wire_bytes = 0;
+  uint64_t requests_unread = 0;  // request bodies a limit kept from being read (docs/LIMITS.md)
   std::set<std::string> models_requested, models_answered;
   // Sums of each answer's final usage; cache reads and writes apart.
   int64_t input_tokens = 0, output_tokens = 0, cache_read_tokens = 0, cache_write_tokens = 0;
@@ -34,11 +36,13 @@ struct Summary : HeaderInfo {
 
 class SummaryVisitor final : public RecordVisitor {
  public:
+  explicit SummaryVisitor(const Limits& limits) : parsers_(limits) {}
   bool on_record(const Record& r, const Line& line, const Digest& hash) override;
   Summary& summary() { return s_; }
 
  private:
   Summary s_;
+  BodyParsers parsers_;
 };
 
 Summary summarize(const std::string& path, const WalkOptions& options);

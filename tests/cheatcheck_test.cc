@@ -195,6 +195,33 @@ TEST(CheatCheck, CodexAnswerOfTwoMessageItemsMatchesItsTwoLines) {
   for (const Finding* f : of(r, "GC04")) EXPECT_NE(f->severity, Severity::high) << describe(r);
 }
 
+// --max-depth reaches the bodies inside records: a request body nested
+// past it is said not to be judged (GC04 reads the results it sends), where
+// the default depth reads it. The records themselves stay within 8 levels.
+TEST(CheatCheck, MaxDepthReachesNestedRequestBodies) {
+  TraceSpec spec;
+  spec.plants = {"deep-request"};
+  const Planted p = write_trace(spec, "deep-request");
+  static const Keyring ring = testing::dev_keyring();
+  auto run = [&](uint32_t max_depth) {
+    CheatOptions opt;
+    opt.walk.keyring = &ring;
+    opt.walk.limits.max_depth = max_depth;
+    return check_trace(p.path, opt);
+  };
+  auto depth_skip = [](const CheatReport& r) {
+    return std::any_of(r.skipped.begin(), r.skipped.end(), [](const Skipped& s) {
+      return s.check == "GC04" && s.reason.find("limit_nesting") != std::string::npos;
+    });
+  };
+  const CheatReport deep = run(8);
+  EXPECT_EQ(deep.verify.verdict, Verdict::verified) << describe(deep);
+  EXPECT_TRUE(depth_skip(deep)) << describe(deep);
+  const CheatReport fine = run(Limits{}.max_depth);
+  EXPECT_EQ(fine.verify.verdict, Verdict::verified) << describe(fine);
+  EXPECT_FALSE(depth_skip(fine));
+}
+
 TEST(CheatCheck, HostsCompareAsDnsNames) {
   EXPECT_TRUE(same_host("api.anthropic.com", "API.Anthropic.com"));
   EXPECT_TRUE(same_host("api.anthropic.com", "api.anthropic.com:443"));

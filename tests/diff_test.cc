@@ -219,13 +219,14 @@ struct Call {
 };
 Call first_command(const Lines& lines) {
   RecordParser parser{Limits{}};
+  BodyParsers answer_parsers{Limits{}};
   simdjson::dom::parser json;
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string padded = lines[i] + std::string(kLinePadding, '\0');
     auto rec = parser.parse(std::string_view(padded).substr(0, lines[i].size()), i);
     if (!rec || rec->kind != Kind::wire) continue;
     std::string decoded;
-    const RebuiltAnswer a = read_answer(wire_body(*rec, &decoded));
+    const RebuiltAnswer a = read_answer(wire_body(*rec, &decoded), answer_parsers);
     for (const auto& call : a.tool_calls) {
       std::string_view command;
       simdjson::dom::element root;

@@ -17,7 +17,7 @@ using fixtures::HarnessStyle;
 
 std::vector<Exchange> exchanges_of(const std::string& path, std::vector<std::string>* native_texts = nullptr) {
   std::vector<Exchange> out;
-  ConversationVisitor conv([&](const Exchange& e) { out.push_back(e); }, SIZE_MAX);
+  ConversationVisitor conv([&](const Exchange& e) { out.push_back(e); }, SIZE_MAX, Limits{});
   struct Both final : RecordVisitor {
     ConversationVisitor* conv;
     std::vector<std::string>* natives;
@@ -191,6 +191,28 @@ TEST(Summary, SamplesAreSummarized) {
   EXPECT_NE(format_summary_text(bad, Style::plain()).find("invalid"), std::string::npos);
 }
 
+// --max-depth reaches request bodies: one nested past it is counted as not
+// read (and its model not counted), where the default depth reads it.
+TEST(Summary, MaxDepthReachesNestedRequestBodies) {
+  fixtures::TraceSpec spec;
+  spec.plants = {"deep-request"};
+  const auto path =
+      testing::write_temp("deep-request.jsonl", fixtures::join(fixtures::conversation_lines(spec, testing::dev_key())));
+  static const Keyring ring = testing::dev_keyring();
+  WalkOptions opt;
+  opt.keyring = &ring;
+  const Summary fine = summarize(path, opt);
+  EXPECT_EQ(fine.verify.verdict, Verdict::verified);
+  EXPECT_EQ(fine.requests_unread, 0u);
+  EXPECT_EQ(format_summary_text(fine, Style::plain()).find("not read"), std::string::npos);
+  opt.limits.max_depth = 8;
+  const Summary deep = summarize(path, opt);
+  EXPECT_EQ(deep.verify.verdict, Verdict::verified);
+  EXPECT_EQ(deep.requests_unread, 1u);
+  EXPECT_EQ(deep.exchanges, fine.exchanges);
+  EXPECT_NE(format_summary_text(deep, Style::plain()).find("not read"), std::string::npos);
+}
+
 TEST(Html, SelfContainedAndCapped) {
   fixtures::TraceSpec spec;
   spec.turns = 40;
@@ -249,8 +271,9 @@ TEST(Html, FindingsLeadThePageAndLinkToTheirRecords) {
 
 // A clipped body shows the size it had on the wire, not the clipped size.
 TEST(Html, ClippedInputsShowTheirRealSize) {
+  BodyParsers parsers{Limits{}};
   const RequestInfo req = read_request(R"({"model":"m","messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":")" +
-                                           std::string(20000, 'x') + R"("}]}]})", 1, 100);
+                                           std::string(20000, 'x') + R"("}]}]})", 1, 100, parsers);
   ASSERT_EQ(req.inputs.size(), 1u);
   EXPECT_EQ(req.inputs[0].bytes, 20000u);
   EXPECT_LT(req.inputs[0].text.size(), 200u);

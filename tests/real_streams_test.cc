@@ -195,7 +195,7 @@ TEST(RealStreams, ConversationShowsWhatWasStreamedBlockForBlock) {
     const std::string path = trace_around(request_json, sse, text(meta, "/host"), text(meta, "/req_path"));
 
     std::vector<Exchange> ex;
-    ConversationVisitor conv([&](const Exchange& e) { ex.push_back(e); }, SIZE_MAX);
+    ConversationVisitor conv([&](const Exchange& e) { ex.push_back(e); }, SIZE_MAX, Limits{});
     WalkOptions opt;
     Keyring ring = testing::dev_keyring();
     opt.keyring = &ring;

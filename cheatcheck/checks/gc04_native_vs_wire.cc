@@ -66,7 +66,7 @@ class Gc04 final : public Check {
       return;
     }
     if (r.kind == Kind::wire && ctx.is_sse_response()) {
-      wire_answer(r, ctx.answer());
+      wire_answer(r, ctx.answer(), ctx);
     } else if (r.kind == Kind::wire) {
       wire_request(r, ctx);
     } else if (r.kind == Kind::native) {
@@ -94,7 +94,7 @@ class Gc04 final : public Check {
   }
 
  private:
-  void wire_answer(const Record& r, const RebuiltAnswer& a) {
+  void wire_answer(const Record& r, const RebuiltAnswer& a, Context& ctx) {
     if (a.message_id.empty()) return;
     wire_by_id_[identity(a.message_id)] = WireAnswer{r.seq, sha256(a.text), sha256(trimmed(a.text)), model_index(a.model), false};
     if (a.provider != RebuiltAnswer::Provider::anthropic) {
@@ -110,7 +110,7 @@ class Gc04 final : public Check {
     for (const auto& call : a.tool_calls) {
       if (call.id.empty()) continue;
       wire_calls_.try_emplace(identity(call.id), WireCall{r.seq, identity(call.name),
-                                                          json::text_value_digest(call.input, input_parser_),
+                                                          json::text_value_digest(call.input, ctx.body_parser()),
                                                           complete && !call.provider_run, clip_text(call.id)});
     }
   }
@@ -122,15 +122,17 @@ class Gc04 final : public Check {
     if (json::string(r.body, "dir", &dir) != json::Get::ok || dir != "request") return;
     const WireBody& body = ctx.wire_body();
     if (!body.present || body.bytes.empty() || body.bytes.front() != '{') return;
-    auto root = request_parser_.parse_copy(body.bytes, static_cast<int64_t>(r.seq));
+    StrictJsonParser& parser = ctx.body_parser();
+    auto root = parser.parse_copy(body.bytes, static_cast<int64_t>(r.seq));
+    if (!root) return ctx.body_not_parsed("GC04", root.error());
     simdjson::dom::object o;
-    if (!root || root->get(o)) return;
+    if (root->get(o)) return;
     for (std::string_view list : {"messages", "input"}) {
       simdjson::dom::array items;
       if (json::array(o, list, &items) != json::Get::ok) continue;
       for (auto item : items) sent_results(item, r.seq);
     }
-    request_parser_.release_if_large(body.bytes.size());
+    parser.release_if_large(body.bytes.size());
   }
 
   void sent_results(simdjson::dom::element item, uint64_t seq) {
@@ -332,8 +334,6 @@ class Gc04 final : public Check {
            summaries_.size();
   }
 
-  StrictJsonParser input_parser_{Limits{}};
-  StrictJsonParser request_parser_{Limits{}};
   absl::flat_hash_map<Identity, WireAnswer> wire_by_id_;
   absl::flat_hash_map<Digest, uint64_t> wire_by_text_;
   absl::flat_hash_map<Identity, WireCall> wire_calls_;

@@ -83,11 +83,13 @@ class Gc13 final : public Check {
     // JSON may open with white space; the provider reads such a body all the same.
     const size_t start = body.bytes.find_first_not_of(" \t\r\n");
     if (start == std::string_view::npos || body.bytes[start] != '{') return;
-    auto root = parser_.parse_copy(body.bytes.substr(start), static_cast<int64_t>(r.seq));
-    const absl::Cleanup release = [&] { parser_.release_if_large(body.bytes.size()); };
+    StrictJsonParser& parser = ctx.body_parser();
+    auto root = parser.parse_copy(body.bytes.substr(start), static_cast<int64_t>(r.seq));
+    const absl::Cleanup release = [&] { parser.release_if_large(body.bytes.size()); };
     // A repeated member (two "model"s): JSON readers keep the last value or
     // the first, so the provider may have read another model than this check.
     if (!root && root.error().code == Code::duplicate_member) return ambiguous_.add(r.seq);
+    if (!root) return ctx.body_not_parsed("GC13", root.error());
     simdjson::dom::object o;
     std::string_view model;
     if (!root || root->get(o) || json::string(o, "model", &model) != json::Get::ok) return;
@@ -101,7 +103,6 @@ class Gc13 final : public Check {
     ctx.emit(finding("GC13", Severity::high, list.seqs, std::to_string(list.count) + " " + what), key);
   }
 
-  StrictJsonParser parser_{Limits{}};
   SeqList bad_digest_, bad_size_, bad_redaction_, ambiguous_;
   NamedSeqs models_;
 };

@@ -195,7 +195,7 @@ std::string name_of(simdjson::dom::object o, uint64_t offset) {
 class CoopAudit {
  public:
   CoopAudit(const std::string& dir, const Limits& limits, const Policy& policy)
-      : dir_(dir), limits_(limits), ctx_(policy) {}
+      : dir_(dir), limits_(limits), ctx_(policy, limits) {}
 
   CheatReport run() {
     CheatReport rep;
@@ -770,7 +770,8 @@ class ManifestRules {
 
 class ManifestAudit {
  public:
-  ManifestAudit(const std::string& path, const Policy& policy) : path_(path), ctx_(policy) {}
+  ManifestAudit(const std::string& path, const Limits& limits, const Policy& policy)
+      : path_(path), ctx_(policy, limits) {}
 
   CheatReport run() {
     CheatReport rep;
@@ -844,8 +845,8 @@ CheatReport audit_coop_dir(const std::string& dir, const Limits& limits, const P
   return CoopAudit(dir, limits, policy).run();
 }
 
-CheatReport audit_manifest(const std::string& path, const Limits&, const Policy& policy) {
-  return ManifestAudit(path, policy).run();
+CheatReport audit_manifest(const std::string& path, const Limits& limits, const Policy& policy) {
+  return ManifestAudit(path, limits, policy).run();
 }
 
 }  // namespace goalcup::cheat

@@ -206,7 +206,7 @@ CheatReport scan_file(const std::string& path, const Limits& limits, const Polic
   CheatReport report;
   report.file = path;
   report.verify.verdict = Verdict::verified;  // "read in full"; scan mode has no chain to verify
-  Context ctx(policy);
+  Context ctx(policy, limits);
   FileScanner scanner(limits, budget, report, show_secrets, threads);
   auto raw = open_regular_file(path, false);
   if (!raw) {

@@ -286,9 +286,9 @@ std::optional<std::string> Redactor::redact(std::string_view text, int depth) co
 namespace {
 
 // What the full engine still finds in the copy, one line per secret.
-std::string leftovers(TraceSecretScan& scan) {
+std::string leftovers(TraceSecretScan& scan, const Limits& limits) {
   Policy policy;
-  Context ctx(policy);
+  Context ctx(policy, limits);
   scan.finish(ctx);
   std::string what;
   size_t n = 0;
@@ -484,7 +484,7 @@ Result<RedactResult> redact_trace(const std::string& trace, const std::string& o
     ++result.records;
     result.records_changed += changed;
   }
-  if (std::string left = leftovers(check); !left.empty()) {
+  if (std::string left = leftovers(check, limits); !left.empty()) {
     return Error{Code::internal_error, -1, left + "\nnothing was written to " + out_path};
   }
   if (auto e = out->commit()) return *e;
