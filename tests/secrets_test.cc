@@ -147,6 +147,26 @@ TEST(Decoders, ChainsAreReported) {
   EXPECT_TRUE(finds(sse, "anthropic-key", ant, "sse-join"));
 }
 
+// The run's --max-depth reaches JSON the engine finds: past it, the text is
+// scanned as it stands (the key still found, by its format, with no "json"
+// step), within it the key is found inside the parsed JSON.
+TEST(Decoders, JsonIsParsedUnderTheRunsDepth) {
+  const std::string key = "sk-ant-api03-" + testing::random_chars(93, 31) + "AA";
+  const std::string deep = std::string(10, '[') + "\"" + key + "\"" + std::string(10, ']');
+  auto chains = [&](const Limits& limits) {
+    SecretEngine engine(limits);
+    std::vector<SecretHit> hits;
+    engine.scan(deep, "", &hits);
+    std::string out;
+    for (const auto& h : hits) out += rule_of(h) + "(" + h.chain + ") ";
+    return out;
+  };
+  EXPECT_EQ(chains(Limits{}), "anthropic-key(json) ");
+  Limits shallow;
+  shallow.max_depth = 8;
+  EXPECT_EQ(chains(shallow), "anthropic-key() ");
+}
+
 TEST(Decoders, NestingAndSizeAreBounded) {
   // Base64 of base64 of ... ten times: decoding stops at the depth limit
   // without failing, and the work stays proportional to the input.

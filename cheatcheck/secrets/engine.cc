@@ -67,9 +67,9 @@ void add_hit(SecretHit hit, std::vector<SecretHit>* out) {
   out->push_back(std::move(hit));
 }
 
-SecretEngine::SecretEngine() {
+SecretEngine::SecretEngine(const Limits& limits) {
   parsers_.reserve(kMaxDepth + 1);
-  for (int i = 0; i <= kMaxDepth; ++i) parsers_.emplace_back(Limits{});
+  for (int i = 0; i <= kMaxDepth; ++i) parsers_.emplace_back(limits);
 }
 
 void SecretEngine::scan(std::string_view text, std::string_view chain, std::vector<SecretHit>* out) {

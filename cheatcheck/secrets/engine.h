@@ -25,7 +25,9 @@ struct SecretHit {
 
 class SecretEngine {
  public:
-  SecretEngine();
+  // JSON found in a string is parsed under `limits` (the run's, so that
+  // --max-depth reaches it; a text past them is scanned as plain text).
+  explicit SecretEngine(const Limits& limits = Limits{});
   // Scans `text`; hits go to `out` (deduplicated by secret, most specific
   // rule and shortest chain kept).
   void scan(std::string_view text, std::string_view chain, std::vector<SecretHit>* out);

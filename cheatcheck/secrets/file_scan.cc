@@ -72,7 +72,7 @@ class FileScanner {
         budget_(std::move(budget)),
         report_(report),
         collector_(keep_text),
-        pool_(threads, [] { return make_text_line_scanner(); }, [this](ScanOutput& out) { collect(out); }) {}
+        pool_(threads, [limits] { return make_text_line_scanner(true, limits); }, [this](ScanOutput& out) { collect(out); }) {}
 
   // Scans a stream of text (plain or zstd) shown as `name`; false when a
   // limit of the upload stopped it.

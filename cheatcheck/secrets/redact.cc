@@ -445,7 +445,7 @@ Result<RedactResult> redact_trace(const std::string& trace, const std::string& o
   std::vector<Digest> hashes;
   // The copy, as written, goes through the full engine again: a secret the
   // redaction missed (or cut in two) fails the run and nothing is written.
-  TraceSecretScan check(0);
+  TraceSecretScan check(0, false, limits);
   RedactResult result;
   result.secrets = secrets.size();
   result.key_id = signer->key_id;

@@ -121,7 +121,7 @@ bool is_provider_key(uint32_t rule) {
 // stored as base64 are decoded first.
 class RecordLineScanner final : public LineScanner {
  public:
-  explicit RecordLineScanner(bool prefilter) : prefilter_(prefilter) {}
+  RecordLineScanner(bool prefilter, const Limits& limits) : prefilter_(prefilter), parser_(limits), engine_(limits) {}
 
   void scan(std::string_view line, uint64_t seq, ScanOutput* out) override {
     out_ = out;
@@ -191,7 +191,7 @@ class RecordLineScanner final : public LineScanner {
   }
 
   bool prefilter_;
-  RecordParser parser_{Limits{}};
+  RecordParser parser_;
   SecretEngine engine_;
   std::vector<SecretHit> hits_;
   ScanOutput* out_ = nullptr;
@@ -200,7 +200,7 @@ class RecordLineScanner final : public LineScanner {
 
 class TextLineScanner final : public LineScanner {
  public:
-  explicit TextLineScanner(bool prefilter) : prefilter_(prefilter) {}
+  TextLineScanner(bool prefilter, const Limits& limits) : prefilter_(prefilter), engine_(limits) {}
 
   void scan(std::string_view line, uint64_t seq, ScanOutput* out) override {
     if (line.find("[REDACTED:") != std::string_view::npos) collect_markers(line, &out->markers);
@@ -220,17 +220,17 @@ class TextLineScanner final : public LineScanner {
 
 }  // namespace
 
-std::unique_ptr<LineScanner> make_text_line_scanner(bool prefilter) {
-  return std::make_unique<TextLineScanner>(prefilter);
+std::unique_ptr<LineScanner> make_text_line_scanner(bool prefilter, const Limits& limits) {
+  return std::make_unique<TextLineScanner>(prefilter, limits);
 }
 
-std::unique_ptr<LineScanner> make_record_line_scanner(bool prefilter) {
-  return std::make_unique<RecordLineScanner>(prefilter);
+std::unique_ptr<LineScanner> make_record_line_scanner(bool prefilter, const Limits& limits) {
+  return std::make_unique<RecordLineScanner>(prefilter, limits);
 }
 
-TraceSecretScan::TraceSecretScan(unsigned threads, bool keep_text)
+TraceSecretScan::TraceSecretScan(unsigned threads, bool keep_text, const Limits& limits)
     : collector_(keep_text),
-      pool_(threads, [] { return make_record_line_scanner(); }, [this](ScanOutput& out) { collect(out); }) {}
+      pool_(threads, [limits] { return make_record_line_scanner(true, limits); }, [this](ScanOutput& out) { collect(out); }) {}
 
 void TraceSecretScan::collect(ScanOutput& out) {
   for (const auto& m : out.markers) {
