@@ -37,19 +37,7 @@ const NativeInfo& Context::native() {
 
 const WireBody& Context::wire_body() {
   if (wire_) return *wire_;
-  wire_.emplace();
-  std::string_view body, encoding;
-  if (json::string(record_->body, "body", &body) != json::Get::ok) return *wire_;
-  wire_->present = true;
-  (void)json::string(record_->body, "encoding", &encoding);
-  if (encoding == "base64") {
-    auto decoded = base64_decode(body);
-    wire_->base64_ok = decoded.has_value();
-    if (decoded) wire_->decoded = std::move(*decoded);
-    wire_->bytes = wire_->decoded;
-  } else {
-    wire_->bytes = body;  // no copy: the record lives until the next one
-  }
+  wire_ = read_wire_body(record_->body);  // no copy of a plain body: the record lives until the next one
   return *wire_;
 }
 
@@ -57,11 +45,11 @@ bool Context::is_sse_response() {
   std::string_view dir;
   if (json::string(record_->body, "dir", &dir) != json::Get::ok || dir != "response") return false;
   const std::string ct = header_value(*record_, "content-type");
-  return ct.find("text/event-stream") != std::string::npos || looks_like_sse(wire_body().bytes);
+  return ct.find("text/event-stream") != std::string::npos || looks_like_sse(wire_body().bytes());
 }
 
 const RebuiltAnswer& Context::answer() {
-  if (!answer_) answer_ = rebuild_answer(wire_body().bytes, limits_);
+  if (!answer_) answer_ = rebuild_answer(wire_body().bytes(), limits_);
   return *answer_;
 }
 

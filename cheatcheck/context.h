@@ -11,6 +11,7 @@
 #include "cheatcheck/finding.h"
 #include "cheatcheck/native.h"
 #include "cheatcheck/policy.h"
+#include "core/bodies.h"
 #include "core/record.h"
 #include "core/sse.h"
 #include "core/statement.h"
@@ -43,15 +44,6 @@ struct TraceFacts : HeaderInfo {
 struct Skipped {
   std::string check;
   std::string reason;
-};
-
-// A wire record's stored body as bytes: a view into the parsed record for
-// utf8 bodies, decoded (and owned) for base64 ones. Valid for this record.
-struct WireBody {
-  bool present = false;
-  bool base64_ok = true;
-  std::string_view bytes;
-  std::string decoded;  // backs `bytes` for base64 bodies
 };
 
 class Context {

@@ -17,6 +17,7 @@
 #include "cheatcheck/secrets/rules.h"
 #include "cheatcheck/suppress.h"
 #include "cli/batch.h"
+#include "cli/key_options.h"
 #include "cli/limits_options.h"
 #include "cli/merge.h"
 #include "cli/safe_text.h"
@@ -79,17 +80,13 @@ int run(const Options& opt, const std::string& mode) {
   }
   Suppressions suppress;
   if (!opt.baseline.empty()) {
-    if (auto e = suppress.load_baseline(opt.baseline)) return usage_error(e->message);
+    if (auto loaded = suppress.load_baseline(opt.baseline); !loaded) return usage_error(loaded.error().message);
   }
   if (!opt.allowlist.empty()) {
-    if (auto e = suppress.load_allowlist(opt.allowlist)) return usage_error(e->message);
+    if (auto loaded = suppress.load_allowlist(opt.allowlist); !loaded) return usage_error(loaded.error().message);
   }
-  Keyring ring = Keyring::production();
-  for (const auto& k : opt.dev_keys) {
-    auto key = Keyring::load_supplied(k);
-    if (!key) return usage_error(key.error().message);
-    ring.add(*key);
-  }
+  auto ring = load_keyring(opt.dev_keys);
+  if (!ring) return usage_error(ring.error().message);
   ScanInputs scan;  // scan: the walks' reports come first, then the files
   auto selected = select_inputs(opt, mode, &scan);
   if (!selected) return usage_error(selected.error().message);
@@ -100,7 +97,7 @@ int run(const Options& opt, const std::string& mode) {
 
   CheatOptions copt;
   copt.walk.limits = opt.limits;
-  copt.walk.keyring = &ring;
+  copt.walk.keyring = &*ring;
   // Cores left over when there are fewer inputs than --threads go to each
   // input: the walk's threads (from the pool no job holds) and workers for
   // the secret scan.
@@ -255,8 +252,7 @@ int main(int argc, char** argv) {
                "Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it, 2 could not judge."};
   app.set_version_flag("--version", GOALCUP_VERSION);
   app.add_option("traces", opt.in.inputs, "traces (.jsonl, .jsonl.zst, submission directories, .tar, - for stdin)");
-  app.add_option("--dev-key", opt.dev_keys, "also trust this Ed25519 key for statements (see goalcup-verify)")
-      ->allow_extra_args(false);
+  add_dev_key_option(app, opt.dev_keys);
   app.add_flag("--no-secrets", opt.no_secrets, "skip the credential scan (GC02, GC03)");
   app.add_flag("-r,--batch", opt.in.batch,
                "a folder argument holds many traces or submissions: each is checked on its own");

@@ -31,10 +31,10 @@ std::string opt_string(simdjson::dom::object o, std::string_view key, bool* ok) 
 
 bool digest_ok(const std::string& d) { return d.empty() || parse_digest_ref(d).has_value(); }
 
-std::optional<Error> read_harness(simdjson::dom::object root, Policy& p) {
+Status read_harness(simdjson::dom::object root, Policy& p) {
   simdjson::dom::object builds;
   auto g = json::object(root, "harness_builds", &builds);
-  if (g == json::Get::absent) return std::nullopt;
+  if (g == json::Get::absent) return {};
   if (g != json::Get::ok) return bad("harness_builds must be an object of harness id -> builds");
   p.has_harness_builds = true;
   for (auto field : builds) {
@@ -54,13 +54,13 @@ std::optional<Error> read_harness(simdjson::dom::object root, Policy& p) {
     }
     p.harness_builds.emplace_back(std::string(field.key), std::move(out));
   }
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> read_connectors(simdjson::dom::object root, Policy& p) {
+Status read_connectors(simdjson::dom::object root, Policy& p) {
   simdjson::dom::array list;
   auto g = json::array(root, "connectors", &list);
-  if (g == json::Get::absent) return std::nullopt;
+  if (g == json::Get::absent) return {};
   if (g != json::Get::ok) return bad("connectors must be an array");
   p.has_connectors = true;
   for (auto item : list) {
@@ -87,13 +87,13 @@ std::optional<Error> read_connectors(simdjson::dom::object root, Policy& p) {
     }
     p.connectors.push_back(std::move(c));
   }
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> read_thresholds(simdjson::dom::object root, Policy& p) {
+Status read_thresholds(simdjson::dom::object root, Policy& p) {
   simdjson::dom::object t;
   auto g = json::object(root, "thresholds", &t);
-  if (g == json::Get::absent) return std::nullopt;
+  if (g == json::Get::absent) return {};
   if (g != json::Get::ok) return bad("thresholds must be an object");
   for (auto [key, target] : {std::pair{"max_exit_to_seal_seconds", &p.thresholds.max_exit_to_seal_seconds},
                              std::pair{"max_clock_skew_seconds", &p.thresholds.max_clock_skew_seconds},
@@ -105,7 +105,7 @@ std::optional<Error> read_thresholds(simdjson::dom::object root, Policy& p) {
     if (v.get(d) || d < 0) return bad(std::string("thresholds.") + key + " must be a non-negative number");
     *target = d;
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace
@@ -118,9 +118,9 @@ Result<Policy> parse_policy(std::string_view text) {
   if (root->get(o)) return bad("must be a JSON object");
   Policy p;
   p.loaded = true;
-  if (auto e = read_harness(o, p)) return *e;
-  if (auto e = read_connectors(o, p)) return *e;
-  if (auto e = read_thresholds(o, p)) return *e;
+  GOALCUP_RETURN_IF_ERROR(read_harness(o, p));
+  GOALCUP_RETURN_IF_ERROR(read_connectors(o, p));
+  GOALCUP_RETURN_IF_ERROR(read_thresholds(o, p));
   simdjson::dom::element v;
   if (!o.at_key("models").get(v)) {
     if (!strings(v, &p.models)) return bad("models must be an array of strings");

@@ -4,6 +4,7 @@
 
 #include "cheatcheck/gc_rules.h"
 #include "cli/safe_text.h"
+#include "cli/verify_json.h"
 
 namespace goalcup::cheat {
 namespace {
@@ -41,20 +42,14 @@ void write_finding(JsonWriter& w, const Finding& f) {
 }
 
 void write_verify(JsonWriter& w, const VerifyReport& v) {
-  w.begin_object().field("verdict", verdict_name(v.verdict));
-  if (v.incomplete_reason == IncompleteReason::none) w.null_field("incomplete_reason");
-  else w.field("incomplete_reason", incomplete_reason_name(v.incomplete_reason));
-  w.field("key_source", v.key_source).field("records", v.records);
+  w.begin_object();
+  write_verdict_fields(w, v);
+  w.field("records", v.records);
   w.field("attested_through_seq", v.attested_through_seq).field("unattested_records", v.unattested_records);
   w.field("unattested_wire_bytes", v.unattested_wire_bytes).field("error_count", v.error_count);
-  w.key("warnings").begin_array();
-  for (const auto& code : v.warnings) w.value(code);
-  w.end_array();
+  write_warning_codes(w, v);
   w.key("errors").begin_array();
-  for (size_t i = 0; i < v.errors.size() && i < 10; ++i) {
-    const Error& e = v.errors[i];
-    w.begin_object().field("code", code_name(e.code)).field("seq", e.seq).field("message", e.message).end_object();
-  }
+  for (size_t i = 0; i < v.errors.size() && i < 10; ++i) write_error_json(w, v.errors[i]);
   w.end_array().end_object();
 }
 

@@ -7,7 +7,7 @@
 
 namespace goalcup::cheat {
 
-std::optional<Error> Suppressions::load_baseline(const std::string& path) {
+Status Suppressions::load_baseline(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{Code::usage, -1, "cannot read baseline " + path};
   std::stringstream ss;
@@ -28,10 +28,10 @@ std::optional<Error> Suppressions::load_baseline(const std::string& path) {
       if (!f.at_key("fingerprint").get(fp)) ids_.insert(std::string(fp));
     }
   }
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> Suppressions::load_allowlist(const std::string& path) {
+Status Suppressions::load_allowlist(const std::string& path) {
   std::ifstream in(path);
   if (!in) return Error{Code::usage, -1, "cannot read allowlist " + path};
   for (std::string line; std::getline(in, line);) {
@@ -39,7 +39,7 @@ std::optional<Error> Suppressions::load_allowlist(const std::string& path) {
     const size_t b = line.find_first_not_of(" \t\r"), e = line.find_last_not_of(" \t\r");
     if (b != std::string::npos) ids_.insert(line.substr(b, e - b + 1));
   }
-  return std::nullopt;
+  return {};
 }
 
 void Suppressions::apply(std::vector<Finding>& findings) const {

@@ -16,8 +16,8 @@ namespace goalcup::cheat {
 
 class Suppressions {
  public:
-  std::optional<Error> load_baseline(const std::string& path);
-  std::optional<Error> load_allowlist(const std::string& path);
+  Status load_baseline(const std::string& path);
+  Status load_allowlist(const std::string& path);
   void apply(std::vector<Finding>& findings) const;
   bool empty() const { return ids_.empty(); }
 

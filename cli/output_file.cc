@@ -13,6 +13,8 @@
 #include <random>
 #include <utility>
 
+#include "core/owned.h"
+
 namespace goalcup {
 namespace {
 
@@ -82,7 +84,7 @@ Result<Target> resolve_output(const std::string& path) {
 
 // The output must be none of the inputs, however it is spelled, and not
 // inside an input folder (a submission being read).
-std::optional<Error> check_not_an_input(const std::string& path, const Target& out, const std::vector<std::string>& inputs) {
+Status check_not_an_input(const std::string& path, const Target& out, const std::vector<std::string>& inputs) {
   for (const auto& in : inputs) {
     if (in.empty() || in == "-") continue;
     struct stat st {};
@@ -96,7 +98,7 @@ std::optional<Error> check_not_an_input(const std::string& path, const Target& o
       return refused(Code::usage, path, "it is inside the input folder " + in);
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 std::string random_suffix() {
@@ -137,16 +139,15 @@ bool wait_writable(int fd) {
 Result<OutputFile> OutputFile::create(const std::string& path, const std::vector<std::string>& inputs) {
   if (path == "-") return OutputFile(path, "", "", STDOUT_FILENO, "", -1);
   if (path.empty()) return Error{Code::usage, -1, "the output path is empty"};
-  auto target = resolve_output(path);
-  if (!target) return target.take_error();
-  if (auto e = check_not_an_input(path, *target, inputs)) return *e;
-  auto [dir, base] = split_dir(target->path);
+  GOALCUP_ASSIGN_OR_RETURN(const Target target, resolve_output(path));
+  GOALCUP_RETURN_IF_ERROR(check_not_an_input(path, target, inputs));
+  auto [dir, base] = split_dir(target.path);
   std::string temp;
   int fd = open_unnamed(dir);
   if (fd < 0) fd = open_named(dir, base, &temp);
   if (fd < 0) return io_failure("cannot create a file in the folder of " + path, errno);
-  const int mode = target->exists ? static_cast<int>(target->st.st_mode & 07777) : -1;
-  return OutputFile(path, target->path, dir, fd, temp, mode);
+  const int mode = target.exists ? static_cast<int>(target.st.st_mode & 07777) : -1;
+  return OutputFile(path, target.path, dir, fd, temp, mode);
 }
 
 OutputFile::OutputFile(std::string path, std::string target, std::string dir, int fd, std::string temp, int mode)
@@ -175,19 +176,24 @@ void OutputFile::discard() {
   done_ = true;
 }
 
-std::optional<Error> OutputFile::fail(const std::string& what, int err) {
+Status OutputFile::status() const {
+  if (error_) return *error_;
+  return {};
+}
+
+Status OutputFile::fail(const std::string& what, int err) {
   if (!error_) error_ = io_failure(what + " " + path_, err);
-  return error_;
+  return *error_;
 }
 
-std::optional<Error> OutputFile::write(std::string_view bytes) {
-  if (error_) return error_;
+Status OutputFile::write(std::string_view bytes) {
+  if (error_) return *error_;
   buffer_.append(bytes);
-  return buffer_.size() >= kBufferBytes ? flush() : std::nullopt;
+  return buffer_.size() >= kBufferBytes ? flush() : Status{};
 }
 
-std::optional<Error> OutputFile::flush() {
-  if (error_) return error_;
+Status OutputFile::flush() {
+  if (error_) return *error_;
   size_t done = 0;
   while (done < buffer_.size()) {
     const ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
@@ -197,15 +203,15 @@ std::optional<Error> OutputFile::flush() {
     done += static_cast<size_t>(n);
   }
   buffer_.clear();
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> OutputFile::commit() {
-  if (done_) return error_;
-  if (auto e = flush()) return e;
+Status OutputFile::commit() {
+  if (done_) return status();
+  GOALCUP_RETURN_IF_ERROR(flush());
   if (target_.empty()) {  // stdout
     done_ = true;
-    return std::nullopt;
+    return {};
   }
   if (mode_ >= 0 && ::fchmod(fd_, static_cast<mode_t>(mode_)) != 0) return fail("cannot set the mode of", errno);
   if (::fsync(fd_) != 0) return fail("cannot sync", errno);
@@ -224,12 +230,9 @@ std::optional<Error> OutputFile::commit() {
   temp_.clear();
   done_ = true;
   // The rename is durable once the folder is synced.
-  const int dir = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  const bool synced = dir >= 0 && ::fsync(dir) == 0;
-  const int err = errno;
-  if (dir >= 0) ::close(dir);
-  if (!synced) return fail("wrote but could not sync the folder of", err);
-  return std::nullopt;
+  const UniqueFd dir(::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!dir.valid() || ::fsync(dir.get()) != 0) return fail("wrote but could not sync the folder of", errno);
+  return {};
 }
 
 }  // namespace goalcup

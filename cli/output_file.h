@@ -37,17 +37,18 @@ class OutputFile {
 
   // Buffers `bytes`; an error (disk full, I/O) is returned at once and again
   // by commit().
-  std::optional<Error> write(std::string_view bytes);
+  Status write(std::string_view bytes);
   // Flushes, fsyncs, closes and renames over the output, then syncs its
   // folder. After an error nothing of the output has changed.
-  std::optional<Error> commit();
+  Status commit();
 
   const std::string& path() const { return path_; }  // as given
 
  private:
   OutputFile(std::string path, std::string target, std::string dir, int fd, std::string temp, int mode);
-  std::optional<Error> flush();
-  std::optional<Error> fail(const std::string& what, int err);
+  Status flush();
+  Status fail(const std::string& what, int err);
+  Status status() const;
   void discard();
 
   std::string path_;    // as given, for messages

@@ -2,6 +2,7 @@
 
 #include <span>
 
+#include "core/keyring.h"
 #include "core/limits.h"
 
 namespace goalcup {
@@ -122,7 +123,7 @@ bool is_uuid_lower(std::string_view s) {
   return true;
 }
 
-std::optional<Error> check_body(const Record& r) {
+Status check_body(const Record& r) {
   if (r.kind == Kind::header) {
     // Another format or a later version may define the chain differently:
     // no verdict about it would mean anything.
@@ -154,7 +155,7 @@ std::optional<Error> check_body(const Record& r) {
                    std::string(kind_name(r.kind)) + " body member \"" + std::string(rule.path) + "\" is not " + want};
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 namespace {
@@ -213,6 +214,24 @@ uint64_t wire_size(const Record& r) {
   uint64_t n = 0;
   (void)json::uint(r.body, "size", &n);
   return n;
+}
+
+WireBody read_wire_body(simdjson::dom::object body, size_t max_decoded) {
+  WireBody w;
+  if (json::string(body, "body", &w.stored) != json::Get::ok) return w;
+  w.present = true;
+  std::string_view encoding;
+  (void)json::string(body, "encoding", &encoding);
+  if (encoding != "base64") return w;
+  w.base64 = true;
+  std::string_view text = w.stored;
+  // Whole groups of four characters: a prefix of valid base64 is valid.
+  if (max_decoded < text.size() / 4 * 3) text = text.substr(0, (max_decoded / 3 + 1) * 4);
+  auto decoded = base64_decode(text);
+  w.base64_ok = decoded.has_value();
+  if (decoded) w.decoded = std::move(*decoded);
+  if (w.decoded.size() > max_decoded) w.decoded.resize(max_decoded);
+  return w;
 }
 
 }  // namespace goalcup

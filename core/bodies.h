@@ -3,6 +3,7 @@
 // the verifier relies on. Unknown members are allowed, as the format says.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,7 +15,7 @@
 namespace goalcup {
 
 // The first format violation in the record's body, if any.
-std::optional<Error> check_body(const Record& r);
+Status check_body(const Record& r);
 
 struct HeaderInfo {
   std::string entry_id, run_id;
@@ -44,6 +45,21 @@ SealInfo read_seal(const Record& r);  // after check_body passed
 
 // A wire record's `size` (bytes as received), 0 when absent.
 uint64_t wire_size(const Record& r);
+
+// A wire record's `body` member as the bytes sent or received: a body with
+// `encoding` "base64" is decoded, any other is used as stored. A view that
+// shows only a prefix passes `max_decoded`: at most that many bytes are
+// decoded (and base64_ok speaks of them).
+struct WireBody {
+  bool present = false;    // `body` is a string
+  bool base64 = false;     // stored as base64
+  bool base64_ok = true;   // false when the base64 does not decode
+  std::string_view stored;  // as stored in the record (lives as long as the record)
+  std::string decoded;      // a base64 body's bytes
+  // Decoded for base64 (empty when it does not decode), else as stored.
+  std::string_view bytes() const { return base64 ? std::string_view(decoded) : stored; }
+};
+WireBody read_wire_body(simdjson::dom::object body, size_t max_decoded = SIZE_MAX);
 
 bool is_uuid_lower(std::string_view s);
 

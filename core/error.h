@@ -130,4 +130,39 @@ class Result {
   std::variant<T, Error> v_;
 };
 
+// Success, or an error: what a step with no value returns.
+template <>
+class Result<void> {
+ public:
+  Result() = default;
+  Result(Error error) : error_(std::move(error)) {}  // NOLINT: implicit by design
+  bool ok() const { return !error_.has_value(); }
+  explicit operator bool() const { return ok(); }
+  const Error& error() const { return *error_; }
+  Error take_error() { return std::move(*error_); }
+
+ private:
+  std::optional<Error> error_;
+};
+using Status = Result<void>;
+
+// The one way to pass an error up (no exceptions cross a module):
+//   GOALCUP_RETURN_IF_ERROR(budget.add_read(n));         // a Status
+//   GOALCUP_ASSIGN_OR_RETURN(auto n, src.read(buf, cap)); // a Result<T>'s value
+// Either returns the error from the enclosing function, which returns a
+// Result of any type.
+#define GOALCUP_RETURN_IF_ERROR(expr)                              \
+  do {                                                             \
+    auto goalcup_status_ = (expr);                                 \
+    if (!goalcup_status_) return goalcup_status_.take_error();     \
+  } while (false)
+#define GOALCUP_CONCAT_(a, b) a##b
+#define GOALCUP_CONCAT(a, b) GOALCUP_CONCAT_(a, b)
+#define GOALCUP_ASSIGN_OR_RETURN(lhs, expr) \
+  GOALCUP_ASSIGN_OR_RETURN_(GOALCUP_CONCAT(goalcup_result_, __LINE__), lhs, expr)
+#define GOALCUP_ASSIGN_OR_RETURN_(tmp, lhs, expr) \
+  auto tmp = (expr);                              \
+  if (!tmp) return tmp.take_error();              \
+  lhs = std::move(*tmp)
+
 }  // namespace goalcup

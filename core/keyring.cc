@@ -52,7 +52,14 @@ std::string trim(std::string s) {
 
 }  // namespace
 
-std::string_view key_source_name(KeySource s) { return s == KeySource::pinned ? "pinned" : "supplied"; }
+std::string_view key_source_name(KeySource s) {
+  switch (s) {
+    case KeySource::none: return "none";
+    case KeySource::pinned: return "pinned";
+    case KeySource::supplied: return "supplied";
+  }
+  return "none";
+}
 
 std::string key_id_for(const PublicKeyBytes& key) {
   auto d = sha256(std::string_view(reinterpret_cast<const char*>(key.data()), key.size()));

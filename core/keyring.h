@@ -15,8 +15,10 @@
 
 namespace goalcup {
 
-enum class KeySource : uint8_t { pinned, supplied };
-std::string_view key_source_name(KeySource s);
+// Where a key came from; for a report, where the keys its statements
+// verified under came from (none: no statement verified).
+enum class KeySource : uint8_t { none, pinned, supplied };
+std::string_view key_source_name(KeySource s);  // "none", "pinned", "supplied"
 
 using PublicKeyBytes = std::array<uint8_t, 32>;
 

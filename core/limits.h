@@ -31,11 +31,22 @@ struct Limits {
 // model, an id shown in a report): at most kMaxKeptText bytes, marked when
 // cut, so that one crafted 60 MB name costs no more than a short one.
 inline constexpr size_t kMaxKeptText = 120;
-inline std::string clip_text(std::string_view text) {
-  if (text.size() <= kMaxKeptText) return std::string(text);
-  size_t cut = kMaxKeptText;
+
+// What the mark of a cut text says: the whole text's size ("... (N bytes)",
+// for names kept in reports) or what was left out ("... [N more bytes]",
+// for the text of a view).
+enum class ClipNote : uint8_t { total_bytes, more_bytes };
+
+// At most `max` bytes of `text`, never cutting a UTF-8 character, marked
+// when cut.
+inline std::string clip_text(std::string_view text, size_t max = kMaxKeptText,
+                             ClipNote note = ClipNote::total_bytes) {
+  if (text.size() <= max) return std::string(text);
+  size_t cut = max;
   while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
-  return std::string(text.substr(0, cut)) + "... (" + std::to_string(text.size()) + " bytes)";
+  return std::string(text.substr(0, cut)) +
+         (note == ClipNote::total_bytes ? "... (" + std::to_string(text.size()) + " bytes)"
+                                        : "... [" + std::to_string(text.size() - cut) + " more bytes]");
 }
 
 }  // namespace goalcup

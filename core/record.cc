@@ -17,13 +17,13 @@ Error bad(Code code, uint64_t index, std::string message) {
 }
 
 // Problems a JSON parser would accept or misreport: they are about the line.
-std::optional<Error> check_line_bytes(std::string_view line, uint64_t index) {
+Status check_line_bytes(std::string_view line, uint64_t index) {
   if (line.empty()) return bad(Code::blank_line, index, "blank line");
   if (line.starts_with("\xEF\xBB\xBF")) return bad(Code::byte_order_mark, index, "line starts with a byte order mark");
   if (std::memchr(line.data(), '\r', line.size())) {
     return bad(Code::carriage_return, index, "line holds a CR byte (CRLF line ends?)");
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace
@@ -40,11 +40,10 @@ Kind parse_kind(std::string_view name) {
 }
 
 Result<Record> RecordParser::parse(std::string_view line, uint64_t index) {
-  if (auto e = check_line_bytes(line, index)) return *e;
-  auto root = json_.parse_padded(line, static_cast<int64_t>(index));
-  if (!root) return root.take_error();
+  GOALCUP_RETURN_IF_ERROR(check_line_bytes(line, index));
+  GOALCUP_ASSIGN_OR_RETURN(const simdjson::dom::element root, json_.parse_padded(line, static_cast<int64_t>(index)));
   simdjson::dom::object obj;
-  if (root->get(obj)) return bad(Code::envelope_type, index, "record is not a JSON object");
+  if (root.get(obj)) return bad(Code::envelope_type, index, "record is not a JSON object");
 
   // Exactly the five members, in order.
   size_t i = 0;

@@ -93,7 +93,10 @@ class TarReader {
   std::unique_ptr<ByteSource> inner_;
   Limits limits_;
   std::shared_ptr<UploadBudget> budget_;
-  ::archive* a_;
+  struct ArchiveFree {
+    void operator()(::archive* a) const;
+  };
+  std::unique_ptr<::archive, ArchiveFree> a_;
   std::vector<char> buf_;
   std::optional<Error> inner_error_;
   TarHeaderWatch headers_;

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/owned.h"
 #include "core/source.h"
 #include "core/source_internal.h"
 
@@ -16,10 +17,7 @@ class FdSource final : public ByteSource {
  public:
   // expected_size < 0: a pipe or stdin, read to the end.
   FdSource(int fd, bool owned, int64_t expected_size)
-      : fd_(fd), owned_(owned), expected_(expected_size) {}
-  ~FdSource() override {
-    if (owned_) ::close(fd_);
-  }
+      : fd_(fd), owned_(owned ? fd : -1), expected_(expected_size) {}
 
   Result<size_t> read(char* buf, size_t cap) override {
     for (;;) {
@@ -41,7 +39,7 @@ class FdSource final : public ByteSource {
 
  private:
   int fd_;
-  bool owned_;
+  UniqueFd owned_;  // closes fd_ when the source owns it
   int64_t expected_;
   uint64_t done_ = 0;
 };

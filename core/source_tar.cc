@@ -62,9 +62,8 @@ class TraceMemberSource final : public ByteSource {
   explicit TraceMemberSource(std::unique_ptr<TarReader> reader) : reader_(std::move(reader)) {}
 
   Result<std::string> open() {
-    auto next = next_trace_member();
-    if (!next) return next.take_error();
-    if (!*next) return Error{Code::no_trace_in_submission, -1, "the archive holds no trace.jsonl or trace.jsonl.zst"};
+    GOALCUP_ASSIGN_OR_RETURN(const bool found, next_trace_member());
+    if (!found) return Error{Code::no_trace_in_submission, -1, "the archive holds no trace.jsonl or trace.jsonl.zst"};
     const TarMember& m = reader_->member();
     if (auto bad = unsafe_trace_entry(m.type, m.hard_link)) return Error{Code::unsafe_path, -1, m.path + " " + *bad};
     return m.path;
@@ -76,9 +75,8 @@ class TraceMemberSource final : public ByteSource {
     if (!n || *n > 0) return n;
     finished_ = true;
     const std::string first = reader_->member().path;
-    auto next = next_trace_member();
-    if (!next) return next.take_error();
-    if (*next) return Error{Code::ambiguous_submission, -1, "the archive holds both " + first + " and " + reader_->member().path};
+    GOALCUP_ASSIGN_OR_RETURN(const bool second, next_trace_member());
+    if (second) return Error{Code::ambiguous_submission, -1, "the archive holds both " + first + " and " + reader_->member().path};
     return size_t{0};
   }
 
@@ -111,22 +109,21 @@ TarReader::TarReader(std::unique_ptr<ByteSource> inner, const Limits& limits, st
       limits_(limits),
       budget_(budget ? std::move(budget) : std::make_shared<UploadBudget>(limits)),
       a_(archive_read_new()),
-      buf_(1 << 16) {
-  if (a_) {
-    archive_read_support_format_tar(a_);
-    archive_read_support_format_gnutar(a_);
-  }
-}
+      buf_(1 << 16) {}
 
-TarReader::~TarReader() {
-  if (a_) archive_read_free(a_);
-}
+void TarReader::ArchiveFree::operator()(::archive* a) const { (void)archive_read_free(a); }
+
+TarReader::~TarReader() = default;
 
 Result<std::unique_ptr<TarReader>> TarReader::open(std::unique_ptr<ByteSource> inner, const Limits& limits,
                                                    std::shared_ptr<UploadBudget> budget) {
   std::unique_ptr<TarReader> r(new TarReader(std::move(inner), limits, std::move(budget)));
   if (!r->a_) return Error{Code::internal_error, -1, "libarchive: out of memory"};
-  if (archive_read_open(r->a_, r.get(), nullptr, &TarReader::read_cb, nullptr) != ARCHIVE_OK) {
+  if (archive_read_support_format_tar(r->a_.get()) != ARCHIVE_OK ||
+      archive_read_support_format_gnutar(r->a_.get()) != ARCHIVE_OK) {
+    return r->failure("cannot set up the tar reader");
+  }
+  if (archive_read_open(r->a_.get(), r.get(), nullptr, &TarReader::read_cb, nullptr) != ARCHIVE_OK) {
     return r->failure("cannot read the archive");
   }
   return r;
@@ -134,10 +131,10 @@ Result<std::unique_ptr<TarReader>> TarReader::open(std::unique_ptr<ByteSource> i
 
 Result<bool> TarReader::next() {
   archive_entry* e = nullptr;
-  const int r = archive_read_next_header(a_, &e);
+  const int r = archive_read_next_header(a_.get(), &e);
   if (r == ARCHIVE_EOF) return false;
   if (r < ARCHIVE_WARN) return failure("malformed archive");
-  if (auto over = budget_->add_members(1)) return *over;
+  GOALCUP_RETURN_IF_ERROR(budget_->add_members(1));
   const char* path = archive_entry_pathname(e);
   member_.path = path ? path : "";
   member_.type = archive_entry_symlink(e) ? S_IFLNK : static_cast<mode_t>(archive_entry_filetype(e));
@@ -146,7 +143,7 @@ Result<bool> TarReader::next() {
 }
 
 Result<size_t> TarReader::read(char* buf, size_t cap) {
-  const la_ssize_t n = archive_read_data(a_, buf, cap);
+  const la_ssize_t n = archive_read_data(a_.get(), buf, cap);
   if (n < 0) return failure("cannot read the member");
   return static_cast<size_t>(n);
 }
@@ -155,7 +152,7 @@ std::unique_ptr<ByteSource> TarReader::member_source() { return std::make_unique
 
 Error TarReader::failure(const char* what) {
   if (inner_error_) return *inner_error_;
-  const char* detail = archive_error_string(a_);
+  const char* detail = archive_error_string(a_.get());
   return Error{Code::archive_error, -1, std::string(what) + (detail ? std::string(": ") + detail : "")};
 }
 
@@ -202,12 +199,9 @@ bool looks_like_tar(const std::string& prefix) {
 
 Result<std::unique_ptr<ByteSource>> tar_member_source(std::unique_ptr<ByteSource> inner, const Limits& limits,
                                                       std::shared_ptr<UploadBudget> budget, std::string* member) {
-  auto reader = TarReader::open(std::move(inner), limits, std::move(budget));
-  if (!reader) return reader.take_error();
-  auto src = std::make_unique<TraceMemberSource>(std::move(*reader));
-  auto name = src->open();
-  if (!name) return name.take_error();
-  *member = std::move(*name);
+  GOALCUP_ASSIGN_OR_RETURN(auto reader, TarReader::open(std::move(inner), limits, std::move(budget)));
+  auto src = std::make_unique<TraceMemberSource>(std::move(reader));
+  GOALCUP_ASSIGN_OR_RETURN(*member, src->open());
   return std::unique_ptr<ByteSource>(std::move(src));
 }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/owned.h"
 #include "core/source.h"
 #include "core/source_internal.h"
 
@@ -21,19 +22,24 @@ class ZstdSource final : public ByteSource {
              ZstdCounts counts)
       : inner_(std::move(inner)), limits_(limits), budget_(std::move(budget)), dctx_(ZSTD_createDCtx()),
         in_buf_(ZSTD_DStreamInSize()), consumed_(counts.consumed), produced_(counts.produced) {
-    ZSTD_DCtx_setParameter(dctx_, ZSTD_d_windowLogMax, static_cast<int>(limits.max_zstd_window_log));
+    if (!dctx_) {
+      setup_error_ = Error{Code::internal_error, -1, "zstd: cannot create a decompression context"};
+      return;
+    }
+    // Without the window cap a frame could make zstd allocate what it declares.
+    const size_t r = ZSTD_DCtx_setParameter(dctx_.get(), ZSTD_d_windowLogMax, static_cast<int>(limits.max_zstd_window_log));
+    if (ZSTD_isError(r)) setup_error_ = zstd_error(r);
   }
-  ~ZstdSource() override { ZSTD_freeDCtx(dctx_); }
   std::optional<Error> cut() const override { return cut_; }
 
   Result<size_t> read(char* buf, size_t cap) override {
+    if (setup_error_) return *setup_error_;
     ZSTD_outBuffer out{buf, cap, 0};
     for (;;) {
       if (in_.pos == in_.size && !eof_ && !pending_output_) {
-        auto n = inner_->read(in_buf_.data(), in_buf_.size());
-        if (!n) return n.take_error();
-        in_ = ZSTD_inBuffer{in_buf_.data(), *n, 0};
-        eof_ = *n == 0;
+        GOALCUP_ASSIGN_OR_RETURN(const size_t n, inner_->read(in_buf_.data(), in_buf_.size()));
+        in_ = ZSTD_inBuffer{in_buf_.data(), n, 0};
+        eof_ = n == 0;
       }
       if (in_.pos == in_.size && eof_ && !pending_output_) {
         // A recorder that dies leaves its last frame open: what was flushed
@@ -45,7 +51,7 @@ class ZstdSource final : public ByteSource {
         return size_t{0};
       }
       const size_t before = in_.pos, out_before = out.pos;
-      const size_t r = ZSTD_decompressStream(dctx_, &out, &in_);
+      const size_t r = ZSTD_decompressStream(dctx_.get(), &out, &in_);
       if (ZSTD_isError(r)) return zstd_error(r);
       consumed_ += in_.pos - before;
       produced_ += out.pos;
@@ -59,7 +65,7 @@ class ZstdSource final : public ByteSource {
                          "x its input (a decompression bomb?); raise --max-zstd-ratio to read it"};
       }
       if (budget_) {
-        if (auto e = budget_->add_inflated(out.pos)) return *e;
+        GOALCUP_RETURN_IF_ERROR(budget_->add_inflated(out.pos));
       }
       if (out.pos > 0) return out.pos;
     }
@@ -78,7 +84,8 @@ class ZstdSource final : public ByteSource {
   std::unique_ptr<ByteSource> inner_;
   Limits limits_;
   std::shared_ptr<UploadBudget> budget_;
-  ZSTD_DCtx* dctx_;
+  Owned<ZSTD_DCtx, &ZSTD_freeDCtx> dctx_;
+  std::optional<Error> setup_error_;  // the context could not be made or capped
   std::vector<char> in_buf_;
   ZSTD_inBuffer in_{nullptr, 0, 0};
   bool eof_ = false;
@@ -138,10 +145,9 @@ Result<std::string> read_prefix(ByteSource& src, size_t n) {
   std::string out(n, '\0');
   size_t have = 0;
   while (have < n) {
-    auto r = src.read(out.data() + have, n - have);
-    if (!r) return r.take_error();
-    if (*r == 0) break;
-    have += *r;
+    GOALCUP_ASSIGN_OR_RETURN(const size_t got, src.read(out.data() + have, n - have));
+    if (got == 0) break;
+    have += got;
   }
   out.resize(have);
   return out;
@@ -150,9 +156,7 @@ Result<std::string> read_prefix(ByteSource& src, size_t n) {
 Result<std::unique_ptr<ByteSource>> sniff_compression(std::unique_ptr<ByteSource> inner,
                                                       const Limits& limits, bool* is_zstd,
                                                       std::shared_ptr<UploadBudget> budget) {
-  auto prefix = read_prefix(*inner, 4);
-  if (!prefix) return prefix.take_error();
-  std::string bytes = std::move(*prefix);
+  GOALCUP_ASSIGN_OR_RETURN(std::string bytes, read_prefix(*inner, 4));
   *is_zstd = is_zstd_magic(bytes);
   auto src = prefixed_source(std::move(bytes), std::move(inner));
   if (*is_zstd) return zstd_source(std::move(src), limits, std::move(budget));

@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/owned.h"
 #include "core/source.h"
 #include "core/source_internal.h"
 
@@ -48,6 +49,7 @@ struct Task {
   // Inflates every frame into `out`; false if one fails (the streaming
   // reader then says why).
   bool inflate(ZSTD_DCtx* dctx) {
+    if (!dctx) return false;  // no context could be made: the streaming reader says why
     out.resize(content);
     size_t in = 0, at = 0;
     for (const auto& [csize, most] : frames) {
@@ -65,10 +67,7 @@ class FramedZstdSource final : public ByteSource {
  public:
   FramedZstdSource(std::unique_ptr<ByteSource> inner, const Limits& limits, std::shared_ptr<UploadBudget> budget)
       : inner_(std::move(inner)), limits_(limits), budget_(std::move(budget)), dctx_(ZSTD_createDCtx()) {}
-  ~FramedZstdSource() override {
-    set_threads(0);
-    ZSTD_freeDCtx(dctx_);
-  }
+  ~FramedZstdSource() override { set_threads(0); }
   std::optional<Error> cut() const override { return stream_ ? stream_->cut() : std::nullopt; }
 
   // Workers beside the reading thread, which inflates too.
@@ -107,7 +106,7 @@ class FramedZstdSource final : public ByteSource {
     at_ += n;
     produced_ += n;
     if (budget_) {
-      if (auto e = budget_->add_inflated(n)) return *e;
+      GOALCUP_RETURN_IF_ERROR(budget_->add_inflated(n));
     }
     return n;
   }
@@ -218,7 +217,7 @@ class FramedZstdSource final : public ByteSource {
     if (t->state == Task::State::queued) {
       t->state = Task::State::running;
       lock.unlock();
-      const bool ok = t->inflate(dctx_);
+      const bool ok = t->inflate(dctx_.get());
       lock.lock();
       t->state = ok ? Task::State::done : Task::State::failed;
     }
@@ -264,7 +263,7 @@ class FramedZstdSource final : public ByteSource {
   }
 
   void work() {
-    ZSTD_DCtx* dctx = ZSTD_createDCtx();
+    const Owned<ZSTD_DCtx, &ZSTD_freeDCtx> dctx(ZSTD_createDCtx());
     std::unique_lock lock(mu_);
     while (!stopping_) {
       std::shared_ptr<Task> t;
@@ -280,18 +279,17 @@ class FramedZstdSource final : public ByteSource {
       }
       t->state = Task::State::running;
       lock.unlock();
-      const bool ok = t->inflate(dctx);
+      const bool ok = t->inflate(dctx.get());
       lock.lock();
       t->state = ok ? Task::State::done : Task::State::failed;
       cv_.notify_all();
     }
-    ZSTD_freeDCtx(dctx);
   }
 
   std::unique_ptr<ByteSource> inner_;
   Limits limits_;
   std::shared_ptr<UploadBudget> budget_;
-  ZSTD_DCtx* dctx_;
+  Owned<ZSTD_DCtx, &ZSTD_freeDCtx> dctx_;
   std::string in_;
   size_t pos_ = 0;
   bool eof_ = false;

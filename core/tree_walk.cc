@@ -9,23 +9,12 @@
 #include <cstring>
 #include <utility>
 
+#include "core/owned.h"
+
 namespace goalcup {
 namespace {
 
-// Owns a file descriptor.
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
+using Dir = Owned<DIR, &::closedir>;
 
 class Walker {
  public:
@@ -52,30 +41,27 @@ class Walker {
   std::optional<std::vector<std::string>> names(int fd, const std::string& rel) {
     const std::string shown = rel.empty() ? "." : rel.substr(0, rel.size() - 1);
     // A fresh open file description: reading must not move the caller's offset.
-    int own = ::openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    DIR* d = own >= 0 ? ::fdopendir(own) : nullptr;
+    UniqueFd own(::openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    Dir d(own.valid() ? ::fdopendir(own.get()) : nullptr);
     if (!d) {
-      const int err = errno;
-      if (own >= 0) ::close(own);
-      skip(shown, Code::io_error, std::string("cannot be read: ") + std::strerror(err));
+      skip(shown, Code::io_error, std::string("cannot be read: ") + std::strerror(errno));
       return std::nullopt;
     }
+    (void)own.release();  // the DIR owns it now
     std::vector<std::string> out;
     errno = 0;
-    for (dirent* e = ::readdir(d); e; e = ::readdir(d)) {
+    for (dirent* e = ::readdir(d.get()); e; e = ::readdir(d.get())) {
       if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0) continue;
       if (++entries_ > limits_.max_archive_members) {
         result_.error = Error{Code::limit_archive_members, -1,
                               "more than " + std::to_string(limits_.max_archive_members) +
                                   " entries in the folder tree; raise --max-archive-members"};
-        ::closedir(d);
         return std::nullopt;
       }
       out.emplace_back(e->d_name);
       errno = 0;
     }
     const int err = errno;
-    ::closedir(d);
     if (err != 0) skip(shown, Code::io_error, std::string("cannot be listed in full: ") + std::strerror(err));
     std::sort(out.begin(), out.end());
     return out;
@@ -120,8 +106,8 @@ class Walker {
       skip(e.rel, Code::unsafe_path, "a folder that contains itself (a loop), not entered again");
       return true;
     }
-    Fd sub(::openat(e.dirfd, e.name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    if (sub.get() < 0) {
+    UniqueFd sub(::openat(e.dirfd, e.name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!sub.valid()) {
       const int err = errno;
       skip(e.rel, Code::io_error, std::string("cannot be opened: ") + std::strerror(err));
       return true;
@@ -159,8 +145,8 @@ TreeWalkResult walk_tree(int root_fd, const Limits& limits, const TreeVisitor& v
 }
 
 TreeWalkResult walk_tree(const std::string& root, const Limits& limits, const TreeVisitor& visit) {
-  Fd fd(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (fd.get() < 0) {
+  UniqueFd fd(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!fd.valid()) {
     const int err = errno;
     TreeWalkResult r;
     r.error = Error{err == ENOENT ? Code::not_found : Code::io_error, -1, root + ": " + std::strerror(err)};

@@ -18,7 +18,7 @@ class BudgetedSource final : public ByteSource {
   Result<size_t> read(char* buf, size_t cap) override {
     auto n = inner_->read(buf, cap);
     if (!n) return n;
-    if (auto e = budget_->add_read(*n)) return *e;
+    GOALCUP_RETURN_IF_ERROR(budget_->add_read(*n));
     return n;
   }
   std::optional<Error> cut() const override { return inner_->cut(); }
@@ -33,19 +33,19 @@ class BudgetedSource final : public ByteSource {
 UploadBudget::UploadBudget(const Limits& limits)
     : limits_(limits), deadline_(std::chrono::steady_clock::now() + std::chrono::seconds(limits.max_seconds)) {}
 
-std::optional<Error> UploadBudget::check_time() const {
-  if (std::chrono::steady_clock::now() <= deadline_) return std::nullopt;
+Status UploadBudget::check_time() const {
+  if (std::chrono::steady_clock::now() <= deadline_) return {};
   return Error{Code::limit_time, -1,
                "reading the upload took more than " + std::to_string(limits_.max_seconds) +
                    " s in all; raise --max-seconds"};
 }
 
-std::optional<Error> UploadBudget::add_read(uint64_t n) {
+Status UploadBudget::add_read(uint64_t n) {
   read_ += n;
   return check_time();
 }
 
-std::optional<Error> UploadBudget::add_inflated(uint64_t n) {
+Status UploadBudget::add_inflated(uint64_t n) {
   const uint64_t inflated = inflated_ += n;
   if (inflated > limits_.max_total_bytes) {
     return Error{Code::limit_total_bytes, -1,
@@ -60,13 +60,13 @@ std::optional<Error> UploadBudget::add_inflated(uint64_t n) {
   return check_time();
 }
 
-std::optional<Error> UploadBudget::add_members(uint64_t n) {
+Status UploadBudget::add_members(uint64_t n) {
   if ((members_ += n) > limits_.max_archive_members) {
     return Error{Code::limit_archive_members, -1,
                  "the upload has more than " + std::to_string(limits_.max_archive_members) +
                      " members and files in all; raise --max-archive-members"};
   }
-  return std::nullopt;
+  return {};
 }
 
 std::unique_ptr<ByteSource> budgeted_source(std::unique_ptr<ByteSource> inner, std::shared_ptr<UploadBudget> budget) {

@@ -24,14 +24,14 @@ class UploadBudget {
   explicit UploadBudget(const Limits& limits);
 
   // Bytes read from the upload's own files.
-  std::optional<Error> add_read(uint64_t n);
+  Status add_read(uint64_t n);
   // Bytes a decompressor produced, at any layer.
-  std::optional<Error> add_inflated(uint64_t n);
+  Status add_inflated(uint64_t n);
   // Members of archives and files of folders looked at.
-  std::optional<Error> add_members(uint64_t n);
+  Status add_members(uint64_t n);
 
  private:
-  std::optional<Error> check_time() const;
+  Status check_time() const;
 
   Limits limits_;
   std::chrono::steady_clock::time_point deadline_;

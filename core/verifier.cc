@@ -241,14 +241,15 @@ void ChainVerifier::check_order(const Record& r) {
 
 void ChainVerifier::check_kind(const Record& r) {
   const int64_t s = sq(r.seq);
-  if (auto e = check_body(r)) {
+  if (Status body = check_body(r); !body) {
+    Error e = body.take_error();
     // Only the first line says what format the trace is in: a header further
     // down is out of order, and must not turn proof into "could not judge".
-    if (e->code == Code::unsupported_format && lines_ != 0) e->code = Code::body_field;
-    error(e->code, e->seq, e->message);
+    if (e.code == Code::unsupported_format && lines_ != 0) e.code = Code::body_field;
+    error(e.code, e.seq, e.message);
     // The header of an unknown format still names the run, so that the
     // report does not add statement errors that only follow from this one.
-    if (e->code != Code::unsupported_format) return;
+    if (e.code != Code::unsupported_format) return;
     unsupported_format_ = true;
   }
   switch (r.kind) {
@@ -294,7 +295,7 @@ void ChainVerifier::check_statement(const Record& r) {
   StatementReport rep;
   rep.seq = r.seq;
   rep.kind = std::string(kind_name(r.kind));
-  rep.key_source = "none";
+  rep.key_source = KeySource::none;
   auto env = decode_envelope(r.body, s);
   if (!env) {
     error(env.error().code, s, env.error().message);
@@ -330,7 +331,7 @@ void ChainVerifier::check_statement(const Record& r) {
     return;
   }
   rep.key_id = key->key_id;
-  rep.key_source = std::string(key_source_name(key->source));
+  rep.key_source = key->source;
   rep.valid = check_statement_binding(r, *st, rep);
   if (rep.valid) {
     used_any_ = true;
@@ -451,7 +452,7 @@ VerifyReport ChainVerifier::finish(uint64_t bytes_read) {
   } else {
     rep_.verdict = Verdict::verified;
   }
-  rep_.key_source = !used_any_ ? "none" : used_supplied_ ? "supplied" : "pinned";
+  rep_.key_source = !used_any_ ? KeySource::none : used_supplied_ ? KeySource::supplied : KeySource::pinned;
   if (used_supplied_) {
     warn("server_key_unpinned", -1, "statements verify only under a key supplied with --dev-key, not a pinned server key");
   }

@@ -38,7 +38,7 @@ struct StatementReport {
   std::string type;        // from the payload, "" if unreadable
   int64_t covers_seq = -1; // the payload's seq, -1 if unreadable
   std::string key_id;      // the key that verified, else the envelope's hint
-  std::string key_source;  // pinned | supplied | none
+  KeySource key_source = KeySource::none;
   std::string at;
   bool valid = false;      // signature, key window, ids, seq and head all hold
 };
@@ -71,7 +71,7 @@ struct VerifyReport {
   bool member_of_archive = false;
   Verdict verdict = Verdict::error;
   IncompleteReason incomplete_reason = IncompleteReason::none;
-  std::string key_source = "none";  // pinned | supplied | none
+  KeySource key_source = KeySource::none;
   std::vector<std::string> warnings;        // distinct codes
   std::vector<Warning> warning_details;     // first few, with seqs
   // Every error found is counted (error_count, errors_by_code); the verdict

@@ -1,6 +1,7 @@
 #include "inspect/exchange.h"
 
 #include "cli/term.h"
+#include "core/bodies.h"
 #include "core/json_strict.h"
 #include "core/keyring.h"
 #include "core/statement.h"
@@ -52,7 +53,7 @@ void add_blocks(simdjson::dom::element content, const std::string& role, Request
   simdjson::dom::array blocks;
   if (content.get(blocks)) {
     const std::string text = content_text(content);
-    add_input(info, {role, clip(text, max_text), "", text.size()});
+    add_input(info, {role, clip_text(text, max_text, ClipNote::more_bytes), "", text.size()});
     return;
   }
   for (auto b : blocks) {
@@ -62,22 +63,15 @@ void add_blocks(simdjson::dom::element content, const std::string& role, Request
       std::string text = !b.at_key("content").get(inner) ? content_text(inner) : str(b, "output");
       std::string id = str(b, "tool_use_id");
       if (id.empty()) id = str(b, "call_id");
-      add_input(info, {"tool_result", clip(text, max_text), id, text.size()});
+      add_input(info, {"tool_result", clip_text(text, max_text, ClipNote::more_bytes), id, text.size()});
     } else if (!str(b, "text").empty()) {
       const std::string text = str(b, "text");
-      add_input(info, {role, clip(text, max_text), "", text.size()});
+      add_input(info, {role, clip_text(text, max_text, ClipNote::more_bytes), "", text.size()});
     }
   }
 }
 
 }  // namespace
-
-std::string clip(std::string_view s, size_t max) {
-  if (s.size() <= max) return std::string(s);
-  size_t cut = max;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 sequence
-  return std::string(s.substr(0, cut)) + "... [" + std::to_string(s.size() - cut) + " more bytes]";
-}
 
 RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text, BodyParsers& parsers) {
   RequestInfo info;
@@ -93,7 +87,7 @@ RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text, B
   // Anthropic: messages[]; OpenAI Responses: input[] (or a plain string).
   if (root->at_key("messages").get(items) && root->at_key("input").get(items)) {
     std::string_view s;
-    if (!root->at_key("input").get(s)) add_input(info, {"user", clip(s, max_text), "", s.size()});
+    if (!root->at_key("input").get(s)) add_input(info, {"user", clip_text(s, max_text, ClipNote::more_bytes), "", s.size()});
     return info;
   }
   // The new input is what follows the last assistant turn.
@@ -107,13 +101,13 @@ RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text, B
     const std::string type = str(item, "type");
     if (type == "function_call_output" || type == "custom_tool_call_output") {
       const std::string output = str(item, "output");
-      add_input(info, {"tool_result", clip(output, max_text), str(item, "call_id"), output.size()});
+      add_input(info, {"tool_result", clip_text(output, max_text, ClipNote::more_bytes), str(item, "call_id"), output.size()});
       continue;
     }
     simdjson::dom::element tool_content;
     if (str(item, "role") == "tool" && !item.at_key("content").get(tool_content)) {  // Chat Completions
       const std::string output = content_text(tool_content);
-      add_input(info, {"tool_result", clip(output, max_text), str(item, "tool_call_id"), output.size()});
+      add_input(info, {"tool_result", clip_text(output, max_text, ClipNote::more_bytes), str(item, "tool_call_id"), output.size()});
       continue;
     }
     simdjson::dom::element content;
@@ -123,15 +117,9 @@ RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text, B
 }
 
 std::string_view wire_body(const Record& r, std::string* decoded, size_t max) {
-  std::string_view body, encoding;
-  if (json::string(r.body, "body", &body) != json::Get::ok) return {};
-  (void)json::string(r.body, "encoding", &encoding);
-  if (encoding != "base64") return body;
-  // Whole groups of four characters: a prefix of valid base64 is valid.
-  if (max < body.size() / 4 * 3) body = body.substr(0, (max / 3 + 1) * 4);
-  auto bytes = base64_decode(body);
-  *decoded = bytes ? std::move(*bytes) : std::string();
-  if (decoded->size() > max) decoded->resize(max);
+  WireBody body = read_wire_body(r.body, max);
+  if (!body.base64) return body.stored;
+  *decoded = std::move(body.decoded);
   return *decoded;
 }
 

@@ -59,7 +59,4 @@ RebuiltAnswer read_answer(std::string_view body, BodyParsers& parsers);
 // "native assistant text", "gap IngestLost", ...
 std::string describe(const Record& r, BodyParsers& parsers);
 
-// Text cut to at most `max` bytes on a UTF-8 boundary, with a note when cut.
-std::string clip(std::string_view s, size_t max);
-
 }  // namespace goalcup::inspect

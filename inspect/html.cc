@@ -238,7 +238,7 @@ std::string HtmlVisitor::summary_html(const VerifyReport& v) {
     verdict += " &mdash; " + (v.errors[0].seq >= 0 ? link(static_cast<uint64_t>(v.errors[0].seq)) + ": " : std::string()) +
                esc(v.errors[0].message);
   }
-  if (v.key_source == "supplied") verdict += " <b class=\"devkey-text\">(statements verify only under a supplied development key, not a pinned one)</b>";
+  if (v.key_source == KeySource::supplied) verdict += " <b class=\"devkey-text\">(statements verify only under a supplied development key, not a pinned one)</b>";
   row("Verdict", verdict);
   row("Entry / run", "<code>" + esc(s.entry_id) + "</code> / <code>" + esc(s.run_id) + "</code>");
   row("Participant", esc(s.participant + " " + s.repo));
@@ -381,17 +381,17 @@ std::string HtmlVisitor::conversation_html(const VerdictView& v) {
     for (const RebuiltBlock& b : answer_blocks(a)) {
       using K = RebuiltBlock::Kind;
       if (b.kind == K::text) {
-        out += "<pre class=\"answer\">" + esc(clip(b.text, limits_.text_bytes)) + "</pre>";
+        out += "<pre class=\"answer\">" + esc(clip_text(b.text, limits_.text_bytes, ClipNote::more_bytes)) + "</pre>";
       } else if (b.kind == K::thinking || b.kind == K::reasoning) {
         out += std::string("<details class=\"thinking\"><summary class=\"who\">") +
                (b.kind == K::thinking ? "THINKING" : "REASONING SUMMARY") + "</summary><pre>" +
-               esc(clip(b.text, limits_.text_bytes)) + "</pre></details>";
+               esc(clip_text(b.text, limits_.text_bytes, ClipNote::more_bytes)) + "</pre></details>";
       } else if (b.kind == K::redacted_thinking) {
         out += "<div class=\"note\">redacted thinking</div>";
       } else if (b.kind == K::tool_call && b.call >= 0 && static_cast<size_t>(b.call) < a.tool_calls.size()) {
         const RebuiltToolCall& c = a.tool_calls[static_cast<size_t>(b.call)];
         out += "<div class=\"tool\">&rarr; " + esc(c.name) + (c.provider_run ? " (run by the provider)" : "") + " <code>" +
-               esc(clip(shown_input(c), limits_.text_bytes)) + "</code></div>";
+               esc(clip_text(shown_input(c), limits_.text_bytes, ClipNote::more_bytes)) + "</code></div>";
       } else if (b.kind == K::tool_result) {
         out += "<div class=\"note\">&larr; " + esc(b.type) + (b.text.empty() ? "" : " for " + esc(b.text)) + "</div>";
       }
@@ -464,7 +464,7 @@ std::string HtmlVisitor::proves_html(const VerdictView& v) {
   }
   size_t valid = 0;
   for (const auto& st : r.statements) valid += st.valid;
-  if (valid > 0 && r.key_source == "pinned") {
+  if (valid > 0 && r.key_source == KeySource::pinned) {
     yes.push_back(std::to_string(valid) + " server statement(s) verify under the pinned production keys.");
   } else if (valid > 0) {
     no.push_back("The " + std::to_string(valid) + " statement(s) verify only under a development key given with "
@@ -491,7 +491,7 @@ std::string HtmlVisitor::proves_html(const VerdictView& v) {
   };
   return "<section id=\"proves\"><h2>What this verdict proves</h2><div class=\"proves\"><div class=\"yes\"><h3>Proves</h3>" +
          (yes.empty() ? std::string("<p>Nothing.</p>") : list(yes)) + "</div><div class=\"no\"><h3>Does not prove</h3>" +
-         list(no) + "</div></div><p class=\"note\">Key source: " + esc(r.key_source) + ". " + esc(v.verdict_with_reason()) +
+         list(no) + "</div></div><p class=\"note\">Key source: " + esc(key_source_name(r.key_source)) + ". " + esc(v.verdict_with_reason()) +
          ".</p></section>";
 }
 

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <iostream>
 
+#include "cli/key_options.h"
 #include "cli/limits_options.h"
 #include "cli/output_file.h"
 #include "cheatcheck/secrets/mask.h"
@@ -119,8 +120,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   WalkOptions wopt;
   std::vector<std::string> dev_keys;
-  app.add_option("--dev-key", dev_keys, "also trust this Ed25519 key for statements (see goalcup-verify)")
-      ->allow_extra_args(false);
+  add_dev_key_option(app, dev_keys);
   add_limit_options(app, wopt.limits);
   add_threads_option(app, wopt.threads);
   app.fallthrough();
@@ -190,16 +190,12 @@ int main(int argc, char** argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
   }
-  Keyring ring = Keyring::production();
-  for (const auto& k : dev_keys) {
-    auto key = Keyring::load_supplied(k);
-    if (!key) {
-      print_text(std::cerr, "goalcup-inspect: " + key.error().message + "\n", Style::plain());
-      return 2;
-    }
-    ring.add(*key);
+  auto ring = load_keyring(dev_keys);
+  if (!ring) {
+    print_text(std::cerr, "goalcup-inspect: " + ring.error().message + "\n", Style::plain());
+    return 2;
   }
-  wopt.keyring = &ring;
+  wopt.keyring = &*ring;
   wopt.pool = &CorePool::shared();  // one trace: all of --threads
   const Style style = Style::for_fd(STDOUT_FILENO);
   cheat::CredentialMasker masker;  // unless --show-secrets
@@ -275,10 +271,10 @@ int main(int argc, char** argv) {
   VerifyReport rep = render_html(trace, wopt, hl, no_checks ? nullptr : &copt, &page);
   if (report_unreadable(rep)) return 2;  // the file is discarded, never written
   if (!show_secrets) mask_page(masker, &page);
-  auto failed = file->write(page);
-  if (!failed) failed = file->commit();
-  if (failed) {
-    print_text(std::cerr, "goalcup-inspect: " + failed->message + "\n", Style::plain());
+  Status written = file->write(page);
+  if (written) written = file->commit();
+  if (!written) {
+    print_text(std::cerr, "goalcup-inspect: " + written.error().message + "\n", Style::plain());
     return 2;
   }
   if (out != "-") print_text(std::cerr, "wrote " + out + " (" + std::to_string(page.size()) + " bytes)\n", Style::plain());

@@ -103,7 +103,7 @@ class RecordRenderer {
 
   std::string clip_shown(std::string_view s) {
     if (s.size() > kShownBytes) clipped_ = true;
-    return clip(s, kShownBytes);
+    return clip_text(s, kShownBytes, ClipNote::more_bytes);
   }
   bool clipped() const { return clipped_; }
 

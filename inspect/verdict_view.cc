@@ -6,12 +6,14 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "cli/verify_json.h"
+
 namespace goalcup::inspect {
 namespace {
 
 std::string key_text(const VerifyReport& r) {
-  if (r.key_source == "pinned") return "key pinned";
-  if (r.key_source == "supplied") return "DEV KEY (supplied, not a production key)";
+  if (r.key_source == KeySource::pinned) return "key pinned";
+  if (r.key_source == KeySource::supplied) return "DEV KEY (supplied, not a production key)";
   return "no valid statement";
 }
 
@@ -23,7 +25,7 @@ std::string attested_text(const VerifyReport& r) {
 }
 
 Color verdict_color(const VerifyReport& r) {
-  if (r.verdict == Verdict::verified) return r.key_source == "supplied" ? Color::yellow : Color::green;
+  if (r.verdict == Verdict::verified) return r.key_source == KeySource::supplied ? Color::yellow : Color::green;
   return r.verdict == Verdict::incomplete ? Color::yellow : Color::red;
 }
 
@@ -107,19 +109,16 @@ std::string VerdictView::banner_markdown() const {
 }
 
 void write_verify_json(JsonWriter& w, const VerifyReport& v) {
-  w.begin_object().field("verdict", verdict_name(v.verdict));
-  if (v.incomplete_reason == IncompleteReason::none) w.null_field("incomplete_reason");
-  else w.field("incomplete_reason", incomplete_reason_name(v.incomplete_reason));
-  w.field("key_source", v.key_source).field("error_count", v.error_count);
+  w.begin_object();
+  write_verdict_fields(w, v);
+  w.field("error_count", v.error_count);
   if (v.errors.empty()) w.null_field("first_error");
-  else w.key("first_error").begin_object().field("code", code_name(v.errors[0].code)).field("seq", v.errors[0].seq)
-           .field("message", v.errors[0].message).end_object();
+  else write_error_json(w.key("first_error"), v.errors[0]);
   w.field("attested_through_seq", v.attested_through_seq).field("unattested_records", v.unattested_records);
   w.field("unattested_wire_bytes", v.unattested_wire_bytes).field("first_break_seq", v.first_break_seq);
   w.field("records", v.records);
-  w.key("warnings").begin_array();
-  for (const auto& code : v.warnings) w.value(code);
-  w.end_array().end_object();
+  write_warning_codes(w, v);
+  w.end_object();
 }
 
 void write_marks_json(JsonWriter& w, const RecordMarks& m) {

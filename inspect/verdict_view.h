@@ -37,7 +37,7 @@ class VerdictView {
   std::string banner_markdown() const;
   // "invalid (prev_mismatch at seq 12)", "incomplete (unsealed)", "verified".
   std::string verdict_with_reason() const;
-  bool dev_key() const { return r_.key_source == "supplied"; }
+  bool dev_key() const { return r_.key_source == KeySource::supplied; }
   bool any_marked() const;
   const VerifyReport& report() const { return r_; }
   // What and where the first fault is, e.g. "chain broken between seq 11

@@ -265,15 +265,15 @@ TEST(OutputFile, NothingChangesUntilCommit) {
   {
     auto f = OutputFile::create(path);
     ASSERT_TRUE(f) << f.error().message;
-    EXPECT_FALSE(f->write("new"));
+    EXPECT_TRUE(f->write("new").ok());
     EXPECT_EQ(read_all(path), "old");
   }  // dropped without commit
   EXPECT_EQ(read_all(path), "old");
   EXPECT_EQ(names_in(dir), std::set<std::string>{"o.txt"});
   auto f = OutputFile::create(path);
   ASSERT_TRUE(f);
-  EXPECT_FALSE(f->write("new"));
-  EXPECT_FALSE(f->commit());
+  EXPECT_TRUE(f->write("new").ok());
+  EXPECT_TRUE(f->commit().ok());
   EXPECT_EQ(read_all(path), "new");
   EXPECT_EQ(names_in(dir), std::set<std::string>{"o.txt"});
   auto same = OutputFile::create(path, {dir + "/../output-file/o.txt"});

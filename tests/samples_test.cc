@@ -42,10 +42,10 @@ void check_dir(const std::string& dir, unsigned threads = 1) {
       EXPECT_EQ(code_name(r.errors.front().code), code_name(s.error)) << testing::error_codes(r);
     }
     if (s.dev_key) {
-      EXPECT_EQ(r.key_source, "supplied");
+      EXPECT_EQ(r.key_source, KeySource::supplied);
       EXPECT_EQ(r.warnings, std::vector<std::string>{"server_key_unpinned"});
     } else if (s.verdict == Verdict::verified) {
-      EXPECT_EQ(r.key_source, "pinned");
+      EXPECT_EQ(r.key_source, KeySource::pinned);
       EXPECT_EQ(r.unattested_records, 0u);
     }
   }

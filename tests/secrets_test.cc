@@ -411,7 +411,7 @@ TEST(Redact, TheLeaksSampleBecomesCleanAndVerifiesWithTheDevKey) {
   opt.keyring = &ring;
   auto v = walk_trace(out, opt);
   EXPECT_VERDICT(v, Verdict::verified);
-  EXPECT_EQ(v.key_source, "supplied");
+  EXPECT_EQ(v.key_source, KeySource::supplied);
   EXPECT_VERDICT(walk_trace(out, WalkOptions{}), Verdict::invalid);
   // It scans clean, trace checks included (GC13 holds: digests and markers updated).
   CheatOptions copt;
@@ -439,16 +439,17 @@ namespace {
 // compiles the same rules at start. Both must find the same candidates.
 TEST(Matcher, BuildTimeAndRunTimeDatabasesAgree) {
   std::string error;
-  hs_database_t* db = compile_rule_database(&error);
-  ASSERT_NE(db, nullptr) << error;
-  hs_scratch_t* scratch = nullptr;
-  ASSERT_EQ(hs_alloc_scratch(db, &scratch), HS_SUCCESS);
+  const HsDatabase db = compile_rule_database(&error);
+  ASSERT_TRUE(db != nullptr) << error;
+  HsScratch owned;
+  hs_scratch_t* scratch = ready_scratch(owned, db.get());
+  ASSERT_NE(scratch, nullptr);
   std::ifstream in(testing::sample_path("claude-code-leaks.jsonl"), std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
   const std::string text = ss.str();
   std::vector<std::pair<unsigned, unsigned long long>> runtime;
-  hs_scan(db, text.data(), static_cast<unsigned>(text.size()), 0, scratch,
+  hs_scan(db.get(), text.data(), static_cast<unsigned>(text.size()), 0, scratch,
           [](unsigned id, unsigned long long, unsigned long long to, unsigned, void* ctx) {
             static_cast<std::vector<std::pair<unsigned, unsigned long long>>*>(ctx)->emplace_back(id, to);
             return 0;
@@ -460,8 +461,6 @@ TEST(Matcher, BuildTimeAndRunTimeDatabasesAgree) {
   for (const auto& c : built) b.emplace(c.rule, c.end);
   EXPECT_EQ(a, b);
   EXPECT_GT(a.size(), 15u);
-  hs_free_scratch(scratch);
-  hs_free_database(db);
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ TEST(Rules, ValidTracesOfBothStylesVerify) {
   for (auto style : {HarnessStyle::claude_code, HarnessStyle::codex}) {
     auto r = verify_lines(valid_trace(style));
     EXPECT_VERDICT(r, Verdict::verified);
-    EXPECT_EQ(r.key_source, "supplied");
+    EXPECT_EQ(r.key_source, KeySource::supplied);
     EXPECT_EQ(r.warnings, std::vector<std::string>{"server_key_unpinned"});
     EXPECT_EQ(r.unattested_records, 0u);
     EXPECT_EQ(r.attested_through_seq, static_cast<int64_t>(r.records) - 2);
@@ -33,7 +33,7 @@ TEST(Rules, WithoutTheSuppliedKeyTheTraceIsInvalid) {
   auto r = verify_lines(valid_trace(), Keyring::production());
   EXPECT_VERDICT(r, Verdict::invalid);
   EXPECT_TRUE(has_error(r, Code::statement_signature));
-  EXPECT_EQ(r.key_source, "none");
+  EXPECT_EQ(r.key_source, KeySource::none);
 }
 
 TEST(Rules, SealedWithoutSealAckIsIncomplete) {
@@ -235,7 +235,7 @@ TEST(Rules, ExpiredPinnedKeyIsNotTrusted) {
   ring.add(k);
   auto ok = verify_lines(valid_trace(), ring);
   EXPECT_VERDICT(ok, Verdict::verified);
-  EXPECT_EQ(ok.key_source, "pinned");
+  EXPECT_EQ(ok.key_source, KeySource::pinned);
   EXPECT_TRUE(ok.warnings.empty());
 }
 

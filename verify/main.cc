@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "cli/batch.h"
+#include "cli/key_options.h"
 #include "cli/limits_options.h"
 #include "cli/merge.h"
 #include "cli/safe_text.h"
@@ -44,12 +45,8 @@ void add_to_summary(BatchSummary& summary, const VerifyReport& r) {
 }
 
 int run(const Options& opt) {
-  Keyring ring = Keyring::production();
-  for (const auto& k : opt.dev_keys) {
-    auto key = Keyring::load_supplied(k);
-    if (!key) return usage_error(key.error().message);
-    ring.add(*key);
-  }
+  auto ring = load_keyring(opt.dev_keys);
+  if (!ring) return usage_error(ring.error().message);
   auto selected = gather_inputs(opt.in);
   if (!selected) return usage_error(selected.error().message);
   const std::vector<std::string>& traces = selected->inputs;
@@ -57,7 +54,7 @@ int run(const Options& opt) {
 
   WalkOptions wopt;
   wopt.limits = opt.limits;
-  wopt.keyring = &ring;
+  wopt.keyring = &*ring;
   // Cores no job holds go to the threads inside each trace.
   wopt.threads = opt.threads;
   wopt.pool = &CorePool::shared();
@@ -151,10 +148,9 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", GOALCUP_VERSION);
   app.add_option("traces", opt.in.inputs,
                  "trace files (.jsonl, .jsonl.zst), submission directories, .tar archives, or - for stdin");
-  app.add_option("--dev-key", opt.dev_keys,
-                 "trust this Ed25519 public key too (base64, or a file holding it or dev-key.json); "
-                 "the report then says key_source \"supplied\"")
-      ->allow_extra_args(false);
+  add_dev_key_option(app, opt.dev_keys,
+                     "trust this Ed25519 public key too (base64, or a file holding it or dev-key.json); "
+                     "the report then says key_source \"supplied\"");
   app.add_option("--format", opt.format, "text, json or jsonl")
       ->check(CLI::IsMember({"text", "json", "jsonl"}))->capture_default_str();
   app.add_option("-j,--jobs", opt.jobs, "traces verified at once")->check(CLI::Range(1u, 1024u))->capture_default_str();

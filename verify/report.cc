@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cli/safe_text.h"
+#include "cli/verify_json.h"
 
 namespace goalcup {
 namespace {
@@ -53,13 +54,13 @@ std::string statements_line(const VerifyReport& r) {
   size_t pinned = 0, supplied = 0, bad = 0;
   for (const auto& s : r.statements) {
     if (!s.valid) ++bad;
-    else if (s.key_source == "pinned") ++pinned;
+    else if (s.key_source == KeySource::pinned) ++pinned;
     else ++supplied;
   }
   std::string s = "statements: " + std::to_string(r.statements.size()) + " (" + std::to_string(pinned) + " pinned";
   if (supplied) s += ", " + std::to_string(supplied) + " supplied key";
   if (bad) s += ", " + std::to_string(bad) + " invalid";
-  return s + "), key source " + r.key_source;
+  return s + "), key source " + std::string(key_source_name(r.key_source));
 }
 
 // "2097665 blank_line errors, first at seq 0"
@@ -74,22 +75,15 @@ void write_verify_json(JsonWriter& w, const VerifyReport& r) {
   w.begin_object();
   w.field("file", r.file);
   w.field("source", r.source);
-  w.field("verdict", verdict_name(r.verdict));
-  if (r.incomplete_reason == IncompleteReason::none) w.null_field("incomplete_reason");
-  else w.field("incomplete_reason", incomplete_reason_name(r.incomplete_reason));
-  w.field("key_source", r.key_source);
-  w.key("warnings").begin_array();
-  for (const auto& code : r.warnings) w.value(code);
-  w.end_array();
+  write_verdict_fields(w, r);
+  write_warning_codes(w, r);
   w.key("warning_details").begin_array();
   for (const auto& d : r.warning_details) {
     w.begin_object().field("code", d.code).field("seq", d.seq).field("message", d.message).end_object();
   }
   w.end_array();
   w.key("errors").begin_array();
-  for (const auto& e : r.errors) {
-    w.begin_object().field("code", code_name(e.code)).field("seq", e.seq).field("message", e.message).end_object();
-  }
+  for (const auto& e : r.errors) write_error_json(w, e);
   w.end_array();
   w.field("error_count", r.error_count);
   w.key("errors_by_code").begin_array();
@@ -116,7 +110,7 @@ void write_verify_json(JsonWriter& w, const VerifyReport& r) {
     if (s.type.empty()) w.null_field("type"); else w.field("type", s.type);
     w.field("covers_seq", s.covers_seq);
     if (s.key_id.empty()) w.null_field("key_id"); else w.field("key_id", s.key_id);
-    w.field("key_source", s.key_source);
+    w.field("key_source", key_source_name(s.key_source));
     if (s.at.empty()) w.null_field("at"); else w.field("at", s.at);
     w.field("valid", s.valid).end_object();
   }

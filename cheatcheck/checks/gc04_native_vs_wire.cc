@@ -121,9 +121,9 @@ class Gc04 final : public Check {
     std::string_view dir;
     if (json::string(r.body, "dir", &dir) != json::Get::ok || dir != "request") return;
     const WireBody& body = ctx.wire_body();
-    if (!body.present || body.bytes.empty() || body.bytes.front() != '{') return;
+    if (!body.present || body.bytes().empty() || body.bytes().front() != '{') return;
     StrictJsonParser& parser = ctx.body_parser();
-    auto root = parser.parse_copy(body.bytes, static_cast<int64_t>(r.seq));
+    auto root = parser.parse_copy(body.bytes(), static_cast<int64_t>(r.seq));
     if (!root) return ctx.body_not_parsed("GC04", root.error());
     simdjson::dom::object o;
     if (root->get(o)) return;
@@ -132,7 +132,7 @@ class Gc04 final : public Check {
       if (json::array(o, list, &items) != json::Get::ok) continue;
       for (auto item : items) sent_results(item, r.seq);
     }
-    parser.release_if_large(body.bytes.size());
+    parser.release_if_large(body.bytes().size());
   }
 
   void sent_results(simdjson::dom::element item, uint64_t seq) {

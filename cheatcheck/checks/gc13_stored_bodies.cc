@@ -22,7 +22,7 @@ class Gc13 final : public Check {
     if (!body.present) return;
     if (!body.base64_ok) return bad_digest_.add(r.seq);
     std::string_view digest;
-    if (json::string(r.body, "sha256", &digest) == json::Get::ok && digest != digest_ref(sha256(body.bytes))) {
+    if (json::string(r.body, "sha256", &digest) == json::Get::ok && digest != digest_ref(sha256(body.bytes()))) {
       bad_digest_.add(r.seq);
     }
     check_size(r, body);
@@ -58,7 +58,7 @@ class Gc13 final : public Check {
     if (json::uint(r.body, "size", &size) != json::Get::ok) return;
     (void)json::boolean(r.body, "complete", &complete);
     const bool redacted = json::array(r.body, "redactions", &redactions) == json::Get::ok && redactions.size() > 0;
-    if (!redacted && complete && size != body.bytes.size()) bad_size_.add(r.seq);
+    if (!redacted && complete && size != body.bytes().size()) bad_size_.add(r.seq);
   }
 
   void check_redactions(const Record& r, const WireBody& body) {
@@ -70,8 +70,8 @@ class Gc13 final : public Check {
       std::string_view rule;
       if (s.get(span) || json::uint(span, "offset", &offset) != json::Get::ok ||
           json::uint(span, "length", &length) != json::Get::ok || json::string(span, "rule", &rule) != json::Get::ok ||
-          offset > body.bytes.size() || length > body.bytes.size() - offset ||
-          body.bytes.substr(offset, length) != "[REDACTED:" + std::string(rule) + "]") {
+          offset > body.bytes().size() || length > body.bytes().size() - offset ||
+          body.bytes().substr(offset, length) != "[REDACTED:" + std::string(rule) + "]") {
         return bad_redaction_.add(r.seq);
       }
     }
@@ -81,11 +81,11 @@ class Gc13 final : public Check {
     std::string_view dir;
     if (!ctx.policy().has_models || json::string(r.body, "dir", &dir) != json::Get::ok || dir != "request") return;
     // JSON may open with white space; the provider reads such a body all the same.
-    const size_t start = body.bytes.find_first_not_of(" \t\r\n");
-    if (start == std::string_view::npos || body.bytes[start] != '{') return;
+    const size_t start = body.bytes().find_first_not_of(" \t\r\n");
+    if (start == std::string_view::npos || body.bytes()[start] != '{') return;
     StrictJsonParser& parser = ctx.body_parser();
-    auto root = parser.parse_copy(body.bytes.substr(start), static_cast<int64_t>(r.seq));
-    const absl::Cleanup release = [&] { parser.release_if_large(body.bytes.size()); };
+    auto root = parser.parse_copy(body.bytes().substr(start), static_cast<int64_t>(r.seq));
+    const absl::Cleanup release = [&] { parser.release_if_large(body.bytes().size()); };
     // A repeated member (two "model"s): JSON readers keep the last value or
     // the first, so the provider may have read another model than this check.
     if (!root && root.error().code == Code::duplicate_member) return ambiguous_.add(r.seq);

@@ -191,7 +191,7 @@ ScanInputs expand_scan_paths(const std::vector<std::string>& paths, const Limits
       walk_report.verify.errors.push_back(Error{skip.code, -1, root + "/" + skip.rel + ": " + skip.why});
     }
     // The files count among the upload's members, with those of its archives.
-    if (auto over = budget->add_members(found.size())) walk_report.verify.errors.push_back(*over);
+    if (auto over = budget->add_members(found.size()); !over) walk_report.verify.errors.push_back(over.take_error());
     if (!walk_report.verify.errors.empty()) walk_report.verify.verdict = Verdict::error;
     if (!walk_report.verify.errors.empty() || !walk_report.skipped.empty()) out.walks.push_back(std::move(walk_report));
     for (const auto& f : found) out.budgets.emplace(f, budget);

@@ -11,18 +11,13 @@
 namespace goalcup::cheat {
 
 struct Prefilter::Impl {
-  hs_database_t* db = nullptr;
+  HsDatabase db;
 };
 
 namespace {
 
 constexpr unsigned char kPrecompiled[] = {
 #include "secret_prefilter_db.inc"
-};
-
-struct ThreadScratch {
-  hs_scratch_t* s = nullptr;
-  ~ThreadScratch() { hs_free_scratch(s); }
 };
 
 struct ScanState {
@@ -62,10 +57,7 @@ Prefilter::Prefilter() : impl_(new Impl) {
   impl_->db = load_database(kPrecompiled, sizeof kPrecompiled, compile_prefilter_database);
 }
 
-Prefilter::~Prefilter() {
-  hs_free_database(impl_->db);
-  delete impl_;
-}
+Prefilter::~Prefilter() { delete impl_; }
 
 const Prefilter& Prefilter::instance() {
   static const Prefilter p;
@@ -75,10 +67,13 @@ const Prefilter& Prefilter::instance() {
 bool Prefilter::may_hold_secret(std::string_view line) const {
   // Hyperscan takes an unsigned length; lines are far shorter (max_line_bytes).
   if (line.size() >= (1ull << 31)) return true;
-  thread_local ThreadScratch scratch;
-  if (!scratch.s && hs_alloc_scratch(impl_->db, &scratch.s) != HS_SUCCESS) return true;
+  // A scan that cannot run or fails says "decode it": the full scan decides.
+  thread_local HsScratch scratch;
+  hs_scratch_t* s = ready_scratch(scratch, impl_->db.get());
+  if (!s) return true;
   ScanState st{line};
-  hs_scan(impl_->db, line.data(), static_cast<unsigned>(line.size()), 0, scratch.s, on_match, &st);
+  const hs_error_t r = hs_scan(impl_->db.get(), line.data(), static_cast<unsigned>(line.size()), 0, s, on_match, &st);
+  if (r != HS_SUCCESS && r != HS_SCAN_TERMINATED) return true;
   return st.hit || base64_reveals_text(line);
 }
 

@@ -16,6 +16,7 @@
 #include "core/json_strict.h"
 #include "core/keyring.h"
 #include "core/lines.h"
+#include "core/bodies.h"
 #include "core/record.h"
 #include "core/sse.h"
 #include "core/statement.h"
@@ -381,17 +382,13 @@ std::string rewrite_body(const Record& r, const Redactor& red, bool* changed) {
     w.end_object();
     return out;
   }
-  std::string_view body, encoding;
-  (void)json::string(r.body, "body", &body);
-  (void)json::string(r.body, "encoding", &encoding);
-  std::string bytes(body);
-  if (encoding == "base64") bytes = base64_decode(body).value_or(std::string(body));
-  auto redacted = red.redact(bytes);
+  const WireBody wire = read_wire_body(r.body);
+  auto redacted = red.redact(wire.base64_ok ? wire.bytes() : wire.stored);
   w.begin_object();
   for (auto f : r.body) {
     w.key(f.key);
     if (f.key == "body" && redacted) {
-      w.value(encoding == "base64" ? base64_encode(*redacted) : *redacted);
+      w.value(wire.base64 ? base64_encode(*redacted) : *redacted);
     } else if (f.key == "sha256" && redacted) {
       w.value(digest_ref(sha256(*redacted)));
     } else if (f.key == "redactions" && redacted) {
@@ -480,14 +477,14 @@ Result<RedactResult> redact_trace(const std::string& trace, const std::string& o
     const std::string padded = text + std::string(kLinePadding, '\0');  // the parser reads past the end
     check.on_line(std::string_view(padded).substr(0, text.size()), rec->seq);
     text += '\n';
-    if (auto e = out->write(text)) return *e;
+    GOALCUP_RETURN_IF_ERROR(out->write(text));
     ++result.records;
     result.records_changed += changed;
   }
   if (std::string left = leftovers(check, limits); !left.empty()) {
     return Error{Code::internal_error, -1, left + "\nnothing was written to " + out_path};
   }
-  if (auto e = out->commit()) return *e;
+  GOALCUP_RETURN_IF_ERROR(out->commit());
   return result;
 }
 

@@ -14,7 +14,7 @@ struct Pattern {
   unsigned flags = 0, id = 0;
 };
 
-hs_database_t* compile(const std::vector<Pattern>& patterns, std::string* error) {
+HsDatabase compile(const std::vector<Pattern>& patterns, std::string* error) {
   std::vector<const char*> exprs;
   std::vector<unsigned> flags, ids;
   for (const auto& p : patterns) {
@@ -30,7 +30,7 @@ hs_database_t* compile(const std::vector<Pattern>& patterns, std::string* error)
     hs_free_compile_error(err);
     return nullptr;
   }
-  return db;
+  return HsDatabase(db);
 }
 
 void replace_all(std::string& s, std::string_view from, std::string_view to) {
@@ -39,7 +39,7 @@ void replace_all(std::string& s, std::string_view from, std::string_view to) {
 
 }  // namespace
 
-hs_database_t* compile_rule_database(std::string* error) {
+HsDatabase compile_rule_database(std::string* error) {
   auto rules = secret_rules();
   std::vector<Pattern> patterns;
   for (size_t i = 0; i < rules.size(); ++i) {
@@ -62,7 +62,7 @@ std::string raw_tolerant_pattern(std::string_view pattern) {
   return p;
 }
 
-hs_database_t* compile_prefilter_database(std::string* error) {
+HsDatabase compile_prefilter_database(std::string* error) {
   auto rules = secret_rules();
   std::vector<Pattern> patterns;
   for (size_t i = 0; i < rules.size(); ++i) {
@@ -90,15 +90,15 @@ hs_database_t* compile_prefilter_database(std::string* error) {
   return compile(patterns, error);
 }
 
-hs_database_t* load_database(const unsigned char* bytes, size_t size, hs_database_t* (*compile_fn)(std::string*)) {
-  hs_database_t* db = nullptr;
-  hs_scratch_t* probe = nullptr;
-  if (hs_deserialize_database(reinterpret_cast<const char*>(bytes), size, &db) == HS_SUCCESS &&
-      hs_alloc_scratch(db, &probe) == HS_SUCCESS) {
-    hs_free_scratch(probe);
+HsDatabase load_database(const unsigned char* bytes, size_t size, HsDatabase (*compile_fn)(std::string*)) {
+  hs_database_t* raw = nullptr;
+  const bool loaded = hs_deserialize_database(reinterpret_cast<const char*>(bytes), size, &raw) == HS_SUCCESS;
+  HsDatabase db(loaded ? raw : nullptr);
+  hs_scratch_t* probe = nullptr;  // can this CPU run it?
+  if (db && hs_alloc_scratch(db.get(), &probe) == HS_SUCCESS) {
+    HsScratch owned(probe);
     return db;
   }
-  hs_free_database(db);
   std::string error;
   db = compile_fn(&error);
   if (!db) {
@@ -106,6 +106,14 @@ hs_database_t* load_database(const unsigned char* bytes, size_t size, hs_databas
     std::abort();
   }
   return db;
+}
+
+hs_scratch_t* ready_scratch(HsScratch& scratch, const hs_database_t* db) {
+  if (scratch) return scratch.get();
+  hs_scratch_t* s = nullptr;
+  if (hs_alloc_scratch(db, &s) != HS_SUCCESS) return nullptr;
+  scratch.reset(s);
+  return s;
 }
 
 }  // namespace goalcup::cheat

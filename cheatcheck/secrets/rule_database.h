@@ -12,11 +12,16 @@
 #include <string>
 #include <string_view>
 
+#include "core/owned.h"
+
 namespace goalcup::cheat {
 
+using HsDatabase = Owned<hs_database_t, &hs_free_database>;
+using HsScratch = Owned<hs_scratch_t, &hs_free_scratch>;
+
 // The database, or nullptr with `error` set.
-hs_database_t* compile_rule_database(std::string* error);
-hs_database_t* compile_prefilter_database(std::string* error);
+HsDatabase compile_rule_database(std::string* error);
+HsDatabase compile_prefilter_database(std::string* error);
 
 // Prefilter pattern ids: 0..rules-1 are the rules written to match through
 // JSON escaping at any depth; these follow them.
@@ -31,6 +36,10 @@ std::string raw_tolerant_pattern(std::string_view pattern);
 // The precompiled database in `bytes` when this CPU can run it, else the one
 // `compile` makes; aborts if neither works (the rules are part of the
 // build: a failure is a build defect).
-hs_database_t* load_database(const unsigned char* bytes, size_t size, hs_database_t* (*compile)(std::string*));
+HsDatabase load_database(const unsigned char* bytes, size_t size, HsDatabase (*compile)(std::string*));
+
+// `scratch` made ready for `db` (allocated on first use and then kept, as
+// each thread keeps one per database); nullptr when Vectorscan cannot.
+hs_scratch_t* ready_scratch(HsScratch& scratch, const hs_database_t* db);
 
 }  // namespace goalcup::cheat

@@ -7,6 +7,7 @@
 #include "cheatcheck/secrets/prefilter.h"
 #include "cheatcheck/secrets/rules.h"
 #include "core/keyring.h"
+#include "core/bodies.h"
 #include "core/record.h"
 #include "core/sha256.h"
 
@@ -149,13 +150,10 @@ class RecordLineScanner final : public LineScanner {
 
  private:
   void scan_wire_body(simdjson::dom::object body) {
-    std::string_view bytes, encoding;
-    if (json::string(body, "body", &bytes) != json::Get::ok) return;
-    (void)json::string(body, "encoding", &encoding);
-    if (encoding == "base64") {
-      if (auto decoded = base64_decode(bytes)) return scan_string(*decoded, "body.body", "base64");
-    }
-    scan_string(bytes, "body.body");
+    const WireBody wire = read_wire_body(body);
+    if (!wire.present) return;
+    if (wire.base64 && wire.base64_ok) return scan_string(wire.decoded, "body.body", "base64");
+    scan_string(wire.stored, "body.body");
   }
 
   void scan_string(std::string_view s, const std::string& path, std::string_view chain = "") {
