@@ -265,7 +265,7 @@ class StreamReader {
     if (line.index != want) return false;
     auto rec = parser_.parse(line.bytes, line.index);
     if (!rec) return false;
-    *ref = {i, rec->seq, clip(describe(*rec, parsers_), 120)};
+    *ref = {i, rec->seq, clip_text(describe(*rec, parsers_), 120, ClipNote::more_bytes)};
     if (fields) collect(*rec, fields);
     return true;
   }
@@ -312,7 +312,7 @@ std::string excerpt(std::string_view t, size_t head, size_t tail, size_t max) {
   size_t to = std::min(t.size(), t.size() - tail + kContext);
   to = utf8_back(t, to);
   if (to < from) to = from;
-  std::string out = (from > 0 ? "..." : "") + clip(t.substr(from, to - from), max);
+  std::string out = (from > 0 ? "..." : "") + clip_text(t.substr(from, to - from), max, ClipNote::more_bytes);
   return to < t.size() ? out + "..." : out;
 }
 
@@ -411,7 +411,7 @@ class Comparer {
   std::string shown_whole(std::string_view text) {
     return masker_ ? masker_->masked(text) : std::string(text);
   }
-  std::string shown(std::string_view text) { return clip(shown_whole(text), opt_.excerpt_bytes); }
+  std::string shown(std::string_view text) { return clip_text(shown_whole(text), opt_.excerpt_bytes, ClipNote::more_bytes); }
 
   const DiffOptions& opt_;
   cheat::CredentialMasker* masker_;
