@@ -67,7 +67,7 @@ class Context {
   // Per-record views, computed at most once per record.
   void begin_record(const Record& r);
   const NativeInfo& native();          // for kind native
-  const WireBody& wire_body();         // for kind wire
+  const WireBody& wire_body();         // for kind wire: read_wire_body(), valid for this record
   const RebuiltAnswer& answer();       // for an SSE wire response
   bool is_sse_response();
 
