@@ -32,7 +32,7 @@ struct NewInput {
   std::string kind;
   std::string text;
   std::string tool_use_id;
-  uint64_t bytes = 0;  // the text's size before clip(); 0 when not known
+  uint64_t bytes = 0;  // the text's size before clip_text(); 0 when not known
 };
 
 struct RequestInfo {
