@@ -120,7 +120,8 @@ int run(const Options& opt, const std::string& mode) {
   const Style style = Style::for_fd(STDOUT_FILENO);
   // JSON and SARIF are written at the end, from every report; text and
   // JSON Lines as each input is done, which frees its report.
-  const bool keep_reports = opt.format == "json" || opt.format == "sarif";
+  const Format format = parse_format(opt.format).value_or(Format::text);  // --format accepts only known names
+  const bool keep_reports = format == Format::json || format == Format::sarif;
   run_batch(
       total, opt.jobs,
       [&](size_t i) {
@@ -145,27 +146,27 @@ int run(const Options& opt, const std::string& mode) {
         // Scan mode lists only the files with something to say.
         const bool quiet =
             (opt.quiet && passed) || (mode == "scan" && r.findings.empty() && r.skipped.empty() && !unjudged(r));
-        if (opt.format != "text") report_unjudged(r);
-        if (opt.format == "text" && !quiet) {
+        if (format != Format::text) report_unjudged(r);
+        if (format == Format::text && !quiet) {
           print_text(std::cout, format_cheat_text(r, fail_on, style, mode != "trace"), style);
           std::cout.flush();
-        } else if (opt.format == "jsonl" && !(opt.quiet && passed)) {
+        } else if (format == Format::jsonl && !(opt.quiet && passed)) {
           std::string line;
           JsonWriter w(&line);
           write_cheat_report(w, r, set);
           std::cout << line << "\n" << std::flush;
         }
-        if (opt.format == "text" && unjudged(r) && !r.verify.errors.empty()) {
+        if (format == Format::text && unjudged(r) && !r.verify.errors.empty()) {
           print_text(std::cerr, batch_hint(r.file, r.verify.errors.front().code, kTool), Style::plain());
         }
         if (!keep_reports) r = CheatReport{};
       },
       !opt.no_progress,
       [&](size_t i) { return std::string(cheat_verdict(cheat_exit_code(set.reports[i], fail_on))); });
-  if (opt.format == "text") print_text(std::cout, summary.text(style), style);
-  if (opt.format == "jsonl") std::cout << summary.jsonl_line();
-  if (opt.format == "json") std::cout << format_cheat_json(set, &summary);
-  if (opt.format == "sarif") {
+  if (format == Format::text) print_text(std::cout, summary.text(style), style);
+  if (format == Format::jsonl) std::cout << summary.jsonl_line();
+  if (format == Format::json) std::cout << format_cheat_json(set, &summary);
+  if (format == Format::sarif) {
     SarifOptions sopt;
     sopt.base_dir = opt.sarif_base;
     std::cout << format_cheat_sarif(set, sopt);
@@ -208,11 +209,12 @@ MergedReport judge_cheat_line(simdjson::dom::element report, BatchSummary& summa
 }
 
 int merge(const std::vector<std::string>& files, const Options& opt) {
-  if (opt.format == "sarif") return usage_error("merge writes text, json or jsonl");
+  const Format format = parse_format(opt.format).value_or(Format::text);
+  if (format == Format::sarif) return usage_error("merge writes text, json or jsonl");
   MergeOptions mopt;
   mopt.tool = kTool;
   mopt.version = GOALCUP_VERSION;
-  mopt.format = opt.format;
+  mopt.format = format;
   mopt.quiet = opt.quiet;
   mopt.header = {{"mode", "trace"}, {"fail_on", opt.fail_on}};
   BatchSummary summary;

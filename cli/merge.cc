@@ -121,7 +121,7 @@ int merge_shards(const std::vector<std::string>& files, const MergeOptions& opt,
   const Style style = Style::plain();
   std::string buf;
   JsonWriter top(&buf, true);
-  if (opt.format == "json") {
+  if (opt.format == Format::json) {
     top.begin_object().field("tool", opt.tool).field("version", opt.version);
     for (const auto& [k, v] : opt.header) top.field(k, v);
     top.key("reports").begin_array();
@@ -141,9 +141,9 @@ int merge_shards(const std::vector<std::string>& files, const MergeOptions& opt,
       }
       const MergedReport m = judge(report, summary);
       if (opt.quiet && m.passed) continue;
-      if (opt.format == "text") {
+      if (opt.format == Format::text) {
         out << m.text_line << "\n";
-      } else if (opt.format == "jsonl") {
+      } else if (opt.format == Format::jsonl) {
         out << line << "\n";
       } else {
         top.raw(line);
@@ -152,9 +152,9 @@ int merge_shards(const std::vector<std::string>& files, const MergeOptions& opt,
       }
     }
   }
-  if (opt.format == "text") {
+  if (opt.format == Format::text) {
     out << summary.text(style);
-  } else if (opt.format == "jsonl") {
+  } else if (opt.format == Format::jsonl) {
     out << summary.jsonl_line();
   } else {
     top.end_array().key("summary");

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/format.h"
 #include "cli/summary.h"
 
 namespace goalcup {
@@ -31,7 +32,7 @@ using ReportJudge = std::function<MergedReport(simdjson::dom::element report, Ba
 struct MergeOptions {
   std::string tool;     // "goalcup-verify"
   std::string version;
-  std::string format = "jsonl";  // text | json | jsonl
+  Format format = Format::jsonl;  // text, json or jsonl
   bool quiet = false;
   // Key/value pairs written first in the JSON header, beside "tool".
   std::vector<std::pair<std::string, std::string>> header;

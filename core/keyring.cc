@@ -53,12 +53,8 @@ std::string trim(std::string s) {
 }  // namespace
 
 std::string_view key_source_name(KeySource s) {
-  switch (s) {
-    case KeySource::none: return "none";
-    case KeySource::pinned: return "pinned";
-    case KeySource::supplied: return "supplied";
-  }
-  return "none";
+  constexpr std::string_view kNames[] = {"none", "pinned", "supplied"};  // in the enum's order
+  return kNames[static_cast<size_t>(s)];
 }
 
 std::string key_id_for(const PublicKeyBytes& key) {

@@ -62,7 +62,8 @@ int run(const Options& opt) {
   const Style style = Style::for_fd(STDOUT_FILENO);
   BatchSummary summary;
   if (selected->shard) summary.set_shard(*selected->shard);
-  const bool json = opt.format == "json";
+  const Format format = parse_format(opt.format).value_or(Format::text);  // --format accepts only known names
+  const bool json = format == Format::json;
   std::string out;
   JsonWriter top(&out, true);
   if (json) {
@@ -74,11 +75,11 @@ int run(const Options& opt) {
       [&](size_t i) {
         VerifyReport& r = reports[i];
         add_to_summary(summary, r);
-        if (opt.format != "text") report_unjudged(r);
+        if (format != Format::text) report_unjudged(r);
         if (!(opt.quiet && r.verdict == Verdict::verified)) {
-          if (opt.format == "text") {
+          if (format == Format::text) {
             print_text(std::cout, format_verify_text(r, style), style);
-          } else if (opt.format == "jsonl") {
+          } else if (format == Format::jsonl) {
             std::string line;
             JsonWriter w(&line);
             write_verify_json(w, r);
@@ -89,7 +90,7 @@ int run(const Options& opt) {
             out.clear();
           }
         }
-        if (opt.format == "text" && r.verdict == Verdict::error && !r.errors.empty()) {
+        if (format == Format::text && r.verdict == Verdict::error && !r.errors.empty()) {
           print_text(std::cerr, batch_hint(r.file, r.errors.front().code, kTool), Style::plain());
         }
         std::cout.flush();
@@ -101,7 +102,7 @@ int run(const Options& opt) {
     summary.write_json(top);
     top.end_object();
     std::cout << out << "\n";
-  } else if (opt.format == "jsonl") {
+  } else if (format == Format::jsonl) {
     std::cout << summary.jsonl_line();
   } else {
     print_text(std::cout, summary.text(style), style);
@@ -128,7 +129,7 @@ int merge(const std::vector<std::string>& files, const Options& opt) {
   MergeOptions mopt;
   mopt.tool = kTool;
   mopt.version = GOALCUP_VERSION;
-  mopt.format = opt.format;
+  mopt.format = parse_format(opt.format).value_or(Format::text);
   mopt.quiet = opt.quiet;
   BatchSummary summary;
   return merge_shards(files, mopt, summary, judge_verify_line, std::cout);
