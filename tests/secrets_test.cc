@@ -2,6 +2,7 @@
 // on clean traces, and scan mode.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <random>
 #include <set>
 
@@ -437,6 +438,20 @@ namespace {
 
 // The matcher uses the database compiled at build time; on another CPU it
 // compiles the same rules at start. Both must find the same candidates.
+// The matcher takes a candidate's start as end - match_len: a row whose
+// match_len is not its pattern's width is refused when the database is built.
+TEST(RuleDatabase, RefusesAMatchLenThatIsNotThePatternsWidth) {
+  std::vector<Rule> rules(secret_rules().begin(), secret_rules().end());
+  std::string error;
+  EXPECT_TRUE(compile_rule_database(rules, &error) != nullptr) << error;
+  const auto fixed = std::find_if(rules.begin(), rules.end(), [](const Rule& r) { return r.match_len != 0; });
+  ASSERT_NE(fixed, rules.end());
+  ++fixed->match_len;
+  EXPECT_TRUE(compile_rule_database(rules, &error) == nullptr);
+  EXPECT_NE(error.find("match_len " + std::to_string(fixed->match_len)), std::string::npos) << error;
+  EXPECT_NE(error.find(std::string(fixed->id)), std::string::npos) << error;
+}
+
 TEST(Matcher, BuildTimeAndRunTimeDatabasesAgree) {
   std::string error;
   const HsDatabase db = compile_rule_database(&error);

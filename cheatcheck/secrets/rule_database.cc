@@ -33,17 +33,42 @@ HsDatabase compile(const std::vector<Pattern>& patterns, std::string* error) {
   return HsDatabase(db);
 }
 
+unsigned pattern_flags(const Rule& rule) { return rule.caseless ? HS_FLAG_CASELESS : 0u; }
+
+// A rule with a match_len: every match of its pattern is that long.
+bool match_len_holds(const Rule& rule, std::string* error) {
+  if (rule.match_len == 0) return true;
+  const std::string expr(rule.pattern);
+  hs_expr_info_t* info = nullptr;
+  hs_compile_error_t* err = nullptr;
+  if (hs_expression_info(expr.c_str(), pattern_flags(rule), &info, &err) != HS_SUCCESS) {
+    *error = "secret rule " + std::string(rule.id) + ": " + (err ? err->message : "?");
+    hs_free_compile_error(err);
+    return false;
+  }
+  const unsigned shortest = info->min_width, longest = info->max_width;
+  std::free(info);  // Vectorscan's misc allocator, malloc unless set
+  if (shortest == rule.match_len && longest == rule.match_len) return true;
+  *error = "secret rule " + std::string(rule.id) + " says match_len " + std::to_string(rule.match_len) +
+           ", but its pattern matches " + std::to_string(shortest) + " to " + std::to_string(longest) + " bytes";
+  return false;
+}
+
 void replace_all(std::string& s, std::string_view from, std::string_view to) {
   for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
 }
 
 }  // namespace
 
-HsDatabase compile_rule_database(std::string* error) {
-  auto rules = secret_rules();
+HsDatabase compile_rule_database(std::string* error) { return compile_rule_database(secret_rules(), error); }
+
+HsDatabase compile_rule_database(std::span<const Rule> rules, std::string* error) {
+  for (const Rule& rule : rules) {
+    if (!match_len_holds(rule, error)) return nullptr;
+  }
   std::vector<Pattern> patterns;
   for (size_t i = 0; i < rules.size(); ++i) {
-    patterns.push_back({std::string(rules[i].pattern), rules[i].caseless ? HS_FLAG_CASELESS : 0u, static_cast<unsigned>(i)});
+    patterns.push_back({std::string(rules[i].pattern), pattern_flags(rules[i]), static_cast<unsigned>(i)});
   }
   return compile(patterns, error);
 }

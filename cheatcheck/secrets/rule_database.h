@@ -9,8 +9,11 @@
 #include <hs/hs.h>
 
 #include <cstddef>
+#include <span>
 #include <string>
 #include <string_view>
+
+#include "cheatcheck/secrets/rules.h"
 
 #include "core/owned.h"
 
@@ -19,8 +22,12 @@ namespace goalcup::cheat {
 using HsDatabase = Owned<hs_database_t, &hs_free_database>;
 using HsScratch = Owned<hs_scratch_t, &hs_free_scratch>;
 
-// The database, or nullptr with `error` set.
-HsDatabase compile_rule_database(std::string* error);
+// The database, or nullptr with `error` set. The rules' database refuses a
+// rule whose match_len is not the width of every match of its pattern (the
+// matcher reports only ends and takes a candidate's start as end -
+// match_len), so that a miscounted row fails the build.
+HsDatabase compile_rule_database(std::string* error);  // secret_rules()
+HsDatabase compile_rule_database(std::span<const Rule> rules, std::string* error);
 HsDatabase compile_prefilter_database(std::string* error);
 
 // Prefilter pattern ids: 0..rules-1 are the rules written to match through
