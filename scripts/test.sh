@@ -3,7 +3,8 @@
 # scripts/tidy.sh, the static analysis: a step of its own because clang-tidy
 # over every source alone took 1,100 CPU seconds (9 minutes on 2 cores).
 #   1. release build + every GoogleTest suite through CTest
-#   2. the same tests built with AddressSanitizer and UBSan
+#   2. the parser and hostile-input suites and the fuzzers built with
+#      AddressSanitizer and UBSan (tests/CMakeLists.txt says which)
 #   3. each libFuzzer target over its whole kept corpus (fuzz/corpus), then
 #      fuzzed briefly; scripts/fuzz.sh runs long campaigns that grow the corpus
 # GOALCUP_FUZZ_SECONDS (default 5) bounds each fuzzer; 0 only replays.
