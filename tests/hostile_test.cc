@@ -953,6 +953,25 @@ TEST(HostileBodies, ViewsOnAFiftyMBRequestBodyAreBounded) {
       EXPECT_LT(o.max_rss_kb, bound_kb) << "peak RSS " << o.max_rss_kb / 1024 << " MiB";
     }
   }
+  // html also holds the page it writes (8 x the line + 32 MiB), cheatcheck
+  // the secret scan's second parse (6 x): docs/LIMITS.md.
+  struct Heavier {
+    std::vector<std::string> argv;
+    long times;
+  };
+  const std::vector<Heavier> heavier{
+      {{GOALCUP_INSPECT_BIN, "html", "-o", dir() + "/large-request.html", path}, 8},
+      {{GOALCUP_CHEATCHECK_BIN, "--no-progress", "--format", "json", path}, 6}};
+  for (const auto& run : heavier) {
+    SCOPED_TRACE(run.argv[1]);
+    const Outcome o = run_measured(run.argv);
+    EXPECT_FALSE(o.killed);
+    EXPECT_TRUE(o.exit_code == 1 || o.exit_code == 2) << o.exit_code << " " << o.out.substr(0, 400);
+    if (kMeasureBounds) {
+      const long run_bound_kb = (run.times * static_cast<long>(fs::file_size(path)) + (32 << 20)) / 1024;
+      EXPECT_LT(o.max_rss_kb, run_bound_kb) << "peak RSS " << o.max_rss_kb / 1024 << " MiB";
+    }
+  }
   // All the user messages follow the last assistant turn: the first
   // thousand are shown, the rest counted.
   const Outcome o = run_measured({GOALCUP_INSPECT_BIN, "conversation", "--format", "json", path});
