@@ -4,11 +4,18 @@
 
 #include <simdjson.h>
 
+#include <functional>
+#include <string>
+#include <string_view>
+
 #include "cli/json_writer.h"
 
 namespace goalcup {
 
-void write_dom(JsonWriter& w, simdjson::dom::element e);
-void write_dom(JsonWriter& w, simdjson::dom::object o);
+// Given `shape`, every key and string passes through it first (a view
+// that clips what it shows).
+using StringShape = std::function<std::string(std::string_view)>;
+void write_dom(JsonWriter& w, simdjson::dom::element e, const StringShape* shape = nullptr);
+void write_dom(JsonWriter& w, simdjson::dom::object o, const StringShape* shape = nullptr);
 
 }  // namespace goalcup

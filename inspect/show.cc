@@ -76,29 +76,10 @@ class RecordRenderer {
   }
 
   // The record's body as stored, each string clipped.
-  void write_body(JsonWriter& w, simdjson::dom::object o) {
-    w.begin_object();
-    for (auto field : o) {
-      w.key(clip_shown(field.key));
-      write_body(w, field.value);
-    }
-    w.end_object();
-  }
-  void write_body(JsonWriter& w, simdjson::dom::element e) {
-    simdjson::dom::object o;
-    simdjson::dom::array a;
-    std::string_view s;
-    if (!e.get(o)) {
-      write_body(w, o);
-    } else if (!e.get(a)) {
-      w.begin_array();
-      for (auto v : a) write_body(w, v);
-      w.end_array();
-    } else if (!e.get(s)) {
-      w.value(clip_shown(s));
-    } else {
-      write_dom(w, e);
-    }
+  template <typename Value>  // dom::element or dom::object
+  void write_body(JsonWriter& w, Value v) {
+    const StringShape clip = [this](std::string_view s) { return clip_shown(s); };
+    write_dom(w, v, &clip);
   }
 
   std::string clip_shown(std::string_view s) {
