@@ -1,5 +1,7 @@
 #include "inspect/exchange.h"
 
+#include <absl/cleanup/cleanup.h>
+
 #include "cli/term.h"
 #include "core/bodies.h"
 #include "core/json_strict.h"
@@ -78,6 +80,9 @@ RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text, B
   info.seq = seq;
   info.body_bytes = body.size();
   auto root = parsers.request.parse_copy(body, static_cast<int64_t>(seq));
+  // What is kept is copied out: a huge body's parse goes at once, so that
+  // views sharing a walk (html: summary and conversation) hold one at a time.
+  const absl::Cleanup release = [&] { parsers.request.release_if_large(body.size()); };
   if (!root) {
     if (code_class(root.error().code) == ErrorClass::limit) info.unread = code_name(root.error().code);
     return info;
@@ -128,6 +133,7 @@ RebuiltAnswer read_answer(std::string_view body, BodyParsers& parsers) {
   // A non-streamed message: {"id", "model", "content": [...], "stop_reason", "usage"}.
   RebuiltAnswer a;
   auto root = parsers.answer.parse_copy(body, -1);
+  const absl::Cleanup release = [&] { parsers.answer.release_if_large(body.size()); };
   if (!root) return a;
   a.message_id = str(*root, "id");
   a.model = str(*root, "model");
