@@ -55,14 +55,29 @@ void read_content(simdjson::dom::object message, std::string_view text_type, Nat
   }
 }
 
-// Claude Code's line types (1.x and 2.x).
-constexpr std::array<std::string_view, 12> kClaudeTypes = {
-    "user", "assistant", "summary", "system", "queue-operation", "last-prompt", "file-history-snapshot",
-    "progress", "custom-title", "agent-name", "tag", "attachment"};
+// Claude Code's line types (1.x and 2.x): the conversation's own, and the
+// bookkeeping entries its transcript union names (titles, tags, agent
+// settings, snapshots, queue operations, modes, context-collapse commits).
+constexpr std::array<std::string_view, 25> kClaudeTypes = {
+    "user", "assistant", "system", "attachment", "progress", "summary", "custom-title", "ai-title",
+    "last-prompt", "task-summary", "tag", "agent-name", "agent-color", "agent-setting", "pr-link",
+    "file-history-snapshot", "attribution-snapshot", "queue-operation", "speculation-accept", "mode",
+    "permission-mode", "worktree-state", "content-replacement", "marble-origami-commit", "marble-origami-snapshot"};
+
+// A type name as harnesses spell theirs: lower case, digits, '-' and '_'.
+bool is_type_name(std::string_view s) {
+  return !s.empty() && s.size() <= 64 && std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+  });
+}
 
 void read_claude(simdjson::dom::object o, NativeInfo& n) {
   n.type = str(o, "type");
   n.understood = std::find(kClaudeTypes.begin(), kClaudeTypes.end(), n.type) != kClaudeTypes.end();
+  // A newer bookkeeping type: no message, so nothing the model said.
+  if (!n.understood && is_type_name(n.type) && o.at_key("message").error() == simdjson::NO_SUCH_FIELD) {
+    n.understood = n.unfamiliar = true;
+  }
   n.uuid = str(o, "uuid");
   n.parent_uuid = str(o, "parentUuid");
   bool side = false;
@@ -107,11 +122,19 @@ bool read_codex_item(simdjson::dom::object item, NativeInfo& n, StrictJsonParser
     n.results.push_back(str(item, "call_id"));
     return true;
   }
-  // The model's reasoning, and tools the provider runs: output, but nothing
-  // the harness could have been given by anyone else to log.
-  return one_of(type, {"reasoning", "web_search_call", "code_interpreter_call", "tool_search_call",
+  // Another agent's message to this one (multi-agent Codex): input.
+  if (type == "agent_message") {
+    n.user = true;
+    return true;
+  }
+  // The model's reasoning, tools the provider runs (and tool search, which
+  // the wire too holds as the provider's), and the harness's own controls
+  // and checkpoints (tools offered, settings, compaction): nothing the
+  // harness could have been given by anyone else to log.
+  return one_of(type, {"reasoning", "web_search_call", "code_interpreter_call", "tool_search_call", "tool_search_output",
                        "image_generation_call", "file_search_call", "mcp_call", "mcp_list_tools",
-                       "ghost_snapshot", "compaction", "compaction_summary", "other"});
+                       "ghost_snapshot", "compaction", "compaction_summary", "context_compaction",
+                       "compaction_trigger", "configuration_update", "additional_tools", "other"});
 }
 
 void read_codex(simdjson::dom::object o, NativeInfo& n, StrictJsonParser& input_parser) {
@@ -121,7 +144,10 @@ void read_codex(simdjson::dom::object o, NativeInfo& n, StrictJsonParser& input_
     if (n.type == "response_item") {
       n.understood = read_codex_item(payload, n, input_parser);
     } else {
-      n.understood = one_of(n.type, {"session_meta", "turn_context", "event_msg", "compacted"});
+      n.understood = one_of(n.type, {"session_meta", "turn_context", "event_msg", "compacted", "world_state",
+                                     "inter_agent_communication", "inter_agent_communication_metadata"});
+      // A newer rollout item: the model's output comes only in response items.
+      if (!n.understood && is_type_name(n.type)) n.understood = n.unfamiliar = true;
     }
     return;
   }

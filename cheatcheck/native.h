@@ -30,6 +30,11 @@ struct NativeInfo {
   // The line has a shape this reader knows for its harness; a log of lines
   // it does not know cannot be judged and must say so.
   bool understood = false;
+  // Understood as bookkeeping of a type this reader has not seen: a line
+  // without a message (Claude Code) or a rollout item other than a response
+  // item (Codex). Harnesses add such types often (titles, modes, snapshots);
+  // none carries what the model said, so they are listed, not warned about.
+  bool unfamiliar = false;
   std::string file;
   uint64_t line_no = 0;
   bool has_line_no = false;

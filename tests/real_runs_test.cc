@@ -193,6 +193,52 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
   }
 }
 
+// Harnesses add bookkeeping line types with each release (Claude Code:
+// titles, permission modes, worktree state; Codex: world state, messages
+// between agents, tool search outputs). An honest log holding them is not
+// "format not understood": they carry nothing the model said; the types the
+// reader has not seen are listed at info by name. A line of an unknown type
+// that does carry a message still is a warning.
+bool has_finding(const CheatReport& r, const std::string& check, Severity s, const std::string& words) {
+  return std::any_of(r.findings.begin(), r.findings.end(), [&](const Finding& f) {
+    return f.check == check && f.severity == s && f.message.find(words) != std::string::npos;
+  });
+}
+
+void expect_clean(const CheatReport& r) {
+  for (const auto& f : r.findings) {
+    EXPECT_TRUE(f.severity != Severity::warning && f.severity != Severity::high) << describe(r);
+  }
+}
+
+TEST(WrappedLogs, BookkeepingLinesOfNewerReleasesAreUnderstood) {
+  std::string claude = claude_log();
+  claude += R"({"type":"ai-title","aiTitle":"Parser fix","sessionId":"s"})" "\n";
+  claude += R"({"type":"permission-mode","permissionMode":"plan","sessionId":"s"})" "\n";
+  claude += R"({"type":"window-layout","columns":2,"sessionId":"s"})" "\n";  // a type no release has yet
+  const Wrapped c = wrap_text_and_check(claude, "claude.jsonl", WrapOrder::live, LogEdit::none);
+  expect_clean(c.report);
+  EXPECT_TRUE(has_finding(c.report, "GC12", Severity::info, "window-layout")) << describe(c.report);
+
+  std::string codex = codex_log(false);
+  auto line = [](const std::string& type, const std::string& payload) {
+    return R"({"timestamp":"2026-01-01T10:00:04Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  codex += line("world_state", R"({"agents_md":"# Rules"})");
+  codex += line("response_item", R"({"type":"agent_message","author":"planner","recipient":"coder","content":[]})");
+  codex += line("response_item", R"({"type":"tool_search_output","call_id":"ts_1","status":"completed","execution":"client","tools":[]})");
+  codex += line("response_item", R"({"type":"context_compaction","encrypted_content":"gAAA"})");
+  codex += line("sandbox_report", R"({"denied":0})");  // a rollout item no release has yet
+  const Wrapped x = wrap_text_and_check(codex, "rollout.jsonl", WrapOrder::live, LogEdit::none);
+  expect_clean(x.report);
+  EXPECT_TRUE(has_finding(x.report, "GC12", Severity::info, "sandbox_report")) << describe(x.report);
+
+  // A line of an unknown type with a message might be model output: still a warning.
+  const std::string odd = claude_log() + R"({"type":"assistant-v2","message":{"role":"assistant","content":"hi"}})" "\n";
+  const Wrapped o = wrap_text_and_check(odd, "claude.jsonl", WrapOrder::live, LogEdit::none);
+  EXPECT_TRUE(has_finding(o.report, "GC12", Severity::warning, "not understood")) << describe(o.report);
+}
+
 // A log whose lines the reader does not know is not silently clean.
 TEST(WrappedLogs, LinesOfAnUnknownShapeAreAWarning) {
   const std::string log = R"({"kind":"turn","said":"hello"})" "\n" R"({"kind":"turn","said":"bye"})" "\n";

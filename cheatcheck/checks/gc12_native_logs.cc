@@ -7,8 +7,13 @@
 // order, Task sidechains late, Codex stamps token counts before the line
 // above): timestamps that go back are listed at info. Lines of a shape the
 // reader does not know are a warning: such a log cannot be judged.
+// Bookkeeping lines of a type it has not seen (harnesses add titles, modes
+// and snapshots with each release) hold nothing the model said: listed at
+// info by type.
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
+
+#include <algorithm>
 
 #include "cheatcheck/checks/check.h"
 #include "core/json_strict.h"
@@ -39,6 +44,7 @@ class Gc12 final : public Check {
     }
     const NativeInfo& n = ctx.native();
     if (!n.understood) not_understood_.add(r.seq);
+    if (n.unfamiliar) note_unfamiliar(r.seq, n.type);
     FileState& f = files_[identity(n.file)];
     if (n.has_line_no) {
       if (f.last_line && n.line_no <= f.last_line) repeats_.add(r.seq);
@@ -70,6 +76,8 @@ class Gc12 final : public Check {
     emit(ctx, Severity::high, result_before_call_, "tool result(s) logged before the tool call they answer: the log "
          "was reordered.", "result-before-call");
     emit(ctx, Severity::warning, dup_uuids_, "Claude Code line(s) repeat a uuid seen earlier.", "dup-uuid");
+    emit(ctx, Severity::info, unfamiliar_, "native line(s) of bookkeeping types this tool has not seen (" +
+         unfamiliar_names() + "): they hold no message, so nothing the model said was left unjudged.", "unfamiliar");
     emit(ctx, Severity::info, backwards_, "native line(s) carry a timestamp before an earlier line of their file "
          "(harnesses do not write in time order: parallel work, late sidechains).", "time-back");
   }
@@ -103,6 +111,20 @@ class Gc12 final : public Check {
     }
   }
 
+  void note_unfamiliar(uint64_t seq, const std::string& type) {
+    unfamiliar_.add(seq);
+    if (unfamiliar_types_.size() < kNamesShown && std::find(unfamiliar_types_.begin(), unfamiliar_types_.end(), type) ==
+                                                      unfamiliar_types_.end()) {
+      unfamiliar_types_.push_back(type);
+    }
+  }
+
+  std::string unfamiliar_names() const {
+    std::string out;
+    for (const std::string& t : unfamiliar_types_) out += (out.empty() ? "" : ", ") + t;
+    return out;
+  }
+
   static void emit(Context& ctx, Severity severity, const SeqList& list, const std::string& what,
                    const std::string& key) {
     if (list.empty()) return;
@@ -112,8 +134,10 @@ class Gc12 final : public Check {
   absl::flat_hash_map<Identity, FileState> files_;  // by identity()
   absl::flat_hash_set<Identity> uuids_, calls_;
   absl::flat_hash_map<Identity, uint64_t> pending_parents_, pending_results_;  // id -> first seq naming it
+  static constexpr size_t kNamesShown = 8;
+  std::vector<std::string> unfamiliar_types_;  // the first kNamesShown, for the message
   bool too_many_ = false;
-  SeqList not_understood_, truncated_, skips_, repeats_, dup_uuids_, backwards_, parent_after_, result_before_call_;
+  SeqList unfamiliar_, not_understood_, truncated_, skips_, repeats_, dup_uuids_, backwards_, parent_after_, result_before_call_;
 };
 
 }  // namespace
