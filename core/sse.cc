@@ -141,23 +141,17 @@ class Rebuilder {
       out_.message_id = get_str(m, "id");
       out_.model = get_str(m, "model");
       anthropic_usage(child(m, "usage"));
-    } else if (type == "content_block_start") {
-      auto cb = child(e, "content_block");
-      Block& b = block(index);
-      b.type = get_str(cb, "type");
-      b.kind = anthropic_kind(b.type);
-      if (b.kind == RebuiltBlock::Kind::tool_call) {
-        b.call = {get_str(cb, "id"), get_str(cb, "name"), {}, b.type, b.type != "tool_use"};
-        if (auto input = child(cb, "input"); input && !is_empty_object(*input)) {
-          b.start_input = simdjson::minify(*input);
-        }
-      } else if (b.kind == RebuiltBlock::Kind::tool_result) {
-        b.text = get_str(cb, "tool_use_id");
-      } else if (b.kind == RebuiltBlock::Kind::thinking) {
-        b.text += get_str(cb, "thinking");  // +=: blocks past kMaxBlocks share one
-      } else {
-        b.text += get_str(cb, "text");
+      // A message may start with its content given whole (a turn resumed
+      // after a client tool ran inside code execution starts with the next
+      // call): those blocks come first, by their place in the content.
+      simdjson::dom::array content;
+      if (m && !(*m)["content"].get(content)) {
+        int64_t at = 0;
+        for (auto cb : content) start_block(block(at++), cb);
       }
+      if (const std::string stop = get_str(m, "stop_reason"); !stop.empty()) out_.stop_reason = stop;
+    } else if (type == "content_block_start") {
+      start_block(block(index), child(e, "content_block"));
     } else if (type == "content_block_delta") {
       auto d = child(e, "delta");
       const std::string kind = get_str(d, "type");
@@ -177,6 +171,25 @@ class Rebuilder {
       anthropic_usage(child(e, "usage"));
     } else if (type == "message_stop") {
       out_.finished = true;
+    }
+  }
+
+  // A content block as it starts (in content_block_start, or whole in
+  // message_start): its kind, and the id, name, input or text it opens with.
+  static void start_block(Block& b, std::optional<simdjson::dom::element> cb) {
+    b.type = get_str(cb, "type");
+    b.kind = anthropic_kind(b.type);
+    if (b.kind == RebuiltBlock::Kind::tool_call) {
+      b.call = {get_str(cb, "id"), get_str(cb, "name"), {}, b.type, b.type != "tool_use"};
+      if (auto input = child(cb, "input"); input && !is_empty_object(*input)) {
+        b.start_input = simdjson::minify(*input);
+      }
+    } else if (b.kind == RebuiltBlock::Kind::tool_result) {
+      b.text = get_str(cb, "tool_use_id");
+    } else if (b.kind == RebuiltBlock::Kind::thinking) {
+      b.text += get_str(cb, "thinking");  // +=: blocks past kMaxBlocks share one
+    } else {
+      b.text += get_str(cb, "text");
     }
   }
 

@@ -142,6 +142,25 @@ TEST(Conversation, OpenAiToolCallsOfEveryKind) {
   EXPECT_TRUE(a.text.empty());
 }
 
+// An Anthropic answer may start with its content whole in message_start
+// (a turn resumed after a client tool ran inside code execution starts with
+// the next call, then stops): that call is the answer's, not lost.
+TEST(Conversation, AnthropicContentGivenWholeInMessageStart) {
+  const std::string sse =
+      "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_2\",\"model\":\"m\","
+      "\"content\":[{\"type\":\"tool_use\",\"id\":\"toolu_9\",\"name\":\"roll\",\"input\":{\"sides\":6}}],"
+      "\"stop_reason\":\"tool_use\",\"usage\":{\"input_tokens\":0,\"output_tokens\":0}}}\n\n"
+      "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+  const RebuiltAnswer a = rebuild_answer(sse);
+  ASSERT_EQ(a.tool_calls.size(), 1u);
+  EXPECT_EQ(a.tool_calls[0].id, "toolu_9");
+  EXPECT_EQ(a.tool_calls[0].name, "roll");
+  EXPECT_EQ(a.tool_calls[0].input, R"({"sides":6})");
+  EXPECT_EQ(a.stop_reason, "tool_use");
+  ASSERT_EQ(a.blocks.size(), 1u);
+  EXPECT_EQ(a.blocks[0].kind, RebuiltBlock::Kind::tool_call);
+}
+
 // A trace is hostile: its text must not end a code block or pass for an
 // exchange of its own in the Markdown a judge reads.
 TEST(Conversation, MarkdownKeepsTraceTextInsideItsBlocks) {

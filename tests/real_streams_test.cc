@@ -69,19 +69,28 @@ Expected expected_of(const std::string& sse, const std::string& api) {
       take(x, "cache_read_input_tokens", num(e, "/usage/cache_read_input_tokens"));
       take(x, "cache_creation_input_tokens", num(e, "/message/usage/cache_creation_input_tokens"));
       take(x, "cache_creation_input_tokens", num(e, "/usage/cache_creation_input_tokens"));
-      if (type == "content_block_start") {
-        const std::string t = text(e, "/content_block/type");
+      // Blocks given whole in message_start come first, then those started later.
+      simdjson::dom::array given;
+      std::vector<simdjson::dom::element> starts;
+      if (type == "message_start" && !e.at_pointer("/message/content").get(given)) {
+        for (auto b : given) starts.push_back(b);
+      }
+      simdjson::dom::element started;
+      if (type == "content_block_start" && !e["content_block"].get(started)) starts.push_back(started);
+      for (simdjson::dom::element cb : starts) {
+        const std::string t = text(cb, "/type");
         const bool call = t == "tool_use" || t == "server_tool_use" || t == "mcp_tool_use";
         x.types.push_back(t == "text" || t == "thinking" || t == "redacted_thinking" ? t
                           : call                                                   ? "tool_call"
                           : t.ends_with("_tool_result")                            ? "tool_result"
                                                                                    : "other");
-        if (call) x.calls.emplace_back(text(e, "/content_block/id"), text(e, "/content_block/name"));
+        if (call) x.calls.emplace_back(text(cb, "/id"), text(cb, "/name"));
         if (t == "text" || t == "thinking") {
-          text_at[index] = x.texts.size();
-          x.texts.push_back(text(e, t == "text" ? "/content_block/text" : "/content_block/thinking"));
+          text_at[type == "message_start" ? static_cast<int64_t>(x.types.size() - 1) : index] = x.texts.size();
+          x.texts.push_back(text(cb, t == "text" ? "/text" : "/thinking"));
         }
-      } else if (type == "content_block_delta" && text_at.contains(index)) {
+      }
+      if (type == "content_block_delta" && text_at.contains(index)) {
         x.texts[text_at[index]] += text(e, "/delta/text") + text(e, "/delta/thinking");
       }
     } else if (api == "responses") {
@@ -115,15 +124,19 @@ Expected expected_of(const std::string& sse, const std::string& api) {
     } else {  // chat
       take(x, "input_tokens", num(e, "/usage/prompt_tokens"));
       take(x, "output_tokens", num(e, "/usage/completion_tokens"));
-      const std::string content = text(e, "/choices/0/delta/content");
-      if (!content.empty()) {
-        if (!text_at.contains(-1)) {
-          text_at[-1] = x.texts.size();
+      // Reasoning (DeepSeek, xAI: reasoning_content) and text, each one block
+      // at its first appearance.
+      auto append = [&](int64_t key, const char* kind, const std::string& piece) {
+        if (piece.empty()) return;
+        if (!text_at.contains(key)) {
+          text_at[key] = x.texts.size();
           x.texts.emplace_back();
-          x.types.push_back("text");
+          x.types.push_back(kind);
         }
-        x.texts[text_at[-1]] += content;
-      }
+        x.texts[text_at[key]] += piece;
+      };
+      append(-2, "reasoning", text(e, "/choices/0/delta/reasoning_content") + text(e, "/choices/0/delta/reasoning"));
+      append(-1, "text", text(e, "/choices/0/delta/content"));
       simdjson::dom::array calls;
       if (e.at_pointer("/choices/0/delta/tool_calls").get(calls)) continue;
       for (auto c : calls) {
