@@ -9,8 +9,7 @@
 #include <iostream>
 
 #include "cheatcheck/coop/audit.h"
-#include "cheatcheck/report.h"
-#include "cheatcheck/sarif.h"
+#include "cheatcheck/printer.h"
 #include "cheatcheck/scanner.h"
 #include "cheatcheck/secrets/file_scan.h"
 #include "cheatcheck/secrets/redact.h"
@@ -65,10 +64,6 @@ Result<SelectedInputs> select_inputs(const Options& opt, const std::string& mode
   return selected;
 }
 
-void report_unjudged(const CheatReport& r) {
-  if (unjudged(r)) report_could_not_judge(kTool, r.file, r.verify.errors.empty() ? nullptr : &r.verify.errors.front());
-}
-
 int run(const Options& opt, const std::string& mode) {
   Severity fail_on = Severity::high;
   if (!parse_severity(opt.fail_on, &fail_on)) return usage_error("--fail-on wants info, warning or high");
@@ -117,11 +112,11 @@ int run(const Options& opt, const std::string& mode) {
   set.reports.resize(total);
   BatchSummary summary(mode == "trace" ? "trace" : "file");
   if (selected->shard) summary.set_shard(*selected->shard);
-  const Style style = Style::for_fd(STDOUT_FILENO);
-  // JSON and SARIF are written at the end, from every report; text and
-  // JSON Lines as each input is done, which frees its report.
-  const Format format = parse_format(opt.format).value_or(Format::text);  // --format accepts only known names
-  const bool keep_reports = format == Format::json || format == Format::sarif;
+  // --format accepts only known names: the printer is chosen once. JSON and
+  // SARIF are written at the end, from every report; text and JSON Lines as
+  // each input is done, which frees its report.
+  const auto printer = make_cheat_printer(parse_format(opt.format).value_or(Format::text), set,
+                                          {.style = Style::for_fd(STDOUT_FILENO), .sarif = {.base_dir = opt.sarif_base}});
   run_batch(
       total, opt.jobs,
       [&](size_t i) {
@@ -142,37 +137,12 @@ int run(const Options& opt, const std::string& mode) {
       [&](size_t i) {
         CheatReport& r = set.reports[i];
         add_to_summary(summary, r, fail_on);
-        const bool passed = cheat_exit_code(r, fail_on) == 0;
-        // Scan mode lists only the files with something to say.
-        const bool quiet =
-            (opt.quiet && passed) || (mode == "scan" && r.findings.empty() && r.skipped.empty() && !unjudged(r));
-        if (format != Format::text) report_unjudged(r);
-        if (format == Format::text && !quiet) {
-          print_text(std::cout, format_cheat_text(r, fail_on, style, mode != "trace"), style);
-          std::cout.flush();
-        } else if (format == Format::jsonl && !(opt.quiet && passed)) {
-          std::string line;
-          JsonWriter w(&line);
-          write_cheat_report(w, r, set);
-          std::cout << line << "\n" << std::flush;
-        }
-        if (format == Format::text && unjudged(r) && !r.verify.errors.empty()) {
-          print_text(std::cerr, batch_hint(r.file, r.verify.errors.front().code, kTool), Style::plain());
-        }
-        if (!keep_reports) r = CheatReport{};
+        printer->print(r);
+        if (!printer->keeps_reports()) r = CheatReport{};
       },
       !opt.no_progress,
       [&](size_t i) { return std::string(cheat_verdict(cheat_exit_code(set.reports[i], fail_on))); });
-  if (format == Format::text) print_text(std::cout, summary.text(style), style);
-  if (format == Format::jsonl) std::cout << summary.jsonl_line();
-  if (format == Format::json) std::cout << format_cheat_json(set, &summary);
-  if (format == Format::sarif) {
-    SarifOptions sopt;
-    sopt.base_dir = opt.sarif_base;
-    std::cout << format_cheat_sarif(set, sopt);
-    const Style err_style = Style::for_fd(STDERR_FILENO);
-    print_text(std::cerr, summary.text(err_style), err_style);  // SARIF is for machines; the log gets the gist
-  }
+  printer->finish(summary);
   return summary.exit_code();
 }
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 
+#include "cli/printer.h"
 #include "cli/term.h"
 
 namespace goalcup {
@@ -119,13 +120,8 @@ int merge_shards(const std::vector<std::string>& files, const MergeOptions& opt,
   std::vector<std::unique_ptr<std::ifstream>> streams;
   for (const auto& s : *shards) streams.push_back(std::make_unique<std::ifstream>(s.path, std::ios::binary));
   const Style style = Style::plain();
-  std::string buf;
-  JsonWriter top(&buf, true);
-  if (opt.format == Format::json) {
-    top.begin_object().field("tool", opt.tool).field("version", opt.version);
-    for (const auto& [k, v] : opt.header) top.field(k, v);
-    top.key("reports").begin_array();
-  }
+  // Only --format json writes it (its header is held until the first report).
+  JsonBatchDocument doc(out, opt.tool, opt.version, opt.header);
   simdjson::dom::parser parser;
   // Round j takes line j of every shard that has one: the input order.
   for (uint64_t j = 0; j < (*shards)[0].reports; ++j) {
@@ -146,9 +142,7 @@ int merge_shards(const std::vector<std::string>& files, const MergeOptions& opt,
       } else if (opt.format == Format::jsonl) {
         out << line << "\n";
       } else {
-        top.raw(line);
-        out << buf;
-        buf.clear();
+        doc.add([&](JsonWriter& w) { w.raw(line); });
       }
     }
   }
@@ -157,10 +151,7 @@ int merge_shards(const std::vector<std::string>& files, const MergeOptions& opt,
   } else if (opt.format == Format::jsonl) {
     out << summary.jsonl_line();
   } else {
-    top.end_array().key("summary");
-    summary.write_json(top);
-    top.end_object();
-    out << buf << "\n";
+    doc.finish(summary);
   }
   out.flush();
   return summary.exit_code();

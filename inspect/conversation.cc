@@ -1,11 +1,14 @@
 #include "inspect/conversation.h"
 
+#include <cstdint>
 #include <iostream>
+#include <memory>
 
 #include "cli/json_writer.h"
 #include "cli/safe_text.h"
 #include "core/json_strict.h"
 #include "inspect/text.h"
+#include "inspect/json_items.h"
 
 namespace goalcup::inspect {
 namespace {
@@ -280,43 +283,88 @@ void mask_exchange(Exchange& e, cheat::CredentialMasker& masker) {
   for (auto& b : e.answer.blocks) mask(b.text);  // text, thinking and reasoning blocks as shown
 }
 
-VerifyReport print_conversation(const std::string& path, const WalkOptions& options, ConversationFormat format,
-                                const Style& style, const VerdictView& verdict, cheat::CredentialMasker* masker) {
-  bool first = true;
-  switch (format) {
-    case ConversationFormat::text: print_text(std::cout, verdict.banner(style), style); break;
-    case ConversationFormat::markdown: print_text(std::cout, verdict.banner_markdown(), Style::plain()); break;
-    case ConversationFormat::json: {
-      std::string head;
-      JsonWriter w(&head);
-      w.begin_object().field("file", verdict.report().file).field("verdict", verdict_name(verdict.report().verdict));
-      w.key("verify");
-      write_verify_json(w, verdict.report());
-      // The object stays open: the exchanges follow as they are rebuilt.
-      std::cout << head << ",\"exchanges\":[";
-      break;
-    }
+namespace {
+
+// The conversation in one format, chosen once per run: the verdict first
+// (in the constructor), each exchange as its answer is rebuilt, then what
+// closes the view.
+class ConversationPrinter {
+ public:
+  ConversationPrinter() = default;
+  ConversationPrinter(const ConversationPrinter&) = delete;
+  ConversationPrinter& operator=(const ConversationPrinter&) = delete;
+  virtual ~ConversationPrinter() = default;
+  virtual void item(const Exchange& e) = 0;
+  virtual void end() {}
+  // How much of each new input's text an exchange keeps: the views for
+  // people clip it, JSON keeps it whole.
+  virtual size_t max_input_text() const { return 64 << 10; }
+};
+
+class TextConversation final : public ConversationPrinter {
+ public:
+  TextConversation(const VerdictView& verdict, const Style& style) : verdict_(verdict), style_(style) {
+    print_text(std::cout, verdict.banner(style), style);
   }
+  void item(const Exchange& e) override { print_text(std::cout, format_exchange_text(e, style_, &verdict_), style_); }
+
+ private:
+  const VerdictView& verdict_;
+  Style style_;
+};
+
+class MarkdownConversation final : public ConversationPrinter {
+ public:
+  explicit MarkdownConversation(const VerdictView& verdict) : verdict_(verdict) {
+    print_text(std::cout, verdict.banner_markdown(), Style::plain());
+  }
+  void item(const Exchange& e) override { print_text(std::cout, format_exchange_markdown(e, &verdict_), Style::plain()); }
+
+ private:
+  const VerdictView& verdict_;
+};
+
+class JsonConversation final : public ConversationPrinter {
+ public:
+  explicit JsonConversation(const VerdictView& verdict) : verdict_(verdict), stream_(std::cout, verdict, "exchanges") {}
+  size_t max_input_text() const override { return SIZE_MAX; }
+  void item(const Exchange& e) override { stream_.add(format_exchange_json(e, &verdict_)); }
+  void end() override { stream_.end(); }
+
+ private:
+  const VerdictView& verdict_;
+  JsonItemStream stream_;
+};
+
+// Prints the banner at once: the verdict comes before the first exchange.
+std::unique_ptr<ConversationPrinter> make_conversation_printer(Format format, const Style& style,
+                                                               const VerdictView& verdict) {
+  switch (format) {
+    case Format::markdown: return std::make_unique<MarkdownConversation>(verdict);
+    case Format::json: return std::make_unique<JsonConversation>(verdict);
+    case Format::text:
+    case Format::jsonl:
+    case Format::sarif: break;  // not offered by --format: text
+  }
+  return std::make_unique<TextConversation>(verdict, style);
+}
+
+}  // namespace
+
+VerifyReport print_conversation(const std::string& path, const WalkOptions& options, Format format,
+                                const Style& style, const VerdictView& verdict, cheat::CredentialMasker* masker) {
+  const auto printer = make_conversation_printer(format, style, verdict);
   Exchange masked;
   ConversationVisitor v(
       [&](const Exchange& shown) {
-        const Exchange* ep = &shown;
-        if (masker) {  // before formatting: wrapping could split a key
-          masked = shown;
-          mask_exchange(masked, *masker);
-          ep = &masked;
-        }
-        const Exchange& e = *ep;
-        switch (format) {
-          case ConversationFormat::text: print_text(std::cout, format_exchange_text(e, style, &verdict), style); break;
-          case ConversationFormat::markdown: print_text(std::cout, format_exchange_markdown(e, &verdict), Style::plain()); break;
-          case ConversationFormat::json: std::cout << (first ? "\n" : ",\n") << format_exchange_json(e, &verdict); break;
-        }
-        first = false;
+        if (!masker) return printer->item(shown);
+        masked = shown;  // masked before formatting: wrapping could split a key
+        mask_exchange(masked, *masker);
+        printer->item(masked);
       },
-      format == ConversationFormat::json ? SIZE_MAX : 64 << 10, options.limits);
+      printer->max_input_text(), options.limits);
   VerifyReport rep = walk_trace(path, options, &v);
-  if (format == ConversationFormat::json) std::cout << (first ? "]}\n" : "\n]}\n");
+  printer->end();
   return rep;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cheatcheck/secrets/mask.h"
+#include "cli/format.h"
 #include "cli/term.h"
 #include "core/sse.h"
 #include "core/walk.h"
@@ -41,12 +42,10 @@ class ConversationVisitor final : public RecordVisitor {
   BodyParsers parsers_;
 };
 
-enum class ConversationFormat { text, markdown, json };
-
-// Writes the conversation of `path` to stdout after the verdict of the
+// Writes the conversation of `path` to stdout (text, markdown or json) after the verdict of the
 // verify pass already made (`verdict`); returns the report of this pass.
 // With `masker`, every credential shows as its masked preview.
-VerifyReport print_conversation(const std::string& path, const WalkOptions& options, ConversationFormat format,
+VerifyReport print_conversation(const std::string& path, const WalkOptions& options, Format format,
                                 const Style& style, const VerdictView& verdict,
                                 cheat::CredentialMasker* masker = nullptr);
 

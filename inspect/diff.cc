@@ -695,13 +695,15 @@ std::string json_view(const DiffReport& r) {
 
 }  // namespace
 
-std::string format_diff(const DiffReport& r, DiffFormat format, const Style& style) {
+std::string format_diff(const DiffReport& r, Format format, const Style& style) {
   switch (format) {
-    case DiffFormat::text: return text_view(r, style);
-    case DiffFormat::markdown: return markdown_view(r);
-    case DiffFormat::json: return json_view(r);
+    case Format::markdown: return markdown_view(r);
+    case Format::json: return json_view(r);
+    case Format::text:
+    case Format::jsonl:
+    case Format::sarif: break;  // not offered by --format: text
   }
-  return {};
+  return text_view(r, style);
 }
 
 }  // namespace goalcup::inspect

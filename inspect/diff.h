@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/format.h"
 #include "cli/term.h"
 #include "core/json_strict.h"
 #include "core/record.h"
@@ -96,11 +97,10 @@ struct DiffOptions {
   bool show_secrets = false;
 };
 
-enum class DiffFormat { text, markdown, json };
-
 // Reads both traces (paths; stdin already spooled) and compares them.
 DiffReport diff_traces(const std::string& a, const std::string& b, const WalkOptions& wopt, const DiffOptions& opt);
 
-std::string format_diff(const DiffReport& r, DiffFormat format, const Style& style);
+// text, markdown or json (schemas/inspect-diff.schema.json).
+std::string format_diff(const DiffReport& r, Format format, const Style& style);
 
 }  // namespace goalcup::inspect

@@ -8,6 +8,7 @@
 #include "cli/key_options.h"
 #include "cli/limits_options.h"
 #include "cli/output_file.h"
+#include "cli/printer.h"
 #include "cheatcheck/secrets/mask.h"
 #include "cli/safe_text.h"
 #include "core/walk.h"
@@ -74,8 +75,8 @@ void mask_page(cheat::CredentialMasker& masker, std::string* page) {
 
 // diff: exit 0 when the contents are the same, 1 when they differ, 2 when a
 // trace could not be read (diff(1)'s codes: the verdicts are in the output).
-int run_diff(const std::string& a, const std::string& b, const WalkOptions& wopt, DiffOptions opt,
-             const std::string& format, bool show_secrets, const Style& style) {
+int run_diff(const std::string& a, const std::string& b, const WalkOptions& wopt, DiffOptions opt, Format format,
+             bool show_secrets, const Style& style) {
   ReplayableInput in_a, in_b;
   std::string err;
   if (a == "-" && b == "-") {
@@ -91,10 +92,7 @@ int run_diff(const std::string& a, const std::string& b, const WalkOptions& wopt
   r.a.file = a;
   r.b.file = b;
   if (report_unreadable(r.a) || report_unreadable(r.b)) return 2;
-  const DiffFormat f = format == "json" ? DiffFormat::json : format == "markdown" ? DiffFormat::markdown : DiffFormat::text;
-  const std::string out = format_diff(r, f, style);
-  if (f == DiffFormat::json) std::cout << out;
-  else print_text(std::cout, out, f == DiffFormat::text ? style : Style::plain());
+  write_view(std::cout, format_diff(r, format, style), format, style);
   // A trace not read to the end (a limit hit): what was read is shown, but
   // "the same" cannot be said of the rest.
   if (r.a.verdict == Verdict::error || r.b.verdict == Verdict::error) {
@@ -200,21 +198,17 @@ int main(int argc, char** argv) {
   const Style style = Style::for_fd(STDOUT_FILENO);
   cheat::CredentialMasker masker;  // unless --show-secrets
 
+  // The format of the view, chosen once: --json, or --format where a view has more than two.
+  const Format view_format =
+      json ? Format::json : parse_format(*diff ? diff_format : format).value_or(Format::text);  // --format accepts only known names
   if (*summary) {
     Summary s = summarize(trace, wopt);
     if (report_unreadable(s.verify)) return 2;
-    if (json) {
-      std::string text;
-      JsonWriter w(&text, true);
-      write_summary_json(w, s);
-      std::cout << text << "\n";
-    } else {
-      print_text(std::cout, format_summary_text(s, style), style);
-    }
+    write_view(std::cout, format_summary(s, view_format, style), view_format, style);
     return status_of(s.verify);
   }
   if (*show) {
-    ShownRecord shown = show_record(trace, wopt, seq, json, style);
+    ShownRecord shown = show_record(trace, wopt, seq, view_format, style);
     if (report_unreadable(shown.report)) return 2;
     if (!shown.out) {
       print_text(std::cerr, "goalcup-inspect: " + safe_text(trace) + " has no record " + std::to_string(seq) + " (" +
@@ -222,11 +216,10 @@ int main(int argc, char** argv) {
       return 2;
     }
     if (!show_secrets) *shown.out = masker.masked(*shown.out);
-    if (json) std::cout << *shown.out;
-    else print_text(std::cout, *shown.out, style);
+    write_view(std::cout, *shown.out, view_format, style);
     return 0;
   }
-  if (*diff) return run_diff(trace, trace_b, wopt, dopt, diff_format, show_secrets, style);
+  if (*diff) return run_diff(trace, trace_b, wopt, dopt, view_format, show_secrets, style);
   if (*records) {
     if (!range.empty() && !parse_range(range, &filter)) {
       std::cerr << "goalcup-inspect: --seq wants A..B, A.., ..B or N\n";
@@ -242,12 +235,8 @@ int main(int argc, char** argv) {
     auto verified = verify_first(trace, input, wopt);
     if (!verified) return 2;
     const VerdictView verdict(*verified);
-    if (*records) (void)list_records(input.path(), wopt, filter, json, style, verdict);
-    else {
-      const auto f = format == "json" ? ConversationFormat::json : format == "markdown" ? ConversationFormat::markdown
-                                                                                           : ConversationFormat::text;
-      (void)print_conversation(input.path(), wopt, f, style, verdict, show_secrets ? nullptr : &masker);
-    }
+    if (*records) (void)list_records(input.path(), wopt, filter, view_format, style, verdict);
+    else (void)print_conversation(input.path(), wopt, view_format, style, verdict, show_secrets ? nullptr : &masker);
     return status_of(*verified);
   }
   cheat::Policy policy;

@@ -1,6 +1,7 @@
 #include "inspect/show.h"
 
 #include <iostream>
+#include <memory>
 
 #include "cli/json_dom.h"
 #include "cli/safe_text.h"
@@ -9,6 +10,7 @@
 #include "core/sse.h"
 #include "core/statement.h"
 #include "inspect/exchange.h"
+#include "inspect/json_items.h"
 #include "inspect/text.h"
 
 namespace goalcup::inspect {
@@ -215,42 +217,82 @@ std::string record_line(const Record& r, char mark, std::string* date, const Sty
   return out + head + st.paint(t.substr(11, 12), Color::dim) + " " + marked + " " + kind + what + "\n";
 }
 
-class ListVisitor final : public RecordVisitor {
+// The record list in one format, chosen once per run: the verdict first
+// (in the constructor), then each record the filter keeps.
+class RecordListPrinter {
  public:
-  ListVisitor(const RecordFilter& f, bool json, const Style& st, const VerdictView& v, const Limits& limits)
-      : f_(f), json_(json), st_(st), verdict_(v), parsers_(limits) {}
-  bool on_record(const Record& r, const Line& line, const Digest&) override {
-    if (r.seq > f_.to) return false;  // past the range: stop reading
-    if (r.seq < f_.from || !wanted(r, line)) return true;
-    if (json_) {
-      std::string out;
-      JsonWriter w(&out);
-      w.begin_object().field("seq", r.seq).field("t", r.t_text).field("kind", r.kind_text).field("description", describe(r, parsers_));
-      w.field("bytes", static_cast<uint64_t>(line.bytes.size()));
-      write_marks_json(w, verdict_.marks(r.seq));
-      w.end_object();
-      std::cout << (first_ ? "\n" : ",\n") << out;
-    } else {
-      print_text(std::cout, record_line(r, verdict_.mark_char(r.seq), &date_, st_, parsers_), st_);
-    }
-    first_ = false;
-    return true;
+  RecordListPrinter() = default;
+  RecordListPrinter(const RecordListPrinter&) = delete;
+  RecordListPrinter& operator=(const RecordListPrinter&) = delete;
+  virtual ~RecordListPrinter() = default;
+  virtual void record(const Record& r, const Line& line) = 0;
+  // A line that is not a record, when the filter names no kind or host.
+  virtual void bad_line(const Line& line, const Error& e) = 0;
+  virtual void end() {}
+};
+
+class TextRecordList final : public RecordListPrinter {
+ public:
+  TextRecordList(const Style& st, const VerdictView& v, const Limits& limits) : st_(st), verdict_(v), parsers_(limits) {
+    print_text(std::cout, verdict_.banner(st_, true), st_);
   }
-  // A line that is not a record is listed too, marked, so that the list
-  // never skips over the fault it is meant to show (text only: the JSON
-  // items are records).
-  void on_bad_line(const Line& line, const Error& e) override {
-    if (json_ || line.index < f_.from || line.index > f_.to || !f_.kinds.empty() || !f_.host.empty()) return;
-    if (!f_.grep.empty() && line.bytes.find(f_.grep) == std::string_view::npos) return;
+  void record(const Record& r, const Line&) override {
+    print_text(std::cout, record_line(r, verdict_.mark_char(r.seq), &date_, st_, parsers_), st_);
+  }
+  // Listed too, marked, so that the list never skips over the fault it is
+  // meant to show.
+  void bad_line(const Line& line, const Error& e) override {
     std::string head = std::to_string(line.index);
     head.resize(std::max<size_t>(head.size() + 1, 8), ' ');
     const std::string what = "not a record: " + std::string(code_name(e.code)) + ", " + e.message;
     print_text(std::cout, head + std::string(12, ' ') + " " + st_.paint(std::string(1, verdict_.mark_char(line.index)), Color::red) +
                               " " + fit_columns(safe_text(what), kWidth - std::min<size_t>(kWidth, head.size() + 15)) + "\n",
                st_);
-    first_ = false;
   }
-  bool first_ = true;
+
+ private:
+  const Style& st_;
+  const VerdictView& verdict_;
+  std::string date_;
+  BodyParsers parsers_;
+};
+
+class JsonRecordList final : public RecordListPrinter {
+ public:
+  JsonRecordList(const VerdictView& v, const Limits& limits)
+      : verdict_(v), parsers_(limits), stream_(std::cout, v, "records") {}
+  void record(const Record& r, const Line& line) override {
+    std::string out;
+    JsonWriter w(&out);
+    w.begin_object().field("seq", r.seq).field("t", r.t_text).field("kind", r.kind_text).field("description", describe(r, parsers_));
+    w.field("bytes", static_cast<uint64_t>(line.bytes.size()));
+    write_marks_json(w, verdict_.marks(r.seq));
+    w.end_object();
+    stream_.add(out);
+  }
+  void bad_line(const Line&, const Error&) override {}  // the JSON items are records
+  void end() override { stream_.end(); }
+
+ private:
+  const VerdictView& verdict_;
+  BodyParsers parsers_;
+  JsonItemStream stream_;
+};
+
+class ListVisitor final : public RecordVisitor {
+ public:
+  ListVisitor(const RecordFilter& f, RecordListPrinter& printer) : f_(f), printer_(printer) {}
+  bool on_record(const Record& r, const Line& line, const Digest&) override {
+    if (r.seq > f_.to) return false;  // past the range: stop reading
+    if (r.seq < f_.from || !wanted(r, line)) return true;
+    printer_.record(r, line);
+    return true;
+  }
+  void on_bad_line(const Line& line, const Error& e) override {
+    if (line.index < f_.from || line.index > f_.to || !f_.kinds.empty() || !f_.host.empty()) return;
+    if (!f_.grep.empty() && line.bytes.find(f_.grep) == std::string_view::npos) return;
+    printer_.bad_line(line, e);
+  }
 
  private:
   bool wanted(const Record& r, const Line& line) const {
@@ -262,17 +304,20 @@ class ListVisitor final : public RecordVisitor {
     return f_.grep.empty() || line.bytes.find(f_.grep) != std::string_view::npos;
   }
   const RecordFilter& f_;
-  bool json_;
-  const Style& st_;
-  const VerdictView& verdict_;
-  std::string date_;
-  BodyParsers parsers_;
+  RecordListPrinter& printer_;
 };
+
+std::unique_ptr<RecordListPrinter> make_record_list_printer(Format format, const Style& style,
+                                                            const VerdictView& verdict, const Limits& limits) {
+  if (format == Format::json) return std::make_unique<JsonRecordList>(verdict, limits);
+  return std::make_unique<TextRecordList>(style, verdict, limits);
+}
 
 }  // namespace
 
-ShownRecord show_record(const std::string& path, const WalkOptions& options, uint64_t seq, bool json,
+ShownRecord show_record(const std::string& path, const WalkOptions& options, uint64_t seq, Format format,
                         const Style& style) {
+  const bool json = format == Format::json;
   ShowVisitor v(seq, json, style, options.limits);
   ShownRecord shown;
   shown.report = walk_trace(path, options, &v);
@@ -304,20 +349,12 @@ std::optional<std::string> unknown_kind(const std::vector<std::string>& kinds) {
   return std::nullopt;
 }
 
-VerifyReport list_records(const std::string& path, const WalkOptions& options, const RecordFilter& filter, bool json,
-                          const Style& style, const VerdictView& verdict) {
-  ListVisitor v(filter, json, style, verdict, options.limits);
-  if (json) {
-    std::string head;
-    JsonWriter w(&head);
-    w.begin_object().field("file", verdict.report().file).field("verdict", verdict_name(verdict.report().verdict)).key("verify");
-    write_verify_json(w, verdict.report());
-    std::cout << head << ",\"records\":[";
-  } else {
-    print_text(std::cout, verdict.banner(style, true), style);
-  }
+VerifyReport list_records(const std::string& path, const WalkOptions& options, const RecordFilter& filter,
+                          Format format, const Style& style, const VerdictView& verdict) {
+  const auto printer = make_record_list_printer(format, style, verdict, options.limits);
+  ListVisitor v(filter, *printer);
   VerifyReport rep = walk_trace(path, options, &v);
-  if (json) std::cout << (v.first_ ? "]}\n" : "\n]}\n");
+  printer->end();
   return rep;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/format.h"
 #include "cli/json_writer.h"
 #include "cli/term.h"
 #include "core/walk.h"
@@ -19,7 +20,8 @@ struct ShownRecord {
   VerifyReport report;
   std::optional<std::string> out;  // banner and record; nullopt: no such record
 };
-ShownRecord show_record(const std::string& path, const WalkOptions& options, uint64_t seq, bool json,
+// `format`: text or json.
+ShownRecord show_record(const std::string& path, const WalkOptions& options, uint64_t seq, Format format,
                         const Style& style);
 
 struct RecordFilter {
@@ -33,7 +35,7 @@ std::optional<std::string> unknown_kind(const std::vector<std::string>& kinds);
 
 // Streams one line (or one JSON object) per matching record to stdout after
 // the banner of `verdict` (the verify pass made before).
-VerifyReport list_records(const std::string& path, const WalkOptions& options, const RecordFilter& filter, bool json,
-                          const Style& style, const VerdictView& verdict);
+VerifyReport list_records(const std::string& path, const WalkOptions& options, const RecordFilter& filter,
+                          Format format, const Style& style, const VerdictView& verdict);
 
 }  // namespace goalcup::inspect

@@ -203,4 +203,12 @@ void write_summary_json(JsonWriter& w, const Summary& s) {
   w.end_object();
 }
 
+std::string format_summary(const Summary& s, Format format, const Style& style) {
+  if (format != Format::json) return format_summary_text(s, style);
+  std::string out;
+  JsonWriter w(&out, true);
+  write_summary_json(w, s);
+  return out + "\n";
+}
+
 }  // namespace goalcup::inspect

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/format.h"
 #include "cli/json_writer.h"
 #include "cli/term.h"
 #include "core/bodies.h"
@@ -48,5 +49,7 @@ class SummaryVisitor final : public RecordVisitor {
 Summary summarize(const std::string& path, const WalkOptions& options);
 std::string format_summary_text(const Summary& s, const Style& style);
 void write_summary_json(JsonWriter& w, const Summary& s);
+// The view in `format`: text, or json (schemas/inspect-summary.schema.json).
+std::string format_summary(const Summary& s, Format format, const Style& style);
 
 }  // namespace goalcup::inspect

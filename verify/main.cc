@@ -14,7 +14,7 @@
 #include "cli/safe_text.h"
 #include "cli/summary.h"
 #include "core/walk.h"
-#include "verify/report.h"
+#include "verify/printer.h"
 
 namespace goalcup {
 namespace {
@@ -34,10 +34,6 @@ constexpr const char* kTool = "goalcup-verify";
 int usage_error(const std::string& message) {
   print_text(std::cerr, std::string(kTool) + ": " + message + "\n", Style::plain());
   return 2;
-}
-
-void report_unjudged(const VerifyReport& r) {
-  if (r.verdict == Verdict::error) report_could_not_judge(kTool, r.file, r.errors.empty() ? nullptr : &r.errors.front());
 }
 
 void add_to_summary(BatchSummary& summary, const VerifyReport& r) {
@@ -62,51 +58,18 @@ int run(const Options& opt) {
   const Style style = Style::for_fd(STDOUT_FILENO);
   BatchSummary summary;
   if (selected->shard) summary.set_shard(*selected->shard);
-  const Format format = parse_format(opt.format).value_or(Format::text);  // --format accepts only known names
-  const bool json = format == Format::json;
-  std::string out;
-  JsonWriter top(&out, true);
-  if (json) {
-    top.begin_object().field("tool", kTool).field("version", GOALCUP_VERSION);
-    top.key("reports").begin_array();
-  }
+  // --format accepts only known names: the printer is chosen once.
+  const auto printer = make_verify_printer(parse_format(opt.format).value_or(Format::text), {.style = style, .quiet = opt.quiet});
   run_batch(
       traces.size(), opt.jobs, [&](size_t i) { reports[i] = walk_trace(traces[i], wopt); },
       [&](size_t i) {
         VerifyReport& r = reports[i];
         add_to_summary(summary, r);
-        if (format != Format::text) report_unjudged(r);
-        if (!(opt.quiet && r.verdict == Verdict::verified)) {
-          if (format == Format::text) {
-            print_text(std::cout, format_verify_text(r, style), style);
-          } else if (format == Format::jsonl) {
-            std::string line;
-            JsonWriter w(&line);
-            write_verify_json(w, r);
-            std::cout << line << "\n";
-          } else {
-            write_verify_json(top, r);
-            std::cout << out;
-            out.clear();
-          }
-        }
-        if (format == Format::text && r.verdict == Verdict::error && !r.errors.empty()) {
-          print_text(std::cerr, batch_hint(r.file, r.errors.front().code, kTool), Style::plain());
-        }
-        std::cout.flush();
+        printer->print(r);
         r = VerifyReport{};  // free it: only the running tally is kept
       },
       !opt.no_progress, [&](size_t i) { return std::string(verdict_name(reports[i].verdict)); });
-  if (json) {
-    top.end_array().key("summary");
-    summary.write_json(top);
-    top.end_object();
-    std::cout << out << "\n";
-  } else if (format == Format::jsonl) {
-    std::cout << summary.jsonl_line();
-  } else {
-    print_text(std::cout, summary.text(style), style);
-  }
+  printer->finish(summary);
   return summary.exit_code();
 }
 
