@@ -104,7 +104,8 @@ TEST_P(RealRunEdits, AreHighFindingsOnEveryLogWithTheShape) {
 
 INSTANTIATE_TEST_SUITE_P(Edits, RealRunEdits,
                          ::testing::Values(LogEdit::invent_answer, LogEdit::change_text, LogEdit::remove_tool_call,
-                                           LogEdit::add_tool_call, LogEdit::remove_tool_result, LogEdit::reorder),
+                                           LogEdit::add_tool_call, LogEdit::remove_tool_result, LogEdit::reorder,
+                                           LogEdit::change_tool_input),
                          [](const auto& edit_case) {
                            std::string n = fixtures::log_edit_names()[static_cast<size_t>(edit_case.param) - 1];
                            std::replace(n.begin(), n.end(), '-', '_');
@@ -237,6 +238,47 @@ TEST(WrappedLogs, BookkeepingLinesOfNewerReleasesAreUnderstood) {
   const std::string odd = claude_log() + R"({"type":"assistant-v2","message":{"role":"assistant","content":"hi"}})" "\n";
   const Wrapped o = wrap_text_and_check(odd, "claude.jsonl", WrapOrder::live, LogEdit::none);
   EXPECT_TRUE(has_finding(o.report, "GC12", Severity::warning, "not understood")) << describe(o.report);
+}
+
+// Claude Code 2.x writes each subagent's lines to a file of its own beside
+// the session's, as the subagent runs; a compaction agent's first line names
+// its parent in the session's file. Wrapped together (as a recorder tailing
+// the home sees them), the run is clean and edits in the subagent's file are
+// caught; the subagent's file alone has a parent no line of the log has.
+TEST(WrappedLogs, SessionWithSubagentFiles) {
+  const std::string main_log = claude_log();
+  std::string agent = claude_line("c1", "u7", "06.000", "user", R"({"role":"user","content":"Summarize the conversation"})", true);
+  agent += claude_line("c2", "c1", "07.000", "assistant",
+                       R"({"id":"msg_C","model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9},"content":[{"type":"tool_use","id":"toolu_9","name":"Read","input":{"file_path":"notes.md"}}]})",
+                       true);
+  agent += claude_line("c3", "c2", "07.500", "user",
+                       R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_9","content":"notes"}]})", true);
+  agent += claude_line("c4", "c3", "08.000", "assistant",
+                       R"({"id":"msg_D","model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9},"content":[{"type":"text","text":"The parser was fixed."}]})",
+                       true);
+  static const Keyring ring = testing::dev_keyring();
+  CheatOptions opt;
+  opt.walk.keyring = &ring;
+  auto run = [&](const std::vector<fixtures::LogFile>& logs, WrapOrder order, LogEdit edit, size_t target) {
+    fixtures::WrapSpec spec;
+    spec.order = order;
+    spec.edit = edit;
+    spec.target = target;
+    fixtures::Lines lines;
+    const auto r = fixtures::wrap_logs(logs, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+    return std::pair(r, check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt));
+  };
+  const std::vector<fixtures::LogFile> both = {{"s.jsonl", main_log}, {"s/subagents/agent-acompact-1.jsonl", agent}};
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    expect_clean(run(both, order, LogEdit::none, 0).second);
+    // The subagent's tool call is the second that fits (after the session's Bash call).
+    const auto [edited, report] = run(both, order, LogEdit::change_tool_input, 3);
+    ASSERT_TRUE(edited.edited);
+    EXPECT_NE(edited.edit_note.find("toolu_9"), std::string::npos) << edited.edit_note;
+    EXPECT_TRUE(has_finding(report, "GC04", Severity::high, "")) << describe(report);
+  }
+  const auto alone = run({{"s/subagents/agent-acompact-1.jsonl", agent}}, WrapOrder::live, LogEdit::none, 0).second;
+  EXPECT_TRUE(has_finding(alone, "GC12", Severity::warning, "parentUuid")) << describe(alone);
 }
 
 // A log whose lines the reader does not know is not silently clean.
