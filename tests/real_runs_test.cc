@@ -281,6 +281,27 @@ TEST(WrappedLogs, SessionWithSubagentFiles) {
   EXPECT_TRUE(has_finding(alone, "GC12", Severity::warning, "parentUuid")) << describe(alone);
 }
 
+// A user who stops an answer mid-stream: the wire holds it cut short, the
+// harness writes no part of it (only that the turn was interrupted). That is
+// listed at info, not warned about as an answer the harness hid.
+TEST(WrappedLogs, AnAnswerInterruptedMidStreamIsNotAWarning) {
+  static const Keyring ring = testing::dev_keyring();
+  CheatOptions opt;
+  opt.walk.keyring = &ring;
+  for (const auto& [name, log] : std::vector<std::pair<std::string, std::string>>{{"claude.jsonl", claude_log()},
+                                                                                  {"rollout.jsonl", codex_log(false)}}) {
+    SCOPED_TRACE(name);
+    fixtures::WrapSpec spec;
+    spec.interrupt = true;
+    fixtures::Lines lines;
+    fixtures::wrap_log(log, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+    const CheatReport r = check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt);
+    EXPECT_VERDICT(r.verify, Verdict::verified);
+    expect_clean(r);
+    EXPECT_TRUE(has_finding(r, "GC04", Severity::info, "cut short")) << describe(r);
+  }
+}
+
 // A log whose lines the reader does not know is not silently clean.
 TEST(WrappedLogs, LinesOfAnUnknownShapeAreAWarning) {
   const std::string log = R"({"kind":"turn","said":"hello"})" "\n" R"({"kind":"turn","said":"bye"})" "\n";

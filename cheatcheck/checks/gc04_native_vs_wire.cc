@@ -32,6 +32,7 @@ struct WireAnswer {
   Digest trimmed_text{};
   uint32_t model = 0;  // index into Gc04::models_
   bool logged = false;
+  bool finished = true;  // the stream reached its end (not cut short)
 };
 
 struct WireCall {
@@ -96,7 +97,8 @@ class Gc04 final : public Check {
  private:
   void wire_answer(const Record& r, const RebuiltAnswer& a, Context& ctx) {
     if (a.message_id.empty()) return;
-    wire_by_id_[identity(a.message_id)] = WireAnswer{r.seq, sha256(a.text), sha256(trimmed(a.text)), model_index(a.model), false};
+    wire_by_id_[identity(a.message_id)] =
+        WireAnswer{r.seq, sha256(a.text), sha256(trimmed(a.text)), model_index(a.model), false, a.finished};
     if (a.provider != RebuiltAnswer::Provider::anthropic) {
       // Codex logs one line per message item; an answer may hold several.
       if (!a.text.empty()) wire_by_text_.try_emplace(sha256(a.text), r.seq);
@@ -264,14 +266,19 @@ class Gc04 final : public Check {
   // Wire answers the harness never logged (only when it logs at all). A
   // harness makes side calls by design (titles, summaries, topic checks),
   // often to a smaller model: an answer whose text a `summary` line holds
-  // is logged; one from a model the log never names is listed at info;
-  // other unlogged answers are a warning.
+  // is logged; one from a model the log never names is listed at info, as
+  // is one cut short (the user interrupted it, the stream broke: harnesses
+  // write no part of such an answer); other unlogged answers are a warning.
   void unlogged(Context& ctx) {
     if (native_lines_ == 0) return no_log(ctx);
-    SeqList warn, side;
+    SeqList warn, side, cut;
     std::vector<uint64_t> warn_models(models_.size()), side_models(models_.size());
     for (const auto& [id, w] : wire_by_id_) {
       if (w.logged || matched_answers_.contains(w.seq) || summaries_.contains(w.trimmed_text)) continue;
+      if (!w.finished) {
+        cut.add(w.seq);
+        continue;
+      }
       const bool side_call = !logged_models_.empty() && !logged_models_.contains(model_ids_[w.model]);
       (side_call ? side : warn).add(w.seq);
       ++(side_call ? side_models : warn_models)[w.model];
@@ -283,7 +290,13 @@ class Gc04 final : public Check {
       }
       return s;
     };
-    for (SeqList* list : {&warn, &side}) std::sort(list->seqs.begin(), list->seqs.end());
+    for (SeqList* list : {&warn, &side, &cut}) std::sort(list->seqs.begin(), list->seqs.end());
+    if (!cut.empty()) {
+      ctx.emit(finding("GC04", Severity::info, cut.seqs,
+                       std::to_string(cut.count) + " wire response(s) cut short before the end of their stream were "
+                       "never logged: a harness writes no part of an answer the user interrupted or the network broke."),
+               "unlogged-cut");
+    }
     if (!warn.empty()) {
       ctx.emit(finding("GC04", Severity::warning, warn.seqs,
                        std::to_string(warn.count) + " wire response(s) were never logged by the harness (" +
