@@ -28,6 +28,9 @@ std::vector<SecretHit> scan(std::string_view text) {
   return hits;
 }
 
+// The data part of an age public key (bech32 characters, any checksum).
+std::string random_chars_for_age() { return testing::random_chars(58, 72, "qpzry9x8gf2tvdw0s3jn54khce6mua7l"); }
+
 std::string rule_of(const SecretHit& h) { return std::string(secret_rules()[h.rule].id); }
 
 ::testing::AssertionResult finds(std::string_view text, std::string_view rule, std::string_view secret,
@@ -74,6 +77,93 @@ TEST(SecretRules, ProviderFormats) {
   EXPECT_TRUE(finds("token " + discord + " ok", "discord-bot-token", discord));
   const std::string fine = "github_pat_" + random_chars(22, 16) + "_" + random_chars(59, 17);
   EXPECT_TRUE(finds(fine, "github-fine-grained-pat", fine));
+}
+
+// Formats of issue 16's second round, each written from its provider's
+// documentation: one that must be found, and a near miss that must not be.
+TEST(SecretRules, DocumentedPrefixFormats) {
+  using testing::random_chars;
+  const std::string hex = "0123456789abcdef", lower = "0123456789abcdefghijklmnopqrstuvwxyz";
+  const std::string up = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  struct Case {
+    std::string rule, token, near_miss;
+  };
+  const std::vector<Case> cases{
+      {"docker-hub-token", "dckr_pat_" + random_chars(27, 31), "dckr_pat_" + random_chars(20, 31)},
+      {"doppler-token", "dp.st.prd." + random_chars(43, 32), "dp.st." + random_chars(20, 32)},
+      {"vault-token", "hvs." + random_chars(24, 33), "hvs." + random_chars(12, 33)},
+      {"terraform-token", random_chars(14, 34) + ".atlasv1." + random_chars(67, 35),
+       random_chars(14, 34) + ".atlasv1." + random_chars(30, 35)},
+      {"heroku-key", "HRKU-AA" + random_chars(58, 36), "HRKU-AA" + random_chars(40, 36)},
+      {"supabase-token", "sbp_" + random_chars(40, 37, hex), "sbp_" + random_chars(39, 37, hex)},
+      {"linear-key", "lin_api_" + random_chars(40, 38), "lin_api_" + random_chars(30, 38)},
+      {"notion-token", "ntn_" + random_chars(11, 39, "0123456789") + random_chars(35, 40),
+       "ntn_" + random_chars(30, 40)},
+      {"sentry-token", "sntryu_" + random_chars(64, 41, hex), "sntryu_" + random_chars(60, 41, hex)},
+      {"grafana-token", "glsa_" + random_chars(32, 42) + "_" + random_chars(8, 43, hex), "glsa_" + random_chars(32, 42)},
+      {"postman-key", "PMAK-" + random_chars(24, 44, hex) + "-" + random_chars(34, 45, hex),
+       "PMAK-" + random_chars(24, 44, hex)},
+      {"new-relic-key", "NRAK-" + random_chars(27, 46, up), "NRAK-" + random_chars(20, 46, up)},
+      {"new-relic-key", random_chars(36, 47, hex) + "NRAL", random_chars(30, 47, hex) + "NRAL"},
+      {"square-token", "sq0atp-" + random_chars(22, 48), "sq0atp-" + random_chars(15, 48)},
+      {"shopify-token", "shpat_" + random_chars(32, 49, hex), "shpat_" + random_chars(32, 49, "ghijklmnop")},
+      {"google-oauth-token", "ya29." + random_chars(80, 50), "ya29." + random_chars(10, 50)},
+      {"groq-key", "gsk_" + random_chars(52, 51), "gsk_" + random_chars(40, 51)},
+      {"xai-key", "xai-" + random_chars(80, 52), "xai-" + random_chars(40, 52)},
+      {"perplexity-key", "pplx-" + random_chars(48, 53), "pplx-" + random_chars(30, 53)},
+      {"openrouter-key", "sk-or-v1-" + random_chars(64, 54, hex), "sk-or-v1-" + random_chars(40, 54, hex)},
+      {"replicate-token", "r8_" + random_chars(37, 55), "r8_" + random_chars(20, 55)},
+      {"langsmith-key", "lsv2_pt_" + random_chars(32, 56, hex) + "_" + random_chars(10, 57, hex),
+       "lsv2_pt_" + random_chars(32, 56, hex)},
+      {"atlassian-token", "ATATT3" + random_chars(180, 58) + "=" + random_chars(8, 59, up),
+       "ATATT3" + random_chars(40, 58)},
+      {"azure-devops-pat", random_chars(52, 60) + "JQQJ99" + random_chars(18, 61) + "AZDO" + random_chars(4, 62),
+       random_chars(40, 60) + "JQQJ99" + random_chars(18, 61) + "AZDO" + random_chars(4, 62)},
+      {"mapbox-secret-token", "sk.eyJ1Ijoi" + random_chars(60, 63) + "." + random_chars(22, 64),
+       "sk.eyJ1Ijoi" + random_chars(10, 63)},
+      {"nuget-key", "oy2" + random_chars(43, 65, lower), "oy2" + random_chars(30, 65, lower)},
+      {"mongodb-atlas-secret", "mdb_sa_sk_" + random_chars(40, 66), "mdb_sa_sk_" + random_chars(30, 66)},
+      {"github-refresh", "ghr_" + random_chars(76, 67), "ghr_" + random_chars(60, 67)},
+  };
+  for (const Case& c : cases) {
+    EXPECT_TRUE(finds("KEY " + c.token + " end", c.rule, c.token));
+    EXPECT_TRUE(scan("KEY " + c.near_miss + " end").empty()) << c.rule << ": " << c.near_miss;
+  }
+  // "Authorization: SSWS <token>" (Okta's scheme): the token, not the scheme.
+  const std::string okta = "00" + random_chars(40, 68);
+  EXPECT_TRUE(finds("Authorization: SSWS " + okta, "auth-header", okta));
+  const std::string sas = random_chars(43, 69) + "=";
+  EXPECT_TRUE(finds("Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=" + sas,
+                    "azure-shared-access-key", sas));
+  EXPECT_TRUE(scan("SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=short").empty());
+}
+
+TEST(SecretRules, AgeKeysAreHighOnlyWithTheirBech32Checksum) {
+  // A key encoded here with BIP 173 from bytes of our own.
+  const std::string good = "AGE-SECRET-KEY-1NRPGLS4MEXDZT6MFT5TF9GKJUANAALNGXJMXDQL4UHDW6WX8NXQS5UHVYD";
+  auto hits = scan("# created: today\n" + good + "\n");
+  ASSERT_EQ(hits.size(), 1u);
+  EXPECT_EQ(hits[0].severity, Severity::high);
+  std::string bad = good;
+  bad[40] = bad[40] == 'Q' ? 'P' : 'Q';  // one character changed: the checksum fails
+  hits = scan(bad);
+  ASSERT_EQ(hits.size(), 1u);
+  EXPECT_EQ(hits[0].severity, Severity::warning);
+  EXPECT_TRUE(scan("# public key: age1" + random_chars_for_age()).empty());
+}
+
+TEST(SecretRules, GenericValuesThatFailAProviderRuleOrCountAreNotSecrets) {
+  using testing::random_chars;
+  // A provider's prefix with the wrong shape (too short here) is a typo or a sample.
+  EXPECT_TRUE(scan("GROQ_TOKEN = \"gsk_" + random_chars(20, 70) + "\"").empty());
+  EXPECT_TRUE(scan("docker_token: dckr_pat_" + random_chars(12, 71)).empty());
+  // Counting fillers.
+  EXPECT_TRUE(scan("api_secret = \"Xq9abcdefg7Lm2\"").empty());
+  EXPECT_TRUE(scan("auth_token: Zk4-1234567890-Rw").empty());
+  EXPECT_TRUE(scan("service_token=px-a1b2c3d4e5f6-q9").empty());
+  // The same shapes without the count are still reported.
+  EXPECT_TRUE(finds("api_secret = \"Xq9hbTdwr7Lm2\"", "generic-secret", "Xq9hbTdwr7Lm2"));
+  EXPECT_TRUE(finds("auth_token: Zk4-8305127946-Rw", "generic-secret", "Zk4-8305127946-Rw"));
 }
 
 TEST(SecretRules, GithubChecksumRaisesConfidence) {

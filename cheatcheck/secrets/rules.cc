@@ -11,6 +11,7 @@
 #include <array>
 #include <cmath>
 #include <tuple>
+#include <vector>
 
 namespace goalcup::cheat {
 namespace {
@@ -54,6 +55,8 @@ constexpr Rule kRules[] = {
     {.id = "github-refresh", .pattern = R"(ghr_[A-Za-z0-9]{36})", .extract = Extract::github, .chars = Chars::none,
      .min_len = 0, .max_len = 0, .severity = Severity::high, .caseless = false, .left_boundary = false,
      .description = "GitHub refresh token", .match_len = 40},
+    {.id = "github-refresh", .pattern = R"(ghr_[A-Za-z0-9]{76})", .description = "GitHub refresh token",
+     .match_len = 80},
     {.id = "github-fine-grained-pat", .pattern = R"(github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})",
      .extract = Extract::token, .chars = Chars::none, .min_len = 0, .max_len = 0, .severity = Severity::high,
      .caseless = false, .left_boundary = true, .description = "GitHub fine-grained personal access token",
@@ -115,6 +118,114 @@ constexpr Rule kRules[] = {
     {.id = "azure-client-secret", .pattern = R"(\dQ~[A-Za-z0-9_~.\-]{31})", .extract = Extract::azure,
      .chars = Chars::none, .min_len = 0, .max_len = 0, .severity = Severity::high, .caseless = false,
      .left_boundary = false, .description = "Azure AD (Entra ID) client secret", .match_len = 34},
+    {.id = "azure-shared-access-key", .pattern = R"(SharedAccessKey\s*=\s*)", .extract = Extract::value,
+     .chars = Chars::token68, .min_len = 44, .max_len = 44, .left_boundary = false,
+     .description = "Azure Service Bus, Event Hubs or IoT Hub shared access key"},
+    // Azure DevOps PAT (84 characters): the annotated-key signature JQQJ99 at 52, AZDO at 76.
+    {.id = "azure-devops-pat", .pattern = R"(JQQJ99[A-Za-z0-9]{18}AZDO)", .chars = Chars::alnum, .min_len = 84,
+     .max_len = 84, .left_boundary = true, .description = "Azure DevOps personal access token", .match_len = 28,
+     .lead = 52},
+    {.id = "google-oauth-token", .pattern = R"(ya29\.[A-Za-z0-9_\-]{20})", .chars = Chars::alnum_dash, .min_len = 40,
+     .max_len = 2048, .description = "Google OAuth access token", .match_len = 25},
+    // HashiCorp
+    {.id = "vault-token", .pattern = R"(hv[sbr]\.[A-Za-z0-9_\-]{24})", .chars = Chars::alnum_dash, .min_len = 28,
+     .max_len = 600, .description = "HashiCorp Vault service, batch or recovery token", .match_len = 28},
+    {.id = "terraform-token", .pattern = R"(\.atlasv1\.[A-Za-z0-9_\-]{20})", .chars = Chars::alnum_dash,
+     .min_len = 83, .max_len = 93, .description = "Terraform Cloud / HCP Terraform API token", .match_len = 29,
+     .lead = 14},
+    // Platforms and developer services: a documented prefix and length.
+    {.id = "docker-hub-token", .pattern = R"(dckr_(?:pat|oat)_[A-Za-z0-9_\-]{27})",
+     .description = "Docker Hub personal or organization access token", .match_len = 36},
+    {.id = "doppler-token", .pattern = R"(dp\.(?:pt|st|ct|sa)\.[A-Za-z0-9]{2})", .chars = Chars::alnum_dash_dot,
+     .min_len = 46, .max_len = 140, .description = "Doppler token", .match_len = 8},
+    {.id = "doppler-token", .pattern = R"(dp\.scim\.[A-Za-z0-9]{2})", .chars = Chars::alnum_dash_dot, .min_len = 48,
+     .max_len = 140, .description = "Doppler SCIM token", .match_len = 10},
+    {.id = "doppler-token", .pattern = R"(dp\.audit\.[A-Za-z0-9]{2})", .chars = Chars::alnum_dash_dot, .min_len = 49,
+     .max_len = 140, .description = "Doppler audit token", .match_len = 11},
+    {.id = "heroku-key", .pattern = R"(HRKU-AA[A-Za-z0-9_\-]{58})", .description = "Heroku API key",
+     .match_len = 65},
+    {.id = "flyio-token", .pattern = R"(FlyV1 fm\d_[A-Za-z0-9+/]{20})", .chars = Chars::token68, .min_len = 80,
+     .max_len = 4000, .description = "Fly.io macaroon token", .match_len = 30},
+    {.id = "flyio-token", .pattern = R"(FlyV1 fm\d[a-z]_[A-Za-z0-9+/]{20})", .chars = Chars::token68, .min_len = 80,
+     .max_len = 4000, .description = "Fly.io macaroon token", .match_len = 31},
+    {.id = "supabase-token", .pattern = R"(sbp_[0-9a-f]{40})", .description = "Supabase access token",
+     .match_len = 44},
+    {.id = "supabase-token", .pattern = R"(sb_secret_[A-Za-z0-9_\-]{20})", .chars = Chars::alnum_dash,
+     .min_len = 40, .max_len = 100, .description = "Supabase secret key", .match_len = 30},
+    {.id = "netlify-token", .pattern = R"(nfp_[A-Za-z0-9]{36})", .description = "Netlify personal access token",
+     .match_len = 40},
+    {.id = "linear-key", .pattern = R"(lin_api_[A-Za-z0-9]{40})", .description = "Linear API key", .match_len = 48},
+    {.id = "notion-token", .pattern = R"(ntn_[0-9]{11}[A-Za-z0-9]{35})", .description = "Notion integration token",
+     .match_len = 50},
+    {.id = "atlassian-token", .pattern = R"(AT[AC]TT3[A-Za-z0-9_\-=]{20})", .chars = Chars::token68, .min_len = 150,
+     .max_len = 400, .description = "Atlassian API token", .match_len = 26},
+    {.id = "sentry-token", .pattern = R"(sntrys_eyJ[A-Za-z0-9+/=_]{20})", .chars = Chars::token68, .min_len = 80,
+     .max_len = 600, .description = "Sentry organization auth token", .match_len = 30},
+    {.id = "sentry-token", .pattern = R"(sntryu_[0-9a-f]{64})", .description = "Sentry user auth token",
+     .match_len = 71},
+    {.id = "grafana-token", .pattern = R"(glsa_[A-Za-z0-9]{32}_[0-9a-fA-F]{8})",
+     .description = "Grafana service account token", .match_len = 46},
+    {.id = "grafana-token", .pattern = R"(glc_[A-Za-z0-9+/]{32})", .chars = Chars::token68, .min_len = 40,
+     .max_len = 600, .description = "Grafana Cloud access policy token", .match_len = 36},
+    {.id = "postman-key", .pattern = R"(PMAK-[0-9a-f]{24}-[0-9a-f]{34})", .description = "Postman API key",
+     .match_len = 64},
+    {.id = "pulumi-token", .pattern = R"(pul-[0-9a-f]{40})", .description = "Pulumi access token", .match_len = 44},
+    {.id = "planetscale-token", .pattern = R"(pscale_tkn_[A-Za-z0-9_\-.]{20})", .chars = Chars::alnum_dash_dot,
+     .min_len = 40, .max_len = 100, .description = "PlanetScale service token", .match_len = 31},
+    {.id = "planetscale-token", .pattern = R"(pscale_pw_[A-Za-z0-9_\-.]{20})", .chars = Chars::alnum_dash_dot,
+     .min_len = 40, .max_len = 100, .description = "PlanetScale database password", .match_len = 30},
+    {.id = "tailscale-key", .pattern = R"(tskey-api-[A-Za-z0-9]{6})", .chars = Chars::alnum_dash,
+     .min_len = 40, .max_len = 120, .description = "Tailscale API or auth key", .match_len = 16},
+    {.id = "tailscale-key", .pattern = R"(tskey-auth-[A-Za-z0-9]{6})", .chars = Chars::alnum_dash,
+     .min_len = 40, .max_len = 120, .description = "Tailscale auth key", .match_len = 17},
+    {.id = "tailscale-key", .pattern = R"(tskey-client-[A-Za-z0-9]{6})", .chars = Chars::alnum_dash,
+     .min_len = 40, .max_len = 120, .description = "Tailscale OAuth client secret", .match_len = 19},
+    {.id = "prefect-key", .pattern = R"(pnu_[A-Za-z0-9]{36})", .description = "Prefect API key", .match_len = 40},
+    {.id = "sonar-token", .pattern = R"(sq[pau]_[0-9a-f]{40})", .description = "SonarQube / SonarCloud token",
+     .match_len = 44},
+    {.id = "buildkite-token", .pattern = R"(bkua_[0-9a-f]{40})", .description = "Buildkite user access token",
+     .match_len = 45},
+    {.id = "circleci-token", .pattern = R"(CCIPAT_[A-Za-z0-9]{22}_[0-9a-f]{40})",
+     .description = "CircleCI personal API token", .match_len = 70},
+    {.id = "nuget-key", .pattern = R"(oy2[a-z0-9]{43})", .description = "NuGet API key", .match_len = 46},
+    {.id = "figma-token", .pattern = R"(figd_[A-Za-z0-9_\-]{40})", .description = "Figma personal access token",
+     .match_len = 45},
+    {.id = "airtable-pat", .pattern = R"(pat[A-Za-z0-9]{14}\.[0-9a-f]{64})",
+     .description = "Airtable personal access token", .match_len = 82},
+    {.id = "contentful-token", .pattern = R"(CFPAT-[A-Za-z0-9_\-]{43})",
+     .description = "Contentful personal access token", .match_len = 49},
+    {.id = "dynatrace-token", .pattern = R"(dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64})", .description = "Dynatrace API token",
+     .match_len = 96},
+    {.id = "brevo-key", .pattern = R"(xkeysib-[0-9a-f]{64}-[A-Za-z0-9]{16})", .description = "Brevo (Sendinblue) API key",
+     .match_len = 89},
+    {.id = "mongodb-atlas-secret", .pattern = R"(mdb_sa_sk_[A-Za-z0-9_\-]{40})",
+     .description = "MongoDB Atlas service account secret", .match_len = 50},
+    {.id = "mapbox-secret-token", .pattern = R"(sk\.eyJ[A-Za-z0-9_\-]{8})", .chars = Chars::alnum_dash_dot, .min_len = 60,
+     .max_len = 400, .description = "Mapbox secret access token", .match_len = 14},
+    {.id = "new-relic-key", .pattern = R"(NRAK-[A-Z0-9]{27})", .description = "New Relic user API key", .match_len = 32},
+    {.id = "new-relic-key", .pattern = R"(NRAA-[0-9a-f]{27})", .description = "New Relic admin API key", .match_len = 32},
+    {.id = "new-relic-key", .pattern = R"(NRI[IQ]-[A-Za-z0-9_\-]{32})", .description = "New Relic insert or query key",
+     .match_len = 37},
+    {.id = "new-relic-key", .pattern = R"(NRJS-[0-9a-f]{19})", .description = "New Relic browser API key",
+     .match_len = 24},
+    {.id = "new-relic-key", .pattern = R"([A-Za-z0-9]{36}NRAL)", .description = "New Relic license key", .match_len = 40},
+    // Model providers
+    {.id = "groq-key", .pattern = R"(gsk_[A-Za-z0-9]{52})", .description = "Groq API key", .match_len = 56},
+    {.id = "xai-key", .pattern = R"(xai-[A-Za-z0-9]{80})", .description = "xAI API key", .match_len = 84},
+    {.id = "perplexity-key", .pattern = R"(pplx-[A-Za-z0-9]{48})", .description = "Perplexity API key",
+     .match_len = 53},
+    {.id = "openrouter-key", .pattern = R"(sk-or-v1-[0-9a-f]{64})", .description = "OpenRouter API key",
+     .match_len = 73},
+    {.id = "replicate-token", .pattern = R"(r8_[A-Za-z0-9]{37})", .description = "Replicate API token",
+     .match_len = 40},
+    {.id = "langsmith-key", .pattern = R"(lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10})", .description = "LangSmith API key",
+     .match_len = 51},
+    {.id = "elevenlabs-key", .pattern = R"(sk_[0-9a-f]{48})", .description = "ElevenLabs API key", .match_len = 51},
+    {.id = "sk-hex-key", .pattern = R"(sk-[0-9a-f]{32})", .severity = Severity::warning,
+     .description = "API key of the sk-<32 hex> form (DeepSeek and others)", .match_len = 35},
+    // Age (bech32, checksum verified)
+    {.id = "age-secret-key", .pattern = R"(AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})",
+     .description = "age encryption secret key", .match_len = 74},
     // Chat and payments
     {.id = "slack-bot", .pattern = R"(xoxb-[0-9]{6})", .extract = Extract::token, .chars = Chars::alnum_dash,
      .min_len = 30, .max_len = 140, .severity = Severity::high, .caseless = false, .left_boundary = true,
@@ -176,6 +287,16 @@ constexpr Rule kRules[] = {
     {.id = "stripe-webhook", .pattern = R"(whsec_[0-9A-Za-z]{24})", .extract = Extract::token,
      .chars = Chars::alnum, .min_len = 30, .max_len = 100, .severity = Severity::high, .caseless = false,
      .left_boundary = true, .description = "Stripe webhook signing secret", .match_len = 30},
+    {.id = "square-token", .pattern = R"(sq0atp-[A-Za-z0-9_\-]{22})", .description = "Square access token",
+     .match_len = 29},
+    {.id = "square-token", .pattern = R"(sq0csp-[A-Za-z0-9_\-]{43})", .description = "Square OAuth application secret",
+     .match_len = 50},
+    {.id = "square-token", .pattern = R"(EAAA[A-Za-z0-9_\-]{60})", .description = "Square access token",
+     .match_len = 64},
+    {.id = "shopify-token", .pattern = R"(shp(?:at|ca|pa|ss)_[0-9a-fA-F]{32})",
+     .description = "Shopify access token or shared secret", .match_len = 38},
+    {.id = "mailchimp-key", .pattern = R"([0-9a-f]{32}-us\d)", .chars = Chars::alnum, .min_len = 36, .max_len = 37,
+     .description = "Mailchimp API key", .match_len = 36},
     // Registries and hubs
     {.id = "hf-token", .pattern = R"(hf_[A-Za-z]{34})", .extract = Extract::token, .chars = Chars::none,
      .min_len = 0, .max_len = 0, .severity = Severity::high, .caseless = false, .left_boundary = true,
@@ -206,7 +327,7 @@ constexpr Rule kRules[] = {
      .chars = Chars::none, .min_len = 0, .max_len = 0, .severity = Severity::high, .caseless = false,
      .left_boundary = false, .description = "PEM, OpenSSH or PGP private key"},
     // Headers and assignments
-    {.id = "auth-header", .pattern = R"(authorization["']?\s*[:=]\s*["']?(?:(?:bearer|token|api-token|basic)\s+)?)",
+    {.id = "auth-header", .pattern = R"(authorization["']?\s*[:=]\s*["']?(?:(?:bearer|token|api-token|basic|ssws)\s+)?)",
      .extract = Extract::value, .chars = Chars::token68, .min_len = 12, .max_len = 400, .severity = Severity::high,
      .caseless = true, .left_boundary = false, .description = "Authorization header value"},
     {.id = "api-key-header",
@@ -253,6 +374,31 @@ bool github_checksum_ok(std::string_view token) {
     crc /= 62;
   }
   return token.substr(34) == out;
+}
+
+// BIP 173 bech32 checksum (age keys: "AGE-SECRET-KEY-1" + data + 6 checksum
+// characters, case-insensitive).
+bool bech32_checksum_ok(std::string_view key) {
+  static constexpr std::string_view kCharset = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
+  const size_t sep = key.rfind('1');
+  if (sep == std::string_view::npos || sep == 0) return false;
+  uint32_t chk = 1;
+  auto step = [&chk](uint32_t v) {
+    static constexpr uint32_t kGen[5] = {0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3};
+    const uint32_t top = chk >> 25;
+    chk = ((chk & 0x1ffffff) << 5) ^ v;
+    for (int i = 0; i < 5; ++i) chk ^= ((top >> i) & 1) ? kGen[i] : 0;
+  };
+  auto lower = [](char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); };
+  for (size_t i = 0; i < sep; ++i) step(static_cast<uint32_t>(static_cast<unsigned char>(lower(key[i]))) >> 5);
+  step(0);
+  for (size_t i = 0; i < sep; ++i) step(static_cast<uint32_t>(static_cast<unsigned char>(lower(key[i]))) & 31);
+  for (size_t i = sep + 1; i < key.size(); ++i) {
+    const size_t v = kCharset.find(lower(key[i]));
+    if (v == std::string_view::npos) return false;
+    step(static_cast<uint32_t>(v));
+  }
+  return chk == 1;
 }
 
 std::string_view lowercase(std::string_view v, std::string* buf) {
@@ -443,6 +589,47 @@ bool code_expression(std::string_view text, std::string_view value, size_t value
 
 bool is_quote(char c) { return c == '"' || c == '\'' || c == '`'; }
 
+// A counting filler: 7 characters in a row that count up ("abcdefg",
+// "1234567") or two interleaved counts ("a1b2c3d4"). Random values of a
+// generic assignment do not; fixtures do.
+bool counting_run(std::string_view v) {
+  auto counts = [&v](size_t step) {
+    size_t run = 0;
+    for (size_t i = step; i < v.size(); ++i) {
+      run = is_alnum(v[i]) && v[i] == v[i - step] + 1 ? run + 1 : 0;
+      if (run >= 6) return true;
+    }
+    return false;
+  };
+  return counts(1) || counts(2);
+}
+
+// The literal heads of the token rules (4+ characters, e.g. "dckr_pat_",
+// "sk-or-v1-"): a generic value that starts with one but failed its rule.
+std::span<const std::string> provider_prefixes() {
+  static const std::vector<std::string> prefixes = [] {
+    std::vector<std::string> out;
+    for (const Rule& r : kRules) {
+      if (r.extract != Extract::token || r.severity != Severity::high || r.lead) continue;
+      std::string head;
+      for (size_t i = 0; i < r.pattern.size(); ++i) {
+        const char c = r.pattern[i];
+        if (c == '\\' && i + 1 < r.pattern.size() && std::string_view(".-/_").find(r.pattern[i + 1]) != std::string_view::npos) {
+          head += r.pattern[++i];
+        } else if (std::string_view("\\[](){}?*+|^$.").find(c) == std::string_view::npos) {
+          head += c;
+        } else {
+          if (c == '?' || c == '*' || c == '{') head.clear();  // the last character was optional
+          break;
+        }
+      }
+      if (head.size() >= 4) out.push_back(head);
+    }
+    return out;
+  }();
+  return prefixes;
+}
+
 // Judges a generic value [start, end) assigned to a credential-like name.
 std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, size_t start, size_t end,
                                        bool quoted, std::string_view name) {
@@ -456,13 +643,16 @@ std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, 
       value.find("://") != std::string_view::npos) {  // URLs: see url-credentials
     return std::nullopt;
   }
-  if (shannon_entropy(value) < 3.5 || char_classes(value) < 2) return std::nullopt;
+  if (shannon_entropy(value) < 3.5 || char_classes(value) < 2 || counting_run(value)) return std::nullopt;
   if (!quoted && code_expression(text, value, end)) return std::nullopt;
   // A provider's prefix with the wrong shape failed that provider's rule:
   // a sample or a typo, not a secret of unknown kind.
   for (std::string_view prefix : {"xox", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "sk-ant-",
                                   "sk-proj-", "sk_live_", "sk_test_", "rk_live_", "AKIA", "AIza", "hf_", "npm_",
-                                  "pypi-", "SG.", "dapi", "dop_v1_"}) {
+                                  "pypi-", "SG.", "dapi", "dop_v1_", "hvs.", "hvb.", "AGE-SECRET-KEY-"}) {
+    if (value.starts_with(prefix)) return std::nullopt;
+  }
+  for (std::string_view prefix : provider_prefixes()) {
     if (value.starts_with(prefix)) return std::nullopt;
   }
   return Extracted{start, end, rule.severity, ""};
@@ -820,10 +1010,19 @@ std::optional<size_t> rule_index(std::string_view id) {
 }
 
 std::optional<Extracted> extract_secret(const Rule& rule, std::string_view text, size_t start, size_t end) {
+  if (rule.lead) {  // the random head before the literal
+    if (start < rule.lead) return std::nullopt;
+    for (size_t i = start - rule.lead; i < start; ++i) {
+      if (!is_alnum(text[i])) return std::nullopt;
+    }
+    start -= rule.lead;
+  }
   if (rule.left_boundary && start > 0 && is_alnum(text[start - 1])) return std::nullopt;
   switch (rule.extract) {
     case Extract::token: {
-      const size_t e = rule.chars == Chars::none ? end : grow(text, start, end, rule);
+      size_t e = rule.chars == Chars::none ? end : grow(text, start, end, rule);
+      // A dot may separate a token's parts, but one at its end closes a sentence.
+      while (rule.chars == Chars::alnum_dash_dot && e > end && text[e - 1] == '.') --e;
       if (rule.min_len && e - start < rule.min_len) return std::nullopt;
       // A token inside a longer run of its characters is not it.
       if (rule.chars == Chars::none && e < text.size() && (is_alnum(text[e]) || text[e] == '_' || text[e] == '-')) {
@@ -838,6 +1037,9 @@ std::optional<Extracted> extract_secret(const Rule& rule, std::string_view text,
       const std::string_view tail = token.substr(token.size() > 16 ? token.size() - 16 : 0);
       if (!rule.id.starts_with("slack-") && tail.find_first_not_of("0123456789-_") == std::string_view::npos) {
         return std::nullopt;  // (Slack's ids are digits)
+      }
+      if (rule.id == "age-secret-key" && !bech32_checksum_ok(token)) {
+        return Extracted{start, e, Severity::warning, "bech32 checksum does not match: a fake or test key?"};
       }
       return Extracted{start, e, rule.severity, ""};
     }

@@ -49,6 +49,10 @@ struct Rule {
   // Hyperscan far more). 0 for rules that only need the end (values) or
   // find their start themselves (PEM).
   uint16_t match_len = 0;
+  // Characters of the secret before its match, all alphanumeric: a random
+  // head the pattern leaves out so that it can start with a literal
+  // (Terraform's <14>.atlasv1., Azure DevOps' <52>JQQJ99).
+  uint8_t lead = 0;
 };
 
 std::span<const Rule> secret_rules();
