@@ -98,6 +98,9 @@ LineReader::Status LineReader::frame(LineBlock* b, size_t len, size_t scan, size
     const size_t from = std::max(pos, scan);
     const size_t stop = static_cast<size_t>(static_cast<const char*>(std::memchr(base + from, '\n', last_lf + 1 - from)) - base);
     if (stop - pos > limits_.max_line_bytes) {
+      // The lines before it are delivered first: a report counts and shows
+      // what was read up to the limit. The long line fails the next call.
+      if (!b->lines_.empty()) break;
       return fail(Code::limit_line_bytes, "line " + std::to_string(index_) + " is longer than " +
                                               std::to_string(limits_.max_line_bytes) + " bytes; raise --max-line-bytes");
     }

@@ -299,6 +299,27 @@ TEST(Framing, CutAndOverlongLines) {
   EXPECT_VERDICT(empty, Verdict::invalid);
 }
 
+// The lines before an over-long one are read, counted and verified: the
+// limit stops reading at that line, not at the start of its block.
+TEST(Framing, LinesBeforeAnOverlongLineAreRead) {
+  const std::string text = trace_text();
+  size_t longest = 0, at = 0, start = 0;
+  for (size_t i = 0; start < text.size(); ++i) {
+    const size_t end = text.find('\n', start);
+    if (end - start > longest && i > 0) longest = end - start, at = i;
+    start = end + 1;
+  }
+  ASSERT_GT(at, 0u);
+  Limits small;
+  small.max_line_bytes = longest - 1;
+  auto r = testing::verify_bytes(text, testing::dev_keyring(), small);
+  EXPECT_TRUE(testing::has_error(r, Code::limit_line_bytes)) << testing::error_codes(r);
+  EXPECT_EQ(r.records, at) << "every line before the long one is a record read";
+  EXPECT_FALSE(r.errors.empty());
+  EXPECT_EQ(r.errors.back().seq, static_cast<int64_t>(at));
+  EXPECT_VERDICT(r, Verdict::error);
+}
+
 TEST(Framing, LinesSpanAnyReadBoundary) {
   // A source that returns one byte at a time.
   class Trickle final : public ByteSource {
