@@ -88,7 +88,7 @@ std::string format_cheat_text(const CheatReport& r, Severity fail_on, const Styl
            safe_text(r.verify.errors.front().message) + "\n";
   }
   for (const auto& w : r.verify.warning_details) {
-    out += "  " + st.paint("warning " + w.code + ": " + safe_text(w.message), Color::yellow) + "\n";
+    out += "  " + st.paint("warning " + std::string(warning_name(w.code)) + ": " + safe_text(w.message), Color::yellow) + "\n";
   }
   // Grouped by check; findings are already worst first, so groups are too.
   std::vector<std::string> order;

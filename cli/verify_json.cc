@@ -11,7 +11,7 @@ void write_verdict_fields(JsonWriter& w, const VerifyReport& r) {
 
 void write_warning_codes(JsonWriter& w, const VerifyReport& r) {
   w.key("warnings").begin_array();
-  for (const auto& code : r.warnings) w.value(code);
+  for (const WarningCode code : r.warnings) w.value(warning_name(code));
   w.end_array();
 }
 

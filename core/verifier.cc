@@ -69,6 +69,26 @@ std::string_view verdict_name(Verdict v) {
   return "error";
 }
 
+namespace {
+constexpr std::array<std::pair<WarningCode, std::string_view>, 3> kWarningNames{{
+    {WarningCode::server_key_unpinned, "server_key_unpinned"},
+    {WarningCode::unknown_kind, "unknown_kind"},
+    {WarningCode::zstd_truncated, "zstd_truncated"},
+}};
+}  // namespace
+
+std::string_view warning_name(WarningCode c) {
+  for (const auto& [code, name] : kWarningNames) {
+    if (code == c) return name;
+  }
+  return "unknown_kind";
+}
+
+std::optional<WarningCode> cut_warning(Code c) {
+  if (c == Code::zstd_truncated) return WarningCode::zstd_truncated;
+  return std::nullopt;
+}
+
 std::string_view incomplete_reason_name(IncompleteReason r) {
   switch (r) {
     case IncompleteReason::unsealed: return "unsealed";
@@ -138,12 +158,20 @@ void ChainVerifier::error(Code code, int64_t seq, std::string message) {
   }
 }
 
-void ChainVerifier::warn(std::string code, int64_t seq, std::string message) {
+void ChainVerifier::warn(WarningCode code, int64_t seq, std::string message) {
   if (std::find(rep_.warnings.begin(), rep_.warnings.end(), code) == rep_.warnings.end()) {
     rep_.warnings.push_back(code);
   }
   if (rep_.warning_details.size() < kMaxWarningDetails) {
-    rep_.warning_details.push_back(Warning{std::move(code), seq, std::move(message)});
+    rep_.warning_details.push_back(Warning{code, seq, std::move(message)});
+  }
+}
+
+void ChainVerifier::add_cut_warning(const Error& e) {
+  if (auto code = cut_warning(e.code)) {
+    warn(*code, e.seq, e.message);
+  } else {
+    add_read_error(e);  // a cut no warning names is not passed over
   }
 }
 
@@ -233,7 +261,7 @@ void ChainVerifier::check_order(const Record& r) {
       seal_acked_ = true;
       break;
     case Kind::unknown:
-      warn("unknown_kind", s, "unknown kind \"" + std::string(r.kind_text) + "\" (allowed, not understood)");
+      warn(WarningCode::unknown_kind, s, "unknown kind \"" + std::string(r.kind_text) + "\" (allowed, not understood)");
       break;
     default: break;
   }
@@ -294,7 +322,7 @@ void ChainVerifier::check_statement(const Record& r) {
   }
   StatementReport rep;
   rep.seq = r.seq;
-  rep.kind = std::string(kind_name(r.kind));
+  rep.kind = r.kind;
   rep.key_source = KeySource::none;
   auto env = decode_envelope(r.body, s);
   if (!env) {
@@ -348,7 +376,7 @@ bool ChainVerifier::check_statement_binding(const Record& r, const Statement& st
   const std::string_view want_type =
       r.kind == Kind::start_receipt ? kTypes[0] : r.kind == Kind::ack ? kTypes[1] : kTypes[2];
   if (st.type != want_type) {
-    error(Code::statement_type, s, "a " + rep.kind + " must carry type \"" + std::string(want_type) + "\", not \"" + st.type + "\"");
+    error(Code::statement_type, s, "a " + std::string(kind_name(rep.kind)) + " must carry type \"" + std::string(want_type) + "\", not \"" + st.type + "\"");
   }
   if (!have_header_) {
     error(Code::statement_run, s, "no valid header to bind the statement to");
@@ -454,7 +482,7 @@ VerifyReport ChainVerifier::finish(uint64_t bytes_read) {
   }
   rep_.key_source = !used_any_ ? KeySource::none : used_supplied_ ? KeySource::supplied : KeySource::pinned;
   if (used_supplied_) {
-    warn("server_key_unpinned", -1, "statements verify only under a key supplied with --dev-key, not a pinned server key");
+    warn(WarningCode::server_key_unpinned, -1, "statements verify only under a key supplied with --dev-key, not a pinned server key");
   }
 
   for (const auto& [name, what] : kCheckGroups) {

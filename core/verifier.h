@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,7 @@ Verdict worst(Verdict a, Verdict b);
 
 struct StatementReport {
   uint64_t seq = 0;        // the record holding the statement
-  std::string kind;        // start_receipt | ack | seal_ack
+  Kind kind = Kind::unknown;  // start_receipt, ack or seal_ack
   std::string type;        // from the payload, "" if unreadable
   int64_t covers_seq = -1; // the payload's seq, -1 if unreadable
   std::string key_id;      // the key that verified, else the envelope's hint
@@ -43,8 +44,19 @@ struct StatementReport {
   bool valid = false;      // signature, key window, ids, seq and head all hold
 };
 
+// What a report warns of: the trace was judged, but its reader should know.
+// The names are the "warnings" of schemas/verify-report.schema.json.
+enum class WarningCode : uint8_t {
+  server_key_unpinned,  // statements hold only under a --dev-key key
+  unknown_kind,         // a record of a kind the format does not name
+  zstd_truncated,       // the stream ends inside a zstd frame (judged on what was read)
+};
+std::string_view warning_name(WarningCode c);
+// The warning a cut stream's error (ByteSource::cut) stands for, if any.
+std::optional<WarningCode> cut_warning(Code c);
+
 struct Warning {
-  std::string code;
+  WarningCode code = WarningCode::unknown_kind;
   int64_t seq = -1;
   std::string message;
 };
@@ -72,7 +84,7 @@ struct VerifyReport {
   Verdict verdict = Verdict::error;
   IncompleteReason incomplete_reason = IncompleteReason::none;
   KeySource key_source = KeySource::none;
-  std::vector<std::string> warnings;        // distinct codes
+  std::vector<WarningCode> warnings;        // distinct codes
   std::vector<Warning> warning_details;     // first few, with seqs
   // Every error found is counted (error_count, errors_by_code); the verdict
   // and the checks are derived from the counts. Only the first
@@ -119,7 +131,7 @@ class ChainVerifier {
   void stop_reading() { stopped_by_tool_ = true; }
   // The source ended early but cleanly enough to judge (ByteSource::cut):
   // a warning under the error's code; the lines read decide the verdict.
-  void add_cut_warning(const Error& e) { warn(std::string(code_name(e.code)), e.seq, e.message); }
+  void add_cut_warning(const Error& e);
   VerifyReport finish(uint64_t bytes_read);
   // True once --max-errors errors were found: the verdict is settled and
   // reading on would only cost time.
@@ -138,7 +150,7 @@ class ChainVerifier {
 
   void error(Code code, int64_t seq, std::string message);
   void count(Code code, int64_t seq);
-  void warn(std::string code, int64_t seq, std::string message);
+  void warn(WarningCode code, int64_t seq, std::string message);
   void check_order(const Record& r);
   void check_kind(const Record& r);
   void check_statement(const Record& r);

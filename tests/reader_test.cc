@@ -104,7 +104,7 @@ TEST(Reader, CompressionIsRecognisedByContentNotName) {
 TEST(Reader, TruncatedZstdIsJudgedAsFarAsItGoes) {
   const fixtures::Lines lines = testing::valid_trace();
   auto has_warning = [](const VerifyReport& r) {
-    return std::find(r.warnings.begin(), r.warnings.end(), "zstd_truncated") != r.warnings.end();
+    return std::find(r.warnings.begin(), r.warnings.end(), WarningCode::zstd_truncated) != r.warnings.end();
   };
   // One frame per line: the cut falls inside the seal's frame, after a
   // whole line, so the trace is unsealed.

@@ -43,7 +43,7 @@ void check_dir(const std::string& dir, unsigned threads = 1) {
     }
     if (s.dev_key) {
       EXPECT_EQ(r.key_source, KeySource::supplied);
-      EXPECT_EQ(r.warnings, std::vector<std::string>{"server_key_unpinned"});
+      EXPECT_EQ(r.warnings, std::vector<WarningCode>{WarningCode::server_key_unpinned});
     } else if (s.verdict == Verdict::verified) {
       EXPECT_EQ(r.key_source, KeySource::pinned);
       EXPECT_EQ(r.unattested_records, 0u);

@@ -63,7 +63,7 @@ TEST(Tamper, TailRewrittenAndResealedIsIncompleteWithTheRightCount) {
   // Everything after the last kept ack's seq is unattested, and only that.
   int64_t last_ack_covers = -1;
   for (const auto& s : r.statements) {
-    if (s.kind == "ack") last_ack_covers = s.covers_seq;
+    if (s.kind == Kind::ack) last_ack_covers = s.covers_seq;
   }
   ASSERT_GT(last_ack_covers, 2);
   EXPECT_EQ(r.attested_through_seq, last_ack_covers);

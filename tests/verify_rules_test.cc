@@ -23,7 +23,7 @@ TEST(Rules, ValidTracesOfBothStylesVerify) {
     auto r = verify_lines(valid_trace(style));
     EXPECT_VERDICT(r, Verdict::verified);
     EXPECT_EQ(r.key_source, KeySource::supplied);
-    EXPECT_EQ(r.warnings, std::vector<std::string>{"server_key_unpinned"});
+    EXPECT_EQ(r.warnings, std::vector<WarningCode>{WarningCode::server_key_unpinned});
     EXPECT_EQ(r.unattested_records, 0u);
     EXPECT_EQ(r.attested_through_seq, static_cast<int64_t>(r.records) - 2);
   }
@@ -106,7 +106,7 @@ TEST(Rules, UnknownKindIsAWarning) {
   rechain(lines, at);
   // Statements after the insertion no longer match; judge the order rule only.
   auto r = verify_lines(lines);
-  EXPECT_NE(std::find(r.warnings.begin(), r.warnings.end(), "unknown_kind"), r.warnings.end());
+  EXPECT_NE(std::find(r.warnings.begin(), r.warnings.end(), WarningCode::unknown_kind), r.warnings.end());
   EXPECT_FALSE(has_error(r, Code::kind_order));
 }
 

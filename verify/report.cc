@@ -79,7 +79,7 @@ void write_verify_json(JsonWriter& w, const VerifyReport& r) {
   write_warning_codes(w, r);
   w.key("warning_details").begin_array();
   for (const auto& d : r.warning_details) {
-    w.begin_object().field("code", d.code).field("seq", d.seq).field("message", d.message).end_object();
+    w.begin_object().field("code", warning_name(d.code)).field("seq", d.seq).field("message", d.message).end_object();
   }
   w.end_array();
   w.key("errors").begin_array();
@@ -106,7 +106,7 @@ void write_verify_json(JsonWriter& w, const VerifyReport& r) {
   w.field("exited", r.exited);
   w.key("statements").begin_array();
   for (const auto& s : r.statements) {
-    w.begin_object().field("seq", s.seq).field("kind", s.kind);
+    w.begin_object().field("seq", s.seq).field("kind", kind_name(s.kind));
     if (s.type.empty()) w.null_field("type"); else w.field("type", s.type);
     w.field("covers_seq", s.covers_seq);
     if (s.key_id.empty()) w.null_field("key_id"); else w.field("key_id", s.key_id);
@@ -137,7 +137,7 @@ std::string format_verify_text(const VerifyReport& r, const Style& st) {
   if (!r.entry_id.empty()) line("entry " + safe_text(r.entry_id) + "  run " + safe_text(r.run_id));
   if (r.records > 0) {
     const bool has_seal_ack = std::any_of(r.statements.begin(), r.statements.end(),
-                                          [](const StatementReport& s) { return s.kind == "seal_ack"; });
+                                          [](const StatementReport& s) { return s.kind == Kind::seal_ack; });
     std::string seal = !r.sealed ? "unsealed"
                        : "sealed (" + safe_text(r.seal_reason) + ")" +
                              (r.seal_acknowledged ? ", seal acknowledged"
@@ -150,7 +150,7 @@ std::string format_verify_text(const VerifyReport& r, const Style& st) {
     line(statements_line(r));
   }
   for (const auto& w : r.warning_details) {
-    line(st.paint("warning ", Color::yellow) + w.code + (w.seq >= 0 ? " at seq " + std::to_string(w.seq) : "") +
+    line(st.paint("warning ", Color::yellow) + std::string(warning_name(w.code)) + (w.seq >= 0 ? " at seq " + std::to_string(w.seq) : "") +
          ": " + safe_text(w.message));
   }
   std::string checks = "checks:";
