@@ -124,6 +124,12 @@ TEST(SecretRules, DocumentedPrefixFormats) {
       {"nuget-key", "oy2" + random_chars(43, 65, lower), "oy2" + random_chars(30, 65, lower)},
       {"mongodb-atlas-secret", "mdb_sa_sk_" + random_chars(40, 66), "mdb_sa_sk_" + random_chars(30, 66)},
       {"github-refresh", "ghr_" + random_chars(76, 67), "ghr_" + random_chars(60, 67)},
+      {"typeform-token", "tfp_" + random_chars(44, 73), "tfp_" + random_chars(30, 73)},
+      {"langfuse-key", "sk-lf-" + random_chars(8, 74, hex) + "-" + random_chars(4, 75, hex) + "-" + random_chars(4, 76, hex) +
+                           "-" + random_chars(4, 77, hex) + "-" + random_chars(12, 78, hex),
+       "sk-lf-" + random_chars(8, 74, hex)},
+      {"pinecone-key", "pcsk_" + random_chars(5, 79) + "_" + random_chars(64, 80), "pcsk_" + random_chars(5, 79) + "_" +
+                                                                                      random_chars(30, 80)},
   };
   for (const Case& c : cases) {
     EXPECT_TRUE(finds("KEY " + c.token + " end", c.rule, c.token));
@@ -136,6 +142,18 @@ TEST(SecretRules, DocumentedPrefixFormats) {
   EXPECT_TRUE(finds("Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=" + sas,
                     "azure-shared-access-key", sas));
   EXPECT_TRUE(scan("SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=short").empty());
+  // A SAS URL's signature (percent-encoded base64), not its other parameters.
+  const std::string sig = random_chars(20, 81) + "%2B" + random_chars(20, 82) + "%3D";
+  EXPECT_TRUE(finds("https://acct.blob.core.windows.net/c?sv=2024-05-04&sr=c&sp=r&sig=" + sig, "azure-sas-signature", sig));
+  EXPECT_TRUE(scan("SAS_TOKEN=sp=r&st=2026-01-02T03:04:05Z&se=2026-02-02T03:04:05Z&spr=https&sv=2024-05-04&sr=c").empty());
+  // Storage and access keys under their usual names.
+  const std::string account_key = random_chars(86, 83) + "==";
+  EXPECT_TRUE(finds("storageAccountKey: " + account_key, "generic-secret", account_key));
+  EXPECT_TRUE(finds("accessKey = \"" + account_key + "\"", "generic-secret", account_key));
+  // A token whose random part is two interleaved counts is a fixture.
+  EXPECT_TRUE(scan("client_secret=shpss_a1b2c3d4e5f6" + random_chars(20, 85, hex)).empty());
+  EXPECT_TRUE(finds("client_secret=shpss_" + random_chars(32, 84, hex), "shopify-token",
+                    "shpss_" + random_chars(32, 84, hex)));
 }
 
 TEST(SecretRules, AgeKeysAreHighOnlyWithTheirBech32Checksum) {

@@ -148,7 +148,7 @@ constexpr Rule kRules[] = {
      .max_len = 4000, .description = "Fly.io macaroon token", .match_len = 30},
     {.id = "flyio-token", .pattern = R"(FlyV1 fm\d[a-z]_[A-Za-z0-9+/]{20})", .chars = Chars::token68, .min_len = 80,
      .max_len = 4000, .description = "Fly.io macaroon token", .match_len = 31},
-    {.id = "supabase-token", .pattern = R"(sbp_[0-9a-f]{40})", .description = "Supabase access token",
+    {.id = "supabase-token", .pattern = R"(sbp_[0-9a-z]{40})", .description = "Supabase access token",
      .match_len = 44},
     {.id = "supabase-token", .pattern = R"(sb_secret_[A-Za-z0-9_\-]{20})", .chars = Chars::alnum_dash,
      .min_len = 40, .max_len = 100, .description = "Supabase secret key", .match_len = 30},
@@ -169,7 +169,7 @@ constexpr Rule kRules[] = {
      .max_len = 600, .description = "Grafana Cloud access policy token", .match_len = 36},
     {.id = "postman-key", .pattern = R"(PMAK-[0-9a-f]{24}-[0-9a-f]{34})", .description = "Postman API key",
      .match_len = 64},
-    {.id = "pulumi-token", .pattern = R"(pul-[0-9a-f]{40})", .description = "Pulumi access token", .match_len = 44},
+    {.id = "pulumi-token", .pattern = R"(pul-[0-9a-z]{40})", .description = "Pulumi access token", .match_len = 44},
     {.id = "planetscale-token", .pattern = R"(pscale_tkn_[A-Za-z0-9_\-.]{20})", .chars = Chars::alnum_dash_dot,
      .min_len = 40, .max_len = 100, .description = "PlanetScale service token", .match_len = 31},
     {.id = "planetscale-token", .pattern = R"(pscale_pw_[A-Za-z0-9_\-.]{20})", .chars = Chars::alnum_dash_dot,
@@ -209,6 +209,16 @@ constexpr Rule kRules[] = {
     {.id = "new-relic-key", .pattern = R"(NRJS-[0-9a-f]{19})", .description = "New Relic browser API key",
      .match_len = 24},
     {.id = "new-relic-key", .pattern = R"([A-Za-z0-9]{36}NRAL)", .description = "New Relic license key", .match_len = 40},
+    {.id = "typeform-token", .pattern = R"(tfp_[A-Za-z0-9_\-]{40})", .chars = Chars::alnum_dash, .min_len = 44,
+     .max_len = 100, .description = "Typeform personal access token", .match_len = 44},
+    {.id = "langfuse-key", .pattern = R"(sk-lf-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})",
+     .description = "Langfuse secret key", .match_len = 42},
+    {.id = "pinecone-key", .pattern = R"(pcsk_[A-Za-z0-9]{5}_[A-Za-z0-9]{20})", .chars = Chars::alnum, .min_len = 60,
+     .max_len = 120, .description = "Pinecone API key", .match_len = 31},
+    // A shared access signature: the HMAC that grants what the URL names.
+    {.id = "azure-sas-signature", .pattern = R"([?&]sig=)", .extract = Extract::value, .chars = Chars::pct_b64,
+     .min_len = 40, .max_len = 100, .severity = Severity::warning, .left_boundary = false,
+     .description = "signature of a shared access (SAS) URL"},
     // Model providers
     {.id = "groq-key", .pattern = R"(gsk_[A-Za-z0-9]{52})", .description = "Groq API key", .match_len = 56},
     {.id = "xai-key", .pattern = R"(xai-[A-Za-z0-9]{80})", .description = "xAI API key", .match_len = 84},
@@ -348,7 +358,7 @@ constexpr Rule kRules[] = {
     // setProperty("k", "v"), secret("v"), <k>v</k>, password "v". The name
     // and the value are judged after the match (value_after).
     {.id = "generic-secret",
-     .pattern = R"((?:api[_\-]?key|secret|token|passw(?:or)?d|passphrase|pwd|credential|creds|private[_\-]?key|auth|pass(?:_|\b))[A-Za-z0-9_\-.]{0,24}["'`]?(?:\[\d{0,4}\])?(?:\s+(?:string|str|String|char\s*\*))?(?:\s*(?:[:?.+!]?=|::=|:::=|===?|!==?|=>|:|,|>|\()\s*|\s+@?["'`]))",
+     .pattern = R"((?:api[_\-]?key|secret|token|passw(?:or)?d|passphrase|pwd|credential|creds|private[_\-]?key|(?:account|storage|access)[_\-]?key|auth|pass(?:_|\b))[A-Za-z0-9_\-.]{0,24}["'`]?(?:\[\d{0,4}\])?(?:\s+(?:string|str|String|char\s*\*))?(?:\s*(?:[:?.+!]?=|::=|:::=|===?|!==?|=>|:|,|>|\()\s*|\s+@?["'`]))",
      .extract = Extract::value, .chars = Chars::value, .min_len = 12, .max_len = 200, .severity = Severity::warning,
      .caseless = true, .left_boundary = false,
      .description = "key/token/secret/password assignment with a random value"},
@@ -438,6 +448,16 @@ bool placeholder(std::string_view v) {
   return false;
 }
 
+// Two counts interleaved over 12 characters ("a1b2c3d4e5f6"): typed, not drawn.
+bool interleaved_count(std::string_view v) {
+  size_t run = 0;
+  for (size_t i = 2; i < v.size(); ++i) {
+    run = is_alnum(v[i]) && v[i] == v[i - 2] + 1 ? run + 1 : 0;
+    if (run >= 10) return true;
+  }
+  return false;
+}
+
 // A published sample or a filler: "EXAMPLE" in it (AWS's documented
 // AKIAIOSFODNN7EXAMPLE), or the same character 8 times in a row
 // (ghp_xxxx..., sk_live_AAAA...), which random tokens never have.
@@ -446,6 +466,7 @@ bool filler_token(std::string_view t) {
     if (t.find(f) != std::string_view::npos) return true;
   }
   if (t.find("abcdefgh") != std::string_view::npos || t.find("ABCDEFGH") != std::string_view::npos) return true;
+  if (interleaved_count(t)) return true;
   size_t run = 1;
   for (size_t i = 1; i < t.size(); ++i) {
     run = t[i] == t[i - 1] ? run + 1 : 1;
@@ -490,6 +511,7 @@ bool in_chars(Chars set, char c) {
     case Chars::alnum_dash: return alnum || c == '-' || c == '_';
     case Chars::alnum_dash_dot: return alnum || c == '-' || c == '_' || c == '.';
     case Chars::b64: return alnum || c == '+' || c == '/';
+    case Chars::pct_b64: return alnum || c == '%' || c == '+' || c == '/' || c == '=';
     case Chars::token68: return alnum || c == '-' || c == '_' || c == '.' || c == '~' || c == '+' || c == '/' || c == '=';
     case Chars::value:
       return static_cast<unsigned char>(c) > 0x20 && c != '"' && c != '\'' && c != '\\' && c != ',' && c != ';' &&
@@ -546,16 +568,22 @@ bool secret_name(std::string_view name) {
   for (size_t p = n.find("author"); p != std::string::npos; p = n.find("author", p + 1)) {
     if (n.compare(p, 8, "authoriz") != 0) n.replace(p, 6, "######");
   }
+  std::string about = n;  // "account" is not a count
+  for (size_t p = about.find("account"); p != std::string::npos; p = about.find("account", p + 1)) {
+    about.replace(p + 2, 5, "kount");
+  }
   static constexpr std::string_view kAbout[] = {
       "url", "uri", "endpoint", "path", "file", "type", "name", "length", "size", "count", "ttl", "expir",
       "format", "field", "param", "prompt", "limit", "budget", "usage", "tokeniz", "header", "policy", "rotation",
       "version", "_id", "-id", ".id", "hash", "digest", "salt", "public", "csrf"};
   for (auto w : kAbout) {
-    if (n.find(w) != std::string::npos) return false;
+    if (about.find(w) != std::string::npos) return false;
   }
   if (n.ends_with("id") || n.ends_with("ids")) return false;  // credentialsId: names a stored credential
   for (std::string_view k : {"api_key", "api-key", "apikey", "secret", "token", "password", "passwd", "pwd",
-                             "passphrase", "cred", "auth", "private_key", "private-key", "privatekey"}) {
+                             "passphrase", "cred", "auth", "private_key", "private-key", "privatekey", "accountkey",
+                             "account_key", "account-key", "storagekey", "storage_key", "storage-key", "accesskey",
+                             "access_key", "access-key"}) {
     if (n.find(k) != std::string::npos) return true;
   }
   // "pass" as a word of its own (db_pass), not compass or passthrough.
@@ -602,6 +630,19 @@ bool counting_run(std::string_view v) {
     return false;
   };
   return counts(1) || counts(2);
+}
+
+// "sp=r&st=2025-03-04&sv=2022-11-02": parameters of a URL, whose secret
+// part (a signature, a token) has a rule of its own.
+bool query_string(std::string_view v) {
+  const size_t amp = v.find('&');
+  if (amp == std::string_view::npos) return false;
+  auto param = [&v](size_t from) {
+    size_t i = from;
+    while (i < v.size() && (is_alnum(v[i]) || v[i] == '_')) ++i;
+    return i > from && i < v.size() && v[i] == '=';
+  };
+  return param(0) && param(amp + 1);
 }
 
 // The literal heads of the token rules (4+ characters, e.g. "dckr_pat_",
@@ -655,6 +696,10 @@ std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, 
   for (std::string_view prefix : provider_prefixes()) {
     if (value.starts_with(prefix)) return std::nullopt;
   }
+  for (std::string_view middle : {".atlasv1.", "JQQJ99"}) {  // the literals of the rules with a lead
+    if (value.find(middle) != std::string_view::npos) return std::nullopt;
+  }
+  if (query_string(value)) return std::nullopt;
   return Extracted{start, end, rule.severity, ""};
 }
 
