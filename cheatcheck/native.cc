@@ -83,6 +83,8 @@ void read_claude(simdjson::dom::object o, NativeInfo& n) {
   bool side = false;
   n.sidechain = json::boolean(o, "isSidechain", &side) == json::Get::ok && side;
   if (n.type == "summary") n.summary = str(o, "summary");
+  bool compact = false;
+  n.compact_summary = json::boolean(o, "isCompactSummary", &compact) == json::Get::ok && compact;
   simdjson::dom::object message;
   if (json::object(o, "message", &message) != json::Get::ok) return;
   n.message_id = str(message, "id");
@@ -144,6 +146,7 @@ void read_codex(simdjson::dom::object o, NativeInfo& n, StrictJsonParser& input_
     if (n.type == "response_item") {
       n.understood = read_codex_item(payload, n, input_parser);
     } else {
+      if (n.type == "compacted") n.summary = str(payload, "message");
       n.understood = one_of(n.type, {"session_meta", "turn_context", "event_msg", "compacted", "world_state",
                                      "inter_agent_communication", "inter_agent_communication_metadata"});
       // A newer rollout item: the model's output comes only in response items.

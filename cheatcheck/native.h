@@ -53,7 +53,13 @@ struct NativeInfo {
   std::string text;             // assistant text in this line
   std::vector<NativeCall> calls;     // tool calls the model made, as logged
   std::vector<std::string> results;  // ids of the calls whose results this line logs
-  std::string summary;          // Claude: a `summary` line's title
+  // Text a harness wrote from a side call's answer: a Claude Code
+  // `summary` line's title, a Codex `compacted` line's summary.
+  std::string summary;
+  // Claude Code: the user line holding a compaction's summary
+  // (isCompactSummary). Versions that keep no compaction agent file log the
+  // summarising answer nowhere else, and reworded.
+  bool compact_summary = false;
 };
 
 // Reads a native record's body. `parser` is reused between calls;

@@ -302,6 +302,36 @@ TEST(WrappedLogs, AnAnswerInterruptedMidStreamIsNotAWarning) {
   }
 }
 
+// Compaction: the harness asks the model to summarise the conversation and
+// logs the answer only as its summary line (Claude Code versions without a
+// compaction agent file: an isCompactSummary user line, reworded; Codex: the
+// compacted line's message). An honest compacted run is not "answers the
+// harness never logged".
+TEST(WrappedLogs, CompactionSummaryCallsAreMatchedToTheirSummaryLines) {
+  std::string claude = claude_log();
+  claude += R"({"parentUuid":null,"logicalParentUuid":"u7","isSidechain":false,"type":"system","subtype":"compact_boundary","content":"Conversation compacted","uuid":"b1","timestamp":"2026-01-01T10:00:09.000Z"})" "\n";
+  claude += claude_line("b2", "b1", "09.100", "user", R"({"role":"user","content":"This session is being continued from a previous conversation. Summary: the parser was fixed."})");
+  // isCompactSummary goes on the line itself.
+  claude.insert(claude.rfind(R"(,"uuid":"b2")"), R"(,"isCompactSummary":true)");
+  claude += claude_line("b3", "b2", "10.000", "user", R"({"role":"user","content":"Now the tests"})");
+  claude += claude_line("b4", "b3", "11.000", "assistant",
+                        R"({"id":"msg_E","model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9},"content":[{"type":"text","text":"They pass."}]})");
+  std::string codex = codex_log(false);
+  codex += R"({"timestamp":"2026-01-01T10:00:05Z","type":"compacted","payload":{"message":"The parser was fixed; the user wants tests next."}})" "\n";
+  codex += R"({"timestamp":"2026-01-01T10:00:05Z","type":"event_msg","payload":{"type":"context_compacted"}})" "\n";
+  for (const auto& [name, log] : std::vector<std::pair<std::string, std::string>>{{"claude.jsonl", claude}, {"rollout.jsonl", codex}}) {
+    for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+      SCOPED_TRACE(name + (order == WrapOrder::live ? " (live)" : " (late)"));
+      const Wrapped w = wrap_text_and_check(log, name, order, LogEdit::none);
+      EXPECT_VERDICT(w.report.verify, Verdict::verified);
+      expect_clean(w.report);
+    }
+  }
+  // The summarising answer is listed at info, by the line that logs it.
+  const Wrapped c = wrap_text_and_check(claude, "claude.jsonl", WrapOrder::live, LogEdit::none);
+  EXPECT_TRUE(has_finding(c.report, "GC04", Severity::info, "compaction summary")) << describe(c.report);
+}
+
 // A log whose lines the reader does not know is not silently clean.
 TEST(WrappedLogs, LinesOfAnUnknownShapeAreAWarning) {
   const std::string log = R"({"kind":"turn","said":"hello"})" "\n" R"({"kind":"turn","said":"bye"})" "\n";

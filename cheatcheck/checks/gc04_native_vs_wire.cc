@@ -161,6 +161,7 @@ class Gc04 final : public Check {
   void native_line(const Record& r, const NativeInfo& n) {
     if (n.synthetic) synthetic_.add(r.seq);
     if (!n.summary.empty()) summaries_.insert(sha256(trimmed(n.summary)));
+    if (n.compact_summary && compactions_.size() < kMaxSeqs) compactions_.push_back(r.seq);
     for (const std::string& id : n.results) logged_results_.try_emplace(identity(id), r.seq);
     if (!n.assistant) return;
     ++native_lines_;
@@ -271,12 +272,17 @@ class Gc04 final : public Check {
   // write no part of such an answer); other unlogged answers are a warning.
   void unlogged(Context& ctx) {
     if (native_lines_ == 0) return no_log(ctx);
-    SeqList warn, side, cut;
+    SeqList warn, side, cut, compacted;
     std::vector<uint64_t> warn_models(models_.size()), side_models(models_.size());
+    const absl::flat_hash_set<uint64_t> summarised = compaction_answers();
     for (const auto& [id, w] : wire_by_id_) {
       if (w.logged || matched_answers_.contains(w.seq) || summaries_.contains(w.trimmed_text)) continue;
       if (!w.finished) {
         cut.add(w.seq);
+        continue;
+      }
+      if (summarised.contains(w.seq)) {
+        compacted.add(w.seq);
         continue;
       }
       const bool side_call = !logged_models_.empty() && !logged_models_.contains(model_ids_[w.model]);
@@ -290,7 +296,14 @@ class Gc04 final : public Check {
       }
       return s;
     };
-    for (SeqList* list : {&warn, &side, &cut}) std::sort(list->seqs.begin(), list->seqs.end());
+    for (SeqList* list : {&warn, &side, &cut, &compacted}) std::sort(list->seqs.begin(), list->seqs.end());
+    if (!compacted.empty()) {
+      ctx.emit(finding("GC04", Severity::info, compacted.seqs,
+                       std::to_string(compacted.count) + " wire response(s) just before a compaction summary line "
+                       "(isCompactSummary) were never logged as assistant lines: the harness summarised the "
+                       "conversation and logged the summary only as that line."),
+               "unlogged-compaction");
+    }
     if (!cut.empty()) {
       ctx.emit(finding("GC04", Severity::info, cut.seqs,
                        std::to_string(cut.count) + " wire response(s) cut short before the end of their stream were "
@@ -310,6 +323,26 @@ class Gc04 final : public Check {
                            "checks) are of this kind."),
                "side-calls");
     }
+  }
+
+  // Claude Code versions without a compaction agent file log a compaction's
+  // answer only reworded, in the isCompactSummary line that follows it: for
+  // each such line, the last finished unlogged answer before it (and after
+  // the compaction before it).
+  absl::flat_hash_set<uint64_t> compaction_answers() const {
+    std::vector<uint64_t> unlogged;
+    for (const auto& [id, w] : wire_by_id_) {
+      if (!w.logged && w.finished && !matched_answers_.contains(w.seq)) unlogged.push_back(w.seq);
+    }
+    std::sort(unlogged.begin(), unlogged.end());
+    absl::flat_hash_set<uint64_t> out;
+    uint64_t previous = 0;
+    for (uint64_t line : compactions_) {
+      auto it = std::lower_bound(unlogged.begin(), unlogged.end(), line);
+      if (it != unlogged.begin() && *std::prev(it) > previous) out.insert(*std::prev(it));
+      previous = line;
+    }
+    return out;
   }
 
   // Answers crossed the wire but the log shows none: a log deleted, never
@@ -355,6 +388,7 @@ class Gc04 final : public Check {
   absl::flat_hash_map<Identity, uint64_t> logged_results_;  // call id -> first seq
   absl::flat_hash_map<Identity, uint64_t> sent_results_;    // call id -> request seq
   absl::flat_hash_set<Digest> summaries_;
+  std::vector<uint64_t> compactions_;  // seqs of compaction summary lines, in order (at most kMaxSeqs)
   absl::flat_hash_set<Identity> logged_models_;
   std::vector<std::pair<uint64_t, Digest>> codex_texts_;
   absl::flat_hash_set<uint64_t> matched_answers_;  // wire seqs
