@@ -1,6 +1,7 @@
 #include "core/json_strict.h"
 
 #include <algorithm>
+#include <charconv>
 #include <vector>
 
 #include "core/lines.h"
@@ -8,6 +9,80 @@
 namespace goalcup {
 
 static_assert(kLinePadding >= simdjson::SIMDJSON_PADDING);
+
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// RFC 8259: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+bool is_json_number(std::string_view t) {
+  size_t i = 0;
+  auto digits = [&] {
+    const size_t from = i;
+    while (i < t.size() && is_digit(t[i])) ++i;
+    return i > from;
+  };
+  if (i < t.size() && t[i] == '-') ++i;
+  if (i < t.size() && t[i] == '0') {
+    ++i;
+  } else if (!digits()) {
+    return false;
+  }
+  if (i < t.size() && t[i] == '.' && (++i, !digits())) return false;
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == t.size();
+}
+
+// Whether simdjson's DOM holds this number: integers in 64 bits, others
+// as a finite double.
+bool fits_simdjson(std::string_view t) {
+  const char* end = t.data() + t.size();
+  if (t.find_first_of(".eE") == std::string_view::npos) {
+    if (t.front() == '-') {
+      int64_t v = 0;
+      return std::from_chars(t.data(), end, v).ec == std::errc();
+    }
+    uint64_t v = 0;
+    return std::from_chars(t.data(), end, v).ec == std::errc();
+  }
+  double v = 0;
+  return std::from_chars(t.data(), end, v).ec == std::errc();
+}
+
+// `s` with each valid number that simdjson cannot hold (an integer beyond
+// 64 bits, 1e400) written over by "0.0" and spaces: JSON of the same shape
+// in which that member is no integer. nullopt when there is none. Strings
+// are skipped, so only number tokens are touched.
+std::optional<std::string> blank_wide_numbers(std::string_view s) {
+  std::optional<std::string> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    const char c = s[i];
+    if (c == '"') {
+      for (++i; i < s.size() && s[i] != '"'; ++i) {
+        if (s[i] == '\\') ++i;
+      }
+      ++i;
+    } else if (c == '-' || is_digit(c)) {
+      const size_t end = std::min(s.find_first_not_of("+-.0123456789eE", i), s.size());
+      const std::string_view token = s.substr(i, end - i);
+      if (token.size() >= 3 && is_json_number(token) && !fits_simdjson(token)) {
+        if (!out) out.emplace(s);
+        out->replace(i, token.size(), "0.0" + std::string(token.size() - 3, ' '));
+      }
+      i = end;
+    } else {
+      ++i;
+    }
+  }
+  return out;
+}
+
+}  // namespace
 
 StrictJsonParser::StrictJsonParser(const Limits& limits) : parser_(limits.max_line_bytes + 1) {
   // simdjson counts the root as depth 1, as the format does.
@@ -18,6 +93,16 @@ StrictJsonParser::StrictJsonParser(const Limits& limits) : parser_(limits.max_li
 Result<simdjson::dom::element> StrictJsonParser::parse_padded(std::string_view bytes, int64_t seq) {
   simdjson::dom::element root;
   auto err = parser_.parse(bytes.data(), bytes.size(), false).get(root);
+  if (err == simdjson::NUMBER_ERROR) {
+    // JSON allows any number; one simdjson cannot hold is only ever in a
+    // member that no check reads as a number (the chain hashes the bytes
+    // as they stand), so the line is parsed again without it.
+    if (auto wide = blank_wide_numbers(bytes)) {
+      wide_copy_ = std::move(*wide);
+      wide_copy_.append(kLinePadding, '\0');
+      err = parser_.parse(wide_copy_.data(), bytes.size(), false).get(root);
+    }
+  }
   if (err) {
     Code code = Code::malformed_json;
     if (err == simdjson::UTF8_ERROR) code = Code::invalid_utf8;
@@ -39,6 +124,7 @@ void StrictJsonParser::release_memory() {
     if (parser_.allocate(kKeep, parser_.max_depth()) != simdjson::SUCCESS) {}
   }
   if (copy_.capacity() > kKeep) std::string().swap(copy_);
+  if (wide_copy_.capacity() > kKeep) std::string().swap(wide_copy_);
 }
 
 Result<simdjson::dom::element> StrictJsonParser::parse_copy(std::string_view bytes, int64_t seq) {

@@ -1,7 +1,8 @@
 // Strict JSON: RFC 8259 as simdjson checks it (structure, UTF-8, escapes,
 // lone surrogates, number syntax), plus what simdjson allows and this format
-// does not: duplicate member names in any object, nesting beyond the limit,
-// and integers too large for 64 bits.
+// does not: duplicate member names in any object and nesting beyond the
+// limit. A valid number simdjson cannot hold (beyond 64 bits or a double)
+// reads as a non-integer, so a member that must be an integer refuses it.
 #pragma once
 
 #include <simdjson.h>
@@ -35,7 +36,8 @@ class StrictJsonParser {
 
  private:
   simdjson::dom::parser parser_;
-  std::string copy_;  // reused: most calls need no allocation
+  std::string copy_;       // reused: most calls need no allocation
+  std::string wide_copy_;  // a line whose too-wide numbers were blanked
 };
 
 // The first member name that repeats within one object, anywhere in `root`.

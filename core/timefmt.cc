@@ -43,8 +43,7 @@ std::optional<Timestamp> parse_time(std::string_view s) {
       !digits(s, 14, 2, mi) || s[16] != ':' || !digits(s, 17, 2, se)) {
     return std::nullopt;
   }
-  // Years are bounded so that nanoseconds since 1970 fit 64 bits.
-  if (y < 1900 || y > 2200 || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 || se > 60) {
+  if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 || se > 60) {
     return std::nullopt;
   }
   int64_t frac = 0;
@@ -61,8 +60,16 @@ std::optional<Timestamp> parse_time(std::string_view s) {
     for (; n < 9; ++n) frac *= 10;
   }
   if (pos + 1 != s.size() || s[pos] != 'Z') return std::nullopt;
+  // Every 4-digit year is RFC 3339 (a Go recorder writes an unset time as
+  // 0001-01-01T00:00:00Z). Beyond 1677..2262 the nanoseconds since 1970 do
+  // not fit 64 bits: such a time saturates, keeping order against every
+  // time inside that range.
   const int64_t secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se;
-  return Timestamp{secs * 1000000000 + frac};
+  int64_t nanos = 0;
+  if (__builtin_mul_overflow(secs, int64_t{1000000000}, &nanos) || __builtin_add_overflow(nanos, frac, &nanos)) {
+    nanos = secs < 0 ? INT64_MIN : INT64_MAX;
+  }
+  return Timestamp{nanos};
 }
 
 int64_t nanos_between(Timestamp from, Timestamp to) {

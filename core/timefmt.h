@@ -1,7 +1,7 @@
 // RFC 3339 times as the format writes them: UTC, a "Z" suffix, and 0 to 9
 // fraction digits. Anything else (offsets, lowercase t/z, a bare dot) is
-// rejected rather than guessed at. Years outside 1900..2200 are refused:
-// no recorder writes them, and they would not fit the nanosecond clock.
+// rejected rather than guessed at. Any 4-digit year is accepted; times
+// outside 1677..2262 saturate the nanosecond clock (see parse_time).
 #pragma once
 
 #include <cstdint>
@@ -12,7 +12,7 @@
 namespace goalcup {
 
 // Nanoseconds since 1970-01-01T00:00:00Z. Comparable; subtract with
-// nanos_between(): 1900 and 2200 are further apart than 2^63 ns.
+// nanos_between(): two valid times can be further apart than 2^63 ns.
 struct Timestamp {
   int64_t nanos = 0;
   auto operator<=>(const Timestamp&) const = default;

@@ -2,6 +2,7 @@
 #include "core/record.h"
 
 #include "core/lines.h"
+#include "core/timefmt.h"
 #include "tests/support.h"
 
 namespace goalcup {
@@ -80,15 +81,48 @@ TEST(RecordParser, HexMustBeLowercase) {
 
 TEST(RecordParser, TimesAreRfc3339Utc) {
   for (const char* good : {"2026-11-29T17:05:16Z", "2026-11-29T17:05:16.1Z", "2026-11-29T17:05:16.123456789Z",
-                           "2024-02-29T00:00:00Z"}) {
+                           "2024-02-29T00:00:00Z", "2016-12-31T23:59:60Z",
+                           // Any 4-digit year: Go writes an unset time as year 1.
+                           "0001-01-01T00:00:00Z", "1000-01-01T00:00:00Z", "2826-11-23T02:25:08Z",
+                           "9999-12-31T23:59:59.999999999Z"}) {
     EXPECT_TRUE(parse(line_with("{}", "0", good)).ok()) << good;
   }
   for (const char* bad : {"2026-11-29T17:05:16", "2026-11-29T17:05:16+00:00", "2026-11-29 17:05:16Z",
                           "2026-11-29T17:05:16.Z", "2026-11-29T17:05:16.1234567890Z", "2026-13-01T00:00:00Z",
                           "2026-02-29T00:00:00Z", "2026-11-29t17:05:16z", "2026-11-29T24:00:00Z",
-                          "2826-11-23T02:25:08Z", "1000-01-01T00:00:00Z"}) {
+                          "+10000-01-01T00:00:00Z", "-001-01-01T00:00:00Z"}) {
     EXPECT_EQ(code_of(line_with("{}", "0", bad)), Code::bad_time) << bad;
   }
+}
+
+// Beyond 1677..2262 the nanosecond clock saturates: order against the times
+// of any real run is kept.
+TEST(RecordParser, FarTimesKeepTheirOrder) {
+  const auto year1 = parse_time("0001-01-01T00:00:00Z"), now = parse_time("2026-11-29T17:05:16Z"),
+             year9999 = parse_time("9999-12-31T23:59:59.999999999Z");
+  ASSERT_TRUE(year1 && now && year9999);
+  EXPECT_LT(*year1, *now);
+  EXPECT_LT(*now, *year9999);
+  EXPECT_LE(*parse_time("2300-01-01T00:00:00Z"), *year9999);
+  EXPECT_EQ(nanos_between(*year1, *year9999), INT64_MAX);
+}
+
+// JSON numbers have no range; simdjson holds 64-bit integers and doubles.
+// A wider one in a member no check reads is no reason to reject the line;
+// in a member that must be an integer it is not one.
+TEST(RecordParser, NumbersBeyondSimdjsonAreJson) {
+  auto r = parse(line_with("{\"gap\":\"ClockStep\",\"n\":123456789012345678901234567890,\"m\":-1E+400,"
+                           "\"l\":[1e999,-99999999999999999999],\"s\":\"99999999999999999999999 \\\" 1e999\"}"));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  std::string_view text;
+  ASSERT_EQ(json::string(r->body, "s", &text), json::Get::ok);
+  EXPECT_EQ(text, "99999999999999999999999 \" 1e999");  // strings are left as they are
+  uint64_t n = 0;
+  EXPECT_EQ(json::uint(r->body, "n", &n), json::Get::wrong_type);
+  // Still refused: a malformed number, a wide one where an integer belongs.
+  EXPECT_EQ(code_of(line_with("{\"n\":012345678901234567890123}")), Code::malformed_json);
+  EXPECT_EQ(code_of(line_with("{\"n\":1e400.5}")), Code::malformed_json);
+  EXPECT_EQ(code_of(line_with("{}", "18446744073709551616")), Code::seq_not_integer);
 }
 
 TEST(RecordParser, RejectsBadBytes) {
