@@ -221,8 +221,10 @@ std::vector<Case> cases() {
          body += "\"gap\":\"x\"}";
          return put("dups.jsonl", envelope(0, body));
        }, {1}, "duplicate_member"},
-      {"number-10000-digits", [] { return put("bignum.jsonl", envelope(0, "{\"n\":" + std::string(10000, '7') + "}")); },
-       {1}, "malformed_json"},
+      // Valid JSON, but no integer where one belongs (the record is not a header either).
+      {"number-10000-digits", [] {
+         return put("bignum.jsonl", envelope(0, "{\"gap\":\"x\",\"from_seq\":" + std::string(10000, '7') + "}"));
+       }, {1}, "kind_order|body_field"},
       {"seq-beyond-2^53", [] { return put("bigseq.jsonl", envelope(9007199254740993ull, "{\"gap\":\"x\"}")); }, {1},
        "seq_mismatch"},
       {"nul-in-string", [] { return put("nul.jsonl", envelope(0, std::string("{\"gap\":\"a\0b\"}", 13))); }, {1},
@@ -512,9 +514,10 @@ TEST(HostileMemory, DiffOfARecordWithMillionsOfLeavesIsBounded) {
 }
 
 // Times from year 1 to 9999 are accepted (saturating the nanosecond clock),
-// and the nanoseconds between them do not fit in 64 bits: every difference a tool takes must still be sound
-// (the sanitizer build aborts on an overflow). Statements are re-signed
-// with the dev key, so that their times reach the checks.
+// and the nanoseconds between them do not fit in 64 bits: every difference
+// a tool takes must still be sound (the sanitizer build aborts on an
+// overflow). Statements are re-signed with the dev key, so that their times
+// reach the checks.
 TEST(HostileTimes, TheFarthestTimesApartAreSafeInEveryView) {
   const std::string early = "0001-01-01T00:00:00Z", late = "9999-12-31T23:59:59.999999999Z";
   fixtures::Lines lines = testing::valid_trace();
