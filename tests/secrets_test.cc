@@ -156,6 +156,14 @@ TEST(SecretRules, DocumentedPrefixFormats) {
                     "shpss_" + random_chars(32, 84, hex)));
 }
 
+TEST(SecretRules, TelegramBotTokensNeedTheirIdAndLength) {
+  using testing::random_chars;
+  const std::string bot = "7305518264:AA" + random_chars(33, 86);
+  EXPECT_TRUE(finds("TELEGRAM_BOT=" + bot, "telegram-bot-token", bot));
+  EXPECT_TRUE(scan("id 42:AA" + random_chars(33, 86)).empty());             // no bot id
+  EXPECT_TRUE(scan("7305518264:AA" + random_chars(40, 86) + " x").empty());  // too long
+}
+
 TEST(SecretRules, AgeKeysAreHighOnlyWithTheirBech32Checksum) {
   // A key encoded here with BIP 173 from bytes of our own.
   const std::string good = "AGE-SECRET-KEY-1NRPGLS4MEXDZT6MFT5TF9GKJUANAALNGXJMXDQL4UHDW6WX8NXQS5UHVYD";
@@ -783,6 +791,18 @@ std::string rsa_block(const std::string& indent, const std::string& eol, bool te
 // A key written the ordinary way, on lines of its own (LF or CRLF, indented
 // in YAML, or cut before its END line), is one finding whose secret_sha256
 // is that of the block as written; the pre-commit hook's command refuses it.
+TEST(ScanMode, NetrcEntriesOverLines) {
+  const std::string password = testing::random_chars(18, 87);
+  const std::string path =
+      testing::write_temp("netrc-lines", "machine api.example.net\n  login deploy\n  password " + password + "\n");
+  auto r = scan_file(path, Limits{}, Policy{}, true);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].secret.rule, "netrc-password");
+  EXPECT_EQ(r.findings[0].secret.text, password);
+  const std::string other = testing::write_temp("netrc-none", "machine api.example.net\n  login deploy\n  macdef init\n");
+  EXPECT_TRUE(scan_file(other, Limits{}, Policy{}, true).findings.empty());
+}
+
 TEST(ScanMode, MultiLinePrivateKeysInPlainFiles) {
   struct Case {
     std::string name, before, block, after;

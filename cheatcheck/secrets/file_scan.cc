@@ -15,8 +15,9 @@ namespace goalcup::cheat {
 namespace {
 
 // Some secrets span lines of a file, and lines are scanned one by one:
-// a private key from its BEGIN line to its END line, and a shell command
-// continued with a trailing backslash (curl ... \ -u user:password). Those
+// a private key from its BEGIN line to its END line, a shell command
+// continued with a trailing backslash (curl ... \ -u user:password), and a
+// .netrc entry whose login and password follow its machine line. Those
 // lines are also joined as written (LF between them, CR kept) and scanned as
 // one text, located at the first line. A key block that never closes is
 // scanned as far as it went (64 KB, 2000 lines, or the end of the file).
@@ -25,14 +26,19 @@ class LineJoiner {
   // Feeds a line; returns true when `take()` holds a block to scan.
   bool add(std::string_view line, uint64_t index) {
     if (kind_ == Kind::none) {
-      kind_ = opens_key(line) ? Kind::key : continues(line) ? Kind::shell : Kind::none;
+      kind_ = opens_key(line)      ? Kind::key
+              : continues(line)    ? Kind::shell
+              : opens_netrc(line) ? Kind::netrc
+                                   : Kind::none;
       if (kind_ != Kind::none) lines_ = 1, start_ = index, text_.assign(line);
       return false;
     }
     text_ += '\n';
     text_.append(line);
     ++lines_;
-    const bool done = kind_ == Kind::key ? line.find("-----END") != std::string_view::npos : !continues(line);
+    const bool done = kind_ == Kind::key     ? line.find("-----END") != std::string_view::npos
+                      : kind_ == Kind::netrc ? line.find("password") != std::string_view::npos || lines_ >= 3
+                                             : !continues(line);
     return done || text_.size() > kMaxBytes || lines_ > kMaxLines;
   }
   // A block still open when the file ends.
@@ -47,7 +53,14 @@ class LineJoiner {
   }
 
  private:
-  enum class Kind { none, key, shell };
+  enum class Kind { none, key, shell, netrc };
+  // A .netrc entry written over lines: "machine host" with its login and
+  // password on the lines after it.
+  static bool opens_netrc(std::string_view line) {
+    const size_t from = line.find_first_not_of(" \t");
+    return from != std::string_view::npos && line.substr(from).starts_with("machine ") &&
+           line.find("password") == std::string_view::npos;
+  }
   static bool opens_key(std::string_view line) {
     const size_t begin = line.find("-----BEGIN");
     return begin != std::string_view::npos && line.find("PRIVATE KEY", begin) != std::string_view::npos &&

@@ -219,6 +219,9 @@ constexpr Rule kRules[] = {
     {.id = "azure-sas-signature", .pattern = R"([?&]sig=)", .extract = Extract::value, .chars = Chars::pct_b64,
      .min_len = 40, .max_len = 100, .severity = Severity::warning, .left_boundary = false,
      .description = "signature of a shared access (SAS) URL"},
+    // Telegram's bot token: the bot's id, a colon, 35 characters starting "AA".
+    {.id = "telegram-bot-token", .pattern = R"(\d:AA[A-Za-z0-9_\-]{32})", .extract = Extract::bot_token,
+     .chars = Chars::alnum_dash, .left_boundary = false, .description = "Telegram bot token", .match_len = 36},
     // Model providers
     {.id = "groq-key", .pattern = R"(gsk_[A-Za-z0-9]{52})", .description = "Groq API key", .match_len = 56},
     {.id = "xai-key", .pattern = R"(xai-[A-Za-z0-9]{80})", .description = "xAI API key", .match_len = 84},
@@ -925,6 +928,19 @@ std::optional<Extracted> jwt(std::string_view text, size_t start) {
   return Extracted{start, start + t.size(), Severity::warning, "no signature"};
 }
 
+// "123456789:AA...": 8 to 10 digits of id (the match holds the last), and
+// 34 or 35 characters after the colon, the whole word.
+std::optional<Extracted> bot_token(std::string_view text, size_t start, size_t end) {
+  size_t left = start + 1;
+  while (left > 0 && left + 10 > start + 1 && text[left - 1] >= '0' && text[left - 1] <= '9') --left;
+  if (start + 1 - left < 8 || (left > 0 && in_chars(Chars::alnum_dash, text[left - 1]))) return std::nullopt;
+  size_t right = end;
+  if (right < text.size() && in_chars(Chars::alnum_dash, text[right])) ++right;
+  if (right < text.size() && in_chars(Chars::alnum_dash, text[right])) return std::nullopt;
+  if (filler_token(text.substr(start + 2, right - start - 2))) return std::nullopt;
+  return Extracted{left, right, Severity::high, ""};
+}
+
 std::optional<Extracted> discord(std::string_view text, size_t start, size_t end) {
   size_t left = start;
   while (left > 0 && start - left < 26 && in_chars(Chars::alnum_dash, text[left - 1])) --left;
@@ -1101,6 +1117,7 @@ std::optional<Extracted> extract_secret(const Rule& rule, std::string_view text,
     case Extract::value_before: return value_before(rule, text, end);
     case Extract::jwt: return jwt(text, start);
     case Extract::discord: return discord(text, start, end);
+    case Extract::bot_token: return bot_token(text, start, end);
     case Extract::azure: return azure(text, start, end);
     case Extract::pem_block: {
       // The pattern ends at "PRIVATE KEY"; its BEGIN is just before.

@@ -29,6 +29,7 @@ enum class Extract : uint8_t {
   shell_user,    // curl -u user:password: the password (the user if none)
   docker_auth,   // "auth": base64 of user:password
   value_before,  // the quoted value before `== name`
+  bot_token,     // <bot id>:<secret>, the id's 8-10 digits before the match
 };
 
 // Character sets for growing a token.
