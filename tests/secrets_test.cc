@@ -135,6 +135,10 @@ TEST(SecretRules, DocumentedPrefixFormats) {
     EXPECT_TRUE(finds("KEY " + c.token + " end", c.rule, c.token));
     EXPECT_TRUE(scan("KEY " + c.near_miss + " end").empty()) << c.rule << ": " << c.near_miss;
   }
+  // Inside base64 of binary data (after '+' or '/') EAAA starts no Square token.
+  const std::string square = "EAAA" + random_chars(60, 88);
+  EXPECT_TRUE(finds("SQUARE_TOKEN=" + square, "square-token", square));
+  EXPECT_TRUE(scan("data:image/png;base64,iVBORw0KGgo+" + square + "+AAB").empty());
   // "Authorization: SSWS <token>" (Okta's scheme): the token, not the scheme.
   const std::string okta = "00" + random_chars(40, 68);
   EXPECT_TRUE(finds("Authorization: SSWS " + okta, "auth-header", okta));

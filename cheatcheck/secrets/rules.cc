@@ -489,6 +489,8 @@ bool layout_ok(std::string_view id, std::string_view token) {
   return true;
 }
 
+bool weak_head(const Rule& rule) { return rule.pattern.starts_with("EAAA") || rule.pattern.ends_with("NRAL"); }
+
 // A time-based (version 1) UUID is an identifier: random tokens are v4.
 bool time_uuid(std::string_view v) {
   return v.size() == 36 && v[8] == '-' && v[13] == '-' && v[18] == '-' && v[23] == '-' && v[14] == '1';
@@ -1094,6 +1096,9 @@ std::optional<Extracted> extract_secret(const Rule& rule, std::string_view text,
       }
       const std::string_view token = text.substr(start, e - start);
       if (filler_token(token) || !layout_ok(rule.id, token)) return std::nullopt;
+      // Heads that base64 of binary data spells often (EAAA: zero bytes):
+      // after '+' or '/' the match is a piece of such a run, not a token.
+      if (weak_head(rule) && start > 0 && (text[start - 1] == '+' || text[start - 1] == '/')) return std::nullopt;
       // Random characters include letters: 16 digits in a row end no real token.
       const std::string_view tail = token.substr(token.size() > 16 ? token.size() - 16 : 0);
       if (!rule.id.starts_with("slack-") && tail.find_first_not_of("0123456789-_") == std::string_view::npos) {
