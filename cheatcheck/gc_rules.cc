@@ -1,49 +1,28 @@
 #include "cheatcheck/gc_rules.h"
 
+#include <algorithm>
+#include <iterator>
+#include <utility>
+#include <vector>
+
+#include "cheatcheck/checks/check.h"
+
 namespace goalcup::cheat {
 namespace {
 
-// Condensed from the recorder's cheat checklist (version 0).
+// Condensed from the recorder's cheat checklist (version 0). The rules of
+// the trace checks (GC01, GC04..GC13) are in their files in checks/, which
+// register them; these are the findings no check file makes: verify's and
+// the secret scan's (GC02, GC03).
 constexpr GapRule kRules[] = {
     {"verify", "TraceVerification", "The trace is not the one the server countersigned, or is malformed.",
      "The hash chain and the server's signed statements fix every attested record.",
      "Any goalcup-verify error: a broken chain, a bad signature, a statement bound to another history."},
-    {"GC01", "UnacknowledgedTail", "Records the server never acknowledged can be rewritten and re-sealed by anyone with the file.",
-     "Everything up to the last ack, and all of it with a seal_ack, is fixed by the server's signature.",
-     "Records after the last ack; a seal without seal_ack; an unsealed trace; the share of records and wire bytes no statement covers."},
     {"GC02", "RedactionBlindSpot", "The redactor works rule by rule on streamed bodies: secrets split across chunks or encoded (base64, \\u escapes, URL encoding) pass it.",
      "Keys of known formats in plain text are redacted.",
      "A credential of a format the redactor knows, found in a body, header, native line or argv after decoding and joining streamed deltas."},
     {"GC03", "KeyScanBlindSpot", "The redactor knows a fixed list of key formats.", "Listed formats only.",
      "A credential of a format the redactor does not list (OAuth, fine-grained tokens, private keys, JWTs, cloud keys) anywhere in the trace."},
-    {"GC04", "ControlApiOutput", "Processes of the run, the agent included, can call the control API while the capture has live authority.",
-     "Detection is after the fact, from native and wire records.",
-     "Harness log lines claiming model output that never crossed the wire (by message id or text), and wire responses the harness never logged."},
-    {"GC05", "TrafficOutsideProxy", "A tool or subprocess calling a provider with its own key bypasses capture.",
-     "Only the harness gets the CA; undeclared hosts are never decrypted.",
-     "Native assistant turns with no wire exchange near them; tunnels to declared provider hosts; tool output showing provider API calls or keys."},
-    {"GC06", "Restart", "After a daemon restart a recovered capture accepts status and seal only, and records one IngestLost gap.",
-     "One IngestLost per restart; only ack, gap, seal and seal_ack after it.",
-     "Any gap; more than one IngestLost; wire, native or exit records after an IngestLost."},
-    {"GC07", "LaunchNotBound", "The program can be replaced between the daemon's check and exec.",
-     "The daemon records program_digest and image_digest.", "A harness digest that is not a known release build."},
-    {"GC08", "ConnectorNotSnapshotted", "Connector loading is not atomic and a connector is trusted code.",
-     "The header records the loaded connector's digest.",
-     "A connector digest that is not released; capture hosts or paths that differ from the connector's."},
-    {"GC09", "TerminationWindow", "Between the harness's exit and the seal, and after a signal, processes of the run can still act.",
-     "The recorder seals promptly after exit.",
-     "Records other than native, gap, ack between exit and seal; a long exit-to-seal time; a non-zero exit or a signal."},
-    {"GC10", "Clocks", "Record times are the recorder's clock; only statement times are the server's.",
-     "Server times bound the run: nothing of it is older than the start receipt.",
-     "Record times before the start receipt or after the seal ack; times going back; large skew to the covering ack; ClockStep gaps."},
-    {"GC11", "UndeclaredHosts", "Undeclared hosts are never decrypted; authentication hosts always tunnel.",
-     "Only capture.decrypt hosts and paths are stored in wire records.", "A wire record for a host or path outside capture.decrypt."},
-    {"GC12", "NativeLogsWritable", "Native logs are the harness's own files in a home the run can write.",
-     "NativeTruncated is recorded when a log shrinks or is rewritten.",
-     "NativeTruncated gaps; line numbers that skip or repeat; parentUuid naming no earlier uuid; repeated uuids; timestamps going back."},
-    {"GC13", "StoredBodies", "Stored bodies are the recorder's own account of the wire.",
-     "sha256, size and redactions describe each stored body.",
-     "A sha256 or size that does not match the stored body; a redaction span without its marker; a request model not on the allowed list."},
 };
 
 constexpr GapRule kCoopRules[] = {
@@ -74,10 +53,22 @@ constexpr GapRule kCoopRules[] = {
 
 std::span<const GapRule> coop_rules() { return kCoopRules; }
 
-std::span<const GapRule> gap_rules() { return kRules; }
+// Built once, on first use (after every check has registered): verify
+// first, then GC01..GC13 in order.
+std::span<const GapRule> gap_rules() {
+  static const std::vector<GapRule> all = [] {
+    std::vector<GapRule> rules(std::begin(kRules), std::end(kRules));
+    for (const RegisteredCheck& c : registered_checks()) rules.push_back(c.rule);
+    std::sort(rules.begin(), rules.end(), [](const GapRule& a, const GapRule& b) {
+      return std::pair(a.id != "verify", a.id) < std::pair(b.id != "verify", b.id);
+    });
+    return rules;
+  }();
+  return all;
+}
 
 const GapRule* gap_rule(std::string_view id) {
-  for (const auto& r : kRules) {
+  for (const auto& r : gap_rules()) {
     if (r.id == id) return &r;
   }
   for (const auto& r : kCoopRules) {

@@ -1,5 +1,7 @@
 // goalcup-cheatcheck: each check with a trace that has its evidence (planted
 // by the fixture writer, chain and statements intact) and one that does not.
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 
@@ -135,6 +137,33 @@ INSTANTIATE_TEST_SUITE_P(
 // Claude Code writes API errors into its log as assistant lines of model
 // <synthetic>. They never crossed the wire and are no model answer: GC04
 // lists them for reading, and neither GC04 nor GC05 calls them cheating.
+// Each check file registers itself; a file the build did not link (or an
+// archive the linker picked it out of) would silently drop its check. The
+// registry must hold exactly the checks whose files are in checks/, and the
+// reports' rules must be verify and GC01..GC13.
+TEST(CheatCheck, EveryCheckFileIsLinkedAndRegistered) {
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(GOALCUP_SOURCE_DIR) + "/cheatcheck/checks")) {
+    const std::string name = e.path().filename().string();
+    if (name.size() > 5 && name.starts_with("gc") && name.ends_with(".cc")) files.push_back("GC" + name.substr(2, 2));
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<std::string> registered;
+  for (const RegisteredCheck& c : registered_checks()) registered.emplace_back(c.rule.id);
+  EXPECT_EQ(registered, files);
+  EXPECT_EQ(registered, (std::vector<std::string>{"GC01", "GC04", "GC05", "GC06", "GC07", "GC08", "GC09", "GC10",
+                                                  "GC11", "GC12", "GC13"}));
+  for (const RegisteredCheck& c : registered_checks()) {
+    EXPECT_EQ(c.make()->id(), c.rule.id) << "the factory registered under " << c.rule.id << " makes another check";
+    EXPECT_FALSE(c.rule.name.empty() || c.rule.gap.empty() || c.rule.bound.empty() || c.rule.evidence.empty());
+  }
+  std::vector<std::string> rules;
+  for (const GapRule& r : gap_rules()) rules.emplace_back(r.id);
+  EXPECT_EQ(rules, (std::vector<std::string>{"verify", "GC01", "GC02", "GC03", "GC04", "GC05", "GC06", "GC07", "GC08",
+                                             "GC09", "GC10", "GC11", "GC12", "GC13"}));
+  EXPECT_EQ(make_trace_checks().size(), registered.size());
+}
+
 TEST(CheatCheck, SyntheticAssistantLinesAreNotModelOutput) {
   TraceSpec spec;
   spec.turns = 4;

@@ -43,6 +43,12 @@ class Gc01 final : public Check {
 
 }  // namespace
 
-std::unique_ptr<Check> make_gc01() { return std::make_unique<Gc01>(); }
+// The rule the reports list this check under (text help, SARIF), and its factory.
+const CheckRegistrar kRegistered({.id = "GC01",
+                                  .name = "UnacknowledgedTail",
+                                  .gap = "Records the server never acknowledged can be rewritten and re-sealed by anyone with the file.",
+                                  .bound = "Everything up to the last ack, and all of it with a seal_ack, is fixed by the server's signature.",
+                                  .evidence = "Records after the last ack; a seal without seal_ack; an unsealed trace; the share of records and wire bytes no statement covers."},
+                                 make_check<Gc01>);
 
 }  // namespace goalcup::cheat

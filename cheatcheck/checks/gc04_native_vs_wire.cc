@@ -401,6 +401,12 @@ class Gc04 final : public Check {
 
 }  // namespace
 
-std::unique_ptr<Check> make_gc04() { return std::make_unique<Gc04>(); }
+// The rule the reports list this check under (text help, SARIF), and its factory.
+const CheckRegistrar kRegistered({.id = "GC04",
+                                  .name = "ControlApiOutput",
+                                  .gap = "Processes of the run, the agent included, can call the control API while the capture has live authority.",
+                                  .bound = "Detection is after the fact, from native and wire records.",
+                                  .evidence = "Harness log lines claiming model output that never crossed the wire (by message id or text), and wire responses the harness never logged."},
+                                 make_check<Gc04>);
 
 }  // namespace goalcup::cheat

@@ -171,6 +171,12 @@ class Gc05 final : public Check {
 
 }  // namespace
 
-std::unique_ptr<Check> make_gc05() { return std::make_unique<Gc05>(); }
+// The rule the reports list this check under (text help, SARIF), and its factory.
+const CheckRegistrar kRegistered({.id = "GC05",
+                                  .name = "TrafficOutsideProxy",
+                                  .gap = "A tool or subprocess calling a provider with its own key bypasses capture.",
+                                  .bound = "Only the harness gets the CA; undeclared hosts are never decrypted.",
+                                  .evidence = "Native assistant turns with no wire exchange near them; tunnels to declared provider hosts; tool output showing provider API calls or keys."},
+                                 make_check<Gc05>);
 
 }  // namespace goalcup::cheat

@@ -57,6 +57,12 @@ class Gc06 final : public Check {
 
 }  // namespace
 
-std::unique_ptr<Check> make_gc06() { return std::make_unique<Gc06>(); }
+// The rule the reports list this check under (text help, SARIF), and its factory.
+const CheckRegistrar kRegistered({.id = "GC06",
+                                  .name = "Restart",
+                                  .gap = "After a daemon restart a recovered capture accepts status and seal only, and records one IngestLost gap.",
+                                  .bound = "One IngestLost per restart; only ack, gap, seal and seal_ack after it.",
+                                  .evidence = "Any gap; more than one IngestLost; wire, native or exit records after an IngestLost."},
+                                 make_check<Gc06>);
 
 }  // namespace goalcup::cheat

@@ -37,6 +37,12 @@ class Gc07 final : public Check {
 
 }  // namespace
 
-std::unique_ptr<Check> make_gc07() { return std::make_unique<Gc07>(); }
+// The rule the reports list this check under (text help, SARIF), and its factory.
+const CheckRegistrar kRegistered({.id = "GC07",
+                                  .name = "LaunchNotBound",
+                                  .gap = "The program can be replaced between the daemon's check and exec.",
+                                  .bound = "The daemon records program_digest and image_digest.",
+                                  .evidence = "A harness digest that is not a known release build."},
+                                 make_check<Gc07>);
 
 }  // namespace goalcup::cheat

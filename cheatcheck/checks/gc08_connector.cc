@@ -60,6 +60,12 @@ class Gc08 final : public Check {
 
 }  // namespace
 
-std::unique_ptr<Check> make_gc08() { return std::make_unique<Gc08>(); }
+// The rule the reports list this check under (text help, SARIF), and its factory.
+const CheckRegistrar kRegistered({.id = "GC08",
+                                  .name = "ConnectorNotSnapshotted",
+                                  .gap = "Connector loading is not atomic and a connector is trusted code.",
+                                  .bound = "The header records the loaded connector's digest.",
+                                  .evidence = "A connector digest that is not released; capture hosts or paths that differ from the connector's."},
+                                 make_check<Gc08>);
 
 }  // namespace goalcup::cheat

@@ -69,6 +69,12 @@ class Gc09 final : public Check {
 
 }  // namespace
 
-std::unique_ptr<Check> make_gc09() { return std::make_unique<Gc09>(); }
+// The rule the reports list this check under (text help, SARIF), and its factory.
+const CheckRegistrar kRegistered({.id = "GC09",
+                                  .name = "TerminationWindow",
+                                  .gap = "Between the harness's exit and the seal, and after a signal, processes of the run can still act.",
+                                  .bound = "The recorder seals promptly after exit.",
+                                  .evidence = "Records other than native, gap, ack between exit and seal; a long exit-to-seal time; a non-zero exit or a signal."},
+                                 make_check<Gc09>);
 
 }  // namespace goalcup::cheat

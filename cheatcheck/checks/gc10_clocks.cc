@@ -97,6 +97,12 @@ class Gc10 final : public Check {
 
 }  // namespace
 
-std::unique_ptr<Check> make_gc10() { return std::make_unique<Gc10>(); }
+// The rule the reports list this check under (text help, SARIF), and its factory.
+const CheckRegistrar kRegistered({.id = "GC10",
+                                  .name = "Clocks",
+                                  .gap = "Record times are the recorder's clock; only statement times are the server's.",
+                                  .bound = "Server times bound the run: nothing of it is older than the start receipt.",
+                                  .evidence = "Record times before the start receipt or after the seal ack; times going back; large skew to the covering ack; ClockStep gaps."},
+                                 make_check<Gc10>);
 
 }  // namespace goalcup::cheat

@@ -64,6 +64,12 @@ class Gc11 final : public Check {
 
 }  // namespace
 
-std::unique_ptr<Check> make_gc11() { return std::make_unique<Gc11>(); }
+// The rule the reports list this check under (text help, SARIF), and its factory.
+const CheckRegistrar kRegistered({.id = "GC11",
+                                  .name = "UndeclaredHosts",
+                                  .gap = "Undeclared hosts are never decrypted; authentication hosts always tunnel.",
+                                  .bound = "Only capture.decrypt hosts and paths are stored in wire records.",
+                                  .evidence = "A wire record for a host or path outside capture.decrypt."},
+                                 make_check<Gc11>);
 
 }  // namespace goalcup::cheat

@@ -142,6 +142,12 @@ class Gc12 final : public Check {
 
 }  // namespace
 
-std::unique_ptr<Check> make_gc12() { return std::make_unique<Gc12>(); }
+// The rule the reports list this check under (text help, SARIF), and its factory.
+const CheckRegistrar kRegistered({.id = "GC12",
+                                  .name = "NativeLogsWritable",
+                                  .gap = "Native logs are the harness's own files in a home the run can write.",
+                                  .bound = "NativeTruncated is recorded when a log shrinks or is rewritten.",
+                                  .evidence = "NativeTruncated gaps; line numbers that skip or repeat; parentUuid naming no earlier uuid; repeated uuids; timestamps going back."},
+                                 make_check<Gc12>);
 
 }  // namespace goalcup::cheat

@@ -109,6 +109,12 @@ class Gc13 final : public Check {
 
 }  // namespace
 
-std::unique_ptr<Check> make_gc13() { return std::make_unique<Gc13>(); }
+// The rule the reports list this check under (text help, SARIF), and its factory.
+const CheckRegistrar kRegistered({.id = "GC13",
+                                  .name = "StoredBodies",
+                                  .gap = "Stored bodies are the recorder's own account of the wire.",
+                                  .bound = "sha256, size and redactions describe each stored body.",
+                                  .evidence = "A sha256 or size that does not match the stored body; a redaction span without its marker; a request model not on the allowed list."},
+                                 make_check<Gc13>);
 
 }  // namespace goalcup::cheat

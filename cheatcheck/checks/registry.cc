@@ -1,15 +1,33 @@
+#include <algorithm>
 #include <cstdio>
 
 #include "cheatcheck/checks/check.h"
 
 namespace goalcup::cheat {
 
+namespace {
+
+// Filled while the check files' statics are initialised (one thread, before
+// main), read only after.
+std::vector<RegisteredCheck>& registry() {
+  static std::vector<RegisteredCheck> checks;
+  return checks;
+}
+
+}  // namespace
+
+CheckRegistrar::CheckRegistrar(const GapRule& rule, CheckFactory make) noexcept {
+  auto& checks = registry();
+  const auto at = std::lower_bound(checks.begin(), checks.end(), rule.id,
+                                   [](const RegisteredCheck& c, std::string_view id) { return c.rule.id < id; });
+  checks.insert(at, RegisteredCheck{rule, make});
+}
+
+const std::vector<RegisteredCheck>& registered_checks() { return registry(); }
+
 std::vector<std::unique_ptr<Check>> make_trace_checks() {
   std::vector<std::unique_ptr<Check>> checks;
-  for (auto make : {make_gc01, make_gc04, make_gc05, make_gc06, make_gc07, make_gc08, make_gc09, make_gc10,
-                    make_gc11, make_gc12, make_gc13}) {
-    checks.push_back(make());
-  }
+  for (const RegisteredCheck& c : registered_checks()) checks.push_back(c.make());
   return checks;
 }
 
