@@ -53,26 +53,63 @@ bool fits_simdjson(std::string_view t) {
   return std::from_chars(t.data(), end, v).ec == std::errc();
 }
 
-// `s` with each valid number that simdjson cannot hold (an integer beyond
-// 64 bits, 1e400) written over by "0.0" and spaces: JSON of the same shape
-// in which that member is no integer. nullopt when there is none. Strings
-// are skipped, so only number tokens are touched.
-std::optional<std::string> blank_wide_numbers(std::string_view s) {
+// The UTF-16 unit a "\uXXXX" escape at s[i] stands for, or -1.
+int escaped_unit(std::string_view s, size_t i) {
+  if (i + 6 > s.size() || s[i] != '\\' || s[i + 1] != 'u') return -1;
+  int unit = 0;
+  for (size_t k = i + 2; k < i + 6; ++k) {
+    const char c = s[k];
+    const char lower = static_cast<char>(c | 0x20);
+    if (is_digit(c)) {
+      unit = unit * 16 + (c - '0');
+    } else if (lower >= 'a' && lower <= 'f') {
+      unit = unit * 16 + (lower - 'a' + 10);
+    } else {
+      return -1;
+    }
+  }
+  return unit;
+}
+
+bool is_surrogate(int unit) { return unit >= 0xD800 && unit <= 0xDFFF; }
+
+// `s` rewritten, at the same length, into what simdjson's DOM can hold:
+// each valid number it cannot (an integer beyond 64 bits, 1e400) becomes
+// "0.0" and spaces, so that member is no integer; each escaped lone
+// surrogate (RFC 8259's grammar allows "\ud800", which JSON.stringify and
+// Python's json write for a cut or undecodable string) becomes "\ufffd",
+// the replacement character. nullopt when there is neither.
+std::optional<std::string> simdjson_readable(std::string_view s) {
   std::optional<std::string> out;
+  auto rewrite = [&](size_t at, size_t n, const std::string& with) {
+    if (!out) out.emplace(s);
+    out->replace(at, n, with);
+  };
   size_t i = 0;
   while (i < s.size()) {
     const char c = s[i];
     if (c == '"') {
       for (++i; i < s.size() && s[i] != '"'; ++i) {
-        if (s[i] == '\\') ++i;
+        if (s[i] != '\\') continue;
+        const int unit = escaped_unit(s, i);
+        if (!is_surrogate(unit)) {
+          ++i;  // the escaped character
+          continue;
+        }
+        const int next = escaped_unit(s, i + 6);
+        if (unit <= 0xDBFF && next >= 0xDC00 && next <= 0xDFFF) {
+          i += 11;  // a proper pair
+          continue;
+        }
+        rewrite(i, 6, "\\ufffd");
+        i += 5;
       }
       ++i;
     } else if (c == '-' || is_digit(c)) {
       const size_t end = std::min(s.find_first_not_of("+-.0123456789eE", i), s.size());
       const std::string_view token = s.substr(i, end - i);
       if (token.size() >= 3 && is_json_number(token) && !fits_simdjson(token)) {
-        if (!out) out.emplace(s);
-        out->replace(i, token.size(), "0.0" + std::string(token.size() - 3, ' '));
+        rewrite(i, token.size(), "0.0" + std::string(token.size() - 3, ' '));
       }
       i = end;
     } else {
@@ -93,11 +130,11 @@ StrictJsonParser::StrictJsonParser(const Limits& limits) : parser_(limits.max_li
 Result<simdjson::dom::element> StrictJsonParser::parse_padded(std::string_view bytes, int64_t seq) {
   simdjson::dom::element root;
   auto err = parser_.parse(bytes.data(), bytes.size(), false).get(root);
-  if (err == simdjson::NUMBER_ERROR) {
-    // JSON allows any number; one simdjson cannot hold is only ever in a
-    // member that no check reads as a number (the chain hashes the bytes
-    // as they stand), so the line is parsed again without it.
-    if (auto wide = blank_wide_numbers(bytes)) {
+  if (err == simdjson::NUMBER_ERROR || err == simdjson::STRING_ERROR) {
+    // Valid JSON that simdjson refuses: parsed again as simdjson_readable()
+    // rewrites it. The chain hashes the bytes as they stand, so no
+    // rewrite changes what is verified.
+    if (auto wide = simdjson_readable(bytes)) {
       wide_copy_ = std::move(*wide);
       wide_copy_.append(kLinePadding, '\0');
       err = parser_.parse(wide_copy_.data(), bytes.size(), false).get(root);

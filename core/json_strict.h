@@ -1,8 +1,9 @@
 // Strict JSON: RFC 8259 as simdjson checks it (structure, UTF-8, escapes,
-// lone surrogates, number syntax), plus what simdjson allows and this format
+// number syntax), plus what simdjson allows and this format
 // does not: duplicate member names in any object and nesting beyond the
 // limit. A valid number simdjson cannot hold (beyond 64 bits or a double)
-// reads as a non-integer, so a member that must be an integer refuses it.
+// reads as a non-integer, so a member that must be an integer refuses it;
+// an escaped lone surrogate ("\ud800") reads as U+FFFD.
 #pragma once
 
 #include <simdjson.h>
@@ -37,7 +38,7 @@ class StrictJsonParser {
  private:
   simdjson::dom::parser parser_;
   std::string copy_;       // reused: most calls need no allocation
-  std::string wide_copy_;  // a line whose too-wide numbers were blanked
+  std::string wide_copy_;  // a line rewritten for simdjson (see .cc)
 };
 
 // The first member name that repeats within one object, anywhere in `root`.

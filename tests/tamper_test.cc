@@ -164,7 +164,7 @@ TEST(Tamper, MalformedLines) {
     for (size_t i = p; i < p + 64; ++i) l[i] = static_cast<char>(std::toupper(l[i]));
   }, Code::bad_hex);
   mutate([](std::string& l) { l.insert(l.find("\"body\":{") + 8, "\"x\":\"\xff\","); }, Code::invalid_utf8);
-  mutate([](std::string& l) { l.insert(l.find("\"body\":{") + 8, "\"x\":\"\\udc01\","); }, Code::malformed_json);
+  mutate([](std::string& l) { l.insert(l.find("\"body\":{") + 8, "\"x\":\"\\x41\","); }, Code::malformed_json);
   // A missing final LF.
   auto cut = testing::verify_bytes(join(base()).substr(0, join(base()).size() - 1));
   EXPECT_TRUE(has_error(cut, Code::missing_final_lf));
