@@ -5,6 +5,8 @@
 #include <zstd_errors.h>
 
 #include <cstring>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "core/owned.h"
@@ -125,6 +127,25 @@ bool is_zstd_magic(const std::string& p) {
   return m == ZSTD_MAGICNUMBER || (m & ZSTD_MAGIC_SKIPPABLE_MASK) == ZSTD_MAGIC_SKIPPABLE_START;
 }
 
+// Another compressor's magic at the start of an upload (or of a tar
+// member): a trace line starts with '{', so these are never a trace, and
+// reading such bytes as lines would call an honest upload malformed.
+std::optional<std::string_view> other_compression(const std::string& p) {
+  struct Magic {
+    std::string_view bytes, name;
+  };
+  static constexpr Magic kMagics[] = {{"\x1f\x8b", "gzip"},
+                                      {"BZh", "bzip2"},
+                                      {"\xfd" "7zXZ", "xz"},
+                                      {"PK\x03\x04", "zip"},
+                                      {"7z\xbc\xaf", "7-Zip"},
+                                      {"\x04\x22\x4d\x18", "lz4"}};
+  for (const Magic& m : kMagics) {
+    if (p.size() >= m.bytes.size() && std::string_view(p).substr(0, m.bytes.size()) == m.bytes) return m.name;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::unique_ptr<ByteSource> zstd_stream_source(std::unique_ptr<ByteSource> inner, const Limits& limits,
@@ -156,8 +177,14 @@ Result<std::string> read_prefix(ByteSource& src, size_t n) {
 Result<std::unique_ptr<ByteSource>> sniff_compression(std::unique_ptr<ByteSource> inner,
                                                       const Limits& limits, bool* is_zstd,
                                                       std::shared_ptr<UploadBudget> budget) {
-  GOALCUP_ASSIGN_OR_RETURN(std::string bytes, read_prefix(*inner, 4));
+  GOALCUP_ASSIGN_OR_RETURN(std::string bytes, read_prefix(*inner, 6));  // the longest magic below
   *is_zstd = is_zstd_magic(bytes);
+  if (auto other = other_compression(bytes)) {
+    return Error{Code::unsupported_format, -1,
+                 "the bytes are " + std::string(*other) +
+                     "-compressed: traces are read as .jsonl, .jsonl.zst, or a .tar or .tar.zst holding one; "
+                     "decompress it (or recompress with zstd) first"};
+  }
   auto src = prefixed_source(std::move(bytes), std::move(inner));
   if (*is_zstd) return zstd_source(std::move(src), limits, std::move(budget));
   return src;

@@ -168,6 +168,7 @@ void ChainVerifier::warn(WarningCode code, int64_t seq, std::string message) {
 }
 
 void ChainVerifier::add_cut_warning(const Error& e) {
+  if (lines_ == 0) return add_read_error(e);
   if (auto code = cut_warning(e.code)) {
     warn(*code, e.seq, e.message);
   } else {

@@ -131,6 +131,8 @@ class ChainVerifier {
   void stop_reading() { stopped_by_tool_ = true; }
   // The source ended early but cleanly enough to judge (ByteSource::cut):
   // a warning under the error's code; the lines read decide the verdict.
+  // A cut before the first line leaves nothing to judge: an upload damaged
+  // on its way is not evidence of an empty trace, so it could not be judged.
   void add_cut_warning(const Error& e);
   VerifyReport finish(uint64_t bytes_read);
   // True once --max-errors errors were found: the verdict is settled and

@@ -124,6 +124,26 @@ TEST(Reader, TruncatedZstdIsJudgedAsFarAsItGoes) {
   EXPECT_TRUE(has_warning(m));
   // A whole stream has no such warning.
   EXPECT_FALSE(has_warning(verify_path(write_temp("whole.zst", mid))));
+  // Cut before a single line decodes: nothing to judge, not an empty trace.
+  auto none = verify_path(write_temp("cut-early.zst", mid.substr(0, 12)));
+  EXPECT_VERDICT(none, Verdict::error);
+  EXPECT_TRUE(testing::has_error(none, Code::zstd_truncated)) << testing::error_codes(none);
+  EXPECT_FALSE(testing::has_error(none, Code::empty_trace)) << testing::error_codes(none);
+}
+
+// gzip, xz, bzip2, zip: not formats a trace comes in, and never a trace
+// (whose first byte is '{'). Could not judge, saying what the bytes are,
+// rather than lines of binary judged invalid.
+TEST(Reader, OtherCompressorsAreNotJudgedAsLines) {
+  for (const std::string& magic : {std::string("\x1f\x8b\x08\x00", 4), std::string("BZh91AY"),
+                                  std::string("\xfd" "7zXZ\x00", 6), std::string("PK\x03\x04", 4)}) {
+    auto r = verify_path(write_temp("packed", magic + std::string(600, '\x01')));
+    EXPECT_VERDICT(r, Verdict::error);
+    EXPECT_TRUE(testing::has_error(r, Code::unsupported_format)) << testing::error_codes(r);
+    EXPECT_FALSE(testing::has_error(r, Code::invalid_utf8)) << testing::error_codes(r);
+  }
+  // A trace is still a trace.
+  EXPECT_VERDICT(verify_path(write_temp("plain.jsonl", trace_text())), Verdict::verified);
 }
 
 TEST(Reader, ZstdEndingOnAFullReadIsWhole) {
