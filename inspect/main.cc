@@ -208,7 +208,7 @@ int main(int argc, char** argv) {
     return status_of(s.verify);
   }
   if (*show) {
-    ShownRecord shown = show_record(trace, wopt, seq, view_format, style);
+    ShownRecord shown = show_record(trace, wopt, seq, view_format, style, show_secrets ? nullptr : &masker);
     if (report_unreadable(shown.report)) return 2;
     if (!shown.out) {
       print_text(std::cerr, "goalcup-inspect: " + safe_text(trace) + " has no record " + std::to_string(seq) + " (" +

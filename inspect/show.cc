@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cheatcheck/secrets/mask.h"
 #include "cli/json_dom.h"
 #include "cli/safe_text.h"
 #include "core/json_strict.h"
@@ -174,15 +175,25 @@ std::string render_json(const Record& r, const Digest& hash, RecordRenderer& rr)
   return out;
 }
 
+// Credentials are masked in the record before it is rendered, not in what
+// the rendering prints: wrapped lines would cut a key in two, and a key a
+// stream split over several deltas shows whole only once they are joined.
+// A line longer than this is masked in its rendering only (each string of
+// it is clipped to kShownBytes there), so that masking costs no more than
+// showing does.
+constexpr size_t kMaskWholeLineBelow = 16 << 20;
+
 class ShowVisitor final : public RecordVisitor {
  public:
-  ShowVisitor(uint64_t seq, bool json, const Style& st, const Limits& limits)
-      : seq_(seq), json_(json), st_(st), limits_(limits) {}
+  ShowVisitor(uint64_t seq, bool json, const Style& st, const Limits& limits, cheat::CredentialMasker* masker)
+      : seq_(seq), json_(json), st_(st), limits_(limits), masker_(masker) {}
   bool on_record(const Record& r, const Line& line, const Digest& hash) override {
     // Read on to the end: the verdict and the marks need the whole chain.
     if (line.index != seq_) return true;
-    RecordRenderer rr(limits_);
-    out_ = json_ ? render_json(r, hash, rr) : render_text(r, line, hash, st_, rr);
+    if (masker_ && line.bytes.size() < kMaskWholeLineBelow) {
+      if (auto masked = masker_->mask(line.bytes)) return render_masked(std::move(*masked), line, hash);
+    }
+    render(r, line, hash);
     return true;
   }
   void on_bad_line(const Line& line, const Error& e) override {
@@ -191,10 +202,29 @@ class ShowVisitor final : public RecordVisitor {
   std::optional<std::string> out_, bad_;
 
  private:
+  void render(const Record& r, const Line& line, const Digest& hash) {
+    RecordRenderer rr(limits_);
+    out_ = json_ ? render_json(r, hash, rr) : render_text(r, line, hash, st_, rr);
+  }
+  // The record as masked, shown with the hash of the line as written.
+  bool render_masked(std::string masked, const Line& line, const Digest& hash) {
+    const size_t length = masked.size();
+    masked.append(kLinePadding, '\0');
+    RecordParser parser(limits_);
+    auto r = parser.parse(std::string_view(masked.data(), length), line.index);
+    if (!r) {  // masking only replaces string contents: not expected
+      bad_ = "seq " + std::to_string(seq_) + " could not be shown with its credentials masked";
+      return true;
+    }
+    render(*r, Line{std::string_view(masked.data(), length), line.index}, hash);
+    return true;
+  }
+
   uint64_t seq_;
   bool json_;
   const Style& st_;
   const Limits& limits_;
+  cheat::CredentialMasker* masker_;
 };
 
 // One fixed-width line per record: seq, time of day to the millisecond,
@@ -316,9 +346,9 @@ std::unique_ptr<RecordListPrinter> make_record_list_printer(Format format, const
 }  // namespace
 
 ShownRecord show_record(const std::string& path, const WalkOptions& options, uint64_t seq, Format format,
-                        const Style& style) {
+                        const Style& style, cheat::CredentialMasker* masker) {
   const bool json = format == Format::json;
-  ShowVisitor v(seq, json, style, options.limits);
+  ShowVisitor v(seq, json, style, options.limits, masker);
   ShownRecord shown;
   shown.report = walk_trace(path, options, &v);
   const VerdictView verdict(shown.report);

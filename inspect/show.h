@@ -14,15 +14,20 @@
 #include "core/walk.h"
 #include "inspect/verdict_view.h"
 
+namespace goalcup::cheat {
+class CredentialMasker;
+}
+
 namespace goalcup::inspect {
 
 struct ShownRecord {
   VerifyReport report;
   std::optional<std::string> out;  // banner and record; nullopt: no such record
 };
-// `format`: text or json.
+// `format`: text or json. With a `masker`, credentials show as their masked
+// previews (the caller also masks what is printed).
 ShownRecord show_record(const std::string& path, const WalkOptions& options, uint64_t seq, Format format,
-                        const Style& style);
+                        const Style& style, cheat::CredentialMasker* masker = nullptr);
 
 struct RecordFilter {
   std::vector<std::string> kinds;  // empty: all; kind names of the format
