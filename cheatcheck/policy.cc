@@ -1,6 +1,8 @@
 #include "cheatcheck/policy.h"
 
+#include <algorithm>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 
 #include "core/json_strict.h"
@@ -29,6 +31,17 @@ std::string opt_string(simdjson::dom::object o, std::string_view key, bool* ok) 
   return std::string(v);
 }
 
+// A member the schema does not name: a judge's typo ("modles") must not
+// quietly drop the check it meant to set.
+Status only_members(simdjson::dom::object o, std::initializer_list<std::string_view> allowed, const std::string& where) {
+  for (auto field : o) {
+    if (std::find(allowed.begin(), allowed.end(), field.key) == allowed.end()) {
+      return bad(where + "unknown member \"" + std::string(field.key) + "\" (schemas/cheatcheck-policy.schema.json lists the members)");
+    }
+  }
+  return {};
+}
+
 bool digest_ok(const std::string& d) { return d.empty() || parse_digest_ref(d).has_value(); }
 
 Status read_harness(simdjson::dom::object root, Policy& p) {
@@ -44,6 +57,7 @@ Status read_harness(simdjson::dom::object root, Policy& p) {
     for (auto item : list) {
       simdjson::dom::object o;
       if (item.get(o)) return bad("harness builds are objects");
+      GOALCUP_RETURN_IF_ERROR(only_members(o, {"version", "program_digest", "image_digest"}, "a harness build: "));
       bool ok = true;
       HarnessBuild b{opt_string(o, "version", &ok), opt_string(o, "program_digest", &ok), opt_string(o, "image_digest", &ok)};
       if (!ok || !digest_ok(b.program_digest) || !digest_ok(b.image_digest) ||
@@ -66,6 +80,7 @@ Status read_connectors(simdjson::dom::object root, Policy& p) {
   for (auto item : list) {
     simdjson::dom::object o;
     if (item.get(o)) return bad("connectors are objects");
+    GOALCUP_RETURN_IF_ERROR(only_members(o, {"id", "version", "digest", "decrypt"}, "a connector: "));
     bool ok = true;
     ConnectorRelease c{opt_string(o, "id", &ok), opt_string(o, "version", &ok), opt_string(o, "digest", &ok), {}, false};
     if (!ok || c.digest.empty() || !digest_ok(c.digest)) return bad("a connector needs digest as sha256:<hex>");
@@ -95,6 +110,9 @@ Status read_thresholds(simdjson::dom::object root, Policy& p) {
   auto g = json::object(root, "thresholds", &t);
   if (g == json::Get::absent) return {};
   if (g != json::Get::ok) return bad("thresholds must be an object");
+  GOALCUP_RETURN_IF_ERROR(only_members(t, {"max_exit_to_seal_seconds", "max_clock_skew_seconds", "max_ack_delay_seconds",
+                                           "max_unattested_share"},
+                                       "thresholds: "));
   for (auto [key, target] : {std::pair{"max_exit_to_seal_seconds", &p.thresholds.max_exit_to_seal_seconds},
                              std::pair{"max_clock_skew_seconds", &p.thresholds.max_clock_skew_seconds},
                              std::pair{"max_ack_delay_seconds", &p.thresholds.max_ack_delay_seconds},
@@ -116,6 +134,8 @@ Result<Policy> parse_policy(std::string_view text) {
   if (!root) return bad(root.error().message);
   simdjson::dom::object o;
   if (root->get(o)) return bad("must be a JSON object");
+  GOALCUP_RETURN_IF_ERROR(
+      only_members(o, {"harness_builds", "connectors", "models", "redactor_rules", "thresholds"}, ""));
   Policy p;
   p.loaded = true;
   GOALCUP_RETURN_IF_ERROR(read_harness(o, p));

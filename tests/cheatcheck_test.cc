@@ -378,6 +378,11 @@ TEST(CheatCheck, PoliciesAreValidated) {
   EXPECT_FALSE(parse_policy(R"({"thresholds": {"max_clock_skew_seconds": -1}})").ok());
   EXPECT_FALSE(parse_policy(R"({"models": "gpt"})").ok());
   EXPECT_TRUE(parse_policy(R"({"thresholds": {"max_exit_to_seal_seconds": 5}})").ok());
+  // A misspelt member would silently drop the check it meant to set.
+  EXPECT_FALSE(parse_policy(R"({"modles": ["claude-x"]})").ok());
+  EXPECT_FALSE(parse_policy(R"({"thresholds": {"max_exit_to_seal_secs": 0}})").ok());
+  EXPECT_FALSE(parse_policy(R"({"connectors": [{"digest": "sha256:)" + std::string(64, 'a') + R"(", "decrpyt": []}]})").ok());
+  EXPECT_TRUE(parse_policy(R"({"connectors": [{"digest": "sha256:)" + std::string(64, 'a') + R"(", "decrypt": []}]})").ok());
 }
 
 TEST(CheatCheck, InvalidTraceIsAHighFindingAndTheChecksStillRun) {
