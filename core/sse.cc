@@ -134,9 +134,25 @@ class Rebuilder {
   }
 
  private:
+  // The first error a stream reports: {"error": {type|code, message}} or
+  // the members on the event itself.
+  void take_error(std::optional<simdjson::dom::element> holder) {
+    if (!holder || !out_.error.empty()) return;
+    auto err = child(holder, "error");
+    if (err && !err->is_object()) return;
+    const auto source = err ? err : holder;
+    std::string kind = get_str(source, "type");
+    if (kind.empty() || kind == "error") kind = get_str(source, "code");
+    const std::string message = get_str(source, "message");
+    if (kind.empty() && message.empty()) return;
+    out_.error = kind.empty() ? message : message.empty() ? kind : kind + ": " + message;
+  }
+
   void anthropic(const std::string& type, simdjson::dom::element e) {
     const int64_t index = get_int(e, "index");
-    if (type == "message_start") {
+    if (type == "error" || (type.empty() && child(e, "error"))) {
+      take_error(e);
+    } else if (type == "message_start") {
       auto m = child(e, "message");
       out_.message_id = get_str(m, "id");
       out_.model = get_str(m, "model");
@@ -217,6 +233,7 @@ class Rebuilder {
         out_.stop_reason = get_str(r, "status");
       } else if (type == "response.incomplete" || type == "response.failed") {
         out_.stop_reason = type.substr(9);
+        take_error(r);
       }
     } else if (type == "response.output_item.added" || type == "response.output_item.done") {
       item(type == "response.output_item.done", child(e, "item"), block(index));

@@ -52,6 +52,10 @@ struct RebuiltAnswer {
   std::string message_id;  // msg_... / resp_... / chatcmpl-...
   std::string model;
   std::string stop_reason;
+  // An error the provider reported in the stream (Anthropic `error` event,
+  // OpenAI `error` / `response.failed`, a Chat Completions error chunk), as
+  // "type: message"; empty when none.
+  std::string error;
   std::string text;                      // every text delta, concatenated
   std::vector<RebuiltToolCall> tool_calls;
   std::vector<RebuiltBlock> blocks;      // everything, in stream order

@@ -163,6 +163,7 @@ std::string format_exchange_text(const Exchange& e, const Style& st, const Verdi
     out += wrap(in.text, "    | ");
   }
   out += st.paint("  assistant" + (a.message_id.empty() ? "" : " " + safe_text(a.message_id)), Color::green) + "\n";
+  if (!a.error.empty()) out += st.paint(wrap("(error) " + a.error, "    "), Color::red);
   bool first_text = true;
   for (const auto& b : answer_blocks(a)) {
     using K = RebuiltBlock::Kind;
@@ -207,6 +208,7 @@ std::string format_exchange_markdown(const Exchange& e, const VerdictView* verdi
                                     : "**" + input_label(in) + "**\n\n" + block_quote(in.text);
   }
   out += "**Assistant**\n\n";
+  if (!a.error.empty()) out += "**Stream error** " + code_span(a.error) + "\n\n";
   for (const auto& b : answer_blocks(a)) {
     using K = RebuiltBlock::Kind;
     if (b.kind == K::text && !b.text.empty()) {
@@ -235,7 +237,9 @@ std::string format_exchange_json(const Exchange& e, const VerdictView* verdict) 
   if (verdict) write_marks_json(w, exchange_marks(e, *verdict));
   if (e.has_request) w.field("request_seq", e.request.seq); else w.null_field("request_seq");
   w.field("response_seq", e.response_seq).field("model", a.model.empty() ? e.request.model : a.model);
-  w.field("message_id", a.message_id).field("stop_reason", a.stop_reason).field("text", a.text);
+  w.field("message_id", a.message_id).field("stop_reason", a.stop_reason);
+  if (!a.error.empty()) w.field("error", a.error);
+  w.field("text", a.text);
   w.key("tool_calls").begin_array();
   for (const auto& c : a.tool_calls) {
     w.begin_object().field("id", c.id).field("name", c.name).field("input", shown_input(c)).field("kind", c.kind);

@@ -357,6 +357,7 @@ std::string HtmlVisitor::conversation_html(const VerdictView& v) {
            std::to_string(e.number) + " &middot; " + (e.has_request ? link(e.request.seq) : "no request") + " &rarr; " +
            link(e.response_seq) + " &middot; <code>" + esc(a.model.empty() ? e.request.model : a.model) + "</code> &middot; " +
            esc(a.stop_reason) + " &middot; " + esc(a.message_id) + badge(e.response_seq, v) + "</div>";
+    if (!a.error.empty()) out += "<div class=\"note\">Stream error: <code>" + esc(a.error) + "</code></div>";
     for (const auto& in : e.request.inputs) {
       // The size of the input as sent, not of the part embedded here.
       const uint64_t size = in.bytes ? in.bytes : in.text.size();

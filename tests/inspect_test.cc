@@ -161,6 +161,37 @@ TEST(Conversation, AnthropicContentGivenWholeInMessageStart) {
   EXPECT_EQ(a.blocks[0].kind, RebuiltBlock::Kind::tool_call);
 }
 
+// A provider's error inside the stream is shown, not an empty answer: an
+// Anthropic error event (overloaded mid-answer), OpenAI's error event and
+// failed response, a Chat Completions error chunk.
+TEST(Conversation, ErrorsReportedInTheStreamAreShown) {
+  const RebuiltAnswer anthropic = rebuild_answer(
+      "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_3\",\"content\":[]}}\n\n"
+      "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n");
+  EXPECT_EQ(anthropic.error, "overloaded_error: Overloaded");
+  const RebuiltAnswer responses = rebuild_answer(
+      "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_4\",\"error\":null}}\n\n"
+      "event: response.failed\ndata: {\"type\":\"response.failed\",\"response\":{\"id\":\"resp_4\",\"status\":\"failed\","
+      "\"error\":{\"code\":\"server_error\",\"message\":\"Try again\"}}}\n\n");
+  EXPECT_EQ(responses.error, "server_error: Try again");
+  EXPECT_EQ(responses.stop_reason, "failed");
+  const RebuiltAnswer chat = rebuild_answer("data: {\"error\":{\"message\":\"Rate limited\",\"type\":\"rate_limit\"}}\n\n");
+  EXPECT_EQ(chat.error, "rate_limit: Rate limited");
+  EXPECT_TRUE(rebuild_answer("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n").error.empty());
+
+  Exchange e;
+  e.number = 1;
+  e.answer = anthropic;
+  EXPECT_NE(format_exchange_text(e, Style::plain()).find("(error) overloaded_error: Overloaded"), std::string::npos);
+  EXPECT_NE(format_exchange_markdown(e).find("**Stream error** `overloaded_error: Overloaded`"), std::string::npos);
+  simdjson::dom::parser p;
+  simdjson::dom::element doc;
+  ASSERT_FALSE(p.parse(format_exchange_json(e)).get(doc));
+  std::string_view error;
+  ASSERT_FALSE(doc["error"].get(error));
+  EXPECT_EQ(error, "overloaded_error: Overloaded");
+}
+
 // A trace is hostile: its text must not end a code block or pass for an
 // exchange of its own in the Markdown a judge reads.
 TEST(Conversation, MarkdownKeepsTraceTextInsideItsBlocks) {
