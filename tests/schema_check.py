@@ -211,6 +211,12 @@ with tempfile.TemporaryDirectory() as tmp:
                     "-o", os.path.join(tmp, "trace.jsonl")], check=True, capture_output=True)
     check(load("inspect-conversation.schema.json"), run_json("conversation", "--format", "json", os.path.join(tmp, "trace.jsonl")),
           "inspect conversation of every block kind")
+    # The last answer broken off by the provider's error event.
+    subprocess.run([fixture, "wrap", os.path.join(tmp, "log.jsonl"), "--interrupt", "--stream-error", "--key",
+                    os.path.join(src, "fixtures", "keys", "dev-key.json"), "-o", os.path.join(tmp, "error.jsonl")],
+                   check=True, capture_output=True)
+    check(load("inspect-conversation.schema.json"), run_json("conversation", "--format", "json", os.path.join(tmp, "error.jsonl")),
+          "inspect conversation of a stream that ends in an error")
 
 # A wire body that is not UTF-8 is shown as base64; the secret text only with
 # --show-secrets. The altered record breaks the chain, which show still reports.
