@@ -57,7 +57,10 @@ bool has_suffix(std::string_view s, std::string_view suffix) {
 }
 
 bool looks_like_trace_input(std::string_view name) {
-  for (std::string_view suffix : {".jsonl", ".jsonl.zst", ".tar", ".tar.zst", ".tgz"}) {
+  // Uploads compressed otherwise are inputs too: each is then said to be
+  // could-not-judge (unsupported_format), not left out of the count.
+  for (std::string_view suffix : {".jsonl", ".jsonl.zst", ".tar", ".tar.zst", ".tgz", ".jsonl.gz", ".tar.gz", ".jsonl.xz",
+                                  ".tar.xz", ".jsonl.bz2", ".tar.bz2", ".zip"}) {
     if (has_suffix(name, suffix)) return true;
   }
   return false;
@@ -93,7 +96,10 @@ class BatchWalk {
       }
     }
     for (const auto& e : entries) {
-      if (e.is_symlink(ec)) continue;  // an upload must not lead outside itself
+      if (e.is_symlink(ec)) {  // an upload must not lead outside itself
+        if (looks_like_trace_input(e.path().filename().string())) skipped_links_.push_back(e.path().string());
+        continue;
+      }
       if (e.is_directory(ec)) {
         if (depth + 1 > limits_.max_depth) {
           return Error{Code::limit_archive_members, -1, "the batch folder nests deeper than " + std::to_string(limits_.max_depth) +
@@ -107,11 +113,12 @@ class BatchWalk {
     return std::nullopt;
   }
   std::vector<std::string>& found() { return found_; }
+  const std::vector<std::string>& skipped_links() const { return skipped_links_; }
 
  private:
   BatchWalkLimits limits_;
   size_t seen_ = 0;
-  std::vector<std::string> found_;
+  std::vector<std::string> found_, skipped_links_;
 };
 
 }  // namespace
@@ -130,6 +137,11 @@ Result<std::vector<std::string>> expand_batch_dir(const std::string& dir, const 
   }
   BatchWalk walk(limits);
   if (auto err = walk.walk(dir, 0)) return *err;
+  if (!limits.quiet_skips) {
+    for (const auto& link : walk.skipped_links()) {
+      print_text(std::cerr, "--batch: " + safe_text(link) + " is a symbolic link, not followed: not checked\n", Style::plain());
+    }
+  }
   return std::move(walk.found());
 }
 
@@ -137,7 +149,7 @@ std::string batch_hint(const std::string& input, Code code, std::string_view too
   if (code != Code::no_trace_in_submission && code != Code::ambiguous_submission) return "";
   std::error_code ec;
   if (!fs::is_directory(fs::symlink_status(input, ec))) return "";
-  auto inputs = expand_batch_dir(input);
+  auto inputs = expand_batch_dir(input, {.quiet_skips = true});
   if (!inputs || inputs->size() < 2) return "";
   return std::string(tool) + ": hint: " + input + " holds " + std::to_string(inputs->size()) +
          " traces or submissions; to check each on its own, pass --batch (or -r)\n";

@@ -27,11 +27,14 @@ Result<std::vector<std::string>> read_file_list(const std::string& path);
 // --batch: the inputs a folder of many submissions stands for, in name
 // order. A directory holding trace.jsonl or trace.jsonl.zst is one
 // submission (not looked into further); elsewhere every file named *.jsonl,
-// *.jsonl.zst, *.tar, *.tar.zst or *.tgz is an input and subdirectories are
-// walked. Links are not followed; depth and entries are bounded.
+// *.jsonl.zst, *.tar, *.tar.zst or *.tgz (or another compressor's ending,
+// judged could-not-judge) is an input and subdirectories are walked. Links
+// are not followed (one named like an input is said on stderr); depth and
+// entries are bounded.
 struct BatchWalkLimits {
   unsigned max_depth = 16;
   size_t max_entries = 1000000;
+  bool quiet_skips = false;  // else each link named like an input is said on stderr
 };
 Result<std::vector<std::string>> expand_batch_dir(const std::string& dir, const BatchWalkLimits& limits = {});
 // For an input that failed as one submission: a hint on stderr when it is a

@@ -161,6 +161,18 @@ TEST_F(BatchDir, BatchWalksEachSubmissionOnItsOwn) {
   EXPECT_EQ(std::count(c.out.begin(), c.out.end(), '\n'), 5) << c.out;
 }
 
+// Nothing in the folder that looks like an upload is passed over in silence:
+// one compressed with gzip is judged could-not-judge, a link is said on stderr.
+TEST_F(BatchDir, UploadsItCannotReadAreCountedOrSaid) {
+  std::ofstream(dir_ + "/packed.jsonl.gz") << std::string("\x1f\x8b\x08\x00", 4) << std::string(100, 'x');
+  std::filesystem::create_symlink(dir_ + "/loose.jsonl", dir_ + "/linked.jsonl");
+  auto r = run_command(both(verify_cmd("--batch " + dir_)));
+  EXPECT_NE(r.out.find("packed.jsonl.gz"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("unsupported_format"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("linked.jsonl is a symbolic link, not followed"), std::string::npos) << r.out;
+  EXPECT_EQ(r.exit_code, 1) << r.out;  // entry-3 is invalid: that outranks could-not-judge
+}
+
 TEST_F(BatchDir, WithoutBatchAFolderOfManyGetsAHint) {
   auto r = run_command(both(verify_cmd(dir_)));
   EXPECT_EQ(r.exit_code, 2);
