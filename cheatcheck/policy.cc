@@ -129,7 +129,7 @@ Status read_thresholds(simdjson::dom::object root, Policy& p) {
 }  // namespace
 
 Result<Policy> parse_policy(std::string_view text) {
-  StrictJsonParser parser{Limits{}};
+  StrictJsonParser parser{kConfigFileLimits};
   auto root = parser.parse_copy(text, -1);
   if (!root) return bad(root.error().message);
   simdjson::dom::object o;

@@ -113,7 +113,7 @@ Result<PublicKey> Keyring::load_supplied(const std::string& arg) {
   std::string text = trim(ss.str());
   if (text.size() > (1 << 16)) return Error{Code::usage, -1, "--dev-key " + arg + ": file too large"};
   if (text.starts_with("{")) {
-    StrictJsonParser parser(Limits{});
+    StrictJsonParser parser(kConfigFileLimits);
     auto root = parser.parse_copy(text, -1);
     simdjson::dom::object obj;
     std::string_view pk;

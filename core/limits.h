@@ -32,6 +32,14 @@ struct Limits {
 // cut, so that one crafted 60 MB name costs no more than a short one.
 inline constexpr size_t kMaxKeptText = 120;
 
+// The bounds for the small files a judge hands a tool outside any trace run
+// (a --policy file, a --dev-key or redact --key JSON file): the judge's own
+// files, read before a run's limits apply, and parsed with the default
+// bounds (each is also capped in size before it is parsed, or is a file the
+// judge wrote). Upload data is never parsed with these: a run's parsers get
+// the run's Limits.
+inline constexpr Limits kConfigFileLimits{};
+
 // What the mark of a cut text says: the whole text's size ("... (N bytes)",
 // for names kept in reports) or what was left out ("... [N more bytes]",
 // for the text of a view).

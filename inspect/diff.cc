@@ -483,7 +483,7 @@ DiffReport diff_traces(const std::string& a, const std::string& b, const WalkOpt
   r.a = walk_trace(a, wopt, &fa);
   r.b = walk_trace(b, wopt, &fb);
   if (unreadable_message(r.a) || unreadable_message(r.b)) return r;
-  cheat::CredentialMasker masker;
+  cheat::CredentialMasker masker(wopt.limits);
   Comparer cmp(opt, opt.show_secrets ? nullptr : &masker);
   for (size_t s = 0; s < kStreamCount; ++s) {
     r.streams[s].stream = static_cast<Stream>(s);

@@ -196,7 +196,7 @@ int main(int argc, char** argv) {
   wopt.keyring = &*ring;
   wopt.pool = &CorePool::shared();  // one trace: all of --threads
   const Style style = Style::for_fd(STDOUT_FILENO);
-  cheat::CredentialMasker masker;  // unless --show-secrets
+  cheat::CredentialMasker masker(wopt.limits);  // unless --show-secrets
 
   // The format of the view, chosen once: --json, or --format where a view has more than two.
   const Format view_format =

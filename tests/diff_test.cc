@@ -189,7 +189,7 @@ TEST(DiffCommand, TheLeaksSampleAgainstItsRedactedCopyIsOnlyRedactions) {
 // decoded body (the redactor's machinery: across SSE deltas, inside JSON
 // strings), then the chain recomputed.
 void edit_and_rechain(Lines& lines, size_t seq, const std::string& from, const std::string& to) {
-  const cheat::Redactor edit({{from, "edit", to}});
+  const cheat::Redactor edit({{from, "edit", to}}, Limits{});
   std::string line = lines[seq];
   const std::string padded = line + std::string(kLinePadding, '\0');
   RecordParser parser{Limits{}};

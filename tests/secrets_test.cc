@@ -458,7 +458,7 @@ namespace goalcup::cheat {
 namespace {
 
 TEST(Redact, EveryEncodingIsRedactedInPlace) {
-  Redactor red(std::vector<KnownSecret>{{"sk-ant-api03-SECRETSECRETSECRET0123456789", "anthropic-key", ""}});
+  Redactor red(std::vector<KnownSecret>{{"sk-ant-api03-SECRETSECRETSECRET0123456789", "anthropic-key", ""}}, Limits{});
   const std::string key = "sk-ant-api03-SECRETSECRETSECRET0123456789";
   EXPECT_EQ(*red.redact("key=" + key + " end"), "key=[REDACTED:anthropic-key] end");
   // \u-escaped: the escapes that spelled the key are replaced, the rest kept.
@@ -479,7 +479,7 @@ TEST(Redact, EveryEncodingIsRedactedInPlace) {
 
 TEST(Redact, SecretsSplitAcrossDeltas) {
   const std::string key = "sk-ant-api03-SECRETSECRETSECRET0123456789";
-  Redactor red(std::vector<KnownSecret>{{key, "anthropic-key", ""}});
+  Redactor red(std::vector<KnownSecret>{{key, "anthropic-key", ""}}, Limits{});
   std::string sse;
   const std::string text = "your key is " + key + " ok";
   for (size_t i = 0; i < text.size(); i += 7) {
@@ -759,7 +759,7 @@ namespace {
 TEST(Mask, CredentialsShowAsTheirFindingsPreviewWhereverTheySit) {
   const std::string key = "sk-ant-api03-" + testing::random_chars(93, 31) + "AA";
   const std::string preview = mask_secret(key);
-  CredentialMasker m;
+  CredentialMasker m{Limits{}};
   EXPECT_EQ(m.masked("export ANTHROPIC_API_KEY=" + key + "\n"), "export ANTHROPIC_API_KEY=" + preview + "\n");
   // Inside a JSON string inside JSON, and base64-encoded: no piece of it stays.
   std::string inner = "{\"k\":";

@@ -389,7 +389,7 @@ class CoopAudit {
 
   // true when state.redb was read as redb (false: scan its bytes instead).
   bool redb(FileReader& file) {
-    StrictJsonParser parser{Limits{}};
+    StrictJsonParser parser{limits_};
     RedbCallbacks cb;
     cb.on_row = [&](const RedbRow& row) {
       const std::string where = std::string(row.table) + " " + printable_key(row.key);
@@ -419,7 +419,7 @@ class CoopAudit {
       // An object that ends in the repeated bytes was whole in the last piece.
       for_each_embedded_object(
           s.value, [&](size_t at, simdjson::dom::object o) { scan_value(o, stale_, "stale copy of " + name_of(o, s.offset + at)); },
-          std::string_view::npos, s.repeated);
+          limits_, std::string_view::npos, s.repeated);
       pend(s.value.substr(s.repeated), &stale_pending_, "stale bytes @" + std::to_string(s.offset + s.repeated));
     };
     const RedbReadResult r = read_redb(file.fd(), file.size(), cb);
@@ -437,7 +437,7 @@ class CoopAudit {
             scan_value(o, live_, name_of(o, offset + at));
             if (auto hen = hen_of(o)) hens_.insert(workdir_key(*hen));
           },
-          limit);
+          limits_, limit);
     });
     file.for_each_chunk([&](std::string_view chunk, uint64_t) { pend(chunk, &live_pending_, "raw bytes"); });
     return true;
@@ -447,7 +447,7 @@ class CoopAudit {
   void discord() {
     auto bytes = read_file(dir_ + "/discord.json", kMaxSmallFile);
     if (!bytes) return;
-    StrictJsonParser p{Limits{}};
+    StrictJsonParser p{limits_};
     auto root = p.parse_copy(*bytes, -1);
     simdjson::dom::object o;
     if (!root || root->get(o)) {
@@ -468,7 +468,7 @@ class CoopAudit {
   void vault() {
     auto bytes = read_file(dir_ + "/vault.json", kMaxSmallFile);
     if (!bytes) return;
-    StrictJsonParser p{Limits{}};
+    StrictJsonParser p{limits_};
     auto root = p.parse_copy(*bytes, -1);
     simdjson::dom::object o;
     std::vector<std::string> wrong;

@@ -37,8 +37,8 @@ size_t object_end(std::string_view s, size_t p) {
 
 size_t for_each_embedded_object(std::string_view bytes,
                                 const std::function<void(size_t, simdjson::dom::object)>& on_object,
-                                size_t start_limit, size_t min_end) {
-  StrictJsonParser parser{Limits{}};
+                                const Limits& limits, size_t start_limit, size_t min_end) {
+  StrictJsonParser parser{limits};
   size_t resume = std::min(start_limit, bytes.size());
   for (size_t p = bytes.find('{'); p != std::string_view::npos && p < start_limit; p = bytes.find('{', p + 1)) {
     const size_t end = object_end(bytes, p);

@@ -8,6 +8,8 @@
 
 #include <simdjson.h>
 
+#include "core/limits.h"
+
 namespace goalcup::cheat {
 
 // The longest object looked for (a job's error body can be large, not
@@ -16,10 +18,10 @@ constexpr size_t kMaxEmbeddedObject = 4 << 20;
 
 // Calls `on_object(offset, object)` for each JSON object found in `bytes`
 // that starts before `start_limit` and ends after `min_end` (outermost
-// objects only). Returns where the next window of a longer stream should
+// objects only), parsed under the run's `limits`. Returns where the next window of a longer stream should
 // start: `start_limit`, or the end of an object that runs past it.
 size_t for_each_embedded_object(std::string_view bytes,
                                 const std::function<void(size_t, simdjson::dom::object)>& on_object,
-                                size_t start_limit = std::string_view::npos, size_t min_end = 0);
+                                const Limits& limits, size_t start_limit = std::string_view::npos, size_t min_end = 0);
 
 }  // namespace goalcup::cheat

@@ -21,7 +21,7 @@ std::optional<std::string> CredentialMasker::mask(std::string_view text) {
     seen_.insert(h.secret);
     secrets.push_back({h.secret, std::string(secret_rules()[h.rule].id), mask_secret(h.secret)});
   }
-  return Redactor(std::move(secrets)).redact(text);
+  return Redactor(std::move(secrets), limits_).redact(text);
 }
 
 }  // namespace goalcup::cheat

@@ -18,6 +18,8 @@ namespace goalcup::cheat {
 
 class CredentialMasker {
  public:
+  // Texts are scanned and rewritten under the run's `limits`.
+  explicit CredentialMasker(const Limits& limits) : engine_(limits), limits_(limits) {}
   // `text` with each credential masked, or nullopt when it shows none.
   std::optional<std::string> mask(std::string_view text);
   // `text` masked, or as it was.
@@ -27,6 +29,7 @@ class CredentialMasker {
 
  private:
   SecretEngine engine_;
+  Limits limits_;
   std::vector<SecretHit> hits_;
   std::string padded_;
   absl::flat_hash_set<std::string> seen_;

@@ -60,7 +60,8 @@ void write_replacing(JsonWriter& w, simdjson::dom::element e, const std::vector<
 
 }  // namespace
 
-Redactor::Redactor(std::vector<KnownSecret> secrets) : secrets_(std::move(secrets)) {
+Redactor::Redactor(std::vector<KnownSecret> secrets, const Limits& limits)
+    : secrets_(std::move(secrets)), limits_(limits) {
   std::sort(secrets_.begin(), secrets_.end(), [](const auto& a, const auto& b) { return a.text.size() > b.text.size(); });
 }
 
@@ -138,7 +139,7 @@ bool Redactor::base64_runs(std::string& s, int depth) const {
 }
 
 std::optional<std::string> Redactor::json(std::string_view text, int depth) const {
-  StrictJsonParser parser{Limits{}};
+  StrictJsonParser parser{limits_};
   auto root = parser.parse_copy(text, -1);
   if (!root) return std::nullopt;
   bool changed = false;
@@ -183,7 +184,7 @@ std::optional<std::string> Redactor::sse(std::string_view text) const {
     events.emplace_back(text.substr(pos, end - pos));
     pos = end;
   }
-  StrictJsonParser parser{Limits{}};
+  StrictJsonParser parser{limits_};
   std::map<std::string, std::vector<DeltaRef>> blocks;  // per content block / output item
   for (size_t i = 0; i < events.size(); ++i) {
     const size_t d = events[i].find("data: ");
@@ -339,7 +340,7 @@ Result<Signer> load_signer(const std::string& path) {
   std::ifstream in(path);
   std::stringstream ss;
   ss << in.rdbuf();
-  StrictJsonParser parser{Limits{}};
+  StrictJsonParser parser{kConfigFileLimits};
   auto root = parser.parse_copy(ss.str(), -1);
   std::string_view seed_b64;
   simdjson::dom::object o;
@@ -431,7 +432,7 @@ Result<RedactResult> redact_trace(const std::string& trace, const std::string& o
   for (const auto& [text, rule] : found.secret_texts) {
     if (rule != skip_rule) secrets.push_back({text, rule, ""});
   }
-  Redactor red(secrets);
+  Redactor red(secrets, limits);
 
   // Pass 2: rewrite, re-chain, re-sign.
   auto opened = open_trace(trace, limits);

@@ -24,7 +24,8 @@ struct KnownSecret {
 
 class Redactor {
  public:
-  explicit Redactor(std::vector<KnownSecret> secrets);
+  // JSON and SSE bodies are parsed under `limits` (the run's).
+  Redactor(std::vector<KnownSecret> secrets, const Limits& limits);
   // `text` with every known secret replaced where it shows, or nullopt when
   // nothing changed.
   std::optional<std::string> redact(std::string_view text, int depth = 0) const;
@@ -37,6 +38,7 @@ class Redactor {
   bool base64_runs(std::string& s, int depth) const;
 
   std::vector<KnownSecret> secrets_;  // longest first
+  Limits limits_;
 };
 
 struct RedactResult {
