@@ -191,7 +191,12 @@ TEST(SecretRules, GenericValuesThatFailAProviderRuleOrCountAreNotSecrets) {
   EXPECT_TRUE(scan("api_secret = \"Xq9abcdefg7Lm2\"").empty());
   EXPECT_TRUE(scan("auth_token: Zk4-1234567890-Rw").empty());
   EXPECT_TRUE(scan("service_token=px-a1b2c3d4e5f6-q9").empty());
+  // Lower-case words joined by - _ or . are an identifier or a phrase.
+  EXPECT_TRUE(scan("secret_key_base: \"test-only-secret-key-base-for-the-dev-server\"").empty());
+  EXPECT_TRUE(scan("\"auth-implementation\", \"original_repo_path\"").empty());
   // The same shapes without the count are still reported.
+  EXPECT_TRUE(finds("secret_key_base: \"test-0nly-Secret-key-base-for-the-dev-server\"", "generic-secret",
+                    "test-0nly-Secret-key-base-for-the-dev-server"));
   EXPECT_TRUE(finds("api_secret = \"Xq9hbTdwr7Lm2\"", "generic-secret", "Xq9hbTdwr7Lm2"));
   EXPECT_TRUE(finds("auth_token: Zk4-8305127946-Rw", "generic-secret", "Zk4-8305127946-Rw"));
 }

@@ -637,6 +637,25 @@ bool counting_run(std::string_view v) {
   return counts(1) || counts(2);
 }
 
+// "original_repo_path", "test-only-secret-key-base": lower-case words
+// joined by '-', '_' or '.', an identifier or a phrase a person wrote, not
+// a random value (honest logs are full of them next to words like "auth").
+bool joined_words(std::string_view v) {
+  size_t words = 0, letters = 0;
+  for (const char c : v) {
+    if (c >= 'a' && c <= 'z') {
+      ++letters;
+    } else if (c == '-' || c == '_' || c == '.') {
+      if (letters < 2) return false;
+      ++words;
+      letters = 0;
+    } else {
+      return false;
+    }
+  }
+  return letters >= 2 && words >= 1;
+}
+
 // "sp=r&st=2025-03-04&sv=2022-11-02": parameters of a URL, whose secret
 // part (a signature, a token) has a rule of its own.
 bool query_string(std::string_view v) {
@@ -689,7 +708,9 @@ std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, 
       value.find("://") != std::string_view::npos) {  // URLs: see url-credentials
     return std::nullopt;
   }
-  if (shannon_entropy(value) < 3.5 || char_classes(value) < 2 || counting_run(value)) return std::nullopt;
+  if (shannon_entropy(value) < 3.5 || char_classes(value) < 2 || counting_run(value) || joined_words(value)) {
+    return std::nullopt;
+  }
   if (!quoted && code_expression(text, value, end)) return std::nullopt;
   // A provider's prefix with the wrong shape failed that provider's rule:
   // a sample or a typo, not a secret of unknown kind.
