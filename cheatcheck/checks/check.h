@@ -72,6 +72,11 @@ const std::vector<RegisteredCheck>& registered_checks();
 // One of each registered check, in id order.
 std::vector<std::unique_ptr<Check>> make_trace_checks();
 
+// Emits "<count> <what>" at `severity` with the list's seqs under `key`,
+// when the list holds any: the shape of most findings.
+void emit_counted(Context& ctx, std::string_view check, Severity severity, const SeqList& list, const std::string& what,
+                  const std::string& key);
+
 std::string seconds_text(int64_t nanos);
 // A policy's seconds as nanoseconds, saturated (a policy may say 1e300).
 int64_t seconds_to_nanos(double seconds);

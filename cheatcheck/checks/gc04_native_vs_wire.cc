@@ -85,13 +85,11 @@ class Gc04 final : public Check {
     calls(ctx);
     results(ctx);
     unlogged(ctx);
-    if (!synthetic_.empty()) {
-      ctx.emit(finding("GC04", Severity::info, synthetic_.seqs,
-                       std::to_string(synthetic_.count) + " assistant line(s) have model <synthetic>: Claude Code "
-                       "writes these itself (API errors, placeholders), so they were not matched to the wire. "
-                       "Read them to be sure none is a model answer."),
-               "synthetic");
-    }
+    emit_counted(ctx, "GC04", Severity::info, synthetic_,
+                 "assistant line(s) have model <synthetic>: Claude Code "
+                 "writes these itself (API errors, placeholders), so they were not matched to the wire. "
+                 "Read them to be sure none is a model answer.",
+                 "synthetic");
   }
 
  private:
@@ -297,32 +295,24 @@ class Gc04 final : public Check {
       return s;
     };
     for (SeqList* list : {&warn, &side, &cut, &compacted}) std::sort(list->seqs.begin(), list->seqs.end());
-    if (!compacted.empty()) {
-      ctx.emit(finding("GC04", Severity::info, compacted.seqs,
-                       std::to_string(compacted.count) + " wire response(s) just before a compaction summary line "
-                       "(isCompactSummary) were never logged as assistant lines: the harness summarised the "
-                       "conversation and logged the summary only as that line."),
-               "unlogged-compaction");
-    }
-    if (!cut.empty()) {
-      ctx.emit(finding("GC04", Severity::info, cut.seqs,
-                       std::to_string(cut.count) + " wire response(s) cut short before the end of their stream were "
-                       "never logged: a harness writes no part of an answer the user interrupted or the network broke."),
-               "unlogged-cut");
-    }
-    if (!warn.empty()) {
-      ctx.emit(finding("GC04", Severity::warning, warn.seqs,
-                       std::to_string(warn.count) + " wire response(s) were never logged by the harness (" +
-                           by_model(warn_models) + ")."),
-               "unlogged");
-    }
-    if (!side.empty()) {
-      ctx.emit(finding("GC04", Severity::info, side.seqs,
-                       std::to_string(side.count) + " wire response(s) from model(s) the harness log never names (" +
-                           by_model(side_models) + "): side calls a harness makes by design (titles, topic "
-                           "checks) are of this kind."),
-               "side-calls");
-    }
+    emit_counted(ctx, "GC04", Severity::info, compacted,
+                 "wire response(s) just before a compaction summary line "
+                 "(isCompactSummary) were never logged as assistant lines: the harness summarised the "
+                 "conversation and logged the summary only as that line.",
+                 "unlogged-compaction");
+    emit_counted(ctx, "GC04", Severity::info, cut,
+                 "wire response(s) cut short before the end of their stream were "
+                 "never logged: a harness writes no part of an answer the user interrupted or the network broke.",
+                 "unlogged-cut");
+    emit_counted(ctx, "GC04", Severity::warning, warn,
+                 "wire response(s) were never logged by the harness (" +
+                     by_model(warn_models) + ").",
+                 "unlogged");
+    emit_counted(ctx, "GC04", Severity::info, side,
+                 "wire response(s) from model(s) the harness log never names (" +
+                     by_model(side_models) + "): side calls a harness makes by design (titles, topic "
+                     "checks) are of this kind.",
+                 "side-calls");
   }
 
   // Claude Code versions without a compaction agent file log a compaction's

@@ -40,13 +40,11 @@ class Gc06 final : public Check {
                                               : ": the recorder says it did not capture something.";
       ctx.emit(finding("GC06", sev, list.seqs, msg), "gap:" + name);
     }
-    if (!after_.empty()) {
-      ctx.emit(finding("GC06", Severity::high, after_.seqs,
-                       std::to_string(after_.count) + " record(s) other than ack, gap, seal or seal_ack (wire, "
-                       "native, exit, tunnel...) follow an IngestLost gap, where a recovered capture may only report "
-                       "status and seal."),
-               "after-ingest-lost");
-    }
+    emit_counted(ctx, "GC06", Severity::high, after_,
+                 "record(s) other than ack, gap, seal or seal_ack (wire, "
+                 "native, exit, tunnel...) follow an IngestLost gap, where a recovered capture may only report "
+                 "status and seal.",
+                 "after-ingest-lost");
   }
 
  private:

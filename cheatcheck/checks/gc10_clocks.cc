@@ -73,8 +73,7 @@ class Gc10 final : public Check {
  private:
   static void add(SeqList& v, uint64_t seq) { v.add(seq); }
   static void emit(Context& ctx, const SeqList& list, Severity sev, const std::string& what, const std::string& key) {
-    if (list.empty()) return;
-    ctx.emit(finding("GC10", sev, list.seqs, std::to_string(list.count) + " " + what), key);
+    emit_counted(ctx, "GC10", sev, list, what, key);
   }
 
   // Grows with the seqs seen, up to kTimeWindow: a small trace pays for a

@@ -127,8 +127,7 @@ class Gc12 final : public Check {
 
   static void emit(Context& ctx, Severity severity, const SeqList& list, const std::string& what,
                    const std::string& key) {
-    if (list.empty()) return;
-    ctx.emit(finding("GC12", severity, list.seqs, std::to_string(list.count) + " " + what), key);
+    emit_counted(ctx, "GC12", severity, list, what, key);
   }
 
   absl::flat_hash_map<Identity, FileState> files_;  // by identity()

@@ -99,8 +99,7 @@ class Gc13 final : public Check {
   }
 
   static void emit(Context& ctx, const SeqList& list, const std::string& what, const std::string& key) {
-    if (list.empty()) return;
-    ctx.emit(finding("GC13", Severity::high, list.seqs, std::to_string(list.count) + " " + what), key);
+    emit_counted(ctx, "GC13", Severity::high, list, what, key);
   }
 
   SeqList bad_digest_, bad_size_, bad_redaction_, ambiguous_;

@@ -45,6 +45,12 @@ int64_t seconds_to_nanos(double seconds) {
   return n >= kMax ? static_cast<int64_t>(kMax) : n <= 0 ? 0 : static_cast<int64_t>(n);
 }
 
+void emit_counted(Context& ctx, std::string_view check, Severity severity, const SeqList& list, const std::string& what,
+                  const std::string& key) {
+  if (list.empty()) return;
+  ctx.emit(finding(std::string(check), severity, list.seqs, std::to_string(list.count) + " " + what), key);
+}
+
 std::string seconds_text(int64_t nanos) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f s", static_cast<double>(nanos) / 1e9);
