@@ -1,6 +1,8 @@
 // goalcup-verify as a user runs it: exit codes, formats, batches, shards.
 #include <simdjson.h>
 
+#include <filesystem>
+
 #include "tests/support.h"
 
 namespace goalcup {
@@ -94,6 +96,24 @@ TEST(Cli, FixtureWriterOutputVerifies) {
   ASSERT_EQ(g.exit_code, 0);
   EXPECT_EQ(run_command(verify_cmd("--dev-key " + testing::source_path("fixtures/keys/dev-key.json") + " " + out)).exit_code, 0);
   EXPECT_EQ(run_command(verify_cmd(out)).exit_code, 1);
+}
+
+// A plant the chosen ending cannot hold, or a key that cannot be read, is
+// refused before the output exists: no silent no-op, no empty file left.
+TEST(Cli, FixtureWriterRefusesWhatItCannotWrite) {
+  const std::string key = testing::source_path("fixtures/keys/dev-key.json");
+  const std::string out = testing::temp_dir() + "/refused.jsonl";
+  std::filesystem::remove(out);
+  const std::string gen = std::string(GOALCUP_FIXTURE_BIN) + " gen --turns 3 -o " + out;
+  auto plant = run_command("(" + gen + " --key " + key + " --plant wire-after-ingest-lost 2>&1)");
+  EXPECT_EQ(plant.exit_code, 2);
+  EXPECT_NE(plant.out.find("needs --ending restart"), std::string::npos) << plant.out;
+  auto nokey = run_command("(" + gen + " --key /nonexistent/dev-key.json 2>&1)");
+  EXPECT_EQ(nokey.exit_code, 2);
+  EXPECT_NE(nokey.out.find("cannot read the key file"), std::string::npos) << nokey.out;
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_EQ(run_command(gen + " --key " + key + " --ending restart --plant wire-after-ingest-lost").exit_code, 0);
+  EXPECT_TRUE(std::filesystem::exists(out));
 }
 
 }  // namespace
