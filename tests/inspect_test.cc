@@ -224,6 +224,23 @@ TEST(Conversation, MarkdownKeepsTraceTextInsideItsBlocks) {
   EXPECT_NE(text.find("    -> apply_patch\n    | *** Begin Patch\n"), std::string::npos) << text;
 }
 
+// Prose is quoted Markdown, and a renderer would run raw HTML in it: the
+// trace's tags show as text; in code blocks they are text already.
+TEST(Conversation, MarkdownShowsTheTracesHtmlAsText) {
+  Exchange e;
+  e.number = 1;
+  e.has_request = true;
+  e.request.inputs.push_back({"user", "see <img src=x onerror=alert(1)> & co", ""});
+  e.answer.text = "done <script>alert(2)</script>";
+  e.request.inputs.push_back({"tool_result", "<b>kept in the fence</b>", "call_1"});
+  const std::string md = format_exchange_markdown(e);
+  EXPECT_EQ(md.find("<img"), std::string::npos) << md;
+  EXPECT_EQ(md.find("<script>"), std::string::npos) << md;
+  EXPECT_NE(md.find("&lt;img src=x onerror=alert(1)&gt; &amp; co"), std::string::npos) << md;
+  EXPECT_NE(md.find("done &lt;script&gt;alert(2)&lt;/script&gt;"), std::string::npos) << md;
+  EXPECT_NE(md.find("<b>kept in the fence</b>"), std::string::npos) << md;
+}
+
 TEST(Summary, SamplesAreSummarized) {
   WalkOptions opt;
   Summary s = summarize(testing::sample_path("codex-verified.jsonl"), opt);
