@@ -113,7 +113,7 @@ class BatchWalk {
     return std::nullopt;
   }
   std::vector<std::string>& found() { return found_; }
-  const std::vector<std::string>& skipped_links() const { return skipped_links_; }
+  std::vector<std::string>& skipped_links() { return skipped_links_; }
 
  private:
   BatchWalkLimits limits_;
@@ -130,28 +130,23 @@ Result<std::vector<std::string>> read_file_list(const std::string& path) {
   return read_list(in);
 }
 
-Result<std::vector<std::string>> expand_batch_dir(const std::string& dir, const BatchWalkLimits& limits) {
+Result<BatchFolder> expand_batch_dir(const std::string& dir, const BatchWalkLimits& limits) {
   std::error_code ec;
   if (!fs::is_directory(fs::symlink_status(dir, ec))) {
-    return std::vector<std::string>{dir};  // a file in a --batch list is its own input
+    return BatchFolder{{dir}, {}};  // a file in a --batch list is its own input
   }
   BatchWalk walk(limits);
   if (auto err = walk.walk(dir, 0)) return *err;
-  if (!limits.quiet_skips) {
-    for (const auto& link : walk.skipped_links()) {
-      print_text(std::cerr, "--batch: " + safe_text(link) + " is a symbolic link, not followed: not checked\n", Style::plain());
-    }
-  }
-  return std::move(walk.found());
+  return BatchFolder{std::move(walk.found()), std::move(walk.skipped_links())};
 }
 
 std::string batch_hint(const std::string& input, Code code, std::string_view tool) {
   if (code != Code::no_trace_in_submission && code != Code::ambiguous_submission) return "";
   std::error_code ec;
   if (!fs::is_directory(fs::symlink_status(input, ec))) return "";
-  auto inputs = expand_batch_dir(input, {.quiet_skips = true});
-  if (!inputs || inputs->size() < 2) return "";
-  return std::string(tool) + ": hint: " + input + " holds " + std::to_string(inputs->size()) +
+  auto folder = expand_batch_dir(input);
+  if (!folder || folder->inputs.size() < 2) return "";
+  return std::string(tool) + ": hint: " + input + " holds " + std::to_string(folder->inputs.size()) +
          " traces or submissions; to check each on its own, pass --batch (or -r)\n";
 }
 
@@ -168,9 +163,11 @@ Result<SelectedInputs> gather_inputs(const InputOptions& opt) {
       out.inputs.push_back(in);
       continue;
     }
-    auto expanded = expand_batch_dir(in);
-    if (!expanded) return expanded.take_error();
-    out.inputs.insert(out.inputs.end(), expanded->begin(), expanded->end());
+    GOALCUP_ASSIGN_OR_RETURN(BatchFolder folder, expand_batch_dir(in));
+    out.inputs.insert(out.inputs.end(), folder.inputs.begin(), folder.inputs.end());
+    for (const auto& link : folder.skipped_links) {
+      print_text(std::cerr, "--batch: " + safe_text(link) + " is a symbolic link, not followed: not checked\n", Style::plain());
+    }
   }
   if (!opt.shard.empty()) {
     out.shard = parse_shard(opt.shard);

@@ -29,14 +29,17 @@ Result<std::vector<std::string>> read_file_list(const std::string& path);
 // submission (not looked into further); elsewhere every file named *.jsonl,
 // *.jsonl.zst, *.tar, *.tar.zst or *.tgz (or another compressor's ending,
 // judged could-not-judge) is an input and subdirectories are walked. Links
-// are not followed (one named like an input is said on stderr); depth and
-// entries are bounded.
+// are not followed: those named like an input are listed apart, for the
+// caller to say; depth and entries are bounded.
 struct BatchWalkLimits {
   unsigned max_depth = 16;
   size_t max_entries = 1000000;
-  bool quiet_skips = false;  // else each link named like an input is said on stderr
 };
-Result<std::vector<std::string>> expand_batch_dir(const std::string& dir, const BatchWalkLimits& limits = {});
+struct BatchFolder {
+  std::vector<std::string> inputs;
+  std::vector<std::string> skipped_links;
+};
+Result<BatchFolder> expand_batch_dir(const std::string& dir, const BatchWalkLimits& limits = {});
 // For an input that failed as one submission: a hint on stderr when it is a
 // folder holding several traces or submissions (use --batch), else "".
 std::string batch_hint(const std::string& input, Code code, std::string_view tool);

@@ -122,6 +122,22 @@ size_t decode_utf8(std::string_view s, size_t i, char32_t* cp) {
 
 void append_safe_text(std::string* out, std::string_view s, Lines lines) { append_safe(out, s, lines, nullptr); }
 
+std::string html_text(std::string_view s) {
+  const std::string safe = safe_text(s, Lines::keep);
+  std::string out;
+  out.reserve(safe.size());
+  for (const char c : safe) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
 std::string safe_text(std::string_view s, Lines lines) {
   std::string out;
   out.reserve(s.size());

@@ -24,7 +24,7 @@
 //     printer forgot: print_text(std::cout, text, style). It keeps LF, TAB
 //     and the colour codes `style` itself emits, and escapes the rest.
 // JSON and SARIF go through JsonWriter (exact, escaped per RFC 8259), HTML
-// through the HTML view's entity escaping, never through here.
+// and Markdown prose through html_text below.
 #pragma once
 
 #include <cstddef>
@@ -44,6 +44,11 @@ enum class Lines { one, keep };
 
 std::string safe_text(std::string_view s, Lines lines = Lines::one);
 void append_safe_text(std::string* out, std::string_view s, Lines lines = Lines::one);
+
+// safe_text(s, Lines::keep) with & < > " as entities: upload text placed in
+// HTML, or in Markdown prose, where a renderer would run a <script> or load
+// an <img>. The entities read back as the characters written.
+std::string html_text(std::string_view s);
 
 // True when safe_text(s, lines) == s: nothing would be escaped.
 bool is_safe_text(std::string_view s, Lines lines = Lines::one);

@@ -141,7 +141,7 @@ std::optional<std::string_view> other_compression(const std::string& p) {
                                       {"7z\xbc\xaf", "7-Zip"},
                                       {"\x04\x22\x4d\x18", "lz4"}};
   for (const Magic& m : kMagics) {
-    if (p.size() >= m.bytes.size() && std::string_view(p).substr(0, m.bytes.size()) == m.bytes) return m.name;
+    if (std::string_view(p).starts_with(m.bytes)) return m.name;
   }
   return std::nullopt;
 }

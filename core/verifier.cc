@@ -69,17 +69,11 @@ std::string_view verdict_name(Verdict v) {
   return "error";
 }
 
-namespace {
-constexpr std::array<std::pair<WarningCode, std::string_view>, 3> kWarningNames{{
-    {WarningCode::server_key_unpinned, "server_key_unpinned"},
-    {WarningCode::unknown_kind, "unknown_kind"},
-    {WarningCode::zstd_truncated, "zstd_truncated"},
-}};
-}  // namespace
-
 std::string_view warning_name(WarningCode c) {
-  for (const auto& [code, name] : kWarningNames) {
-    if (code == c) return name;
+  switch (c) {
+    case WarningCode::server_key_unpinned: return "server_key_unpinned";
+    case WarningCode::unknown_kind: return "unknown_kind";
+    case WarningCode::zstd_truncated: return "zstd_truncated";
   }
   return "unknown_kind";
 }

@@ -34,23 +34,9 @@ std::string fenced(std::string_view raw, std::string_view lang) {
   return fence + std::string(lang) + "\n" + text + "\n" + fence + "\n\n";
 }
 
-// Prose keeps its Markdown (the model writes Markdown) but not raw HTML: a
-// renderer would run a <script> or load an <img> from the trace. The
-// entities read back as the characters written.
-std::string without_html(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (const char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else out += c;
-  }
-  return out;
-}
-
+// Prose keeps its Markdown (the model writes Markdown) but not raw HTML.
 std::string block_quote(std::string_view raw) {
-  const std::string safe = without_html(safe_text(raw, Lines::keep));
+  const std::string safe = html_text(raw);
   std::string_view text = safe;
   std::string out;
   while (!text.empty()) {

@@ -16,24 +16,9 @@
 namespace goalcup::inspect {
 namespace {
 
-// Entities for markup; trace text first through safe_text (lines kept), so
-// that bidi overrides cannot reorder what the page shows and controls are
-// visible.
-std::string esc(std::string_view raw) {
-  const std::string s = safe_text(raw, Lines::keep);
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+// Entities for markup, controls visible (cli/safe_text.h): short, as the
+// page calls it everywhere.
+std::string esc(std::string_view raw) { return html_text(raw); }
 
 struct Mark {
   uint64_t seq;
