@@ -214,6 +214,19 @@ TEST(Prefilter, CredentialHeadersAreCheckedWhateverTheirFormatAndCase) {
   EXPECT_EQ(f.skipped, 0u);
 }
 
+TEST(Prefilter, QuotedGenericValuesMayHoldOtherQuotesAndControlBytes) {
+  // A quoted value runs to its own quote: other quotes, NULs and
+  // backslashes inside it are part of it (both found by fuzzing).
+  Found f;
+  for (const std::string& line : {std::string("DEPLOY_API_KEY=`Q7v:K29:x1Z\",\"ya29.\",\"k1-2T6:0100`"),
+                                 std::string("pwd\":\"bq7\0fe\0\0Zr8KEY=sk-apWDding9\"}", 34),
+                                 std::string(R"(password 'Zr8\x\y"Q7v2mK9pLs')")}) {
+    compare(line, false, &f);
+  }
+  EXPECT_EQ(f.lines_with_secrets, f.lines);
+  EXPECT_EQ(f.skipped, 0u);
+}
+
 TEST(Prefilter, SkipsOrdinaryLines) {
   // A request with a redacted key and prose, code and digests in its tool
   // output: nothing to decode, so the prefilter must let it pass.

@@ -87,18 +87,54 @@ std::string raw_tolerant_pattern(std::string_view pattern) {
   return p;
 }
 
+namespace {
+
+// What may follow a generic assignment for the full scan to find a secret
+// there (generic_value in rules.cc): a quoted value runs to the same quote
+// and may hold any other byte (other quotes, NULs, backslashes); a bare value
+// runs over bytes above space that are no quote or backslash. Neither opens
+// with '[' (a list or a [REDACTED:...] marker). Without this bound,
+// "max_tokens":4096 in every request would send every line to the decoder.
+std::string generic_quoted_value(size_t min_len) {
+  const std::string rest = "{" + std::to_string(min_len - 1) + "}";
+  std::string alternatives;
+  for (const char* q : {"\"", "'", "`"}) {
+    alternatives += std::string(alternatives.empty() ? "" : "|") + "\\\\*" + q + "[^ \\[\\n" + q + "][^\\n" + q +
+                    "]" + rest;
+  }
+  return "(?:" + alternatives + ")";
+}
+
+std::string generic_value_after(size_t min_len) {
+  const std::string bare =
+      R"([^\x00-\x20"'`\\\[][^\x00-\x20"'`\\])" "{" + std::to_string(min_len - 1) + "}";
+  return R"((?:[\s@]|\\+[nrtf])*(?:)" + generic_quoted_value(min_len) + "|" + bare + ")";
+}
+
+// The generic rule ends in (?:<operator>|\s+@?<quote>): the value follows
+// either form, so each form gets its own continuation.
+std::string generic_prefilter_pattern(const Rule& rule, std::string* error) {
+  constexpr std::string_view kQuoteForm = R"(|\s+@?["'`]))";
+  const std::string_view p = rule.pattern;
+  if (!p.ends_with(kQuoteForm)) {
+    *error = "generic-secret: the pattern no longer ends in the quoted form the prefilter extends";
+    return "";
+  }
+  const std::string_view operator_form = p.substr(0, p.size() - kQuoteForm.size());
+  return raw_tolerant_pattern(operator_form) + generic_value_after(rule.min_len) + "|" +
+         raw_tolerant_pattern(R"(\s+@?)") + generic_quoted_value(rule.min_len) + ")";
+}
+
+}  // namespace
+
 HsDatabase compile_prefilter_database(std::string* error) {
   auto rules = secret_rules();
   std::vector<Pattern> patterns;
   for (size_t i = 0; i < rules.size(); ++i) {
-    std::string expr = raw_tolerant_pattern(rules[i].pattern);
-    // A generic assignment is only a secret with a value of 12 or more
-    // characters right after it: without that, "max_tokens":4096 in every
-    // request would send every line to the decoder.
-    if (rules[i].id == "generic-secret" && rules[i].extract == Extract::value) {
-      // (not "[": a [REDACTED:...] marker is no value)
-      expr += R"(\s*@?(?:\\*["'`])?[^\x00-\x1f"'`\\\[][^\x00-\x1f"'`\\])" "{" + std::to_string(rules[i].min_len - 1) + "}";
-    }
+    std::string expr = rules[i].id == "generic-secret" && rules[i].extract == Extract::value
+                           ? generic_prefilter_pattern(rules[i], error)
+                           : raw_tolerant_pattern(rules[i].pattern);
+    if (expr.empty()) return HsDatabase(nullptr);
     patterns.push_back({expr, rules[i].caseless ? HS_FLAG_CASELESS : 0u, static_cast<unsigned>(i)});
   }
   std::string names;
