@@ -24,6 +24,8 @@ class Gc09 final : public Check {
       seal_at_ = r.t;
       std::string_view at;
       if (json::string(r.body, "sealed_at", &at) == json::Get::ok && parse_time(at)) seal_at_ = *parse_time(at);
+    } else if (exit_seq_ && !sealed_ && r.kind == Kind::unknown) {
+      unknown_between_.add(r.seq);
     } else if (exit_seq_ && !sealed_ && r.kind != Kind::native && r.kind != Kind::gap && r.kind != Kind::ack) {
       between_.add(r.seq);
     }
@@ -35,6 +37,14 @@ class Gc09 final : public Check {
                        std::to_string(between_.count) + " record(s) other than native, gap or ack between the "
                        "harness's exit and the seal: something of the run still acted."),
                "between-exit-and-seal");
+    }
+    // The format allows kinds a newer recorder adds: what they say is
+    // unknown, so they are a look, not proof that the run acted.
+    if (!unknown_between_.empty()) {
+      ctx.emit(finding("GC09", Severity::warning, unknown_between_.seqs,
+                       std::to_string(unknown_between_.count) + " record(s) of a kind this tool does not know "
+                       "between the harness's exit and the seal (a newer recorder's, or something of the run)."),
+               "unknown-between-exit-and-seal");
     }
     if (exit_seq_ && sealed_) {
       const int64_t gap = nanos_between(exit_at_, seal_at_);
@@ -64,7 +74,7 @@ class Gc09 final : public Check {
   Timestamp exit_at_, seal_at_;
   bool sealed_ = false;
   uint64_t seal_seq_ = 0;
-  SeqList between_;
+  SeqList between_, unknown_between_;
 };
 
 }  // namespace
