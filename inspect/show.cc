@@ -57,7 +57,9 @@ class RecordRenderer {
         w.end_array();
         const RebuiltAnswer a = rebuild_answer(body);
         w.key("rebuilt_answer").begin_object().field("message_id", clip_shown(a.message_id)).field("model", clip_shown(a.model));
-        w.field("stop_reason", clip_shown(a.stop_reason)).field("text", clip_shown(a.text)).key("tool_calls").begin_array();
+        w.field("stop_reason", clip_shown(a.stop_reason));
+        if (!a.error.empty()) w.field("error", clip_shown(a.error));
+        w.field("text", clip_shown(a.text)).key("tool_calls").begin_array();
         for (const auto& c : a.tool_calls) {
           w.begin_object().field("id", clip_shown(c.id)).field("name", clip_shown(c.name)).field("input", clip_shown(c.input));
           w.end_object();
@@ -148,6 +150,7 @@ std::string render_text(const Record& r, const Line& line, const Digest& hash, c
     out += "\n" + st.paint("rebuilt answer", Color::bold) + " " +
            hard_wrap(safe_text(rr.clip_shown(a.message_id)) + " (" + safe_text(rr.clip_shown(a.stop_reason)) + ")") +
            wrap(rr.clip_shown(a.text), "");
+    if (!a.error.empty()) out += st.paint(wrap("(error) " + rr.clip_shown(a.error), ""), Color::red);
     for (const auto& c : a.tool_calls) {
       out += wrap("-> " + rr.clip_shown(c.name) + " " + rr.clip_shown(c.id) + " " + rr.clip_shown(c.input), "");
     }

@@ -254,5 +254,25 @@ TEST(RealStreams, ConversationShowsWhatWasStreamedBlockForBlock) {
   }
 }
 
+
+// `inspect show` on a response whose stream ended in the provider's error
+// says so in both forms, as the conversation does.
+TEST(InspectShow, ShowsAnErrorTheProviderReportedInTheStream) {
+  const std::string sse =
+      "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_3\",\"content\":[]}}\n\n"
+      "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n";
+  const std::string path = trace_around("{}", sse, "api.anthropic.com", "/v1/messages");
+  const std::string show = std::string(GOALCUP_INSPECT_BIN) + " --dev-key " +
+                           testing::source_path("fixtures/keys/dev-key.json") + " show ";
+  const auto text = testing::run_command(show + path + " 4");
+  EXPECT_NE(text.out.find("(error) overloaded_error: Overloaded"), std::string::npos) << text.out;
+  const auto json = testing::run_command(show + "--json " + path + " 4");
+  simdjson::dom::parser p;
+  simdjson::dom::element doc;
+  ASSERT_FALSE(p.parse(json.out).get(doc)) << json.out;
+  std::string_view error;
+  ASSERT_FALSE(doc.at_pointer("/record/rebuilt_answer/error").get(error)) << json.out;
+  EXPECT_EQ(error, "overloaded_error: Overloaded");
+}
 }  // namespace
 }  // namespace goalcup::inspect
