@@ -56,7 +56,9 @@ std::optional<ShardFile> read_shard_file(const std::string& path, simdjson::dom:
   f.shard = Shard{static_cast<unsigned>(index), static_cast<unsigned>(count)};
   f.reports = lines - 1;
   if (f.reports != inputs) {
-    *err = path + " holds " + std::to_string(f.reports) + " reports but its summary counts " + std::to_string(inputs);
+    *err = path + " holds " + std::to_string(f.reports) + " reports but its summary counts " + std::to_string(inputs) +
+           (f.reports < inputs ? " (a shard written with -q leaves out the passing reports: run the shards without -q)"
+                               : "");
     return std::nullopt;
   }
   return f;

@@ -230,6 +230,16 @@ TEST(Merge, ShardsRunApartEqualTheSingleProcess) {
   expect_merge_equals_single(verify_cmd(""), samples({"codex-verified.jsonl", "tampered-edit_mid.jsonl"}), 4);
 }
 
+// -q leaves the passing reports out of a shard; merge refuses it and says why.
+TEST(Merge, AQuietShardIsRefusedWithTheReason) {
+  const std::string out = testing::temp_dir() + "/quiet-shard.jsonl";
+  run_command(verify_cmd("-q --format jsonl --shard 0/1") + samples({"codex-verified.jsonl", "tampered-edit_mid.jsonl"}) +
+              " > " + out);
+  auto merged = run_command(both(verify_cmd("merge " + out)));
+  EXPECT_EQ(merged.exit_code, 2);
+  EXPECT_NE(merged.out.find("written with -q"), std::string::npos) << merged.out;
+}
+
 }  // namespace
 }  // namespace goalcup
 
