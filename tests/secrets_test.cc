@@ -832,6 +832,9 @@ TEST(ScanMode, MultiLinePrivateKeysInPlainFiles) {
     ASSERT_EQ(r.findings.size(), 1u) << c.name;
     EXPECT_EQ(r.findings[0].secret.rule, "pem-private-key") << c.name;
     EXPECT_EQ(r.findings[0].secret.secret_sha256, to_hex(sha256(block))) << c.name << ": " << r.findings[0].secret.text;
+    // Located at its BEGIN line.
+    const auto begin_line = std::count(c.before.begin(), c.before.end(), '\n') + 1;
+    EXPECT_EQ(r.findings[0].secret.location, "line " + std::to_string(begin_line)) << c.name;
     EXPECT_NE(testing::run_command(std::string(GOALCUP_CHEATCHECK_BIN) + " scan --no-progress --fail-on warning " + path).exit_code, 0)
         << c.name;
   }

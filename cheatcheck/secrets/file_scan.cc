@@ -97,15 +97,14 @@ class FileScanner {
     LineReader lines(std::move(*src), limits_, true);
     Line line;
     LineJoiner joined;
-    uint64_t block_start = 0;
     for (;;) {
       auto st = lines.next(&line);
       if (st == LineReader::Status::line) {
         pool_.add(line.bytes, line.index);
-        if (joined.add(line.bytes, line.index)) pool_.add(joined.take(&block_start), block_start);
+        if (joined.add(line.bytes, line.index)) add_block(joined);
         continue;
       }
-      if (joined.pending()) pool_.add(joined.take(&block_start), block_start);
+      if (joined.pending()) add_block(joined);
       pool_.flush();  // every hit of this stream is collected under its name
       if (st == LineReader::Status::error) return fail(lines.error());
       // A cut zstd stream was scanned as far as it goes, not in full.
@@ -119,6 +118,14 @@ class FileScanner {
   SecretCollector& collector() { return collector_; }
 
  private:
+  // The block is located at its first line. (Taking it and reading its
+  // start in one call's arguments read the start before take() set it.)
+  void add_block(LineJoiner& joined) {
+    uint64_t start = 0;
+    const std::string_view block = joined.take(&start);
+    pool_.add(block, start);
+  }
+
   void collect(ScanOutput& out) {
     for (const auto& m : out.markers) {
       if (markers_.size() < 1000) markers_.insert(m);
