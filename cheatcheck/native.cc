@@ -19,20 +19,10 @@ bool one_of(std::string_view s, std::initializer_list<std::string_view> names) {
 // ones the provider runs (web search, code execution, MCP servers).
 bool is_call_block(std::string_view type) { return one_of(type, {"tool_use", "server_tool_use", "mcp_tool_use"}); }
 
-// The digest of {}, for an absent input: computed once, by a parser that
-// lives only for that ("{}" is within any limits).
-const Digest& empty_object_digest() {
-  static const Digest digest = [] {
-    StrictJsonParser parser{Limits{}};
-    return json::text_value_digest("{}", parser);
-  }();
-  return digest;
-}
-
 // A call's input member as a JSON value; an absent one as {}.
 Digest member_digest(simdjson::dom::object o, std::string_view key) {
   simdjson::dom::element v;
-  if (o.at_key(key).get(v)) return empty_object_digest();
+  if (o.at_key(key).get(v)) return json::empty_object_digest();
   return json::value_digest(v);
 }
 

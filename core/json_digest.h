@@ -17,6 +17,8 @@ namespace goalcup::json {
 // do not change it. Used to compare a tool call's input as logged with the
 // input as streamed.
 Digest value_digest(simdjson::dom::element e);
+// The digest of {} (an absent input), without parsing anything.
+Digest empty_object_digest();
 // The same for JSON text: `text` parsed with `parser`; text that is not
 // JSON (a custom tool's free-text input) is digested as a string value, and
 // empty text as {} (a tool called with no arguments streams none).

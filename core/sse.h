@@ -83,6 +83,6 @@ struct RebuiltAnswer {
 
 // Each data event is parsed under `limits` (the run's --max-depth and
 // --max-line-bytes); an event past them counts as a bad event.
-RebuiltAnswer rebuild_answer(std::string_view sse_body, const Limits& limits = Limits{});
+RebuiltAnswer rebuild_answer(std::string_view sse_body, const Limits& limits);
 
 }  // namespace goalcup

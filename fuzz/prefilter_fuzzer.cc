@@ -10,8 +10,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace goalcup::cheat;
-  static auto record = make_record_line_scanner(false);
-  static auto text = make_text_line_scanner(false);
+  static auto record = make_record_line_scanner(false, goalcup::Limits{});
+  static auto text = make_text_line_scanner(false, goalcup::Limits{});
   std::string padded(reinterpret_cast<const char*>(data), size);
   padded.append(goalcup::kLinePadding, '\0');
   const std::string_view line(padded.data(), size);

@@ -5,7 +5,7 @@
 #include "cheatcheck/secrets/engine.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static goalcup::cheat::SecretEngine engine;
+  static goalcup::cheat::SecretEngine engine{goalcup::Limits{}};
   std::vector<goalcup::cheat::SecretHit> hits;
   engine.scan(std::string_view(reinterpret_cast<const char*>(data), size), "", &hits);
   for (const auto& h : hits) {

@@ -36,6 +36,7 @@ class RecordRenderer {
  public:
   explicit RecordRenderer(const Limits& limits) : parser_(limits), parsers_(limits) {}
   BodyParsers& parsers() { return parsers_; }
+  const Limits& limits() const { return parsers_.limits; }
 
   // The decoded views of a body: wire bodies, native lines, statements.
   void write_decoded(JsonWriter& w, const Record& r) {
@@ -55,7 +56,7 @@ class RecordRenderer {
           return false;
         });
         w.end_array();
-        const RebuiltAnswer a = rebuild_answer(body);
+        const RebuiltAnswer a = rebuild_answer(body, parsers_.limits);
         w.key("rebuilt_answer").begin_object().field("message_id", clip_shown(a.message_id)).field("model", clip_shown(a.model));
         w.field("stop_reason", clip_shown(a.stop_reason));
         if (!a.error.empty()) w.field("error", clip_shown(a.error));
@@ -146,7 +147,7 @@ std::string render_text(const Record& r, const Line& line, const Digest& hash, c
       out += st.paint("  ... events past the first " + human_bytes(kShownBytes) + " not shown", Color::dim) + "\n";
       return false;
     });
-    const RebuiltAnswer a = rebuild_answer(wire);
+    const RebuiltAnswer a = rebuild_answer(wire, rr.limits());
     out += "\n" + st.paint("rebuilt answer", Color::bold) + " " +
            hard_wrap(safe_text(rr.clip_shown(a.message_id)) + " (" + safe_text(rr.clip_shown(a.stop_reason)) + ")") +
            wrap(rr.clip_shown(a.text), "");

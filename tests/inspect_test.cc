@@ -129,7 +129,7 @@ TEST(Conversation, OpenAiToolCallsOfEveryKind) {
   std::ifstream in(testing::source_path("fuzz/corpus/sse/openai-tool-kinds.txt"), std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
-  const RebuiltAnswer a = rebuild_answer(ss.str());
+  const RebuiltAnswer a = rebuild_answer(ss.str(), Limits{});
   EXPECT_EQ(a.message_id, "resp_1");
   ASSERT_EQ(a.tool_calls.size(), 3u);
   EXPECT_EQ(a.tool_calls[0].id, "call_1");
@@ -151,7 +151,7 @@ TEST(Conversation, AnthropicContentGivenWholeInMessageStart) {
       "\"content\":[{\"type\":\"tool_use\",\"id\":\"toolu_9\",\"name\":\"roll\",\"input\":{\"sides\":6}}],"
       "\"stop_reason\":\"tool_use\",\"usage\":{\"input_tokens\":0,\"output_tokens\":0}}}\n\n"
       "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
-  const RebuiltAnswer a = rebuild_answer(sse);
+  const RebuiltAnswer a = rebuild_answer(sse, Limits{});
   ASSERT_EQ(a.tool_calls.size(), 1u);
   EXPECT_EQ(a.tool_calls[0].id, "toolu_9");
   EXPECT_EQ(a.tool_calls[0].name, "roll");
@@ -167,17 +167,19 @@ TEST(Conversation, AnthropicContentGivenWholeInMessageStart) {
 TEST(Conversation, ErrorsReportedInTheStreamAreShown) {
   const RebuiltAnswer anthropic = rebuild_answer(
       "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_3\",\"content\":[]}}\n\n"
-      "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n");
+      "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n",
+      Limits{});
   EXPECT_EQ(anthropic.error, "overloaded_error: Overloaded");
   const RebuiltAnswer responses = rebuild_answer(
       "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_4\",\"error\":null}}\n\n"
       "event: response.failed\ndata: {\"type\":\"response.failed\",\"response\":{\"id\":\"resp_4\",\"status\":\"failed\","
-      "\"error\":{\"code\":\"server_error\",\"message\":\"Try again\"}}}\n\n");
+      "\"error\":{\"code\":\"server_error\",\"message\":\"Try again\"}}}\n\n",
+      Limits{});
   EXPECT_EQ(responses.error, "server_error: Try again");
   EXPECT_EQ(responses.stop_reason, "failed");
-  const RebuiltAnswer chat = rebuild_answer("data: {\"error\":{\"message\":\"Rate limited\",\"type\":\"rate_limit\"}}\n\n");
+  const RebuiltAnswer chat = rebuild_answer("data: {\"error\":{\"message\":\"Rate limited\",\"type\":\"rate_limit\"}}\n\n", Limits{});
   EXPECT_EQ(chat.error, "rate_limit: Rate limited");
-  EXPECT_TRUE(rebuild_answer("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n").error.empty());
+  EXPECT_TRUE(rebuild_answer("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n", Limits{}).error.empty());
 
   Exchange e;
   e.number = 1;

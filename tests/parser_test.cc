@@ -1,6 +1,7 @@
 // The strict record parser: every malformation the format names.
 #include "core/record.h"
 
+#include "core/json_digest.h"
 #include "core/lines.h"
 #include "core/timefmt.h"
 #include "tests/support.h"
@@ -162,6 +163,19 @@ TEST(RecordParser, NestingIsBounded) {
   EXPECT_EQ(code_of(line_with("{\"x\":[" + deep + "]}")), Code::limit_nesting);
   std::string very(100000, '[');
   EXPECT_EQ(code_of(line_with("{\"x\":" + very + "}")), Code::limit_nesting);
+}
+
+// An absent tool input digests as {} without a parser: the same digest as
+// {} however written, and not that of any other value.
+TEST(JsonDigest, EmptyObjectDigestIsTheParsedEmptyObjects) {
+  StrictJsonParser parser{Limits{}};
+  const Digest empty = json::empty_object_digest();
+  EXPECT_EQ(json::text_value_digest("{}", parser), empty);
+  EXPECT_EQ(json::text_value_digest(" { \n} ", parser), empty);
+  EXPECT_EQ(json::text_value_digest("", parser), empty);
+  EXPECT_NE(json::text_value_digest("[]", parser), empty);
+  EXPECT_NE(json::text_value_digest("{\"a\":1}", parser), empty);
+  EXPECT_NE(json::text_value_digest("\"{}\"", parser), empty);
 }
 
 }  // namespace

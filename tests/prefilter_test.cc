@@ -165,8 +165,8 @@ struct Found {
 void compare(const std::string& line, bool record, Found* found) {
   std::string padded = line + std::string(kLinePadding, '\0');
   const std::string_view view(padded.data(), line.size());
-  auto full = record ? make_record_line_scanner(false) : make_text_line_scanner(false);
-  auto fast = record ? make_record_line_scanner(true) : make_text_line_scanner(true);
+  auto full = record ? make_record_line_scanner(false, Limits{}) : make_text_line_scanner(false, Limits{});
+  auto fast = record ? make_record_line_scanner(true, Limits{}) : make_text_line_scanner(true, Limits{});
   ScanOutput a, b;
   full->scan(view, 0, &a);
   fast->scan(view, 0, &b);

@@ -121,7 +121,7 @@ std::string native_record(const std::string& log_line) {
 std::vector<std::string> scan_as_record(const std::string& record) {
   std::string padded = record + std::string(kLinePadding, '\0');
   ScanOutput out;
-  make_record_line_scanner()->scan(std::string_view(padded).substr(0, record.size()), 5, &out);
+  make_record_line_scanner(true, Limits{})->scan(std::string_view(padded).substr(0, record.size()), 5, &out);
   std::vector<std::string> secrets;
   for (const auto& h : out.hits) secrets.push_back(h.hit.secret);
   return secrets;

@@ -22,7 +22,7 @@ namespace goalcup::cheat {
 namespace {
 
 std::vector<SecretHit> scan(std::string_view text) {
-  SecretEngine engine;
+  SecretEngine engine{Limits{}};
   std::vector<SecretHit> hits;
   engine.scan(text, "", &hits);
   return hits;
@@ -293,12 +293,36 @@ TEST(Decoders, JsonIsParsedUnderTheRunsDepth) {
   EXPECT_EQ(chains(shallow), "anthropic-key() ");
 }
 
+// The same for the events of an SSE stream: a key split over deltas is
+// joined when the events parse under the run's --max-depth; events nested
+// deeper are bad events, so there is nothing to join.
+TEST(Decoders, SseEventsAreParsedUnderTheRunsDepth) {
+  const std::string ant = "sk-ant-api03-" + testing::random_chars(93, 24) + "AA";
+  std::string sse;
+  for (size_t i = 0; i < ant.size(); i += 9) {
+    sse += "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"" +
+           ant.substr(i, 9) + "\"}}\n\n";
+  }
+  auto found = [&](const Limits& limits) {
+    SecretEngine engine(limits);
+    std::vector<SecretHit> hits;
+    engine.scan(sse, "", &hits);
+    std::string out;
+    for (const auto& h : hits) out += rule_of(h) + "(" + h.chain + ") ";
+    return out;
+  };
+  EXPECT_EQ(found(Limits{}), "anthropic-key(sse-join) ");
+  Limits shallow;
+  shallow.max_depth = 1;
+  EXPECT_EQ(found(shallow), "");
+}
+
 TEST(Decoders, NestingAndSizeAreBounded) {
   // Base64 of base64 of ... ten times: decoding stops at the depth limit
   // without failing, and the work stays proportional to the input.
   std::string s = "sk-ant-api03-" + std::string(90, 'w');
   for (int i = 0; i < 10; ++i) s = base64_encode(s);
-  SecretEngine engine;
+  SecretEngine engine{Limits{}};
   std::vector<SecretHit> hits;
   engine.scan(s, "", &hits);
   EXPECT_LT(engine.scanned_bytes(), 20 * s.size());
@@ -494,7 +518,7 @@ TEST(Redact, SecretsSplitAcrossDeltas) {
   }
   auto out = red.redact(sse);
   ASSERT_TRUE(out);
-  EXPECT_EQ(rebuild_answer(*out).text, "your key is [REDACTED:anthropic-key] ok");
+  EXPECT_EQ(rebuild_answer(*out, Limits{}).text, "your key is [REDACTED:anthropic-key] ok");
   // The free-text input of an OpenAI custom tool call (Codex's apply_patch).
   std::string custom = "event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"output_index\":0,"
                        "\"item\":{\"type\":\"custom_tool_call\",\"call_id\":\"call_1\",\"name\":\"apply_patch\"}}\n\n";
@@ -506,7 +530,7 @@ TEST(Redact, SecretsSplitAcrossDeltas) {
   }
   out = red.redact(custom);
   ASSERT_TRUE(out);
-  const RebuiltAnswer a = rebuild_answer(*out);
+  const RebuiltAnswer a = rebuild_answer(*out, Limits{});
   ASSERT_EQ(a.tool_calls.size(), 1u);
   EXPECT_EQ(a.tool_calls[0].input, "your key is [REDACTED:anthropic-key] ok");
 }
@@ -642,7 +666,7 @@ void readings(std::string_view text, int depth, std::vector<std::string>* out) {
   if (decode_escapes(text, &d)) readings(d, depth + 1, out);
   if (decode_percent(text, &d)) readings(d, depth + 1, out);
   if (looks_like_sse(text)) {
-    const RebuiltAnswer a = rebuild_answer(text);
+    const RebuiltAnswer a = rebuild_answer(text, Limits{});
     for (std::string_view b : a.text_blocks()) readings(b, depth + 1, out);
     for (const auto& c : a.tool_calls) readings(c.input, depth + 1, out);
   }

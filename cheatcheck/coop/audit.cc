@@ -195,7 +195,7 @@ std::string name_of(simdjson::dom::object o, uint64_t offset) {
 class CoopAudit {
  public:
   CoopAudit(const std::string& dir, const Limits& limits, const Policy& policy)
-      : dir_(dir), limits_(limits), ctx_(policy, limits) {}
+      : dir_(dir), limits_(limits), ctx_(policy, limits), engine_(limits) {}
 
   CheatReport run() {
     CheatReport rep;
@@ -771,7 +771,7 @@ class ManifestRules {
 class ManifestAudit {
  public:
   ManifestAudit(const std::string& path, const Limits& limits, const Policy& policy)
-      : path_(path), ctx_(policy, limits) {}
+      : path_(path), ctx_(policy, limits), engine_(limits) {}
 
   CheatReport run() {
     CheatReport rep;

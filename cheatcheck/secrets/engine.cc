@@ -67,7 +67,7 @@ void add_hit(SecretHit hit, std::vector<SecretHit>* out) {
   out->push_back(std::move(hit));
 }
 
-SecretEngine::SecretEngine(const Limits& limits) {
+SecretEngine::SecretEngine(const Limits& limits) : limits_(limits) {
   parsers_.reserve(kMaxDepth + 1);
   for (int i = 0; i <= kMaxDepth; ++i) parsers_.emplace_back(limits);
 }
@@ -191,7 +191,7 @@ void SecretEngine::judge_member(std::string_view key, std::string_view value, co
 }
 
 void SecretEngine::scan_sse(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out) {
-  const RebuiltAnswer a = rebuild_answer(text);
+  const RebuiltAnswer a = rebuild_answer(text, limits_);
   const std::string next = extend(chain, "sse-join");
   for (std::string_view block : a.text_blocks()) scan_at(block, next, depth + 1, out);
   for (const auto& call : a.tool_calls) scan_at(call.input, next, depth + 1, out);

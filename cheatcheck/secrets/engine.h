@@ -27,7 +27,7 @@ class SecretEngine {
  public:
   // JSON found in a string is parsed under `limits` (the run's, so that
   // --max-depth reaches it; a text past them is scanned as plain text).
-  explicit SecretEngine(const Limits& limits = Limits{});
+  explicit SecretEngine(const Limits& limits);
   // Scans `text`; hits go to `out` (deduplicated by secret, most specific
   // rule and shortest chain kept).
   void scan(std::string_view text, std::string_view chain, std::vector<SecretHit>* out);
@@ -49,6 +49,7 @@ class SecretEngine {
   static bool holds_known_format(const std::string& value, std::string_view text,
                                  const std::vector<std::pair<size_t, size_t>>& specific);
 
+  Limits limits_;                          // the run's, for SSE events too
   std::vector<StrictJsonParser> parsers_;  // one per nesting depth
   uint64_t scanned_ = 0;
   uint64_t budget_ = 0;  // derived bytes left for the current top-level scan

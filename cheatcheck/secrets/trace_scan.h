@@ -59,7 +59,7 @@ class TraceSecretScan {
  public:
   // `limits` are the run's: each record line and the JSON inside its
   // strings are parsed under them.
-  explicit TraceSecretScan(unsigned threads = 0, bool keep_text = false, const Limits& limits = Limits{});
+  TraceSecretScan(unsigned threads, bool keep_text, const Limits& limits);
   std::vector<std::pair<std::string, std::string>> texts() const { return collector_.texts(); }
   void on_line(std::string_view line, uint64_t seq) { pool_.add(line, seq); }
   void finish(Context& ctx);
@@ -76,9 +76,9 @@ class TraceSecretScan {
 // Scans a trace line: every string of the record with its place, or the
 // text of a line that is not a record. `prefilter` false decodes every line
 // (for tests of the prefilter, which must not change what is found).
-std::unique_ptr<LineScanner> make_record_line_scanner(bool prefilter = true, const Limits& limits = Limits{});
+std::unique_ptr<LineScanner> make_record_line_scanner(bool prefilter, const Limits& limits);
 // Scans plain text lines (files, not traces); hits are located "line N".
-std::unique_ptr<LineScanner> make_text_line_scanner(bool prefilter = true, const Limits& limits = Limits{});
+std::unique_ptr<LineScanner> make_text_line_scanner(bool prefilter, const Limits& limits);
 
 // Names inside "[REDACTED:...]" markers in `text`.
 void collect_markers(std::string_view text, absl::flat_hash_set<std::string>* names);
