@@ -15,6 +15,7 @@
 #include "cheatcheck/secrets/engine.h"
 #include "cheatcheck/secrets/file_scan.h"
 #include "cheatcheck/secrets/rules.h"
+#include "cheatcheck/secrets/scan_pool.h"
 #include "cli/json_writer.h"
 #include "tests/support.h"
 
@@ -861,6 +862,28 @@ TEST(ScanMode, MultiLinePrivateKeysInPlainFiles) {
     EXPECT_EQ(r.findings[0].secret.location, "line " + std::to_string(begin_line)) << c.name;
     EXPECT_NE(testing::run_command(std::string(GOALCUP_CHEATCHECK_BIN) + " scan --no-progress --fail-on warning " + path).exit_code, 0)
         << c.name;
+  }
+}
+
+// A reused batch starts empty: each line's provider-key mark reaches the sink
+// once, however many batches the lines fill (they were counted again with
+// every reuse, a count that changed with timing).
+TEST(ScanPool, EachLineIsDeliveredOnceAcrossReusedBatches) {
+  class MarkEveryLine final : public LineScanner {
+   public:
+    void scan(std::string_view, uint64_t seq, ScanOutput* out) override { out->provider_key_lines.push_back(seq); }
+  };
+  for (unsigned threads : {0U, 2U}) {
+    std::vector<uint64_t> seen;
+    {
+      ScanPool pool(threads, [] { return std::make_unique<MarkEveryLine>(); },
+                    [&](ScanOutput& out) { seen.insert(seen.end(), out.provider_key_lines.begin(), out.provider_key_lines.end()); });
+      const std::string line(100, 'x');
+      for (uint64_t seq = 0; seq < 20000; ++seq) pool.add(line, seq);
+      pool.finish();
+    }
+    ASSERT_EQ(seen.size(), 20000U) << threads << " threads";
+    for (uint64_t seq = 0; seq < seen.size(); ++seq) ASSERT_EQ(seen[seq], seq);
   }
 }
 

@@ -116,6 +116,7 @@ void ScanPool::give_back(std::unique_ptr<Batch> b) {
   b->seqs.clear();
   b->out.hits.clear();
   b->out.markers.clear();
+  b->out.provider_key_lines.clear();
   b->done = false;
   spare_.push_back(std::move(b));
 }
