@@ -238,6 +238,14 @@ TEST(SecretRules, HeadersAndGenericAssignments) {
   EXPECT_TRUE(finds("x-api-key: \"q8Zr2Lk9.Vm3Xp7Wn5Ty1\"", "api-key-header", "q8Zr2Lk9.Vm3Xp7Wn5Ty1"));
 }
 
+TEST(SecretRules, AHeaderLikeNameSetToLowerCaseWordsIsASetting) {
+  // A client's options in a source file an agent printed: the value names a
+  // mode, it is not a credential.
+  EXPECT_TRUE(scan("      options: { baseURL: base, apiKey: 'handled-by-gateway', timeout },").empty());
+  EXPECT_TRUE(scan("Authorization: Bearer not-configured-yet").empty());
+  EXPECT_TRUE(finds("      options: { apiKey: 'h4nd1ed-By-g4teway9', timeout },", "api-key-header", "h4nd1ed-By-g4teway9"));
+}
+
 TEST(Decoders, EachEncodingIsUndone) {
   std::string out;
   EXPECT_TRUE(decode_escapes(R"(\u0067hp\u005f \ud83d\ude00 \n)", &out));

@@ -812,6 +812,9 @@ bool member_path(std::string_view text, size_t start) {
   return parts >= 2 && part_len > 0;
 }
 
+// The rules for a credential sent as a header (Authorization, x-api-key).
+bool header_rule(const Rule& rule) { return rule.id == "auth-header" || rule.id == "api-key-header"; }
+
 std::optional<Extracted> value_after(const Rule& rule, std::string_view text, size_t end) {
   if (rule.id == "generic-secret") return generic_value(rule, text, end);
   if (end > 0 && !is_quote(text[end - 1]) && member_path(text, end)) return std::nullopt;
@@ -830,6 +833,9 @@ std::optional<Extracted> value_after(const Rule& rule, std::string_view text, si
     return std::nullopt;
   }
   if (rule.chars != Chars::b64 && char_classes(value) < 2) return std::nullopt;
+  // "apiKey: 'proxy-handled'" in a source file an agent read: a header-like
+  // name whose value is lower-case words is a setting, not a credential.
+  if (header_rule(rule) && joined_words(value)) return std::nullopt;
   return Extracted{end, end + value.size(), rule.severity, ""};
 }
 
