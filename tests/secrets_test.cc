@@ -238,6 +238,16 @@ TEST(SecretRules, HeadersAndGenericAssignments) {
   EXPECT_TRUE(finds("x-api-key: \"q8Zr2Lk9.Vm3Xp7Wn5Ty1\"", "api-key-header", "q8Zr2Lk9.Vm3Xp7Wn5Ty1"));
 }
 
+TEST(SecretRules, CodeAndCommandsAssignedToCredentialNamesAreNotSecrets) {
+  // Source files and package manifests an agent printed.
+  EXPECT_TRUE(scan("      authMode: (env.APP_AUTH_MODE as 'sso' | 'key') || undefined,").empty());
+  EXPECT_TRUE(scan("this._allowUnauthorized = allowUnauthorizedFallback, this._x = 1").empty());
+  EXPECT_TRUE(scan("    \"check:secrets\": \"node tools/scan-for-secrets.mjs\",").empty());
+  // The same places holding values that are drawn, not written.
+  EXPECT_TRUE(finds("this._authToken = kT9vQ2xLm7RwZp4N, this._x = 1", "generic-secret", "kT9vQ2xLm7RwZp4N"));
+  EXPECT_TRUE(finds("    \"api_secret\": \"q7 Zr2Lk9Vm3Xp7Wn5Ty\",", "generic-secret", "q7 Zr2Lk9Vm3Xp7Wn5Ty"));
+}
+
 TEST(SecretRules, AHeaderLikeNameSetToLowerCaseWordsIsASetting) {
   // A client's options in a source file an agent printed: the value names a
   // mode, it is not a credential.

@@ -656,6 +656,33 @@ bool joined_words(std::string_view v) {
   return letters >= 2 && words >= 1;
 }
 
+// "node scripts/check-secrets.js": a command, lower-case words with a path
+// among them. (A phrase without a path may be a passphrase.)
+bool lower_case_command(std::string_view v) {
+  if (v.find(' ') == std::string_view::npos || v.find('/') == std::string_view::npos) return false;
+  return std::ranges::all_of(v, [](char c) { return (c >= 'a' && c <= 'z') || std::string_view(" -_./").find(c) != std::string_view::npos; });
+}
+
+// "rejectUnauthorizedDefault": a camelCase identifier, each capital opening
+// a word of lower-case letters. Bare, it names a variable; random letters
+// put capitals side by side or at word ends.
+bool camel_case_identifier(std::string_view v) {
+  if (v.empty() || !(v.front() >= 'a' && v.front() <= 'z')) return false;
+  size_t word = 0, capitals = 0;
+  for (const char c : v) {
+    if (c >= 'a' && c <= 'z') {
+      ++word;
+    } else if (c >= 'A' && c <= 'Z') {
+      if (word < 2) return false;
+      ++capitals;
+      word = 0;
+    } else {
+      return false;
+    }
+  }
+  return capitals >= 1 && word >= 2;
+}
+
 // "sp=r&st=2025-03-04&sv=2022-11-02": parameters of a URL, whose secret
 // part (a signature, a token) has a rule of its own.
 bool query_string(std::string_view v) {
@@ -708,10 +735,13 @@ std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, 
       value.find("://") != std::string_view::npos) {  // URLs: see url-credentials
     return std::nullopt;
   }
-  if (shannon_entropy(value) < 3.5 || char_classes(value) < 2 || counting_run(value) || joined_words(value)) {
+  if (shannon_entropy(value) < 3.5 || char_classes(value) < 2 || counting_run(value) || joined_words(value) ||
+      lower_case_command(value)) {
     return std::nullopt;
   }
-  if (!quoted && code_expression(text, value, end)) return std::nullopt;
+  if (!quoted && (code_expression(text, value, end) || camel_case_identifier(value))) return std::nullopt;
+  // "(env.AUTH_METHOD as Mode)": a parenthesised expression.
+  if (!quoted && value.front() == '(' && code_expression(text, value.substr(1), end)) return std::nullopt;
   // A provider's prefix with the wrong shape failed that provider's rule:
   // a sample or a typo, not a secret of unknown kind.
   for (std::string_view prefix : {"xox", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "sk-ant-",
