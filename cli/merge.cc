@@ -106,6 +106,49 @@ std::optional<std::vector<ShardFile>> collect_shards(const std::vector<std::stri
   return out;
 }
 
+// One report line of a shard, as written, and what the tool made of it.
+struct MergedLine {
+  std::string_view json;
+  const MergedReport& judged;
+};
+
+class MergedText final : public BatchPrinter<MergedLine> {
+ public:
+  explicit MergedText(std::ostream& out) : out_(out) {}
+  void print(const MergedLine& r) override { out_ << r.judged.text_line << "\n"; }
+  void finish(const BatchSummary& summary) override { out_ << summary.text(Style::plain()); }
+
+ private:
+  std::ostream& out_;
+};
+
+class MergedJson final : public BatchPrinter<MergedLine> {
+ public:
+  MergedJson(std::ostream& out, const MergeOptions& opt) : doc_(out, opt.tool, opt.version, opt.header) {}
+  void print(const MergedLine& r) override { doc_.add([&](JsonWriter& w) { w.raw(r.json); }); }
+  void finish(const BatchSummary& summary) override { doc_.finish(summary); }
+
+ private:
+  JsonBatchDocument doc_;
+};
+
+// The merged batch's printer, chosen once: the text lines, one JSON
+// document, or the shards' own JSON Lines passed on as written.
+std::unique_ptr<BatchPrinter<MergedLine>> make_merge_printer(const MergeOptions& opt, std::ostream& out) {
+  switch (opt.format) {
+    case Format::json: return std::make_unique<MergedJson>(out, opt);
+    case Format::jsonl:
+      return std::make_unique<JsonLinesPrinter<MergedLine>>(
+          out, JsonLinesPrinter<MergedLine>::Hooks{.write = [](JsonWriter& w, const MergedLine& r) { w.raw(r.json); },
+                                                  .listed = {},  // --quiet is applied before
+                                                  .each = {}});
+    case Format::text:
+    case Format::sarif:
+    case Format::markdown: break;  // merge offers text, json and jsonl
+  }
+  return std::make_unique<MergedText>(out);
+}
+
 }  // namespace
 
 int merge_shards(const std::vector<std::string>& files, const MergeOptions& opt, BatchSummary& summary,
@@ -121,9 +164,7 @@ int merge_shards(const std::vector<std::string>& files, const MergeOptions& opt,
 
   std::vector<std::unique_ptr<std::ifstream>> streams;
   for (const auto& s : *shards) streams.push_back(std::make_unique<std::ifstream>(s.path, std::ios::binary));
-  const Style style = Style::plain();
-  // Only --format json writes it (its header is held until the first report).
-  JsonBatchDocument doc(out, opt.tool, opt.version, opt.header);
+  const auto printer = make_merge_printer(opt, out);
   simdjson::dom::parser parser;
   // Round j takes line j of every shard that has one: the input order.
   for (uint64_t j = 0; j < (*shards)[0].reports; ++j) {
@@ -139,22 +180,10 @@ int merge_shards(const std::vector<std::string>& files, const MergeOptions& opt,
       }
       const MergedReport m = judge(report, summary);
       if (opt.quiet && m.passed) continue;
-      if (opt.format == Format::text) {
-        out << m.text_line << "\n";
-      } else if (opt.format == Format::jsonl) {
-        out << line << "\n";
-      } else {
-        doc.add([&](JsonWriter& w) { w.raw(line); });
-      }
+      printer->print({line, m});
     }
   }
-  if (opt.format == Format::text) {
-    out << summary.text(style);
-  } else if (opt.format == Format::jsonl) {
-    out << summary.jsonl_line();
-  } else {
-    doc.finish(summary);
-  }
+  printer->finish(summary);
   out.flush();
   return summary.exit_code();
 }

@@ -88,6 +88,40 @@ class JsonLinesPrinter final : public BatchPrinter<Report> {
 // print_text() without colour, JSON as composed (JsonWriter escaped it).
 void write_view(std::ostream& out, const std::string& view, Format format, const Style& style);
 
+// The printer of a whole view (inspect's summary, diff): its composer for
+// the run's format, chosen once from the view's forms, and write_view()
+// for that format. compose() and write() are apart so that a caller can
+// mask credentials in between.
+template <class View>
+class ViewPrinter {
+ public:
+  struct Forms {
+    std::function<std::string(const View&, const Style&)> text;
+    std::function<std::string(const View&)> json;
+    std::function<std::string(const View&)> markdown;  // empty: the view has no Markdown form (text)
+  };
+  // `format` is one the view's --format accepts; any other is text.
+  ViewPrinter(Format format, const Style& style, const Forms& forms) : style_(style) {
+    if (format == Format::json) {
+      format_ = format;
+      compose_ = forms.json;
+    } else if (format == Format::markdown && forms.markdown) {
+      format_ = format;
+      compose_ = forms.markdown;
+    } else {
+      compose_ = [text = forms.text, style](const View& v) { return text(v, style); };
+    }
+  }
+  std::string compose(const View& v) const { return compose_(v); }
+  void write(std::ostream& out, const std::string& view) const { write_view(out, view, format_, style_); }
+  void print(std::ostream& out, const View& v) const { write(out, compose(v)); }
+
+ private:
+  Format format_ = Format::text;
+  Style style_;
+  std::function<std::string(const View&)> compose_;
+};
+
 // The stream write of JsonLinesPrinter, out of line to keep <ostream> out of
 // this header.
 void write_and_flush(std::ostream& out, const std::string& s);

@@ -695,15 +695,8 @@ std::string json_view(const DiffReport& r) {
 
 }  // namespace
 
-std::string format_diff(const DiffReport& r, Format format, const Style& style) {
-  switch (format) {
-    case Format::markdown: return markdown_view(r);
-    case Format::json: return json_view(r);
-    case Format::text:
-    case Format::jsonl:
-    case Format::sarif: break;  // not offered by --format: text
-  }
-  return text_view(r, style);
+ViewPrinter<DiffReport> diff_printer(Format format, const Style& style) {
+  return ViewPrinter<DiffReport>(format, style, {.text = text_view, .json = json_view, .markdown = markdown_view});
 }
 
 }  // namespace goalcup::inspect

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cli/format.h"
+#include "cli/printer.h"
 #include "cli/term.h"
 #include "core/json_strict.h"
 #include "core/record.h"
@@ -100,7 +101,8 @@ struct DiffOptions {
 // Reads both traces (paths; stdin already spooled) and compares them.
 DiffReport diff_traces(const std::string& a, const std::string& b, const WalkOptions& wopt, const DiffOptions& opt);
 
-// text, markdown or json (schemas/inspect-diff.schema.json).
-std::string format_diff(const DiffReport& r, Format format, const Style& style);
+// The view's printer for the run's `format`: text, markdown or json
+// (schemas/inspect-diff.schema.json).
+ViewPrinter<DiffReport> diff_printer(Format format, const Style& style);
 
 }  // namespace goalcup::inspect

@@ -92,7 +92,7 @@ int run_diff(const std::string& a, const std::string& b, const WalkOptions& wopt
   r.a.file = a;
   r.b.file = b;
   if (report_unreadable(r.a) || report_unreadable(r.b)) return 2;
-  write_view(std::cout, format_diff(r, format, style), format, style);
+  diff_printer(format, style).print(std::cout, r);
   // A trace not read to the end (a limit hit): what was read is shown, but
   // "the same" cannot be said of the rest.
   if (r.a.verdict == Verdict::error || r.b.verdict == Verdict::error) {
@@ -204,11 +204,12 @@ int main(int argc, char** argv) {
   if (*summary) {
     Summary s = summarize(trace, wopt);
     if (report_unreadable(s.verify)) return 2;
-    write_view(std::cout, format_summary(s, view_format, style), view_format, style);
+    summary_printer(view_format, style).print(std::cout, s);
     return status_of(s.verify);
   }
   if (*show) {
-    ShownRecord shown = show_record(trace, wopt, seq, view_format, style, show_secrets ? nullptr : &masker);
+    const ShowPrinter printer(view_format, style);
+    ShownRecord shown = show_record(trace, wopt, seq, printer, show_secrets ? nullptr : &masker);
     if (report_unreadable(shown.report)) return 2;
     if (!shown.out) {
       print_text(std::cerr, "goalcup-inspect: " + safe_text(trace) + " has no record " + std::to_string(seq) + " (" +
@@ -216,7 +217,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     if (!show_secrets) *shown.out = masker.masked(*shown.out);
-    write_view(std::cout, *shown.out, view_format, style);
+    printer.write(std::cout, *shown.out);
     return 0;
   }
   if (*diff) return run_diff(trace, trace_b, wopt, dopt, view_format, show_secrets, style);

@@ -32,6 +32,8 @@ bool utf8_head(std::string_view body) {
   return simdjson::validate_utf8(body.data(), n);
 }
 
+}  // namespace
+
 class RecordRenderer {
  public:
   explicit RecordRenderer(const Limits& limits) : parser_(limits), parsers_(limits) {}
@@ -112,6 +114,8 @@ class RecordRenderer {
   bool clipped_ = false;
 };
 
+namespace {
+
 // Text for people: the envelope, the body with its long encoded members
 // replaced by a note, then each decoded view; SSE as one line per event.
 // JSON parts are escaped by JsonWriter; other trace text through safe_text,
@@ -179,6 +183,26 @@ std::string render_json(const Record& r, const Digest& hash, RecordRenderer& rr)
   return out;
 }
 
+std::string text_page(const ShowPage& p, const Style& st) {
+  const VerdictView verdict(p.report);
+  std::string out = verdict.banner(st);
+  const std::string mark = verdict.mark_text(p.seq);
+  if (!mark.empty()) out += st.paint(fit_columns("seq " + std::to_string(p.seq) + " is " + mark, kWidth), Color::red) + "\n";
+  return out + "\n" + (p.record ? *p.record : fit_columns(p.bad, kWidth) + "\n");
+}
+
+std::string json_page(const ShowPage& p) {
+  std::string out;
+  JsonWriter w(&out, true);
+  w.begin_object().field("file", p.report.file).field("verdict", verdict_name(p.report.verdict)).key("verify");
+  write_verify_json(w, p.report);
+  write_marks_json(w, VerdictView(p.report).marks(p.seq));
+  if (p.record) w.key("record").raw(*p.record);
+  else w.null_field("record").field("error", p.bad);
+  w.end_object();
+  return out + "\n";
+}
+
 // Credentials are masked in the record before it is rendered, not in what
 // the rendering prints: wrapped lines would cut a key in two, and a key a
 // stream split over several deltas shows whole only once they are joined.
@@ -189,8 +213,8 @@ constexpr size_t kMaskWholeLineBelow = 16 << 20;
 
 class ShowVisitor final : public RecordVisitor {
  public:
-  ShowVisitor(uint64_t seq, bool json, const Style& st, const Limits& limits, cheat::CredentialMasker* masker)
-      : seq_(seq), json_(json), st_(st), limits_(limits), masker_(masker) {}
+  ShowVisitor(uint64_t seq, const ShowPrinter& printer, const Limits& limits, cheat::CredentialMasker* masker)
+      : seq_(seq), printer_(printer), limits_(limits), masker_(masker) {}
   bool on_record(const Record& r, const Line& line, const Digest& hash) override {
     // Read on to the end: the verdict and the marks need the whole chain.
     if (line.index != seq_) return true;
@@ -208,7 +232,7 @@ class ShowVisitor final : public RecordVisitor {
  private:
   void render(const Record& r, const Line& line, const Digest& hash) {
     RecordRenderer rr(limits_);
-    out_ = json_ ? render_json(r, hash, rr) : render_text(r, line, hash, st_, rr);
+    out_ = printer_.record({.record = r, .line = line, .hash = hash, .renderer = rr});
   }
   // The record as masked, shown with the hash of the line as written.
   bool render_masked(std::string masked, const Line& line, const Digest& hash) {
@@ -225,8 +249,7 @@ class ShowVisitor final : public RecordVisitor {
   }
 
   uint64_t seq_;
-  bool json_;
-  const Style& st_;
+  const ShowPrinter& printer_;
   const Limits& limits_;
   cheat::CredentialMasker* masker_;
 };
@@ -349,30 +372,21 @@ std::unique_ptr<RecordListPrinter> make_record_list_printer(Format format, const
 
 }  // namespace
 
-ShownRecord show_record(const std::string& path, const WalkOptions& options, uint64_t seq, Format format,
-                        const Style& style, cheat::CredentialMasker* masker) {
-  const bool json = format == Format::json;
-  ShowVisitor v(seq, json, style, options.limits, masker);
+ShowPrinter::ShowPrinter(Format format, const Style& style)
+    : record_(format, style,
+              {.text = [](const RecordToShow& r, const Style& st) { return render_text(r.record, r.line, r.hash, st, r.renderer); },
+               .json = [](const RecordToShow& r) { return render_json(r.record, r.hash, r.renderer); },
+               .markdown = {}}),
+      page_(format, style, {.text = text_page, .json = json_page, .markdown = {}}) {}
+
+ShownRecord show_record(const std::string& path, const WalkOptions& options, uint64_t seq, const ShowPrinter& printer,
+                        cheat::CredentialMasker* masker) {
+  ShowVisitor v(seq, printer, options.limits, masker);
   ShownRecord shown;
   shown.report = walk_trace(path, options, &v);
-  const VerdictView verdict(shown.report);
-  if (!v.out_ && !v.bad_) return shown;
-  if (json) {
-    std::string out;
-    JsonWriter w(&out, true);
-    w.begin_object().field("file", shown.report.file).field("verdict", verdict_name(shown.report.verdict)).key("verify");
-    write_verify_json(w, shown.report);
-    write_marks_json(w, verdict.marks(seq));
-    if (v.out_) w.key("record").raw(*v.out_);
-    else w.null_field("record").field("error", *v.bad_);
-    w.end_object();
-    shown.out = out + "\n";
-    return shown;
+  if (v.out_ || v.bad_) {
+    shown.out = printer.page({.report = shown.report, .seq = seq, .record = v.out_, .bad = v.bad_.value_or("")});
   }
-  std::string out = verdict.banner(style);
-  const std::string mark = verdict.mark_text(seq);
-  if (!mark.empty()) out += style.paint(fit_columns("seq " + std::to_string(seq) + " is " + mark, kWidth), Color::red) + "\n";
-  shown.out = out + "\n" + (v.out_ ? *v.out_ : fit_columns(*v.bad_, kWidth) + "\n");
   return shown;
 }
 

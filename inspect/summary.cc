@@ -203,12 +203,15 @@ void write_summary_json(JsonWriter& w, const Summary& s) {
   w.end_object();
 }
 
-std::string format_summary(const Summary& s, Format format, const Style& style) {
-  if (format != Format::json) return format_summary_text(s, style);
-  std::string out;
-  JsonWriter w(&out, true);
-  write_summary_json(w, s);
-  return out + "\n";
+ViewPrinter<Summary> summary_printer(Format format, const Style& style) {
+  return ViewPrinter<Summary>(format, style,
+                              {.text = format_summary_text, .json = [](const Summary& s) {
+                                 std::string out;
+                                 JsonWriter w(&out, true);
+                                 write_summary_json(w, s);
+                                 return out + "\n";
+                               },
+                               .markdown = {}});
 }
 
 }  // namespace goalcup::inspect

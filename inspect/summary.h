@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/format.h"
+#include "cli/printer.h"
 #include "cli/json_writer.h"
 #include "cli/term.h"
 #include "core/bodies.h"
@@ -49,7 +50,8 @@ class SummaryVisitor final : public RecordVisitor {
 Summary summarize(const std::string& path, const WalkOptions& options);
 std::string format_summary_text(const Summary& s, const Style& style);
 void write_summary_json(JsonWriter& w, const Summary& s);
-// The view in `format`: text, or json (schemas/inspect-summary.schema.json).
-std::string format_summary(const Summary& s, Format format, const Style& style);
+// The view's printer for the run's `format`: text, or json
+// (schemas/inspect-summary.schema.json).
+ViewPrinter<Summary> summary_printer(Format format, const Style& style);
 
 }  // namespace goalcup::inspect

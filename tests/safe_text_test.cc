@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/json_writer.h"
+#include "cli/printer.h"
 #include "cli/safe_text.h"
 #include "tests/support.h"
 
@@ -99,6 +100,35 @@ TEST(JsonWriter, EscapesEveryControlAndKeepsTheValue) {
   std::string_view v;
   ASSERT_FALSE(p.parse(out).get(v));
   EXPECT_EQ(v, std::string_view("a\x1b\x07\x7f\x00\xc2\x9b\xe2\x80\xae\xe4\xb8\xad\xef\xbf\xbd", 16));
+}
+
+// A view's printer picks one composer from the run's format and writes what
+// it composed as that format wants: text and Markdown through print_text()
+// (Markdown without colour), JSON as composed. A view without a Markdown
+// form is text.
+TEST(ViewPrinter, ComposesAndWritesInTheRunsFormat) {
+  using Printer = ViewPrinter<std::string>;
+  const Printer::Forms forms{
+      .text = [](const std::string& v, const Style& st) { return st.paint("T:" + v, Color::red) + "\x1b[2J\n"; },
+      .json = [](const std::string& v) { return "{\"v\":\"" + v + "\"}\n"; },
+      .markdown = [](const std::string& v) { return "# " + v + "\x1b[2J\n"; }};
+  const Style colour = Style::colored();
+  auto printed = [&](Format format, Printer::Forms f) {
+    std::ostringstream os;
+    Printer(format, colour, f).print(os, "x");
+    return os.str();
+  };
+  EXPECT_EQ(printed(Format::text, forms), colour.paint("T:x", Color::red) + "\\x1b[2J\n");
+  EXPECT_EQ(printed(Format::json, forms), "{\"v\":\"x\"}\n");
+  EXPECT_EQ(printed(Format::markdown, forms), "# x\\x1b[2J\n");
+  Printer::Forms no_markdown = forms;
+  no_markdown.markdown = {};
+  EXPECT_EQ(printed(Format::markdown, no_markdown), colour.paint("T:x", Color::red) + "\\x1b[2J\n");
+  // compose() and write() apart: what is written is what the caller passes.
+  const Printer json(Format::json, colour, forms);
+  std::ostringstream os;
+  json.write(os, "masked " + json.compose("x"));
+  EXPECT_EQ(os.str(), "masked {\"v\":\"x\"}\n");
 }
 
 }  // namespace
