@@ -73,12 +73,20 @@ int run(const Options& opt) {
   return summary.exit_code();
 }
 
+// A shard's verdict by the name verdict_name() gave it; a name it does not
+// give (a damaged shard) is "could not judge".
+Verdict verdict_named(std::string_view name) {
+  for (const Verdict v : {Verdict::verified, Verdict::incomplete, Verdict::invalid}) {
+    if (verdict_name(v) == name) return v;
+  }
+  return Verdict::error;
+}
+
 MergedReport judge_verify_line(simdjson::dom::element report, BatchSummary& summary) {
   std::string_view file, verdict;
   if (report["file"].get(file)) file = "?";
   if (report["verdict"].get(verdict)) verdict = "error";
-  const Verdict v = verdict == "verified" ? Verdict::verified : verdict == "incomplete" ? Verdict::incomplete
-                    : verdict == "invalid" ? Verdict::invalid : Verdict::error;
+  const Verdict v = verdict_named(verdict);
   summary.add(file, verdict_name(v), verdict_exit_code(v));
   std::string line = std::string(verdict_name(v));
   line.resize(std::max<size_t>(line.size(), 10), ' ');
