@@ -15,7 +15,9 @@
 #include "cheatcheck/secrets/engine.h"
 #include "cheatcheck/secrets/file_scan.h"
 #include "cheatcheck/secrets/rules.h"
+#include "cheatcheck/secrets/scan_cache.h"
 #include "cheatcheck/secrets/scan_pool.h"
+#include "cheatcheck/secrets/trace_scan.h"
 #include "cli/json_writer.h"
 #include "tests/support.h"
 
@@ -902,6 +904,95 @@ TEST(ScanPool, EachLineIsDeliveredOnceAcrossReusedBatches) {
     }
     ASSERT_EQ(seen.size(), 20000U) << threads << " threads";
     for (uint64_t seq = 0; seq < seen.size(); ++seq) ASSERT_EQ(seen[seq], seq);
+  }
+}
+
+// A long text seen before is not scanned again, and what its hits add to a
+// scan is what scanning it again adds: the same secrets, rules and chains,
+// in the same order, for a text inside other JSON and at other depths.
+TEST(ScanCache, ATextSeenBeforeGivesTheSameHitsWithoutAScan) {
+  std::string leaf;
+  while (leaf.size() < 3000) leaf += "the build log says nothing of note here ";
+  leaf += "key AKIAIOSFODNN7EXAMPLQ and " + base64_encode("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");
+  const std::string first = "{\"a\": \"" + leaf + "\"}";
+  const std::string second = "{\"b\": [\"" + leaf + "\", \"x\"], \"c\": {\"d\": \"" + leaf + "\"}}";
+  auto describe = [](const std::vector<SecretHit>& hits) {
+    std::string out;
+    for (const auto& h : hits) out += rule_of(h) + "(" + h.chain + ")" + h.secret + " ";
+    return out;
+  };
+  SecretEngine plain{Limits{}};
+  std::vector<SecretHit> expect1, expect2;
+  plain.scan(first, "", &expect1);
+  plain.scan(second, "", &expect2);
+  ASSERT_NE(describe(expect1).find("aws-key-id(json)"), std::string::npos) << describe(expect1);
+  ASSERT_NE(describe(expect1).find("github-pat(json>base64)"), std::string::npos) << describe(expect1);
+
+  ScanCache cache;
+  SecretEngine one{Limits{}}, two{Limits{}};
+  one.use_cache(&cache);
+  two.use_cache(&cache);
+  std::vector<SecretHit> got1, got2;
+  one.scan(first, "", &got1);
+  EXPECT_EQ(cache.found(), 0U);
+  two.scan(second, "", &got2);
+  EXPECT_EQ(cache.found(), 2U);  // both places in the second text
+  EXPECT_EQ(describe(got1), describe(expect1));
+  EXPECT_EQ(describe(got2), describe(expect2));
+  EXPECT_EQ(one.scanned_bytes() + two.scanned_bytes(), plain.scanned_bytes());
+  // The same text at the same depth reached by another decoding is another
+  // entry: its hits name the decoding that reached it ("url", not "json").
+  std::string encoded;
+  for (unsigned char c : leaf) {
+    char hex[4];
+    std::snprintf(hex, sizeof hex, "%%%02X", c);
+    encoded += hex;
+  }
+  std::vector<SecretHit> expect3, got3;
+  plain.scan(encoded, "", &expect3);
+  ASSERT_NE(describe(expect3).find("aws-key-id(url)"), std::string::npos) << describe(expect3);
+  two.scan(encoded, "", &got3);
+  EXPECT_EQ(describe(got3), describe(expect3));
+  EXPECT_EQ(cache.found(), 2U);
+}
+
+// Every line of planted traces whose tool outputs are re-sent by later
+// requests: what a cached scanner reports is byte for byte what an uncached
+// one reports, rule, secret, decoding chain, note, seq and place, in order.
+TEST(ScanCache, FindingsOfATraceAreTheSameWithAndWithoutIt) {
+  for (auto style : {fixtures::HarnessStyle::claude_code, fixtures::HarnessStyle::codex}) {
+    fixtures::TraceSpec spec;
+    spec.style = style;
+    spec.turns = 10;
+    spec.history_turns = 4;
+    spec.tool_output_bytes = 3000;
+    for (const auto& n : fixtures::plant_names()) {
+      if (n.starts_with("secret-")) spec.plants.push_back(n);
+    }
+    const auto lines = fixtures::conversation_lines(spec, testing::dev_key());
+    ScanCache cache;
+    auto plain = make_record_line_scanner(true, Limits{});
+    auto cached = make_record_line_scanner(true, Limits{}, &cache);
+    auto describe = [](const ScanOutput& o) {
+      std::string d;
+      for (const auto& h : o.hits) {
+        d += std::to_string(h.seq) + " " + h.location + " " + rule_of(h.hit) + " (" + h.hit.chain + ") " + h.hit.secret +
+             " " + std::to_string(static_cast<int>(h.hit.severity)) + " " + h.hit.note + "\n";
+      }
+      return d;
+    };
+    size_t with_hits = 0;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      const std::string padded = lines[i] + std::string(kLinePadding, '\0');
+      const std::string_view line(padded.data(), lines[i].size());
+      ScanOutput a, b;
+      plain->scan(line, i, &a);
+      cached->scan(line, i, &b);
+      EXPECT_EQ(describe(a), describe(b)) << "line " << i;
+      with_hits += !a.hits.empty();
+    }
+    EXPECT_GE(with_hits, 5U);      // not vacuous: the planted secrets are found
+    EXPECT_GT(cache.found(), 10U);  // and re-sent texts were replayed
   }
 }
 

@@ -3,6 +3,7 @@
 #include "cheatcheck/secrets/decoders.h"
 #include "cheatcheck/secrets/matcher.h"
 #include "cheatcheck/secrets/rules.h"
+#include "cheatcheck/secrets/scan_cache.h"
 #include "core/sse.h"
 
 namespace goalcup::cheat {
@@ -84,10 +85,50 @@ void SecretEngine::scan_at(std::string_view text, const std::string& chain, int 
   // JSON text: its strings are what it says; scanning them decoded finds
   // both plain and escaped secrets.
   if (depth < kMaxDepth && (text.front() == '{' || text.front() == '[') && scan_json(text, chain, depth, out)) return;
+  // A text under kFreeAbove cannot free its owner (nothing decoded from it
+  // is longer), so it is whole after its scan and may be kept.
+  if (cache_ && text.size() >= ScanCache::kMinBytes && text.size() < kFreeAbove) {
+    return scan_text_cached(text, chain, depth, out);
+  }
+  scan_text(text, chain, depth, out, owner);
+}
+
+void SecretEngine::scan_text(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out,
+                             std::string* owner) {
   match(text, chain, out);
   if (depth >= kMaxDepth) return;
   if (looks_like_sse(text)) scan_sse(text, chain, depth, out);
   decode_more(text, chain, depth, out, owner);  // last: it may free `text`
+}
+
+// The hits a scan of the same text added, added again in the same order:
+// add_hit keeps, per secret, the first of the best, so the result is the
+// same as scanning it again.
+void SecretEngine::scan_text_cached(std::string_view text, const std::string& chain, int depth,
+                                    std::vector<SecretHit>* out) {
+  if (auto seen = cache_->find(text, chain, depth); seen && seen->budget_used <= budget_) {
+    budget_ -= seen->budget_used;
+    scanned_ += seen->scanned;
+    for (const SecretHit& h : seen->hits) add_hit(h, out);
+    return;
+  }
+  auto entry = std::make_shared<ScanCache::Entry>();
+  const uint64_t budget_before = budget_, scanned_before = scanned_, refused_before = refused_;
+  scan_text(text, chain, depth, &entry->hits, nullptr);
+  for (const SecretHit& h : entry->hits) add_hit(h, out);
+  if (refused_ != refused_before) return;  // cut short by the budget: not what a fuller budget finds
+  entry->text = text;
+  entry->chain = chain;
+  entry->depth = depth;
+  entry->budget_used = budget_before - budget_;
+  entry->scanned = scanned_ - scanned_before;
+  cache_->store(std::move(entry));
+}
+
+bool SecretEngine::within_budget(size_t bytes) {
+  if (bytes <= budget_) return true;
+  ++refused_;
+  return false;
 }
 
 void SecretEngine::match(std::string_view text, const std::string& chain, std::vector<SecretHit>* out) {
@@ -133,11 +174,11 @@ bool SecretEngine::holds_known_format(const std::string& value, std::string_view
 void SecretEngine::decode_more(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out,
                                std::string* owner) {
   std::string decoded;
-  if (has_escapes(text) && decode_escapes(text, &decoded) && decoded.size() <= budget_) {
+  if (has_escapes(text) && decode_escapes(text, &decoded) && within_budget(decoded.size())) {
     budget_ -= decoded.size();
     scan_at(decoded, extend(chain, "unicode-escape"), depth + 1, out, &decoded);
   }
-  if (text.find('%') != std::string_view::npos && decode_percent(text, &decoded) && decoded.size() <= budget_) {
+  if (text.find('%') != std::string_view::npos && decode_percent(text, &decoded) && within_budget(decoded.size())) {
     budget_ -= decoded.size();
     scan_at(decoded, extend(chain, "url"), depth + 1, out, &decoded);
   }
@@ -145,7 +186,7 @@ void SecretEngine::decode_more(std::string_view text, const std::string& chain, 
   find_base64_runs(text, &runs);
   std::string later;  // the runs still to decode, once `text` is freed
   for (size_t i = 0; i < runs.size(); ++i) {
-    if (!decode_base64_text(text.substr(runs[i].start, runs[i].length), &decoded) || decoded.size() > budget_) continue;
+    if (!decode_base64_text(text.substr(runs[i].start, runs[i].length), &decoded) || !within_budget(decoded.size())) continue;
     budget_ -= decoded.size();
     // A long run decoded, `text` is needed only for the runs after it: those
     // are kept and `text` freed, so that base64 inside base64 holds two

@@ -15,6 +15,8 @@
 
 namespace goalcup::cheat {
 
+class ScanCache;
+
 struct SecretHit {
   uint32_t rule = 0;    // index into secret_rules()
   std::string secret;   // the exact text (never printed)
@@ -33,12 +35,21 @@ class SecretEngine {
   void scan(std::string_view text, std::string_view chain, std::vector<SecretHit>* out);
   // Bytes scanned so far, derived texts included (for tests and budgets).
   uint64_t scanned_bytes() const { return scanned_; }
+  // Texts scanned before (by any engine sharing `cache`) are not scanned
+  // again; `cache` must outlive the engine.
+  void use_cache(ScanCache* cache) { cache_ = cache; }
 
  private:
   // `owner`, when given, holds `text` and may be freed once `text` is no
   // longer needed: nested decodings then hold two layers, not all of them.
   void scan_at(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out,
                std::string* owner = nullptr);
+  // A text that is not JSON: the rules, SSE joins and decodings.
+  void scan_text(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out,
+                 std::string* owner);
+  void scan_text_cached(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out);
+  // False (and counted) when decoding `bytes` more would pass the budget.
+  bool within_budget(size_t bytes);
   void match(std::string_view text, const std::string& chain, std::vector<SecretHit>* out);
   void decode_more(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out,
                    std::string* owner);
@@ -53,6 +64,8 @@ class SecretEngine {
   std::vector<StrictJsonParser> parsers_;  // one per nesting depth
   uint64_t scanned_ = 0;
   uint64_t budget_ = 0;  // derived bytes left for the current top-level scan
+  uint64_t refused_ = 0;  // decodings the budget refused
+  ScanCache* cache_ = nullptr;
 };
 
 // Calls f(text, path) for every string value under `e`, with its place

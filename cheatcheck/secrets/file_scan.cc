@@ -85,7 +85,7 @@ class FileScanner {
         budget_(std::move(budget)),
         report_(report),
         collector_(keep_text),
-        pool_(threads, [limits] { return make_text_line_scanner(true, limits); }, [this](ScanOutput& out) { collect(out); }) {}
+        pool_(threads, [this, limits] { return make_text_line_scanner(true, limits, &cache_); }, [this](ScanOutput& out) { collect(out); }) {}
 
   // Scans a stream of text (plain or zstd) shown as `name`; false when a
   // limit of the upload stopped it.
@@ -148,6 +148,7 @@ class FileScanner {
   SecretCollector collector_;
   absl::flat_hash_set<std::string> markers_;
   std::string file_;
+  ScanCache cache_;
   ScanPool pool_;  // last: its workers stop before the rest goes
 };
 

@@ -122,7 +122,10 @@ bool is_provider_key(uint32_t rule) {
 // stored as base64 are decoded first.
 class RecordLineScanner final : public LineScanner {
  public:
-  RecordLineScanner(bool prefilter, const Limits& limits) : prefilter_(prefilter), parser_(limits), engine_(limits) {}
+  RecordLineScanner(bool prefilter, const Limits& limits, ScanCache* cache)
+      : prefilter_(prefilter), parser_(limits), engine_(limits) {
+    engine_.use_cache(cache);
+  }
 
   void scan(std::string_view line, uint64_t seq, ScanOutput* out) override {
     out_ = out;
@@ -198,7 +201,9 @@ class RecordLineScanner final : public LineScanner {
 
 class TextLineScanner final : public LineScanner {
  public:
-  TextLineScanner(bool prefilter, const Limits& limits) : prefilter_(prefilter), engine_(limits) {}
+  TextLineScanner(bool prefilter, const Limits& limits, ScanCache* cache) : prefilter_(prefilter), engine_(limits) {
+    engine_.use_cache(cache);
+  }
 
   void scan(std::string_view line, uint64_t seq, ScanOutput* out) override {
     if (line.find("[REDACTED:") != std::string_view::npos) collect_markers(line, &out->markers);
@@ -218,17 +223,17 @@ class TextLineScanner final : public LineScanner {
 
 }  // namespace
 
-std::unique_ptr<LineScanner> make_text_line_scanner(bool prefilter, const Limits& limits) {
-  return std::make_unique<TextLineScanner>(prefilter, limits);
+std::unique_ptr<LineScanner> make_text_line_scanner(bool prefilter, const Limits& limits, ScanCache* cache) {
+  return std::make_unique<TextLineScanner>(prefilter, limits, cache);
 }
 
-std::unique_ptr<LineScanner> make_record_line_scanner(bool prefilter, const Limits& limits) {
-  return std::make_unique<RecordLineScanner>(prefilter, limits);
+std::unique_ptr<LineScanner> make_record_line_scanner(bool prefilter, const Limits& limits, ScanCache* cache) {
+  return std::make_unique<RecordLineScanner>(prefilter, limits, cache);
 }
 
 TraceSecretScan::TraceSecretScan(unsigned threads, bool keep_text, const Limits& limits)
     : collector_(keep_text),
-      pool_(threads, [limits] { return make_record_line_scanner(true, limits); }, [this](ScanOutput& out) { collect(out); }) {}
+      pool_(threads, [this, limits] { return make_record_line_scanner(true, limits, &cache_); }, [this](ScanOutput& out) { collect(out); }) {}
 
 void TraceSecretScan::collect(ScanOutput& out) {
   for (const auto& m : out.markers) {

@@ -14,6 +14,7 @@
 
 #include "cheatcheck/context.h"
 #include "cheatcheck/secrets/engine.h"
+#include "cheatcheck/secrets/scan_cache.h"
 #include "cheatcheck/secrets/scan_pool.h"
 
 namespace goalcup::cheat {
@@ -54,7 +55,8 @@ class SecretCollector {
 // The secret scan of a trace, fed every line in order (records that did not
 // parse are scanned as text, so a broken line hides nothing). With threads,
 // lines are scanned on workers (each parses the record again: the walk's
-// parse is gone by then) and collected here in order.
+// parse is gone by then) and collected here in order. A long text seen
+// before in the trace is not scanned again (ScanCache).
 class TraceSecretScan {
  public:
   // `limits` are the run's: each record line and the JSON inside its
@@ -70,15 +72,19 @@ class TraceSecretScan {
   SecretCollector collector_;
   absl::flat_hash_set<std::string> markers_;
   SeqList provider_key_lines_;
+  ScanCache cache_;  // before pool_: its workers use it until they stop
   ScanPool pool_;
 };
 
 // Scans a trace line: every string of the record with its place, or the
 // text of a line that is not a record. `prefilter` false decodes every line
 // (for tests of the prefilter, which must not change what is found).
-std::unique_ptr<LineScanner> make_record_line_scanner(bool prefilter, const Limits& limits);
+// `cache`, when given, is shared by the scanners of one input (and outlives them).
+std::unique_ptr<LineScanner> make_record_line_scanner(bool prefilter, const Limits& limits,
+                                                      ScanCache* cache = nullptr);
 // Scans plain text lines (files, not traces); hits are located "line N".
-std::unique_ptr<LineScanner> make_text_line_scanner(bool prefilter, const Limits& limits);
+std::unique_ptr<LineScanner> make_text_line_scanner(bool prefilter, const Limits& limits,
+                                                    ScanCache* cache = nullptr);
 
 // Names inside "[REDACTED:...]" markers in `text`.
 void collect_markers(std::string_view text, absl::flat_hash_set<std::string>* names);
