@@ -2,12 +2,34 @@
 
 #include <openssl/evp.h>
 
+#include <memory>
+
 namespace goalcup {
 
+namespace {
+
+// Fetched once: with EVP_sha256() OpenSSL 3 looks the implementation up
+// (under a lock) on every digest, a cost the many short texts the checks
+// hash paid again and again.
+const EVP_MD* sha256_md() {
+  static const EVP_MD* md = [] {
+    const EVP_MD* fetched = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+    return fetched ? fetched : EVP_sha256();
+  }();
+  return md;
+}
+
+using DigestContext = std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)>;
+
+}  // namespace
+
 Digest sha256(std::string_view bytes) {
+  thread_local DigestContext ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);  // one per thread, reused
   Digest d{};
   unsigned int len = 0;
-  EVP_Digest(bytes.data(), bytes.size(), d.data(), &len, EVP_sha256(), nullptr);
+  EVP_DigestInit_ex(ctx.get(), sha256_md(), nullptr);
+  EVP_DigestUpdate(ctx.get(), bytes.data(), bytes.size());
+  EVP_DigestFinal_ex(ctx.get(), d.data(), &len);
   return d;
 }
 
@@ -16,7 +38,7 @@ struct Sha256::Impl {
 };
 
 Sha256::Sha256() : impl_(new Impl{EVP_MD_CTX_new()}) {
-  EVP_DigestInit_ex(impl_->ctx, EVP_sha256(), nullptr);
+  EVP_DigestInit_ex(impl_->ctx, sha256_md(), nullptr);
 }
 Sha256::~Sha256() {
   EVP_MD_CTX_free(impl_->ctx);
@@ -29,7 +51,7 @@ Digest Sha256::finish() {
   Digest d{};
   unsigned int len = 0;
   EVP_DigestFinal_ex(impl_->ctx, d.data(), &len);
-  EVP_DigestInit_ex(impl_->ctx, EVP_sha256(), nullptr);
+  EVP_DigestInit_ex(impl_->ctx, sha256_md(), nullptr);
   return d;
 }
 

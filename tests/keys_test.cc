@@ -1,9 +1,13 @@
 // The pinned keys: loaded from the data file, and none of them is a key
 // whose seed anyone could read in this repository.
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <thread>
+
+#include "core/sha256.h"
 
 #include "tests/support.h"
 
@@ -50,6 +54,34 @@ TEST(Keys, NoKeyWhoseSeedIsInThisRepositoryIsPinned) {
     }
   }
   EXPECT_GE(seeds, 1u);  // at least fixtures/keys/dev-key.json was seen
+}
+
+// The digest every record's chain rests on: the published test vectors, in
+// one call, streamed in pieces, again after a finish, and on several threads.
+TEST(Sha256, GivesThePublishedDigestsHoweverItIsCalled) {
+  const std::string abc = "abc";
+  const std::string two_blocks = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+  const std::string empty_hex = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+  const std::string abc_hex = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+  const std::string two_hex = "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1";
+  auto hex = [](const Digest& d) { return to_hex(d); };
+  EXPECT_EQ(hex(sha256("")), empty_hex);
+  EXPECT_EQ(hex(sha256(abc)), abc_hex);
+  EXPECT_EQ(hex(sha256(two_blocks)), two_hex);
+  Sha256 h;
+  for (char c : two_blocks) h.update(std::string_view(&c, 1));
+  EXPECT_EQ(hex(h.finish()), two_hex);
+  h.update(abc);
+  EXPECT_EQ(hex(h.finish()), abc_hex);
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 2000; ++i) wrong += hex(sha256(i % 2 ? abc : two_blocks)) != (i % 2 ? abc_hex : two_hex);
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(wrong.load(), 0);
 }
 
 }  // namespace
