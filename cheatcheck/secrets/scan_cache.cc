@@ -19,10 +19,11 @@ uint64_t ScanCache::key(std::string_view text, std::string_view chain, int depth
 }
 
 std::shared_ptr<const ScanCache::Entry> ScanCache::find(std::string_view text, std::string_view chain, int depth) const {
+  const uint64_t k = key(text, chain, depth);  // hashed outside the lock the workers share
   std::shared_ptr<const Entry> e;
   {
     std::lock_guard lock(mu_);
-    auto it = by_key_.find(key(text, chain, depth));
+    auto it = by_key_.find(k);
     if (it == by_key_.end()) return nullptr;
     e = it->second;
   }
