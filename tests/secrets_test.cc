@@ -197,11 +197,17 @@ TEST(SecretRules, GenericValuesThatFailAProviderRuleOrCountAreNotSecrets) {
   // Lower-case words joined by - _ or . are an identifier or a phrase.
   EXPECT_TRUE(scan("secret_key_base: \"test-only-secret-key-base-for-the-dev-server\"").empty());
   EXPECT_TRUE(scan("\"auth-implementation\", \"original_repo_path\"").empty());
+  // A short number as a word of its own (a Phoenix config an agent printed).
+  EXPECT_TRUE(scan("  secret_key_base: \"test-only-secret-base-minimum-64-bytes-long-enough-for-phoenix-token-signing-ok\",").empty());
+  EXPECT_TRUE(scan("DB_PASSWORD=change-me-in-prod-2024").empty());
   // The same shapes without the count are still reported.
   EXPECT_TRUE(finds("secret_key_base: \"test-0nly-Secret-key-base-for-the-dev-server\"", "generic-secret",
                     "test-0nly-Secret-key-base-for-the-dev-server"));
   EXPECT_TRUE(finds("api_secret = \"Xq9hbTdwr7Lm2\"", "generic-secret", "Xq9hbTdwr7Lm2"));
   EXPECT_TRUE(finds("auth_token: Zk4-8305127946-Rw", "generic-secret", "Zk4-8305127946-Rw"));
+  // Numbers as words, but as many as the words, or long.
+  EXPECT_TRUE(finds("auth_token: \"rx-8305-kq-2719-wz-6614\"", "generic-secret", "rx-8305-kq-2719-wz-6614"));
+  EXPECT_TRUE(finds("auth_token: \"north-830512794613-river\"", "generic-secret", "north-830512794613-river"));
 }
 
 TEST(SecretRules, GithubChecksumRaisesConfidence) {

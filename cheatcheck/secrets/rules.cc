@@ -637,23 +637,32 @@ bool counting_run(std::string_view v) {
   return counts(1) || counts(2);
 }
 
-// "original_repo_path", "test-only-secret-key-base": lower-case words
-// joined by '-', '_' or '.', an identifier or a phrase a person wrote, not
-// a random value (honest logs are full of them next to words like "auth").
+// "original_repo_path", "test-only-secret-base-minimum-64-bytes": lower-case
+// words joined by '-', '_' or '.', an identifier or a phrase a person wrote,
+// not a random value (honest logs are full of them next to words like
+// "auth"). A phrase may hold a short number as a word of its own (a size,
+// a year), never letters and digits mixed in one word as random values do.
 bool joined_words(std::string_view v) {
-  size_t words = 0, letters = 0;
+  size_t words = 0, numbers = 0, letters = 0, digits = 0;
+  auto end_word = [&] {
+    if (letters >= 2 && digits == 0) ++words;
+    else if (letters == 0 && digits >= 1 && digits <= 4) ++numbers;
+    else return false;
+    letters = digits = 0;
+    return true;
+  };
   for (const char c : v) {
     if (c >= 'a' && c <= 'z') {
       ++letters;
+    } else if (c >= '0' && c <= '9') {
+      ++digits;
     } else if (c == '-' || c == '_' || c == '.') {
-      if (letters < 2) return false;
-      ++words;
-      letters = 0;
+      if (!end_word()) return false;
     } else {
       return false;
     }
   }
-  return letters >= 2 && words >= 1;
+  return end_word() && words >= 2 && words > numbers;
 }
 
 // "node scripts/check-secrets.js": a command, lower-case words with a path
