@@ -253,6 +253,14 @@ TEST(SecretRules, CodeAndCommandsAssignedToCredentialNamesAreNotSecrets) {
   EXPECT_TRUE(scan("    \"check:secrets\": \"node tools/scan-for-secrets.mjs\",").empty());
   // The same places holding values that are drawn, not written.
   EXPECT_TRUE(finds("this._authToken = kT9vQ2xLm7RwZp4N, this._x = 1", "generic-secret", "kT9vQ2xLm7RwZp4N"));
+  // npm's legacy tokens are UUIDs, a time-based one too.
+  EXPECT_TRUE(finds("//registry.npmjs.org/:_authToken=5b1e7c2a-8f3d-11ee-b9d1-0242ac120002", "npmrc-auth",
+                    "5b1e7c2a-8f3d-11ee-b9d1-0242ac120002"));
+  EXPECT_TRUE(finds("//npm.corp.example/:_authToken= 5b1e7c2a-8f3d-11ee-b9d1-0242ac120002", "npmrc-auth",
+                    "5b1e7c2a-8f3d-11ee-b9d1-0242ac120002"));
+  // Under a key npm does not read, a time-based UUID stays an id.
+  EXPECT_TRUE(scan("registry.npmjs.org/:_authToken=5b1e7c2a-8f3d-11ee-b9d1-0242ac120002").empty());
+  EXPECT_TRUE(scan("//registry.npmjs.org:_authToken=5b1e7c2a-8f3d-11ee-b9d1-0242ac120002").empty());
   EXPECT_TRUE(finds("    \"api_secret\": \"q7 Zr2Lk9Vm3Xp7Wn5Ty\",", "generic-secret", "q7 Zr2Lk9Vm3Xp7Wn5Ty"));
 }
 

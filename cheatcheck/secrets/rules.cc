@@ -854,13 +854,28 @@ bool member_path(std::string_view text, size_t start) {
 // The rules for a credential sent as a header (Authorization, x-api-key).
 bool header_rule(const Rule& rule) { return rule.id == "auth-header" || rule.id == "api-key-header"; }
 
+// ".npmrc": "//registry.npmjs.org/:_authToken=" names a registry, its
+// path ending in '/' before the ':' (npm ignores keys of another shape).
+bool npmrc_registry_key(std::string_view text, size_t end) {
+  const size_t colon = text.rfind(":_auth", end);
+  if (colon == std::string_view::npos || colon == 0 || text[colon - 1] != '/') return false;
+  size_t start = colon;
+  while (start > 0 && text[start - 1] > ' ' && text[start - 1] != '"' && text[start - 1] != '\'') --start;
+  const std::string_view key = text.substr(start, colon - start);
+  return key.starts_with("//") && key.size() > 3 && key[2] != '/';
+}
+
 std::optional<Extracted> value_after(const Rule& rule, std::string_view text, size_t end) {
   if (rule.id == "generic-secret") return generic_value(rule, text, end);
   if (end > 0 && !is_quote(text[end - 1]) && member_path(text, end)) return std::nullopt;
   const size_t value_end = grow(text, end, end, rule);
   std::string_view value = text.substr(end, value_end - end);
   while (!value.empty() && (value.back() == '.' || value.back() == ':')) value.remove_suffix(1);
-  if (value.size() < rule.min_len || placeholder(value) || filler_token(value) || time_uuid(value)) {
+  // npm's legacy tokens are UUIDs, of any version: under a registry's key
+  // ("//host/:_authToken=") a time-based UUID is the credential, not an id.
+  const bool uuid_is_token = rule.id == "npmrc-auth" && npmrc_registry_key(text, end);
+  if (value.size() < rule.min_len || placeholder(value) || filler_token(value) ||
+      (time_uuid(value) && !uuid_is_token)) {
     return std::nullopt;
   }
   if (rule.min_len == rule.max_len && value_end < text.size() && in_chars(rule.chars, text[value_end])) {
