@@ -246,6 +246,20 @@ TEST(SecretRules, HeadersAndGenericAssignments) {
   EXPECT_TRUE(finds("x-api-key: \"q8Zr2Lk9.Vm3Xp7Wn5Ty1\"", "api-key-header", "q8Zr2Lk9.Vm3Xp7Wn5Ty1"));
 }
 
+// What a real Elixir project's tree and its agent's notes hold (marot/spotter):
+// a call ending in ! or ?, a compose file's ${VAR:?message}, a variable's
+// name in prose. None is a credential; a value beside them still is.
+TEST(SecretRules, NamesCallsAndExpansionsOfKeysAreNotKeys) {
+  EXPECT_TRUE(scan("    api_key = System.fetch_env!(\"OPEN_AI_API_KEY\")").empty());
+  EXPECT_TRUE(scan("    api_key_present = Runtime.anthropic_key_present?()").empty());
+  EXPECT_TRUE(scan("      ANTHROPIC_API_KEY: ${ANTHROPIC_API_KEY:?ANTHROPIC_API_KEY is required}").empty());
+  EXPECT_TRUE(scan("   - api_key: `ANTHROPIC_API_KEY` (fail fast if missing)").empty());
+  EXPECT_TRUE(scan("export AUTH_TOKEN=OPEN_AI_API_KEY_2").empty());
+  // A default in the expansion may be a key.
+  EXPECT_FALSE(scan("      ANTHROPIC_API_KEY: ${ANTHROPIC_API_KEY:-Qx7rT2vLm9PzK4wN}").empty());
+  EXPECT_TRUE(finds("AUTH_TOKEN=QX7RT2VLM9PZK4WN", "generic-secret", "QX7RT2VLM9PZK4WN"));
+}
+
 TEST(SecretRules, CodeAndCommandsAssignedToCredentialNamesAreNotSecrets) {
   // Source files and package manifests an agent printed.
   EXPECT_TRUE(scan("      authMode: (env.APP_AUTH_MODE as 'sso' | 'key') || undefined,").empty());

@@ -598,6 +598,14 @@ bool secret_name(std::string_view name) {
   return false;
 }
 
+// The name of a function or macro: System.fetch_env!, present?, env!
+// (Elixir and Ruby end a name in ! or ?, Rust's macros in !).
+bool callee(std::string_view name) {
+  if (name.ends_with('!') || name.ends_with('?')) name.remove_suffix(1);
+  return !name.empty() &&
+         name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.$") == std::string_view::npos;
+}
+
 // A value that is code, not data: obj.api_key, config.secret,
 // std::string_view, self->token, f(...), encode(x).length.
 bool code_expression(std::string_view text, std::string_view value, size_t value_end) {
@@ -605,8 +613,7 @@ bool code_expression(std::string_view text, std::string_view value, size_t value
   // A call: encode(chat.prompt).length, os.getenv("KEY").
   const size_t call = value.find('(');
   if (call != std::string_view::npos && call > 0 && !(value.front() >= '0' && value.front() <= '9') &&
-      value.substr(0, call).find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.$") ==
-          std::string_view::npos) {
+      callee(value.substr(0, call))) {
     return true;
   }
   if (value.find_first_of(".:>") == std::string_view::npos) return false;
@@ -663,6 +670,28 @@ bool joined_words(std::string_view v) {
     }
   }
   return end_word() && words >= 2 && words > numbers;
+}
+
+// "ANTHROPIC_API_KEY", "OPEN_AI_API_KEY_2": a constant's or an environment
+// variable's name, upper-case words joined by '_', names a key (in prose,
+// a compose file, a README) and is not one.
+bool constant_name(std::string_view v) {
+  size_t words = 0, letters = 0, digits = 0;
+  for (size_t i = 0; i <= v.size(); ++i) {
+    const char c = i < v.size() ? v[i] : '_';
+    if (c >= 'A' && c <= 'Z' && digits == 0) {
+      ++letters;
+    } else if (c >= '0' && c <= '9' && letters == 0) {
+      ++digits;
+    } else if (c == '_') {
+      if (letters >= 2) ++words;
+      else if (digits == 0 || digits > 4) return false;
+      letters = digits = 0;
+    } else {
+      return false;
+    }
+  }
+  return words >= 2;
 }
 
 // "node scripts/check-secrets.js": a command, lower-case words with a path
@@ -745,7 +774,7 @@ std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, 
     return std::nullopt;
   }
   if (shannon_entropy(value) < 3.5 || char_classes(value) < 2 || counting_run(value) || joined_words(value) ||
-      lower_case_command(value)) {
+      constant_name(value) || lower_case_command(value)) {
     return std::nullopt;
   }
   if (!quoted && (code_expression(text, value, end) || camel_case_identifier(value))) return std::nullopt;
@@ -773,6 +802,14 @@ std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, 
 std::optional<Extracted> generic_value(const Rule& rule, std::string_view text, size_t end) {
   const std::string_view name = assigned_name(text, end);
   if (!secret_name(name)) return std::nullopt;  // before reading a value that may be long
+  // "${API_KEY:?API_KEY is required}": a shell expansion that fails with a
+  // message when the variable is unset; the message is not its value (a
+  // default, "${API_KEY:-value}", may be one).
+  const size_t name_at = static_cast<size_t>(name.data() - text.data());
+  const std::string_view after = text.substr(name_at + name.size());
+  if (name_at >= 2 && text.substr(name_at - 2, 2) == "${" && (after.starts_with(":?") || after.starts_with("?"))) {
+    return std::nullopt;
+  }
   size_t i = end;
   char quote = end > 0 && is_quote(text[end - 1]) ? text[end - 1] : 0;
   if (!quote) {
