@@ -260,6 +260,20 @@ TEST(SecretRules, NamesCallsAndExpansionsOfKeysAreNotKeys) {
   EXPECT_TRUE(finds("AUTH_TOKEN=QX7RT2VLM9PZK4WN", "generic-secret", "QX7RT2VLM9PZK4WN"));
 }
 
+// Client code as agents print it (vercel/ai's providers, examples and
+// tests): a header-like name set to a call, a variable, a variable's name,
+// a phrase or SigV4's scheme is code, never a high finding; a key is.
+TEST(SecretRules, HeaderLikeNamesInCodeAreNotKeys) {
+  EXPECT_TRUE(scan("    apiKey: loadApiKey({ apiKey: options.apiKey, environmentVariableName: 'X' }),").empty());
+  EXPECT_TRUE(scan("    apiKey: useRuntimeConfig().openaiApiKey,").empty());
+  EXPECT_TRUE(scan("        apiKey: testApiKey,").empty());
+  EXPECT_TRUE(scan("  apiKey: 'AIHUBMIX_API_KEY',").empty());
+  EXPECT_TRUE(scan("        model: createXai({ apiKey: 'not-a-real-key' }).speech(),").empty());
+  EXPECT_TRUE(scan("          authorization: 'AWS4-HMAC-SHA256 Credential=x/20250101/us-east-1/bedrock/aws4_request',").empty());
+  EXPECT_TRUE(finds("        apiKey: 'kQ7vR2xLm9TwZp4N8sYb',", "api-key-header", "kQ7vR2xLm9TwZp4N8sYb"));
+  EXPECT_TRUE(finds("        apiKey: kQ7vR2xLm9TwZp4N8sYb,", "api-key-header", "kQ7vR2xLm9TwZp4N8sYb"));
+}
+
 TEST(SecretRules, CodeAndCommandsAssignedToCredentialNamesAreNotSecrets) {
   // Source files and package manifests an agent printed.
   EXPECT_TRUE(scan("      authMode: (env.APP_AUTH_MODE as 'sso' | 'key') || undefined,").empty());

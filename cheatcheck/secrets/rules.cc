@@ -654,7 +654,7 @@ bool joined_words(std::string_view v) {
   auto end_word = [&] {
     if (letters >= 2 && digits == 0) ++words;
     else if (letters == 0 && digits >= 1 && digits <= 4) ++numbers;
-    else return false;
+    else if (letters != 1 || digits != 0) return false;  // "a" in "not-a-real-key"
     letters = digits = 0;
     return true;
   };
@@ -693,6 +693,11 @@ bool constant_name(std::string_view v) {
   }
   return words >= 2;
 }
+
+// AWS SigV4's scheme and credential scope ("AWS4-HMAC-SHA256 Credential=
+// AKIA.../20250101/us-east-1/s3/aws4_request"): the signature is made per
+// request and the key id has a rule of its own.
+bool sigv4_part(std::string_view v) { return v.starts_with("AWS4-HMAC-SHA256") || v.ends_with("/aws4_request"); }
 
 // "node scripts/check-secrets.js": a command, lower-case words with a path
 // among them. (A phrase without a path may be a passphrase.)
@@ -774,7 +779,7 @@ std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, 
     return std::nullopt;
   }
   if (shannon_entropy(value) < 3.5 || char_classes(value) < 2 || counting_run(value) || joined_words(value) ||
-      constant_name(value) || lower_case_command(value)) {
+      constant_name(value) || lower_case_command(value) || sigv4_part(value)) {
     return std::nullopt;
   }
   if (!quoted && (code_expression(text, value, end) || camel_case_identifier(value))) return std::nullopt;
@@ -891,6 +896,17 @@ bool member_path(std::string_view text, size_t start) {
 // The rules for a credential sent as a header (Authorization, x-api-key).
 bool header_rule(const Rule& rule) { return rule.id == "auth-header" || rule.id == "api-key-header"; }
 
+// A source file an agent read names its keys in code: "apiKey:
+// 'proxy-handled'" (a setting in words), "apiKey: loadApiKey(...)" or
+// "apiKey: testApiKey" (a call, a variable), "apiKey: 'AIHUBMIX_API_KEY'"
+// (a variable's name), "authorization: 'AWS4-HMAC-SHA256 ...'" (SigV4's
+// scheme, its signature made per request; the key id has a rule of its own).
+bool header_value_is_code(std::string_view text, size_t start, std::string_view value) {
+  if (joined_words(value) || constant_name(value) || sigv4_part(value)) return true;
+  const bool quoted = start > 0 && is_quote(text[start - 1]);
+  return !quoted && (code_expression(text, value, start + value.size()) || camel_case_identifier(value));
+}
+
 // ".npmrc": "//registry.npmjs.org/:_authToken=" names a registry, its
 // path ending in '/' before the ':' (npm ignores keys of another shape).
 bool npmrc_registry_key(std::string_view text, size_t end) {
@@ -924,9 +940,7 @@ std::optional<Extracted> value_after(const Rule& rule, std::string_view text, si
     return std::nullopt;
   }
   if (rule.chars != Chars::b64 && char_classes(value) < 2) return std::nullopt;
-  // "apiKey: 'proxy-handled'" in a source file an agent read: a header-like
-  // name whose value is lower-case words is a setting, not a credential.
-  if (header_rule(rule) && joined_words(value)) return std::nullopt;
+  if (header_rule(rule) && header_value_is_code(text, end, value)) return std::nullopt;
   return Extracted{end, end + value.size(), rule.severity, ""};
 }
 
