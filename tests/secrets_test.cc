@@ -274,6 +274,18 @@ TEST(SecretRules, HeaderLikeNamesInCodeAreNotKeys) {
   EXPECT_TRUE(finds("        apiKey: kQ7vR2xLm9TwZp4N8sYb,", "api-key-header", "kQ7vR2xLm9TwZp4N8sYb"));
 }
 
+// TypeScript and JSX as agents print it (vercel/ai): optional chaining, a
+// private field, an Authorization scheme before a phrase or a template, a
+// JSX expression. A value after a scheme is still judged.
+TEST(SecretRules, TypeScriptExpressionsAreNotSecrets) {
+  EXPECT_TRUE(scan("      totalTokens: chunk.usage?.total_tokens,").empty());
+  EXPECT_TRUE(scan("    credentials: this.#options.credentials,").empty());
+  EXPECT_TRUE(scan("      Authorization: 'Bearer mock-auth-token',").empty());
+  EXPECT_TRUE(scan("      Authorization: `Bearer ${await generateAuthToken()}`,").empty());
+  EXPECT_TRUE(scan("    <ChatIdProvider storageKey={STORAGE_KEY}>").empty());
+  EXPECT_FALSE(scan("      upstream_auth: 'Bearer kQ7vR2xLm9TwZp4N8sYb',").empty());
+}
+
 TEST(SecretRules, CodeAndCommandsAssignedToCredentialNamesAreNotSecrets) {
   // Source files and package manifests an agent printed.
   EXPECT_TRUE(scan("      authMode: (env.APP_AUTH_MODE as 'sso' | 'key') || undefined,").empty());

@@ -622,6 +622,8 @@ bool code_expression(std::string_view text, std::string_view value, size_t value
     if (is_alnum(c) || c == '_' || c == '.') continue;
     if (c == ':' && i + 1 < value.size() && value[i + 1] == ':') ++i;
     else if (c == '-' && i + 1 < value.size() && value[i + 1] == '>') ++i;
+    else if (c == '?' && i + 1 < value.size() && value[i + 1] == '.') ++i;  // usage?.total_tokens
+    else if (c == '#' && i > 0 && value[i - 1] == '.') continue;            // this.#options
     else return false;
   }
   return !(value.front() >= '0' && value.front() <= '9');
@@ -771,6 +773,16 @@ std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, 
   std::string_view value = text.substr(start, end - start);
   // Cheapest first: most candidates fail on their name.
   if (value.size() < rule.min_len || !secret_name(name)) return std::nullopt;
+  // "Authorization: 'Bearer mock-auth-token'": the scheme is not the secret;
+  // what follows it is judged alone.
+  for (std::string_view scheme : {"Bearer ", "Token ", "Basic "}) {
+    if (value.starts_with(scheme)) return judge_generic(rule, text, start + scheme.size(), end, quoted, name);
+  }
+  // storageKey={STORAGE_KEY}> in JSX: an expression, closed before the tag.
+  if (const size_t close = value.find('}'); value.front() == '{' && close != std::string_view::npos &&
+                                            value.find_first_not_of("/>", close + 1) == std::string_view::npos) {
+    return std::nullopt;
+  }
   // A value opening with '[' is a list, an index or a marker such as
   // [REDACTED:rule], never a secret: the prefilter skips such lines too.
   if (value.front() == '[') return std::nullopt;
