@@ -270,7 +270,9 @@ TEST(SecretRules, HeaderLikeNamesInCodeAreNotKeys) {
   EXPECT_TRUE(scan("  apiKey: 'AIHUBMIX_API_KEY',").empty());
   EXPECT_TRUE(scan("        model: createXai({ apiKey: 'not-a-real-key' }).speech(),").empty());
   EXPECT_TRUE(scan("          authorization: 'AWS4-HMAC-SHA256 Credential=x/20250101/us-east-1/bedrock/aws4_request',").empty());
+  EXPECT_TRUE(scan("    weather: { apiKey: 'weather-123' },").empty());
   EXPECT_TRUE(finds("        apiKey: 'kQ7vR2xLm9TwZp4N8sYb',", "api-key-header", "kQ7vR2xLm9TwZp4N8sYb"));
+  EXPECT_TRUE(finds("        apiKey: 'weather-8305127946',", "api-key-header", "weather-8305127946"));
   EXPECT_TRUE(finds("        apiKey: kQ7vR2xLm9TwZp4N8sYb,", "api-key-header", "kQ7vR2xLm9TwZp4N8sYb"));
 }
 

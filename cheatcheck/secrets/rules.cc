@@ -908,13 +908,23 @@ bool member_path(std::string_view text, size_t start) {
 // The rules for a credential sent as a header (Authorization, x-api-key).
 bool header_rule(const Rule& rule) { return rule.id == "auth-header" || rule.id == "api-key-header"; }
 
+// "weather-123", "calculator_456": a word and a short number, a test's
+// stand-in for a key. No provider issues keys of that shape.
+bool word_and_number(std::string_view v) {
+  const size_t cut = v.find_first_of("-_");
+  if (cut == std::string_view::npos || cut < 3) return false;
+  const std::string_view word = v.substr(0, cut), number = v.substr(cut + 1);
+  return std::ranges::all_of(word, [](char c) { return c >= 'a' && c <= 'z'; }) && !number.empty() &&
+         number.size() <= 5 && std::ranges::all_of(number, [](char c) { return c >= '0' && c <= '9'; });
+}
+
 // A source file an agent read names its keys in code: "apiKey:
 // 'proxy-handled'" (a setting in words), "apiKey: loadApiKey(...)" or
 // "apiKey: testApiKey" (a call, a variable), "apiKey: 'AIHUBMIX_API_KEY'"
 // (a variable's name), "authorization: 'AWS4-HMAC-SHA256 ...'" (SigV4's
 // scheme, its signature made per request; the key id has a rule of its own).
 bool header_value_is_code(std::string_view text, size_t start, std::string_view value) {
-  if (joined_words(value) || constant_name(value) || sigv4_part(value)) return true;
+  if (joined_words(value) || constant_name(value) || sigv4_part(value) || word_and_number(value)) return true;
   const bool quoted = start > 0 && is_quote(text[start - 1]);
   return !quoted && (code_expression(text, value, start + value.size()) || camel_case_identifier(value));
 }
