@@ -285,6 +285,12 @@ TEST(SecretRules, TypeScriptExpressionsAreNotSecrets) {
   EXPECT_TRUE(scan("      Authorization: 'Bearer mock-auth-token',").empty());
   EXPECT_TRUE(scan("      Authorization: `Bearer ${await generateAuthToken()}`,").empty());
   EXPECT_TRUE(scan("    <ChatIdProvider storageKey={STORAGE_KEY}>").empty());
+  // Types named in annotations and parameters.
+  EXPECT_TRUE(scan("  async function saveTokens(tokens: OAuthTokens): Promise<void> {").empty());
+  EXPECT_TRUE(scan("      getToken: async (tokenOptions: RealtimeFactoryV4GetTokenOptions) => {").empty());
+  EXPECT_TRUE(scan("    credentials: GoogleCredentials,").empty());
+  // Random letters do not read as a type.
+  EXPECT_FALSE(scan("    auth_token: QxRtvLmPzKwNbYsJhDfG").empty());
   EXPECT_FALSE(scan("      upstream_auth: 'Bearer kQ7vR2xLm9TwZp4N8sYb',").empty());
 }
 

@@ -728,6 +728,28 @@ bool camel_case_identifier(std::string_view v) {
   return capitals >= 1 && word >= 2;
 }
 
+// "OAuthTokens):", "RealtimeFactoryV4GetTokenOptions)", "LoadAPIKeyError":
+// a type or class named in code (a TypeScript annotation, a parameter),
+// with the punctuation after it. Its lower-case letters come in runs of
+// words and make most of it; random letters leave lone lower-case ones.
+bool type_name(std::string_view v) {
+  while (!v.empty() && std::string_view("):,;]").find(v.back()) != std::string_view::npos) v.remove_suffix(1);
+  if (v.size() < 6 || !(v.front() >= 'A' && v.front() <= 'Z')) return false;
+  size_t lower = 0, digits = 0, run = 0;
+  for (size_t i = 0; i <= v.size(); ++i) {
+    const char c = i < v.size() ? v[i] : 'A';
+    if (c >= 'a' && c <= 'z') {
+      ++lower, ++run;
+      continue;
+    }
+    if (run == 1) return false;
+    run = 0;
+    if (c >= '0' && c <= '9') ++digits;
+    else if (!(c >= 'A' && c <= 'Z')) return false;
+  }
+  return digits <= 2 && lower * 5 >= v.size() * 3;
+}
+
 // "sp=r&st=2025-03-04&sv=2022-11-02": parameters of a URL, whose secret
 // part (a signature, a token) has a rule of its own.
 bool query_string(std::string_view v) {
@@ -794,7 +816,9 @@ std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, 
       constant_name(value) || lower_case_command(value) || sigv4_part(value)) {
     return std::nullopt;
   }
-  if (!quoted && (code_expression(text, value, end) || camel_case_identifier(value))) return std::nullopt;
+  if (!quoted && (code_expression(text, value, end) || camel_case_identifier(value) || type_name(value))) {
+    return std::nullopt;
+  }
   // "(env.AUTH_METHOD as Mode)": a parenthesised expression.
   if (!quoted && value.front() == '(' && code_expression(text, value.substr(1), end)) return std::nullopt;
   // A provider's prefix with the wrong shape failed that provider's rule:
