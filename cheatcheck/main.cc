@@ -46,12 +46,12 @@ int usage_error(const std::string& message) {
 // so that shards split the files a scan reads). `walks` gets what scan's
 // folder walks left out (reported by the first shard only) and the budget
 // each folder's files share.
-Result<SelectedInputs> select_inputs(const Options& opt, const std::string& mode, ScanInputs* walks) {
+Result<SelectedInputs> select_inputs(const Options& opt, Mode mode, ScanInputs* walks) {
   InputOptions in = opt.in;
   in.shard.clear();
   auto selected = gather_inputs(in);
   if (!selected) return selected;
-  if (mode == "scan") {
+  if (mode == Mode::scan) {
     *walks = expand_scan_paths(selected->inputs, opt.limits);
     selected->inputs = std::move(walks->files);
   }
@@ -64,7 +64,7 @@ Result<SelectedInputs> select_inputs(const Options& opt, const std::string& mode
   return selected;
 }
 
-int run(const Options& opt, const std::string& mode) {
+int run(const Options& opt, Mode mode) {
   Severity fail_on = Severity::high;
   if (!parse_severity(opt.fail_on, &fail_on)) return usage_error("--fail-on wants info, warning or high");
   Policy policy;
@@ -110,7 +110,7 @@ int run(const Options& opt, const std::string& mode) {
   set.mode = mode;
   set.quiet = opt.quiet;
   set.reports.resize(total);
-  BatchSummary summary(mode == "trace" ? "trace" : "file");
+  BatchSummary summary(mode == Mode::trace ? "trace" : "file");
   if (selected->shard) summary.set_shard(*selected->shard);
   // --format accepts only known names: the printer is chosen once. JSON and
   // SARIF are written at the end, from every report; text and JSON Lines as
@@ -126,10 +126,10 @@ int run(const Options& opt, const std::string& mode) {
         }
         const std::string& in = inputs[i - walks.size()];
         const auto budget = scan.budgets.find(in);
-        CheatReport r = mode == "scan"       ? scan_file(in, opt.limits, policy, opt.show_secrets, secret_threads,
+        CheatReport r = mode == Mode::scan       ? scan_file(in, opt.limits, policy, opt.show_secrets, secret_threads,
                                                          budget == scan.budgets.end() ? nullptr : budget->second)
-                        : mode == "coop"     ? audit_coop_dir(in, opt.limits, policy)
-                        : mode == "manifest" ? audit_manifest(in, opt.limits, policy)
+                        : mode == Mode::coop     ? audit_coop_dir(in, opt.limits, policy)
+                        : mode == Mode::manifest ? audit_manifest(in, opt.limits, policy)
                                              : check_trace(in, copt);
         suppress.apply(r.findings);
         set.reports[i] = std::move(r);
@@ -280,5 +280,5 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (*merge_cmd) return merge(shard_files, opt);
-  return run(opt, *scan ? "scan" : *coop ? "coop" : *manifest ? "manifest" : "trace");
+  return run(opt, *scan ? Mode::scan : *coop ? Mode::coop : *manifest ? Mode::manifest : Mode::trace);
 }

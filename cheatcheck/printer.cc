@@ -26,9 +26,9 @@ class TextPrinter final : public BatchPrinter<CheatReport> {
   void print(const CheatReport& r) override {
     // Scan mode lists only the files with something to say.
     const bool silent = (set_.quiet && passed(r, set_)) ||
-                        (set_.mode == "scan" && r.findings.empty() && r.skipped.empty() && !unjudged(r));
+                        (set_.mode == Mode::scan && r.findings.empty() && r.skipped.empty() && !unjudged(r));
     if (!silent) {
-      print_text(std::cout, format_cheat_text(r, set_.fail_on, style_, set_.mode != "trace"), style_);
+      print_text(std::cout, format_cheat_text(r, set_.fail_on, style_, set_.mode != Mode::trace), style_);
       std::cout.flush();
     }
     if (unjudged(r) && !r.verify.errors.empty()) {

@@ -112,14 +112,24 @@ std::string format_cheat_text(const CheatReport& r, Severity fail_on, const Styl
   return out;
 }
 
+std::string_view mode_name(Mode mode) {
+  switch (mode) {
+    case Mode::trace: return "trace";
+    case Mode::scan: return "scan";
+    case Mode::coop: return "coop";
+    case Mode::manifest: return "manifest";
+  }
+  return "trace";
+}
+
 void write_cheat_report(JsonWriter& w, const CheatReport& r, const ReportSet& set) {
   w.begin_object().field("file", r.file);
-  if (set.mode == "trace") {
+  if (set.mode == Mode::trace) {
     w.key("verify");
     write_verify(w, r.verify);
   }
   w.field("passed", !fails(r, set.fail_on) && !unjudged(r)).field("could_not_judge", unjudged(r));
-  if (set.mode != "trace") {
+  if (set.mode != Mode::trace) {
     // Why a file or folder was not read in full (trace mode has them in "verify").
     w.key("errors").begin_array();
     for (size_t i = 0; i < r.verify.errors.size() && i < 10; ++i) {
@@ -140,7 +150,7 @@ std::string format_cheat_json(const ReportSet& set, const BatchSummary* summary)
   std::string out;
   JsonWriter w(&out, true);
   w.begin_object().field("tool", "goalcup-cheatcheck").field("version", GOALCUP_VERSION);
-  w.field("mode", set.mode).field("fail_on", severity_name(set.fail_on));
+  w.field("mode", mode_name(set.mode)).field("fail_on", severity_name(set.fail_on));
   w.key("reports").begin_array();
   for (const auto& r : set.reports) {
     if (set.quiet && !fails(r, set.fail_on) && !unjudged(r)) continue;

@@ -12,10 +12,16 @@
 
 namespace goalcup::cheat {
 
+// What the run reads: a trace (the checklist), plain files (the secret
+// scan), a coop data directory or a coop manifest.
+enum class Mode { trace, scan, coop, manifest };
+// The name the JSON report and SARIF give a mode.
+std::string_view mode_name(Mode mode);
+
 struct ReportSet {
   std::vector<CheatReport> reports;
   Severity fail_on = Severity::high;
-  std::string mode = "trace";  // trace | scan | coop | manifest
+  Mode mode = Mode::trace;
   bool quiet = false;          // JSON lists only the inputs that did not pass
 };
 

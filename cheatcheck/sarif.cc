@@ -21,8 +21,8 @@ const char* sarif_level(Severity s) { return s == Severity::high ? "error" : s =
 
 // Scan mode names a finding by the secret rule that matched, not by a gap
 // of the recorder: a plain file has no recorder.
-std::string rule_id(const Finding& f, const std::string& mode) {
-  if (mode == "scan" && f.has_secret) return "secret/" + f.secret.rule;
+std::string rule_id(const Finding& f, Mode mode) {
+  if (mode == Mode::scan && f.has_secret) return "secret/" + f.secret.rule;
   return f.check;
 }
 
@@ -152,9 +152,9 @@ void write_rule(JsonWriter& w, std::string_view id, std::string_view name, std::
   w.end_object();
 }
 
-void write_rules(JsonWriter& w, const std::string& mode) {
+void write_rules(JsonWriter& w, Mode mode) {
   w.key("rules").begin_array();
-  if (mode == "scan") {
+  if (mode == Mode::scan) {
     std::set<std::string_view> seen;
     for (const auto& r : secret_rules()) {
       if (!seen.insert(r.id).second) continue;
@@ -163,7 +163,7 @@ void write_rules(JsonWriter& w, const std::string& mode) {
                  "Remove the credential from the file and revoke it; see docs/SECRETS.md.");
     }
   } else {
-    const bool coop = mode == "coop" || mode == "manifest";
+    const bool coop = mode == Mode::coop || mode == Mode::manifest;
     for (const GapRule& g : coop ? coop_rules() : gap_rules()) {
       write_rule(w, g.id, g.name, g.gap, std::string(g.gap) + " Stated bound: " + std::string(g.bound),
                  "Evidence: " + std::string(g.evidence));
@@ -178,7 +178,7 @@ struct SarifResult {
 };
 
 // One result; tar members are added to `artifacts` as they are met.
-std::string result_json(const CheatReport& r, const Finding& f, const std::string& mode, const UriMaker& uris,
+std::string result_json(const CheatReport& r, const Finding& f, Mode mode, const UriMaker& uris,
                         Artifacts& artifacts) {
   std::string out;
   JsonWriter w(&out);
@@ -308,7 +308,7 @@ std::string format_cheat_sarif(const ReportSet& set, const SarifOptions& opt) {
     if (runs > 1) {
       // Code scanning keeps one run per tool and category: each part its own.
       w.key("automationDetails").begin_object();
-      w.field("id", "goalcup-cheatcheck/" + set.mode + "/part-" + std::to_string(run + 1) + "-of-" + std::to_string(runs) + "/");
+      w.field("id", "goalcup-cheatcheck/" + std::string(mode_name(set.mode)) + "/part-" + std::to_string(run + 1) + "-of-" + std::to_string(runs) + "/");
       w.end_object();
     }
     w.key("invocations").begin_array().begin_object().field("executionSuccessful", successful);
