@@ -27,6 +27,11 @@ Digest sha256(std::string_view bytes) {
   thread_local DigestContext ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);  // one per thread, reused
   Digest d{};
   unsigned int len = 0;
+  // No context (out of memory): the one-shot call, never a zero digest.
+  if (!ctx) {
+    EVP_Digest(bytes.data(), bytes.size(), d.data(), &len, sha256_md(), nullptr);
+    return d;
+  }
   EVP_DigestInit_ex(ctx.get(), sha256_md(), nullptr);
   EVP_DigestUpdate(ctx.get(), bytes.data(), bytes.size());
   EVP_DigestFinal_ex(ctx.get(), d.data(), &len);
