@@ -106,7 +106,8 @@ void SecretEngine::scan_text(std::string_view text, const std::string& chain, in
 // same as scanning it again.
 void SecretEngine::scan_text_cached(std::string_view text, const std::string& chain, int depth,
                                     std::vector<SecretHit>* out) {
-  if (auto seen = cache_->find(text, chain, depth); seen && seen->budget_used <= budget_) {
+  const uint64_t key = ScanCache::key(text, chain, depth);  // hashed once, outside the lock the workers share
+  if (auto seen = cache_->find(key, text, chain, depth); seen && seen->budget_used <= budget_) {
     budget_ -= seen->budget_used;
     scanned_ += seen->scanned;
     for (const SecretHit& h : seen->hits) add_hit(h, out);
@@ -122,7 +123,7 @@ void SecretEngine::scan_text_cached(std::string_view text, const std::string& ch
   entry->depth = depth;
   entry->budget_used = budget_before - budget_;
   entry->scanned = scanned_ - scanned_before;
-  cache_->store(std::move(entry));
+  cache_->store(key, std::move(entry));
 }
 
 bool SecretEngine::within_budget(size_t bytes) {

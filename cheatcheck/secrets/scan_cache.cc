@@ -18,12 +18,12 @@ uint64_t ScanCache::key(std::string_view text, std::string_view chain, int depth
   return XXH3_64bits_withSeed(chain.data(), chain.size(), h);
 }
 
-std::shared_ptr<const ScanCache::Entry> ScanCache::find(std::string_view text, std::string_view chain, int depth) const {
-  const uint64_t k = key(text, chain, depth);  // hashed outside the lock the workers share
+std::shared_ptr<const ScanCache::Entry> ScanCache::find(uint64_t key, std::string_view text, std::string_view chain,
+                                                        int depth) const {
   std::shared_ptr<const Entry> e;
   {
     std::lock_guard lock(mu_);
-    auto it = by_key_.find(k);
+    auto it = by_key_.find(key);
     if (it == by_key_.end()) return nullptr;
     e = it->second;
   }
@@ -33,15 +33,14 @@ std::shared_ptr<const ScanCache::Entry> ScanCache::find(std::string_view text, s
   return e;
 }
 
-void ScanCache::store(std::shared_ptr<const Entry> entry) {
+void ScanCache::store(uint64_t key, std::shared_ptr<const Entry> entry) {
   const size_t size = entry_bytes(*entry);
   if (size > kMaxBytes / 4) return;
-  const uint64_t k = key(entry->text, entry->chain, entry->depth);
   std::lock_guard lock(mu_);
-  auto [it, added] = by_key_.try_emplace(k, nullptr);
+  auto [it, added] = by_key_.try_emplace(key, nullptr);
   if (!added) return;  // the same text (or a hash twin) is there already
   it->second = std::move(entry);
-  order_.push_back(k);
+  order_.push_back(key);
   bytes_ += size;
   while (bytes_ > kMaxBytes && !order_.empty()) {
     auto old = by_key_.find(order_.front());

@@ -41,15 +41,16 @@ class ScanCache {
     uint64_t scanned = 0;         // bytes the scan read, derived ones included
   };
 
-  // The entry for (text, chain, depth), or nullptr.
-  std::shared_ptr<const Entry> find(std::string_view text, std::string_view chain, int depth) const;
-  void store(std::shared_ptr<const Entry> entry);
+  // Where (text, chain, depth) would be kept: computed once per text by
+  // the caller, for find() and then store() on a miss.
+  static uint64_t key(std::string_view text, std::string_view chain, int depth);
+  // The entry for (text, chain, depth) at `key`, or nullptr.
+  std::shared_ptr<const Entry> find(uint64_t key, std::string_view text, std::string_view chain, int depth) const;
+  void store(uint64_t key, std::shared_ptr<const Entry> entry);
   // Texts found so far (for tests).
   uint64_t found() const { return found_.load(); }
 
  private:
-  static uint64_t key(std::string_view text, std::string_view chain, int depth);
-
   mutable std::mutex mu_;
   absl::flat_hash_map<uint64_t, std::shared_ptr<const Entry>> by_key_;
   std::deque<uint64_t> order_;  // keys, oldest first
