@@ -274,6 +274,11 @@ TEST(SecretRules, HeaderLikeNamesInCodeAreNotKeys) {
   EXPECT_TRUE(finds("        apiKey: 'kQ7vR2xLm9TwZp4N8sYb',", "api-key-header", "kQ7vR2xLm9TwZp4N8sYb"));
   EXPECT_TRUE(finds("        apiKey: 'weather-8305127946',", "api-key-header", "weather-8305127946"));
   EXPECT_TRUE(finds("        apiKey: kQ7vR2xLm9TwZp4N8sYb,", "api-key-header", "kQ7vR2xLm9TwZp4N8sYb"));
+  // A test's stand-in: words and a number typed counting up or repeated.
+  EXPECT_TRUE(scan("curl -H \"x-api-key: svc_valid_api_key_12345\" http://localhost:8080").empty());
+  EXPECT_TRUE(scan("        apiKey: 'valid-api-key-4567890',").empty());
+  EXPECT_TRUE(scan("api_key = \"svc_valid_api_key_00000\"").empty());
+  EXPECT_TRUE(finds("curl -H \"x-api-key: svc_valid_api_key_83051\"", "api-key-header", "svc_valid_api_key_83051"));
 }
 
 // TypeScript and JSX as agents print it (vercel/ai): optional chaining, a

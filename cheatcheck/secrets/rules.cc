@@ -646,6 +646,18 @@ bool counting_run(std::string_view v) {
   return counts(1) || counts(2);
 }
 
+// "12345", "0000000": a number typed as a stand-in, counting up or one digit
+// repeated ("gw_valid_api_key_12345" in a test), not drawn at random.
+bool typed_number(std::string_view digits) {
+  if (digits.size() < 5) return false;
+  bool up = true, same = true;
+  for (size_t i = 1; i < digits.size(); ++i) {
+    up = up && (digits[i] == digits[i - 1] + 1 || (digits[i - 1] == '9' && digits[i] == '0'));
+    same = same && digits[i] == digits[i - 1];
+  }
+  return up || same;
+}
+
 // "original_repo_path", "test-only-secret-base-minimum-64-bytes": lower-case
 // words joined by '-', '_' or '.', an identifier or a phrase a person wrote,
 // not a random value (honest logs are full of them next to words like
@@ -653,25 +665,26 @@ bool counting_run(std::string_view v) {
 // a year), never letters and digits mixed in one word as random values do.
 bool joined_words(std::string_view v) {
   size_t words = 0, numbers = 0, letters = 0, digits = 0;
-  auto end_word = [&] {
+  auto end_word = [&](size_t at) {
     if (letters >= 2 && digits == 0) ++words;
-    else if (letters == 0 && digits >= 1 && digits <= 4) ++numbers;
+    else if (letters == 0 && ((digits >= 1 && digits <= 4) || typed_number(v.substr(at - digits, digits)))) ++numbers;
     else if (letters != 1 || digits != 0) return false;  // "a" in "not-a-real-key"
     letters = digits = 0;
     return true;
   };
-  for (const char c : v) {
+  for (size_t i = 0; i < v.size(); ++i) {
+    const char c = v[i];
     if (c >= 'a' && c <= 'z') {
       ++letters;
     } else if (c >= '0' && c <= '9') {
       ++digits;
     } else if (c == '-' || c == '_' || c == '.') {
-      if (!end_word()) return false;
+      if (!end_word(i)) return false;
     } else {
       return false;
     }
   }
-  return end_word() && words >= 2 && words > numbers;
+  return end_word(v.size()) && words >= 2 && words > numbers;
 }
 
 // "ANTHROPIC_API_KEY", "OPEN_AI_API_KEY_2": a constant's or an environment
