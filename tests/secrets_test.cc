@@ -227,6 +227,34 @@ TEST(SecretRules, PemBlocksAndJwts) {
   EXPECT_TRUE(finds("token: " + jwt + ".", "jwt", jwt));
 }
 
+Severity highest(std::string_view text) {
+  Severity s = Severity::info;
+  for (const auto& h : scan(text)) s = std::max(s, h.severity);
+  return s;
+}
+
+// A JWT no signer made, or the one tutorials publish, is reported but never
+// high; one whose header was damaged still carries its claims.
+TEST(SecretRules, PlaceholderAndDocumentedJwtsAreWarnings) {
+  const std::string header = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9";
+  const std::string claims = "eyJzdWIiOiJ1LTc3MzEiLCJyb2xlIjoib3BzIiwiaWF0IjoxNzAwMDAwMDAwfQ";
+  const std::string john_doe = "eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNzAwMDAwMDAwfQ";
+  const std::string signature = "Qm9kN3xPq1vRt8ZsLw2Yk5HjC4uXe6Fa9GbTn0MdIyA";
+  EXPECT_EQ(highest("token = \"" + header + "." + claims + "." + signature + "\""), Severity::high);
+  EXPECT_TRUE(finds("t " + header + "." + claims + ".signature end", "jwt", header + "." + claims + ".signature"));
+  EXPECT_EQ(highest("t " + header + "." + claims + ".signature end"), Severity::warning);
+  EXPECT_EQ(highest("t " + header + "." + claims + ".SIGNATURE_HERE end"), Severity::warning);
+  EXPECT_EQ(highest("t " + header + "." + john_doe + "." + signature), Severity::warning);
+  // {"alg":"R\xcf256","kid":"k1"}: one byte damaged.
+  const std::string damaged = "eyJhbGciOiJSzzI1NiIsImtpZCI6ImsxIn0." + claims + "." + signature;
+  EXPECT_TRUE(finds("JWT := " + damaged, "jwt", damaged));
+  EXPECT_EQ(highest("JWT := " + damaged), Severity::warning);
+  EXPECT_TRUE(scan("eyJhbGciOiJSzzI1NiIsImtpZCI6ImsxIn0." + claims + ".short").empty());
+  // A header cut short, or mostly binary, is no JWT's.
+  EXPECT_TRUE(scan("eyJhbGciOiJSUzI1NiIsImtpZCI6ImsxIn." + claims + "." + signature).empty());
+  EXPECT_TRUE(scan("eyJhbGcqwzxvOiJSUzqwzxvI1NiIsImtqwzxvpZCI6ImsxIn0." + claims + "." + signature).empty());
+}
+
 TEST(SecretRules, HeadersAndGenericAssignments) {
   EXPECT_TRUE(finds("Authorization: Bearer abcdef0123456789ABCDEFxyz", "auth-header", "abcdef0123456789ABCDEFxyz"));
   EXPECT_TRUE(finds("x-api-key: q8Zr2Lk9Vm3Xp7Wn5Ty1", "api-key-header", "q8Zr2Lk9Vm3Xp7Wn5Ty1"));

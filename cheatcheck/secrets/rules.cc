@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <tuple>
 #include <vector>
@@ -1090,6 +1091,23 @@ bool json_segment(std::string_view segment, std::string* decoded) {
   return d.starts_with('{') && d.ends_with('}');
 }
 
+// A signature no signer made: a word ("signature", "SIGNATURE", "sig_here")
+// or fewer than 16 characters, where an HMAC-SHA256 alone takes 43.
+bool placeholder_signature(std::string_view sig) {
+  if (sig.size() < 16) return true;
+  const bool lower = std::ranges::all_of(sig, [](char c) { return (c >= 'a' && c <= 'z') || c == '_' || c == '-'; });
+  const bool upper = std::ranges::all_of(sig, [](char c) { return (c >= 'A' && c <= 'Z') || c == '_' || c == '-'; });
+  return lower || upper || placeholder(sig) || filler_token(sig);
+}
+
+// The claims of the example token jwt.io and RFC-style tutorials publish
+// ({"sub":"1234567890","name":"John Doe",...}), signed with a published
+// secret: a documented example, never high.
+bool documented_example_claims(std::string_view payload) {
+  return payload.find("\"1234567890\"") != std::string_view::npos &&
+         payload.find("\"John Doe\"") != std::string_view::npos;
+}
+
 // header.payload.signature (RFC 7519), the header and payload base64url
 // JSON objects. "header.payload." is an unsigned JWT (alg none); a bare
 // "header.payload" has lost its signature but still carries its claims.
@@ -1106,15 +1124,33 @@ std::optional<Extracted> jwt(std::string_view text, size_t start) {
   if (d1 == std::string_view::npos || d1 < 10 || t.substr(d1 + 1, 3) != "eyJ") return std::nullopt;
   std::string header, payload;
   const size_t payload_end = d2 == std::string_view::npos ? t.size() : d2;
-  // The header is ASCII JSON (RFC 7515 parameter names and values).
-  if (!json_segment(t.substr(0, d1), &header) || !json_segment(t.substr(d1 + 1, payload_end - d1 - 1), &payload) ||
-      std::any_of(header.begin(), header.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x7f; })) {
-    return std::nullopt;
-  }
+  if (!json_segment(t.substr(d1 + 1, payload_end - d1 - 1), &payload)) return std::nullopt;
+  // The header is ASCII JSON (RFC 7515 parameter names and values). An
+  // object with a byte or two that are not, before claims and a signature,
+  // is a token damaged in the copy (or edited by hand): still its claims,
+  // not high. A header cut short or mostly binary is no JWT's.
+  if (!json_segment(t.substr(0, d1), &header)) return std::nullopt;
+  const auto binary = std::count_if(header.begin(), header.end(), [](char c) {
+    return static_cast<unsigned char>(c) >= 0x7f || (static_cast<unsigned char>(c) < 0x20 && !std::isspace(c));
+  });
+  if (binary > 2) return std::nullopt;
+  const bool header_ok = binary == 0;
   if (d2 != std::string_view::npos) {
-    if (t.size() - d2 < 9) return std::nullopt;
+    const std::string_view signature = t.substr(d2 + 1);
+    if (signature.size() < 8) return std::nullopt;
+    if (!header_ok) {
+      if (signature.size() < 16) return std::nullopt;
+      return Extracted{start, start + t.size(), Severity::warning, "the header is not ASCII JSON: damaged?"};
+    }
+    if (placeholder_signature(signature)) {
+      return Extracted{start, start + t.size(), Severity::warning, "the signature is a placeholder"};
+    }
+    if (documented_example_claims(payload)) {
+      return Extracted{start, start + t.size(), Severity::warning, "jwt.io's documented example claims"};
+    }
     return Extracted{start, start + t.size(), Severity::high, ""};
   }
+  if (!header_ok) return std::nullopt;
   if (end > start + t.size() && contains_nocase(header, "none")) {
     return Extracted{start, start + t.size() + 1, Severity::high, "unsigned (alg none)"};
   }
