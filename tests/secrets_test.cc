@@ -227,14 +227,24 @@ TEST(SecretRules, PemBlocksAndJwts) {
   EXPECT_TRUE(finds("token: " + jwt + ".", "jwt", jwt));
 }
 
+// A JWT no signer made, or the one tutorials publish, is reported but never
+// high; one whose header was damaged still carries its claims.
 Severity highest(std::string_view text) {
   Severity s = Severity::info;
   for (const auto& h : scan(text)) s = std::max(s, h.severity);
   return s;
 }
 
-// A JWT no signer made, or the one tutorials publish, is reported but never
-// high; one whose header was damaged still carries its claims.
+// AWS's documentation keys stay examples when a copy changes their tail:
+// reported, never high.
+TEST(SecretRules, AwsDocumentedExampleKeysWithAnotherTailAreWarnings) {
+  EXPECT_EQ(highest("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYQAKEYTEST"), Severity::warning);
+  EXPECT_EQ(highest("aws_access_key_id = AKIAIOSFODNN7QAKEYTS"), Severity::warning);
+  EXPECT_EQ(highest("aws_secret_access_key = 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"), Severity::high);
+  EXPECT_TRUE(finds("aws_secret_access_key = Zp3Lr8XutnF1MI/K7qDENG/bPxRfiCYqZ7ke4TVw", "aws-secret-key",
+                    "Zp3Lr8XutnF1MI/K7qDENG/bPxRfiCYqZ7ke4TVw"));
+}
+
 TEST(SecretRules, PlaceholderAndDocumentedJwtsAreWarnings) {
   const std::string header = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9";
   const std::string claims = "eyJzdWIiOiJ1LTc3MzEiLCJyb2xlIjoib3BzIiwiaWF0IjoxNzAwMDAwMDAwfQ";

@@ -1299,7 +1299,36 @@ std::optional<size_t> rule_index(std::string_view id) {
   return std::nullopt;
 }
 
+namespace {
+
+// AWS's documented example keys with their EXAMPLE tail changed
+// (wJalrXUtnFEMI/K7MDENG/bPxRfiCYTESTKEY): the published sample, copied
+// into a test or a tutorial. Scanners' suites call it a key and a non-key
+// alike: reported, never high.
+bool documented_key_stem(std::string_view secret) {
+  for (std::string_view f : {"AKIAIOSFODNN7", "wJalrXUtnFEMI/K7MDENG", "je7MtGbClwBF/2Zp9Utk"}) {
+    if (secret.find(f) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+std::optional<Extracted> extract_candidate(const Rule& rule, std::string_view text, size_t start, size_t end);
+
+}  // namespace
+
 std::optional<Extracted> extract_secret(const Rule& rule, std::string_view text, size_t start, size_t end) {
+  auto found = extract_candidate(rule, text, start, end);
+  if (found && found->severity == Severity::high &&
+      documented_key_stem(text.substr(found->start, found->end - found->start))) {
+    found->severity = Severity::warning;
+    found->note = "AWS's documented example key";
+  }
+  return found;
+}
+
+namespace {
+
+std::optional<Extracted> extract_candidate(const Rule& rule, std::string_view text, size_t start, size_t end) {
   if (rule.lead) {  // the random head before the literal
     if (start < rule.lead) return std::nullopt;
     for (size_t i = start - rule.lead; i < start; ++i) {
@@ -1362,6 +1391,8 @@ std::optional<Extracted> extract_secret(const Rule& rule, std::string_view text,
   }
   return std::nullopt;
 }
+
+}  // namespace
 
 std::span<const std::string_view> sensitive_header_names() {
   static constexpr std::string_view kNames[] = {"authorization", "proxy-authorization", "x-api-key", "api-key",
