@@ -182,6 +182,31 @@ constexpr Rule kRules[] = {
     {.id = "tailscale-key", .pattern = R"(tskey-client-[A-Za-z0-9]{6})", .chars = Chars::alnum_dash,
      .min_len = 40, .max_len = 120, .description = "Tailscale OAuth client secret", .match_len = 19},
     {.id = "prefect-key", .pattern = R"(pnu_[A-Za-z0-9]{36})", .description = "Prefect API key", .match_len = 40},
+    {.id = "sourcegraph-token", .pattern = R"(sgp_[0-9a-fA-F]{40})", .description = "Sourcegraph access token",
+     .match_len = 44},
+    {.id = "sourcegraph-token", .pattern = R"(sgp_[0-9a-fA-F]{16}_[0-9a-fA-F]{40})",
+     .description = "Sourcegraph access token (with instance id)", .match_len = 61},
+    {.id = "sourcegraph-token", .pattern = R"(sgp_local_[0-9a-fA-F]{40})",
+     .description = "Sourcegraph local access token", .match_len = 50},
+    {.id = "tavily-key", .pattern = R"(tvly-[A-Za-z0-9]{32})", .description = "Tavily API key", .match_len = 37},
+    {.id = "tavily-key", .pattern = R"(tvly-dev-[A-Za-z0-9]{32})", .description = "Tavily development API key",
+     .match_len = 41},
+    {.id = "dependency-track-key", .pattern = R"(odt_[A-Za-z0-9]{32})", .chars = Chars::alnum, .min_len = 36,
+     .max_len = 44, .description = "Dependency-Track API key", .match_len = 36},
+    {.id = "adafruit-io-key", .pattern = R"(aio_[A-Za-z0-9]{28})", .description = "Adafruit IO key", .match_len = 32},
+    {.id = "jina-key", .pattern = R"(jina_[A-Za-z0-9]{60})", .description = "Jina AI API key", .match_len = 65},
+    {.id = "dropbox-token", .pattern = R"(sl\.[A-Za-z0-9_\-]{20})", .chars = Chars::alnum_dash, .min_len = 130,
+     .max_len = 1400, .description = "Dropbox short-lived access token", .match_len = 23},
+    {.id = "dropbox-token", .pattern = R"(sl\.u\.[A-Za-z0-9_\-]{20})", .chars = Chars::alnum_dash, .min_len = 130,
+     .max_len = 1400, .description = "Dropbox short-lived access token", .match_len = 25},
+    {.id = "mailgun-key", .pattern = R"(key-[0-9a-f]{32})", .severity = Severity::warning,
+     .description = "Mailgun API key (key-<32 hex>)", .match_len = 36},
+    {.id = "msteams-webhook", .pattern = R"(outlook\.office\.com/webhook/[0-9a-f]{8}-[0-9a-f]{4}-)",
+     .chars = Chars::url_path, .min_len = 63, .max_len = 400, .left_boundary = false,
+     .description = "Microsoft Teams incoming webhook", .match_len = 41},
+    {.id = "msteams-webhook", .pattern = R"(\.webhook\.office\.com/webhookb2/[0-9a-f]{8}-[0-9a-f]{4}-)",
+     .chars = Chars::url_path, .min_len = 63, .max_len = 400, .left_boundary = false,
+     .description = "Microsoft Teams incoming webhook", .match_len = 44},
     {.id = "sonar-token", .pattern = R"(sq[pau]_[0-9a-f]{40})", .description = "SonarQube / SonarCloud token",
      .match_len = 44},
     {.id = "buildkite-token", .pattern = R"(bkua_[0-9a-f]{40})", .description = "Buildkite user access token",
@@ -519,6 +544,7 @@ bool in_chars(Chars set, char c) {
     case Chars::b64: return alnum || c == '+' || c == '/';
     case Chars::pct_b64: return alnum || c == '%' || c == '+' || c == '/' || c == '=';
     case Chars::token68: return alnum || c == '-' || c == '_' || c == '.' || c == '~' || c == '+' || c == '/' || c == '=';
+    case Chars::url_path: return alnum || c == '-' || c == '_' || c == '.' || c == '~' || c == '/' || c == '@' || c == '%';
     case Chars::value:
       return static_cast<unsigned char>(c) > 0x20 && c != '"' && c != '\'' && c != '\\' && c != ',' && c != ';' &&
              c != '<' && c != '>' && c != '{' && c != '}' && c != '(' && c != ')' && c != '[' && c != ']' && c != 0x7f;
@@ -1359,6 +1385,11 @@ std::optional<Extracted> extract_candidate(const Rule& rule, std::string_view te
       const std::string_view tail = token.substr(token.size() > 16 ? token.size() - 16 : 0);
       if (!rule.id.starts_with("slack-") && tail.find_first_not_of("0123456789-_") == std::string_view::npos) {
         return std::nullopt;  // (Slack's ids are digits)
+      }
+      // Teams' incoming webhook posts as anyone; a connector's (JenkinsCI,
+      // ...) only as its service.
+      if (rule.id == "msteams-webhook" && token.find("/IncomingWebhook/") == std::string_view::npos) {
+        return Extracted{start, e, Severity::warning, "a connector's webhook, not an incoming webhook"};
       }
       if (rule.id == "age-secret-key" && !bech32_checksum_ok(token)) {
         return Extracted{start, e, Severity::warning, "bech32 checksum does not match: a fake or test key?"};

@@ -33,7 +33,7 @@ enum class Extract : uint8_t {
 };
 
 // Character sets for growing a token.
-enum class Chars : uint8_t { none, alnum, alnum_dash, alnum_dash_dot, b64, pct_b64, token68, value };
+enum class Chars : uint8_t { none, alnum, alnum_dash, alnum_dash_dot, b64, pct_b64, token68, url_path, value };
 
 struct Rule {
   std::string_view id;       // also the name a recorder's redactor would use
