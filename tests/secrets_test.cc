@@ -281,6 +281,19 @@ TEST(SecretRules, PemBlocksAndJwts) {
 
 // A JWT no signer made, or the one tutorials publish, is reported but never
 // high; one whose header was damaged still carries its claims.
+// A weak password in a URL is still one; a word naming the field, a
+// template or the user's name again is not.
+TEST(SecretRules, WeakPasswordsInUrlsAreFound) {
+  // Under 8 characters the password is reported with its user.
+  EXPECT_TRUE(finds("DATABASE_URL=postgresql://app:pass@db.internal:5432/orders", "url-credentials", "app:pass"));
+  EXPECT_TRUE(finds("git clone https://deploy:secret@git.internal/repo.git", "url-credentials", "deploy:secret"));
+  EXPECT_TRUE(finds("git clone https://deploy:Zq8rT2vLm9@git.internal/repo.git", "url-credentials", "Zq8rT2vLm9"));
+  EXPECT_TRUE(scan("DATABASE_URL=postgresql://app:password@db.internal:5432/orders").empty());
+  EXPECT_TRUE(scan("DATABASE_URL=postgresql://{user}:{pass}@db.internal:5432/orders").empty());
+  EXPECT_TRUE(scan("DATABASE_URL=postgresql://pass:pass@db.internal:5432/orders").empty());
+  EXPECT_TRUE(scan("DATABASE_URL=postgresql://app:abc@db.internal:5432/orders").empty());
+}
+
 // AWS's documentation keys stay examples when a copy changes their tail:
 // reported, never high.
 TEST(SecretRules, AwsDocumentedExampleKeysWithAnotherTailAreWarnings) {

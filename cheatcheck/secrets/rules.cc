@@ -1030,6 +1030,13 @@ std::optional<Extracted> value_after(const Rule& rule, std::string_view text, si
   return Extracted{end, end + value.size(), rule.severity, ""};
 }
 
+// "postgres://user:pass@db", "://user:secret@": a weak password, but a
+// password, where a URL's userinfo holds it. (A word that names the field,
+// "password", "YOUR_PASSWORD", or a template, "{pass}", is no value.)
+bool weak_url_password(std::string_view user, std::string_view password) {
+  return (password == "pass" || password == "secret") && user != password;
+}
+
 // "scheme://user:password@host": the match ends at the '@'.
 std::optional<Extracted> url_userinfo(const Rule& rule, std::string_view text, size_t end) {
   const size_t at = end - 1;
@@ -1049,11 +1056,15 @@ std::optional<Extracted> url_userinfo(const Rule& rule, std::string_view text, s
   if (password == "x-oauth-basic" && user.size() >= rule.min_len && !placeholder(user) && !filler_token(user)) {
     return Extracted{scheme + 3, scheme + 3 + colon, rule.severity, ""};
   }
-  if (password.size() < rule.min_len || password == user || placeholder(password) || filler_token(password) ||
-      shannon_entropy(password) < 2.5) {
+  if (!weak_url_password(user, password) &&
+      (password.size() < rule.min_len || password == user || placeholder(password) || filler_token(password) ||
+       shannon_entropy(password) < 2.5)) {
     return std::nullopt;
   }
   const size_t from = scheme + 3 + colon + 1;
+  // A short password is reported with its user ("user:pass"): alone its
+  // hash would name every URL with that password, allowlisted as one.
+  if (password.size() < 8 && !user.empty()) return Extracted{scheme + 3, from + password.size(), rule.severity, ""};
   return Extracted{from, from + password.size(), rule.severity, ""};
 }
 
