@@ -281,6 +281,17 @@ TEST(SecretRules, PemBlocksAndJwts) {
 
 // A JWT no signer made, or the one tutorials publish, is reported but never
 // high; one whose header was damaged still carries its claims.
+// A header named for a token in a command carries one.
+TEST(SecretRules, TokenHeadersOfCommandsAreFound) {
+  EXPECT_TRUE(finds("curl -H \"Token: 7c1e04d9a2b35f68\" https://api.internal/v1/items", "api-key-header",
+                    "7c1e04d9a2b35f68"));
+  EXPECT_TRUE(finds("curl --header 'X-Access-Token: Qv8rT2xLm9PzK4wN' https://h/x", "api-key-header",
+                    "Qv8rT2xLm9PzK4wN"));
+  EXPECT_TRUE(scan("curl -H \"Token: $API_TOKEN\" https://api.internal/v1/items").empty());
+  EXPECT_TRUE(scan("curl -H \"Token: your_token_here\" https://api.internal/v1/items").empty());
+  EXPECT_TRUE(scan("curl -H \"Content-Type: application/json\" https://api.internal/v1/items").empty());
+}
+
 // A weak password in a URL is still one; a word naming the field, a
 // template or the user's name again is not.
 TEST(SecretRules, WeakPasswordsInUrlsAreFound) {

@@ -374,6 +374,12 @@ constexpr Rule kRules[] = {
      .extract = Extract::value, .chars = Chars::alnum_dash_dot, .min_len = 10, .max_len = 200,
      .severity = Severity::high, .caseless = true, .left_boundary = false,
      .description = "x-api-key style header value"},
+    // curl -H "Token: ..." / --header 'X-Access-Token: ...': a header a
+    // command sends whose name says token carries one, whatever its name.
+    {.id = "api-key-header", .pattern = R"((?:\s-H|--header)\s*["']?(?:[A-Za-z][A-Za-z\-]{0,24})?(?:token|Token|TOKEN):\s*)",
+     .extract = Extract::value, .chars = Chars::alnum_dash_dot, .min_len = 12, .max_len = 200,
+     .severity = Severity::high, .caseless = false, .left_boundary = false,
+     .description = "token header of a command"},
     {.id = "url-credentials",
      .pattern = R"([A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s/?#@:"'<>]{0,128}:[^\s/?#"'<>]{1,256}@)",
      .extract = Extract::url_userinfo, .chars = Chars::none, .min_len = 6, .max_len = 256,
