@@ -171,6 +171,8 @@ TEST(SecretRules, HeldOutPrefixFormats) {
       {"jina-key", "jina_" + random_chars(60, 89), "jina_" + random_chars(40, 89)},
       {"dropbox-token", "sl." + random_chars(140, 90, dash), "sl." + random_chars(60, 90, dash)},
       {"mailgun-key", "key-" + random_chars(32, 91, hex), "key-" + random_chars(20, 91, hex)},
+      {"jfrog-token", "AKCp" + random_chars(69, 135), "AKCp" + random_chars(50, 135)},
+      {"jfrog-token", "cmVmdGtuOjAxOj" + random_chars(50, 136), "cmVmdGtuOjAxOj" + random_chars(30, 136)},
       {"msteams-webhook",
        "outlook.office.com/webhook/" + uuid(92) + "@" + uuid(97) + "/IncomingWebhook/" + random_chars(32, 102, hex) +
            "/" + uuid(103),
@@ -184,6 +186,12 @@ TEST(SecretRules, HeldOutPrefixFormats) {
     EXPECT_TRUE(finds("KEY " + c.token + " end", c.rule, c.token));
     EXPECT_TRUE(scan("KEY " + c.near_miss + " end").empty()) << c.rule << ": " << c.near_miss;
   }
+  // Docker's config.json as a string in another file (GitLab's
+  // DOCKER_AUTH_CONFIG), its quotes escaped once or twice.
+  EXPECT_TRUE(finds(R"(  environment = ["DOCKER_AUTH_CONFIG={\"auths\":{\"reg.internal\":{\"auth\":\"Y2ktYm90OlpxOHJUMnZMbTlLdw==\"}}}"])",
+                    "docker-auth", "Y2ktYm90OlpxOHJUMnZMbTlLdw=="));
+  EXPECT_TRUE(finds(R"(cfg: "{\\\"auths\\\":{\\\"r\\\":{\\\"auth\\\":\\\"Y2ktYm90OlpxOHJUMnZMbTlLdw==\\\"}}}")", "docker-auth", "Y2ktYm90OlpxOHJUMnZMbTlLdw=="));
+  EXPECT_TRUE(scan(R"(  environment = ["DOCKER_AUTH_CONFIG={\"auths\":{\"reg.internal\":{\"auth\":\"Y2ktYm90LW5vLWNvbG9uLWhlcmU=\"}}}"])").empty());
   // A Teams webhook's tenant comes before it: the URL is found from its host.
   const std::string hook = ".webhook.office.com/webhookb2/" + uuid(124) + "@" + uuid(129);
   EXPECT_TRUE(finds("url: https://contoso" + hook, "msteams-webhook", hook));

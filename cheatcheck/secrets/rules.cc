@@ -181,6 +181,10 @@ constexpr Rule kRules[] = {
      .min_len = 40, .max_len = 120, .description = "Tailscale auth key", .match_len = 17},
     {.id = "tailscale-key", .pattern = R"(tskey-client-[A-Za-z0-9]{6})", .chars = Chars::alnum_dash,
      .min_len = 40, .max_len = 120, .description = "Tailscale OAuth client secret", .match_len = 19},
+    {.id = "jfrog-token", .pattern = R"(AKCp[A-Za-z0-9]{69})", .description = "JFrog Artifactory API key",
+     .match_len = 73},
+    {.id = "jfrog-token", .pattern = R"(cmVmdGtuOjAxOj[A-Za-z0-9]{50})",
+     .description = "JFrog reference token (base64 of reftkn:01:)", .match_len = 64},
     {.id = "prefect-key", .pattern = R"(pnu_[A-Za-z0-9]{36})", .description = "Prefect API key", .match_len = 40},
     {.id = "sourcegraph-token", .pattern = R"(sgp_[0-9a-fA-F]{40})", .description = "Sourcegraph access token",
      .match_len = 44},
@@ -355,7 +359,7 @@ constexpr Rule kRules[] = {
     {.id = "netrc-password", .pattern = R"(machine\s+[^\s]{1,255}\s+login\s+[^\s]{1,255}\s+password\s+)",
      .extract = Extract::value, .chars = Chars::value, .min_len = 6, .max_len = 200, .severity = Severity::warning,
      .caseless = false, .left_boundary = true, .description = ".netrc password"},
-    {.id = "docker-auth", .pattern = R"("auth"\s*:\s*")", .extract = Extract::docker_auth, .chars = Chars::b64,
+    {.id = "docker-auth", .pattern = R"("auth\\{0,3}"\s*:\s*\\{0,3}")", .extract = Extract::docker_auth, .chars = Chars::b64,
      .min_len = 8, .max_len = 400, .severity = Severity::high, .caseless = false, .left_boundary = false,
      .description = "Docker registry credential (config.json auth)"},
     // Structured secrets
@@ -1111,7 +1115,9 @@ std::optional<Extracted> shell_user(const Rule& rule, std::string_view text, siz
 std::optional<Extracted> docker_auth(const Rule& rule, std::string_view text, size_t end) {
   size_t e = end;
   while (e < text.size() && e - end < rule.max_len && (in_chars(Chars::b64, text[e]) || text[e] == '=')) ++e;
-  if (e - end < rule.min_len || e >= text.size() || text[e] != '"') return std::nullopt;
+  // The closing quote, escaped when the config is a string in another file
+  // (GitLab's DOCKER_AUTH_CONFIG="{\"auths\": ...}").
+  if (e - end < rule.min_len || e >= text.size() || (text[e] != '"' && text[e] != '\\')) return std::nullopt;
   std::string decoded;
   const std::string_view v = text.substr(end, e - end);
   if (!decode_base64_text(v, &decoded) || decoded.find(':') == std::string::npos) return std::nullopt;
