@@ -58,6 +58,17 @@ std::vector<std::string> sample_texts() {
       "curl -u deploy:Zq8rT2vLm9pXw https://ci.internal/api",
       "pypi-AgEIcHlwaS5vcmc" + random_chars(80, 18),
       "SG." + random_chars(22, 19) + "." + random_chars(43, 20),
+      // The rules of the held-out round (docs/SECRETS.md).
+      "curl -H \"Token: 7c1e04d9a2b35f68\" https://api.internal/v1/items",
+      "DATABASE_URL=postgresql://app:pass@db.internal:5432/orders",
+      R"(environment = ["DOCKER_Y2ktYm90OlpxOHJUMnZMbTlLdw==_CONFIG={\"auths\":{\"r.internal\":{\"auth\":\"Y2ktYm90OlpxOHJUMnZMbTlLdw==\"}}}"])",
+      "key AKCp" + random_chars(69, 21) + " end",
+      "https://contoso.webhook.office.com/webhookb2/" + random_chars(8, 22, "0123456789abcdef") + "-" +
+          random_chars(4, 23, "0123456789abcdef") + "-4abc-8def-" + random_chars(12, 24, "0123456789abcdef") +
+          "/IncomingWebhook/" + random_chars(32, 25, "0123456789abcdef"),
+      "SRC_ACCESS_TOKEN=sgp_" + random_chars(40, 26, "0123456789abcdef"),
+      "JWT := eyJhbGciOiJSzzI1NiIsImtpZCI6ImsxIn0.eyJzdWIiOiJ1LTc3MzEiLCJyb2xlIjoib3BzIiwiaWF0IjoxNzAwMDAwMDAwfQ." +
+          random_chars(43, 27),
   };
 }
 
