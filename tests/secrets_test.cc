@@ -289,6 +289,15 @@ TEST(SecretRules, PemBlocksAndJwts) {
 
 // A JWT no signer made, or the one tutorials publish, is reported but never
 // high; one whose header was damaged still carries its claims.
+// A host name or a filler counting in mixed case under a secret's name is
+// no secret; a random value there is.
+TEST(SecretRules, HostNamesAndMixedCaseCountsAreNotGenericSecrets) {
+  EXPECT_TRUE(scan("acme_secret = '7b3e1d.tenant.acme-billing.com'").empty());
+  EXPECT_TRUE(scan("API_SECRET=a1B2c3D4e5F6g7H8i9J0k1L2").empty());
+  EXPECT_TRUE(finds("acme_secret = '7b3e1d9QtenantZacme4billing'", "generic-secret", "7b3e1d9QtenantZacme4billing"));
+  EXPECT_TRUE(finds("API_SECRET=a7B2x3D9e1F6q7H8", "generic-secret", "a7B2x3D9e1F6q7H8"));
+}
+
 // A header named for a token in a command carries one.
 TEST(SecretRules, TokenHeadersOfCommandsAreFound) {
   EXPECT_TRUE(finds("curl -H \"Token: 7c1e04d9a2b35f68\" https://api.internal/v1/items", "api-key-header",

@@ -487,11 +487,13 @@ bool placeholder(std::string_view v) {
   return false;
 }
 
-// Two counts interleaved over 12 characters ("a1b2c3d4e5f6"): typed, not drawn.
+// Two counts interleaved over 12 characters ("a1b2c3d4e5f6", "a1B2c3D4e5F6"):
+// typed, not drawn.
 bool interleaved_count(std::string_view v) {
+  auto lower = [](char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); };
   size_t run = 0;
   for (size_t i = 2; i < v.size(); ++i) {
-    run = is_alnum(v[i]) && v[i] == v[i - 2] + 1 ? run + 1 : 0;
+    run = is_alnum(v[i]) && lower(v[i]) == lower(v[i - 2]) + 1 ? run + 1 : 0;
     if (run >= 10) return true;
   }
   return false;
@@ -813,6 +815,22 @@ bool query_string(std::string_view v) {
   return param(0) && param(amp + 1);
 }
 
+// "4f2a9c.tenant.example.com": a host name (lower-case labels, a top-level
+// domain of letters) names where a key is used, it is not the key.
+bool host_name(std::string_view v) {
+  const size_t dot = v.rfind('.');
+  if (dot == std::string_view::npos || dot == 0 || v.size() - dot - 1 < 2 || v.size() - dot - 1 > 6) return false;
+  const std::string_view tld = v.substr(dot + 1);
+  if (!std::ranges::all_of(tld, [](char c) { return c >= 'a' && c <= 'z'; })) return false;
+  if (!std::ranges::all_of(v, [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.'; })) {
+    return false;
+  }
+  static constexpr std::string_view kTlds[] = {"com", "net", "org", "io", "dev", "app", "co", "ai", "cloud", "info",
+                                               "biz", "us", "uk", "de", "fr", "jp", "cn", "ru", "in", "eu", "me", "tech",
+                                               "local", "internal", "site", "online"};
+  return std::ranges::find(kTlds, tld) != std::end(kTlds);
+}
+
 // The literal heads of the token rules (4+ characters, e.g. "dckr_pat_",
 // "sk-or-v1-"): a generic value that starts with one but failed its rule.
 std::span<const std::string> provider_prefixes() {
@@ -884,7 +902,7 @@ std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, 
   for (std::string_view middle : {".atlasv1.", "JQQJ99"}) {  // the literals of the rules with a lead
     if (value.find(middle) != std::string_view::npos) return std::nullopt;
   }
-  if (query_string(value)) return std::nullopt;
+  if (query_string(value) || host_name(value)) return std::nullopt;
   return Extracted{start, end, rule.severity, ""};
 }
 
