@@ -61,6 +61,8 @@ std::vector<std::string> sample_texts() {
       // The rules of the held-out round (docs/SECRETS.md).
       "curl -H \"Token: 7c1e04d9a2b35f68\" https://api.internal/v1/items",
       "DATABASE_URL=postgresql://app:pass@db.internal:5432/orders",
+      "sshpass -p 'Qw7!rT2x' ssh deploy@host",
+      "docker login -u ci --password=Hk3!x9Lq registry.internal",
       R"(environment = ["DOCKER_Y2ktYm90OlpxOHJUMnZMbTlLdw==_CONFIG={\"auths\":{\"r.internal\":{\"auth\":\"Y2ktYm90OlpxOHJUMnZMbTlLdw==\"}}}"])",
       "key AKCp" + random_chars(69, 21) + " end",
       "https://contoso.webhook.office.com/webhookb2/" + random_chars(8, 22, "0123456789abcdef") + "-" +

@@ -298,6 +298,21 @@ TEST(SecretRules, HostNamesAndMixedCaseCountsAreNotGenericSecrets) {
   EXPECT_TRUE(finds("API_SECRET=a7B2x3D9e1F6q7H8", "generic-secret", "a7B2x3D9e1F6q7H8"));
 }
 
+// A password given to a command is one, however little entropy it has; a
+// variable, a placeholder or the next option is not.
+TEST(SecretRules, CommandLinePasswordsAreFound) {
+  EXPECT_TRUE(finds("PsExec.exe \\\\10.0.0.7 -u ops -p Zr8vK2m!q cmd /c dir", "cli-password", "Zr8vK2m!q"));
+  EXPECT_TRUE(finds("sshpass -p 'Qw7!rT2x' ssh deploy@host", "cli-password", "Qw7!rT2x"));
+  EXPECT_TRUE(finds("docker login -u ci --password=Hk3!x9Lq registry.internal", "cli-password", "Hk3!x9Lq"));
+  EXPECT_TRUE(finds("Connect-VIServer -Server vc1 -User ops -Password VMw4re1!x", "cli-password", "VMw4re1!x"));
+  EXPECT_TRUE(scan("psexec \\\\host -u ops -p $Password -i -d calc.exe").empty());
+  EXPECT_TRUE(scan("PsExec.exe \\\\host -u ops -p %pw% -i 2").empty());
+  EXPECT_TRUE(scan("PsExec.exe /accepteula -u DOMAIN\\ADMIN -p PASSWORD cmd").empty());
+  EXPECT_TRUE(scan("echo \"$PW\" | docker login --password-stdin").empty());
+  EXPECT_TRUE(scan("Connect-VIServer \"$endpoint\" -User \"$username\" -Password \"$password\"").empty());
+  EXPECT_TRUE(scan("psql --password --host db").empty());
+}
+
 // A header named for a token in a command carries one.
 TEST(SecretRules, TokenHeadersOfCommandsAreFound) {
   EXPECT_TRUE(finds("curl -H \"Token: 7c1e04d9a2b35f68\" https://api.internal/v1/items", "api-key-header",

@@ -378,6 +378,18 @@ constexpr Rule kRules[] = {
      .extract = Extract::value, .chars = Chars::alnum_dash_dot, .min_len = 10, .max_len = 200,
      .severity = Severity::high, .caseless = true, .left_boundary = false,
      .description = "x-api-key style header value"},
+    // A password given to a command: sshpass -p, PsExec -p, --password=,
+    // PowerShell's -Password. Passwords people choose have little entropy:
+    // judged by cli_password, a warning.
+    {.id = "cli-password",
+     .pattern = R"((?:sshpass|[Pp][Ss][Ee][Xx][Ee][Cc](?:\.[Ee][Xx][Ee])?)\s(?:[^|;&\n]{0,300}\s)?-p\s+)",
+     .extract = Extract::cli_password, .chars = Chars::value, .min_len = 4, .max_len = 200,
+     .severity = Severity::warning, .caseless = false, .left_boundary = false,
+     .description = "password on a command line"},
+    {.id = "cli-password", .pattern = R"(\s(?:--password=|--password\s+|-[Pp]assword\s+))",
+     .extract = Extract::cli_password, .chars = Chars::value, .min_len = 4, .max_len = 200,
+     .severity = Severity::warning, .caseless = false, .left_boundary = false,
+     .description = "password on a command line"},
     // curl -H "Token: ..." / --header 'X-Access-Token: ...': a header a
     // command sends whose name says token carries one, whatever its name.
     {.id = "api-key-header", .pattern = R"((?:\s-H|--header)\s*["']?(?:[A-Za-z][A-Za-z\-]{0,24})?(?:token|Token|TOKEN):\s*)",
@@ -1065,6 +1077,32 @@ bool weak_url_password(std::string_view user, std::string_view password) {
   return (password == "pass" || password == "secret") && user != password;
 }
 
+// A command's password argument: one shell word, quoted or bare. A
+// variable, a template, a placeholder or the next option is not one.
+std::optional<Extracted> cli_password(const Rule& rule, std::string_view text, size_t end) {
+  if (end >= text.size()) return std::nullopt;
+  size_t from = end, to = end;
+  if (is_quote(text[end])) {
+    from = end + 1;
+    to = text.find(text[end], from);
+    if (to == std::string_view::npos || to - from > rule.max_len || text.substr(from, to - from).find('\n') != std::string_view::npos) {
+      return std::nullopt;
+    }
+  } else {
+    while (to < text.size() && to - from < rule.max_len && static_cast<unsigned char>(text[to]) > ' ' &&
+           text[to] != ';' && text[to] != '|' && text[to] != '&' && text[to] != ')' && !is_quote(text[to])) {
+      ++to;
+    }
+  }
+  const std::string_view value = text.substr(from, to - from);
+  if (value.size() < rule.min_len || value.front() == '-' || value.front() == '@' || placeholder(value) ||
+      filler_token(value) || constant_name(value) || value.find("${") != std::string_view::npos ||
+      value.find("$(") != std::string_view::npos) {
+    return std::nullopt;
+  }
+  return Extracted{from, to, rule.severity, ""};
+}
+
 // "scheme://user:password@host": the match ends at the '@'.
 std::optional<Extracted> url_userinfo(const Rule& rule, std::string_view text, size_t end) {
   const size_t at = end - 1;
@@ -1451,6 +1489,7 @@ std::optional<Extracted> extract_candidate(const Rule& rule, std::string_view te
     case Extract::jwt: return jwt(text, start);
     case Extract::discord: return discord(text, start, end);
     case Extract::bot_token: return bot_token(text, start, end);
+    case Extract::cli_password: return cli_password(rule, text, end);
     case Extract::azure: return azure(text, start, end);
     case Extract::pem_block: {
       // The pattern ends at "PRIVATE KEY"; its BEGIN is just before.

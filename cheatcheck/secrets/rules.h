@@ -30,6 +30,7 @@ enum class Extract : uint8_t {
   docker_auth,   // "auth": base64 of user:password
   value_before,  // the quoted value before `== name`
   bot_token,     // <bot id>:<secret>, the id's 8-10 digits before the match
+  cli_password,  // the password argument of a command (-p X, --password=X, -Password X)
 };
 
 // Character sets for growing a token.
