@@ -62,6 +62,7 @@ std::vector<std::string> sample_texts() {
       "curl -H \"Token: 7c1e04d9a2b35f68\" https://api.internal/v1/items",
       "DATABASE_URL=postgresql://app:pass@db.internal:5432/orders",
       "sshpass -p 'Qw7!rT2x' ssh deploy@host",
+      "db_password = \"hunt3r$2go\"",
       "docker login -u ci --password=Hk3!x9Lq registry.internal",
       R"(environment = ["DOCKER_Y2ktYm90OlpxOHJUMnZMbTlLdw==_CONFIG={\"auths\":{\"r.internal\":{\"auth\":\"Y2ktYm90OlpxOHJUMnZMbTlLdw==\"}}}"])",
       "key AKCp" + random_chars(69, 21) + " end",

@@ -313,6 +313,21 @@ TEST(SecretRules, CommandLinePasswordsAreFound) {
   EXPECT_TRUE(scan("psql --password --host db").empty());
 }
 
+// A password a person chose is shorter and plainer than a random key: a
+// quoted word after a name ending in password is one, unless it names the
+// field, refers to something else or is a label.
+TEST(SecretRules, ChosenPasswordsAreFound) {
+  EXPECT_TRUE(finds("db_password = \"hunt3r$2go\"", "password-assignment", "hunt3r$2go"));
+  EXPECT_TRUE(finds("\"vm_password\": \"Tr0ut!99\",", "password-assignment", "Tr0ut!99"));
+  EXPECT_TRUE(finds("if username == \"ops\" and password == \"gr33n-Apple\":", "password-assignment", "gr33n-Apple"));
+  EXPECT_TRUE(scan("db_password = \"my_password\"").empty());
+  EXPECT_TRUE(scan("db_password = \"${DB_PASSWORD}\"").empty());
+  EXPECT_TRUE(scan("db_password = \"correct-horse-battery\"").empty());
+  EXPECT_TRUE(scan("labels = {passwordLabel:\"Password:\",rememberLabel:\"Remember me:\"}").empty());
+  EXPECT_TRUE(scan("{\"/docs/choosing-a-password\":\"/docs/v3/auth/choosing\"}").empty());
+  EXPECT_TRUE(scan("password = \"12345678\"").empty());
+}
+
 // A header named for a token in a command carries one.
 TEST(SecretRules, TokenHeadersOfCommandsAreFound) {
   EXPECT_TRUE(finds("curl -H \"Token: 7c1e04d9a2b35f68\" https://api.internal/v1/items", "api-key-header",

@@ -413,6 +413,12 @@ constexpr Rule kRules[] = {
      .extract = Extract::value, .chars = Chars::value, .min_len = 12, .max_len = 200, .severity = Severity::warning,
      .caseless = true, .left_boundary = false,
      .description = "key/token/secret/password assignment with a random value"},
+    // A password a person chose, quoted after a name ending in password:
+    // shorter and plainer than the generic rule asks of random values.
+    {.id = "password-assignment",
+     .pattern = R"((?:passw(?:or)?d|pwd)["'`]?\s*(?::=|=>|===?|[:=])\s*["'`])",
+     .extract = Extract::value, .chars = Chars::value, .min_len = 8, .max_len = 64, .severity = Severity::warning,
+     .caseless = true, .left_boundary = false, .description = "password assignment"},
     // The value first: if ("v" == password).
     {.id = "generic-secret",
      .pattern = R"(["'`]\s*(?:===?|!==?)\s*[A-Za-z_]{0,24}(?:api[_\-]?key|secret|token|passw(?:or)?d|passphrase|pwd|credential|private[_\-]?key))",
@@ -827,6 +833,15 @@ bool query_string(std::string_view v) {
   return param(0) && param(amp + 1);
 }
 
+// "/docs/v3/auth/choosing", "./config/keys": a path of lower-case words
+// (a page, a file) is where something is, not a secret.
+bool lower_case_path(std::string_view v) {
+  if (!(v.starts_with("/") || v.starts_with("./") || v.starts_with("~/"))) return false;
+  return std::ranges::all_of(v, [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || std::string_view("/._-~").find(c) != std::string_view::npos;
+  });
+}
+
 // "4f2a9c.tenant.example.com": a host name (lower-case labels, a top-level
 // domain of letters) names where a key is used, it is not the key.
 bool host_name(std::string_view v) {
@@ -914,7 +929,7 @@ std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, 
   for (std::string_view middle : {".atlasv1.", "JQQJ99"}) {  // the literals of the rules with a lead
     if (value.find(middle) != std::string_view::npos) return std::nullopt;
   }
-  if (query_string(value) || host_name(value)) return std::nullopt;
+  if (query_string(value) || host_name(value) || lower_case_path(value)) return std::nullopt;
   return Extracted{start, end, rule.severity, ""};
 }
 
@@ -1044,8 +1059,30 @@ bool npmrc_registry_key(std::string_view text, size_t end) {
   return key.starts_with("//") && key.size() > 3 && key[2] != '/';
 }
 
+// `password = "super$ecret"`: the quoted value, one word a person chose.
+// Two kinds of character and a little entropy, not a word that names the
+// field, a template, a filler, a phrase or a constant's name.
+std::optional<Extracted> password_value(const Rule& rule, std::string_view text, size_t end) {
+  const char quote = text[end - 1];
+  const size_t close = text.find(quote, end);
+  if (close == std::string_view::npos || close - end > rule.max_len) return std::nullopt;
+  const std::string_view value = text.substr(end, close - end);
+  if (value.size() < rule.min_len || value.find_first_of(" \t\n\\") != std::string_view::npos) return std::nullopt;
+  // `"Password:",next:` closes a label, it opens no value; "/en/..." is a path.
+  if (std::string_view(",;:)]}/").find(value.front()) != std::string_view::npos || value.back() == ':') {
+    return std::nullopt;
+  }
+  if (placeholder(value) || filler_token(value) || counting_run(value) || joined_words(value) ||
+      constant_name(value) || char_classes(value) < 2 || shannon_entropy(value) < 2.5 ||
+      value.find("://") != std::string_view::npos) {
+    return std::nullopt;
+  }
+  return Extracted{end, close, rule.severity, ""};
+}
+
 std::optional<Extracted> value_after(const Rule& rule, std::string_view text, size_t end) {
   if (rule.id == "generic-secret") return generic_value(rule, text, end);
+  if (rule.id == "password-assignment") return password_value(rule, text, end);
   if (end > 0 && !is_quote(text[end - 1]) && member_path(text, end)) return std::nullopt;
   const size_t value_end = grow(text, end, end, rule);
   std::string_view value = text.substr(end, value_end - end);
