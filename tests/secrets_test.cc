@@ -328,6 +328,12 @@ TEST(SecretRules, ChosenPasswordsAreFound) {
   EXPECT_TRUE(scan("password = \"12345678\"").empty());
 }
 
+// A Slack token cut short to its digits is not high; a whole one is.
+TEST(SecretRules, SlackTokensOfDigitsOnlyAreWarnings) {
+  EXPECT_EQ(highest("slack token - 'xoxa-73019284756?0011'"), Severity::warning);
+  EXPECT_EQ(highest("slack token - 'xoxa-q7r2x9k4m1z8w5'"), Severity::high);
+}
+
 // A header named for a token in a command carries one.
 TEST(SecretRules, TokenHeadersOfCommandsAreFound) {
   EXPECT_TRUE(finds("curl -H \"Token: 7c1e04d9a2b35f68\" https://api.internal/v1/items", "api-key-header",

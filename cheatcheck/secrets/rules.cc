@@ -1502,6 +1502,12 @@ std::optional<Extracted> extract_candidate(const Rule& rule, std::string_view te
       if (!rule.id.starts_with("slack-") && tail.find_first_not_of("0123456789-_") == std::string_view::npos) {
         return std::nullopt;  // (Slack's ids are digits)
       }
+      // Slack tokens end in random letters and digits; digits alone after
+      // the prefix, with no second part, are a token cut short or an id.
+      if (rule.id == "slack-token" && token.size() < 30 &&
+          token.find_first_not_of("0123456789", 5) == std::string_view::npos) {
+        return Extracted{start, e, Severity::warning, "digits only: a token cut short?"};
+      }
       // Teams' incoming webhook posts as anyone; a connector's (JenkinsCI,
       // ...) only as its service.
       if (rule.id == "msteams-webhook" && token.find("/IncomingWebhook/") == std::string_view::npos) {
