@@ -180,7 +180,7 @@ TEST(SecretCorpus, ExternalScannersSamplesInThreeForms) {
   std::cout << table.str();
   // The levels reached (docs/SECRETS.md); a rule removed makes these fail.
   for (int form = 0; form < 3; ++form) {
-    EXPECT_GE(pct(tp_all.got[form], tp_all.n), 97.0) << "form " << form;
+    EXPECT_GE(pct(tp_all.got[form], tp_all.n), 98.5) << "form " << form;
     EXPECT_LE(pct(fp_all.got[form], fp_all.n), 3.0) << "form " << form;
     EXPECT_EQ(keys.got[form], keys.n) << "private keys, form " << form;
   }
