@@ -311,6 +311,7 @@ TEST(SecretRules, CommandLinePasswordsAreFound) {
   EXPECT_TRUE(scan("echo \"$PW\" | docker login --password-stdin").empty());
   EXPECT_TRUE(scan("Connect-VIServer \"$endpoint\" -User \"$username\" -Password \"$password\"").empty());
   EXPECT_TRUE(scan("psql --password --host db").empty());
+  EXPECT_TRUE(scan("psql -h db --password\nconnected_to_db42 ok").empty());  // the next line is no argument
 }
 
 // A password a person chose is shorter and plainer than a random key: a

@@ -382,17 +382,17 @@ constexpr Rule kRules[] = {
     // PowerShell's -Password. Passwords people choose have little entropy:
     // judged by cli_password, a warning.
     {.id = "cli-password",
-     .pattern = R"((?:sshpass|[Pp][Ss][Ee][Xx][Ee][Cc](?:\.[Ee][Xx][Ee])?)\s(?:[^|;&\n]{0,300}\s)?-p\s+)",
+     .pattern = R"((?:sshpass|[Pp][Ss][Ee][Xx][Ee][Cc](?:\.[Ee][Xx][Ee])?)\s(?:[^|;&\n]{0,300}\s)?-p[ \t]+)",
      .extract = Extract::cli_password, .chars = Chars::value, .min_len = 4, .max_len = 200,
      .severity = Severity::warning, .caseless = false, .left_boundary = false,
      .description = "password on a command line"},
-    {.id = "cli-password", .pattern = R"(\s(?:--password=|--password\s+|-[Pp]assword\s+))",
+    {.id = "cli-password", .pattern = R"(\s(?:--password=|--password[ \t]+|-[Pp]assword[ \t]+))",
      .extract = Extract::cli_password, .chars = Chars::value, .min_len = 4, .max_len = 200,
      .severity = Severity::warning, .caseless = false, .left_boundary = false,
      .description = "password on a command line"},
     // curl -H "Token: ..." / --header 'X-Access-Token: ...': a header a
     // command sends whose name says token carries one, whatever its name.
-    {.id = "api-key-header", .pattern = R"((?:\s-H|--header)\s*["']?(?:[A-Za-z][A-Za-z\-]{0,24})?(?:token|Token|TOKEN):\s*)",
+    {.id = "api-key-header", .pattern = R"((?:\s-H|--header)\s*["']?(?:[A-Za-z][A-Za-z\-]{0,24})?(?:token|Token|TOKEN):[ \t]*)",
      .extract = Extract::value, .chars = Chars::alnum_dash_dot, .min_len = 12, .max_len = 200,
      .severity = Severity::high, .caseless = false, .left_boundary = false,
      .description = "token header of a command"},
