@@ -335,6 +335,29 @@ TEST(SecretRules, SlackTokensOfDigitsOnlyAreWarnings) {
   EXPECT_EQ(highest("slack token - 'xoxa-q7r2x9k4m1z8w5'"), Severity::high);
 }
 
+// Test files send keys that say so: reported, never high. A random key in
+// the same header stays high.
+TEST(SecretRules, TestValuesInHeadersAreWarnings) {
+  for (const char* line : {"x-api-key: test-key-qrs123xyz", "x-api-key: mock_api_key_k1m2n3",
+                           "X-API-Key: invalid-key-98765", "Authorization: Bearer test_token_qrs123",
+                           "Authorization: Bearer invalid_token_xyz789", "x-api-key: sk-test-1234567890qwerty",
+                           "X-Auth-Token: e2e-token-0001", "x-api-key: abc123def456ghi789",
+                           "x-api-key: 1234567890qwerty",
+                           // base64 of "admin:pass"
+                           "Authorization: Basic YWRtaW46cGFzcw=="}) {
+    EXPECT_EQ(highest(line), Severity::warning) << line;
+  }
+  EXPECT_EQ(highest("x-api-key: q8Zr2Lk9Vm3Xp7Wn5Ty1"), Severity::high);
+  EXPECT_EQ(highest("Authorization: Bearer kQ7vR2xLm9TwZp4N8sYb"), Severity::high);
+  // base64 of "deploy:Zq8rT2vLm9pXw"
+  EXPECT_EQ(highest("Authorization: Basic ZGVwbG95OlpxOHJUMnZMbTlwWHc="), Severity::high);
+  // RFC 7519's example token is documented.
+  EXPECT_EQ(highest("Authorization: Bearer eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9."
+                    "eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ."
+                    "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"),
+            Severity::warning);
+}
+
 // A header named for a token in a command carries one.
 TEST(SecretRules, TokenHeadersOfCommandsAreFound) {
   EXPECT_TRUE(finds("curl -H \"Token: 7c1e04d9a2b35f68\" https://api.internal/v1/items", "api-key-header",

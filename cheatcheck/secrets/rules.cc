@@ -715,6 +715,21 @@ bool typed_number(std::string_view digits) {
   return up || same;
 }
 
+// A typed number (12345, 00000) anywhere in a value.
+bool typed_number_in(std::string_view v) {
+  for (size_t i = 0; i < v.size();) {
+    if (v[i] < '0' || v[i] > '9') {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < v.size() && v[j] >= '0' && v[j] <= '9') ++j;
+    if (typed_number(v.substr(i, j - i))) return true;
+    i = j;
+  }
+  return false;
+}
+
 // "original_repo_path", "test-only-secret-base-minimum-64-bytes": lower-case
 // words joined by '-', '_' or '.', an identifier or a phrase a person wrote,
 // not a random value (honest logs are full of them next to words like
@@ -1037,6 +1052,53 @@ bool word_and_number(std::string_view v) {
          number.size() <= 5 && std::ranges::all_of(number, [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// "test-key-abc123xyz", "mock_api_key_a1b2c3", "invalid_token_xyz789",
+// "1234567890abcdef": what a test sends as a key. A word that says test
+// among its parts, a count typed in it (abc123, xyz789, 12345, a1b2c3):
+// reported, never high, since honest runs read test files all the time.
+bool test_value(std::string_view v) {
+  static constexpr std::string_view kMarkers[] = {"test", "tests", "testing", "mock", "mocked", "fake", "dummy",
+                                                  "invalid", "valid", "sample", "demo", "fixture", "e2e", "stub",
+                                                  "example", "foo", "bar", "baz", "abc", "xyz"};
+  thread_local std::string buf;
+  const std::string_view low = lowercase(v, &buf);
+  size_t from = 0;
+  while (from <= low.size()) {
+    size_t to = low.find_first_of("-_.", from);
+    if (to == std::string_view::npos) to = low.size();
+    std::string_view part = low.substr(from, to - from);
+    // "abc123": a word and the count after it is one part.
+    const size_t digits = part.find_first_of("0123456789");
+    if (digits != std::string_view::npos && digits > 0 && part.find_first_not_of("0123456789", digits) == std::string_view::npos) {
+      part = part.substr(0, digits);
+    }
+    if (std::ranges::find(kMarkers, part) != std::end(kMarkers)) return true;
+    from = to + 1;
+  }
+  for (std::string_view head : {"test", "mock", "fake", "dummy", "abc123", "123abc"}) {
+    if (low.starts_with(head)) return true;
+  }
+  return counting_run(v) || typed_number_in(v);
+}
+
+// Basic credentials that decode to a placeholder password ("user:pass").
+bool weak_basic_credentials(std::string_view text, size_t end, std::string_view value) {
+  if (end < 6 || !contains_nocase(text.substr(end - 6, 6), "basic ")) return false;
+  std::string decoded(value.size(), '\0');
+  size_t n = 0;
+  if (sodium_base642bin(reinterpret_cast<unsigned char*>(decoded.data()), decoded.size(), value.data(), value.size(),
+                        nullptr, &n, nullptr, sodium_base64_VARIANT_ORIGINAL) != 0 &&
+      sodium_base642bin(reinterpret_cast<unsigned char*>(decoded.data()), decoded.size(), value.data(), value.size(),
+                        nullptr, &n, nullptr, sodium_base64_VARIANT_ORIGINAL_NO_PADDING) != 0) {
+    return false;
+  }
+  decoded.resize(n);
+  const size_t colon = decoded.find(':');
+  if (colon == std::string::npos) return false;
+  const std::string_view password = std::string_view(decoded).substr(colon + 1);
+  return password.size() < 6 || placeholder(password) || filler_token(password);
+}
+
 // A source file an agent read names its keys in code: "apiKey:
 // 'proxy-handled'" (a setting in words), "apiKey: loadApiKey(...)" or
 // "apiKey: testApiKey" (a call, a variable), "apiKey: 'AIHUBMIX_API_KEY'"
@@ -1104,6 +1166,9 @@ std::optional<Extracted> value_after(const Rule& rule, std::string_view text, si
   }
   if (rule.chars != Chars::b64 && char_classes(value) < 2) return std::nullopt;
   if (header_rule(rule) && header_value_is_code(text, end, value)) return std::nullopt;
+  if (header_rule(rule) && (test_value(value) || weak_basic_credentials(text, end, value))) {
+    return Extracted{end, end + value.size(), Severity::warning, "a test's value?"};
+  }
   return Extracted{end, end + value.size(), rule.severity, ""};
 }
 
@@ -1242,12 +1307,17 @@ bool placeholder_signature(std::string_view sig) {
   return lower || upper || placeholder(sig) || filler_token(sig);
 }
 
-// The claims of the example token jwt.io and RFC-style tutorials publish
-// ({"sub":"1234567890","name":"John Doe",...}), signed with a published
-// secret: a documented example, never high.
+// The claims of the example tokens jwt.io and RFC 7519 publish
+// ({"sub":"1234567890","name":"John Doe",...}, {"iss":"joe",...}), signed
+// with a published secret: documented examples, never high.
 bool documented_example_claims(std::string_view payload) {
-  return payload.find("\"1234567890\"") != std::string_view::npos &&
-         payload.find("\"John Doe\"") != std::string_view::npos;
+  if (payload.find("\"1234567890\"") != std::string_view::npos &&
+      payload.find("\"John Doe\"") != std::string_view::npos) {
+    return true;
+  }
+  // RFC 7519's own example: {"iss":"joe", ... "http://example.com/is_root":true}
+  return payload.find("\"joe\"") != std::string_view::npos &&
+         payload.find("http://example.com/is_root") != std::string_view::npos;
 }
 
 // header.payload.signature (RFC 7519), the header and payload base64url
