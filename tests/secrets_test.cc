@@ -358,6 +358,24 @@ TEST(SecretRules, TestValuesInHeadersAreWarnings) {
             Severity::warning);
 }
 
+// A token whose random part says it is a test's, and a private key block
+// too short to hold any key, are reported but never high.
+TEST(SecretRules, TokensThatSayTheyAreFakeAreWarnings) {
+  using testing::random_chars;
+  for (const std::string& line : {std::string("aws_access_key_id = AKIAQTESTQTESTQTESTQ"),
+                                 std::string("STRIPE_KEY=sk_live_fakekeyforunitcases9Qz"),
+                                 std::string("HF_TOKEN=hf_dummytokenforunitcasesonlyqzxwvutr"),
+                                 std::string("aws_secret_access_key = mocksecretkeymocksecretkeymocksecretk9ab"),
+                                 std::string("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC\n"
+                                             "-----END PRIVATE KEY-----")}) {
+    EXPECT_EQ(highest(line), Severity::warning) << line;
+  }
+  EXPECT_EQ(highest("STRIPE_KEY=sk_live_" + random_chars(24, 140)), Severity::high);
+  EXPECT_EQ(highest("-----BEGIN PRIVATE KEY-----\n" + random_chars(64, 141, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") +
+                    "\n-----END PRIVATE KEY-----"),
+            Severity::high);
+}
+
 // A header named for a token in a command carries one.
 TEST(SecretRules, TokenHeadersOfCommandsAreFound) {
   EXPECT_TRUE(finds("curl -H \"Token: 7c1e04d9a2b35f68\" https://api.internal/v1/items", "api-key-header",

@@ -1490,7 +1490,9 @@ std::optional<Extracted> pem_block(std::string_view text, size_t start) {
                           "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=") == std::string::npos;
   std::string decoded;
   if (base64 && decode_base64_text(payload, &decoded)) return std::nullopt;
-  if (base64 && payload.size() >= 50) return Extracted{start, block_end, Severity::high, ""};
+  // The smallest private key, Ed25519 in PKCS#8, is 48 bytes: 64 base64
+  // characters. A shorter body is a key's first line, cut for a test.
+  if (base64 && payload.size() >= 64) return Extracted{start, block_end, Severity::high, ""};
   return Extracted{start, block_end, Severity::warning,
                    base64 ? "a short body: a truncated or test key?" : "its body is not base64: a test or example key?"};
 }
@@ -1524,16 +1526,34 @@ bool documented_key_stem(std::string_view secret) {
   return false;
 }
 
+// "AKIATESTTESTTESTTEST", "sk_live_testkeyfortesting...", "hf_faketoken...":
+// a token whose random part spells that it is a test's. Random characters
+// spell a 4-letter word about once in a million places, so only short
+// secrets are judged (a private key's or a JWT's body is long enough to).
+bool says_it_is_fake(const Rule& rule, std::string_view secret) {
+  if (secret.size() > 120 || rule.extract == Extract::pem_block || rule.extract == Extract::jwt) return false;
+  static constexpr std::string_view kWords[] = {"test", "fake", "dummy", "mock", "sample", "invalid", "notreal",
+                                                "placeholder"};
+  for (std::string_view w : kWords) {
+    if (contains_nocase(secret, w)) return true;
+  }
+  return false;
+}
+
 std::optional<Extracted> extract_candidate(const Rule& rule, std::string_view text, size_t start, size_t end);
 
 }  // namespace
 
 std::optional<Extracted> extract_secret(const Rule& rule, std::string_view text, size_t start, size_t end) {
   auto found = extract_candidate(rule, text, start, end);
-  if (found && found->severity == Severity::high &&
-      documented_key_stem(text.substr(found->start, found->end - found->start))) {
+  if (!found || found->severity != Severity::high) return found;
+  const std::string_view secret = text.substr(found->start, found->end - found->start);
+  if (documented_key_stem(secret)) {
     found->severity = Severity::warning;
     found->note = "AWS's documented example key";
+  } else if (says_it_is_fake(rule, secret)) {
+    found->severity = Severity::warning;
+    found->note = "it says it is a test's";
   }
   return found;
 }
