@@ -376,6 +376,18 @@ TEST(SecretRules, TokensThatSayTheyAreFakeAreWarnings) {
             Severity::high);
 }
 
+// What library docs print: OAuth RFCs' example credentials, a capital word
+// naming the token, a flag named in prose.
+TEST(SecretRules, DocumentationExamplesAreNotHigh) {
+  EXPECT_EQ(highest("Authorization: Basic czZCaGRSa3F0MzpnWDFmQmF0M2JW"), Severity::warning);
+  EXPECT_NE(highest("Authorization: Bearer mF_9.B5f-4.1JqM"), Severity::high);
+  EXPECT_EQ(highest("'Authorization': 'Bearer h480djs93hd8'"), Severity::warning);
+  EXPECT_TRUE(scan("//registry.example.org/:_authToken=MYTOKEN1").empty());
+  EXPECT_TRUE(scan("the --username and --password options instead of the URL").empty());
+  EXPECT_EQ(highest("//registry.example.org/:_authToken=Qz7vR2xLm9TwZp4N8sYb"), Severity::high);
+  EXPECT_TRUE(finds("svn co --username ops --password Hk3x9Lq2 https://svn.internal/r", "cli-password", "Hk3x9Lq2"));
+}
+
 // A header named for a token in a command carries one.
 TEST(SecretRules, TokenHeadersOfCommandsAreFound) {
   EXPECT_TRUE(finds("curl -H \"Token: 7c1e04d9a2b35f68\" https://api.internal/v1/items", "api-key-header",

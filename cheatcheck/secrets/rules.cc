@@ -1081,6 +1081,18 @@ bool test_value(std::string_view v) {
   return counting_run(v) || typed_number_in(v);
 }
 
+// "MYTOKEN1", "APIKEY2", "SECRETKEY": a capital word that names the secret
+// it stands for (npm's docs write _authToken=MYTOKEN1), not the secret.
+bool names_a_secret(std::string_view v) {
+  if (v.size() > 24 || !std::ranges::all_of(v, [](char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); })) {
+    return false;
+  }
+  for (std::string_view w : {"TOKEN", "KEY", "SECRET", "PASS", "AUTH"}) {
+    if (v.find(w) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 // Basic credentials that decode to a placeholder password ("user:pass").
 bool weak_basic_credentials(std::string_view text, size_t end, std::string_view value) {
   if (end < 6 || !contains_nocase(text.substr(end - 6, 6), "basic ")) return false;
@@ -1165,6 +1177,7 @@ std::optional<Extracted> value_after(const Rule& rule, std::string_view text, si
     return std::nullopt;
   }
   if (rule.chars != Chars::b64 && char_classes(value) < 2) return std::nullopt;
+  if (names_a_secret(value)) return std::nullopt;
   if (header_rule(rule) && header_value_is_code(text, end, value)) return std::nullopt;
   if (header_rule(rule) && (test_value(value) || weak_basic_credentials(text, end, value))) {
     return Extracted{end, end + value.size(), Severity::warning, "a test's value?"};
@@ -1197,6 +1210,14 @@ std::optional<Extracted> cli_password(const Rule& rule, std::string_view text, s
     }
   }
   const std::string_view value = text.substr(from, to - from);
+  // "--password options" in prose: after a spaced --password or -Password a
+  // lone lower-case word is the sentence going on (sshpass -p takes any).
+  size_t flag_end = end;
+  while (flag_end > 0 && (text[flag_end - 1] == ' ' || text[flag_end - 1] == '\t')) --flag_end;
+  if (flag_end < end && flag_end >= 7 && contains_nocase(text.substr(flag_end - 7, 7), "assword") &&
+      char_classes(value) < 2) {
+    return std::nullopt;
+  }
   if (value.size() < rule.min_len || value.front() == '-' || value.front() == '@' || placeholder(value) ||
       filler_token(value) || constant_name(value) || value.find("${") != std::string_view::npos ||
       value.find("$(") != std::string_view::npos) {
@@ -1526,6 +1547,19 @@ bool documented_key_stem(std::string_view secret) {
   return false;
 }
 
+// The credentials OAuth 2.0's RFCs use in their examples (RFC 6749: client
+// s6BhdRkqt3 / gX1fBat3bV and its Basic form, tokens 2YotnFZFEjr1zCsicMWpAA,
+// tGzv3JOkF0XG5Qx2TlKWIA, code SplxlOBeZQQYbYS6WxSbIA; RFC 6750's
+// mF_9.B5f-4.1JqM; the MAC draft's h480djs93hd8), copied into every OAuth
+// library's docs and tests.
+bool rfc_example_credential(std::string_view secret) {
+  for (std::string_view f : {"s6BhdRkqt3", "gX1fBat3bV", "czZCaGRSa3F0MzpnWDFmQmF0M2JW", "2YotnFZFEjr1zCsicMWpAA",
+                             "tGzv3JOkF0XG5Qx2TlKWIA", "SplxlOBeZQQYbYS6WxSbIA", "mF_9.B5f-4.1JqM", "h480djs93hd8"}) {
+    if (secret.find(f) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 // "AKIATESTTESTTESTTEST", "sk_live_testkeyfortesting...", "hf_faketoken...":
 // a token whose random part spells that it is a test's. Random characters
 // spell a 4-letter word about once in a million places, so only short
@@ -1551,6 +1585,9 @@ std::optional<Extracted> extract_secret(const Rule& rule, std::string_view text,
   if (documented_key_stem(secret)) {
     found->severity = Severity::warning;
     found->note = "AWS's documented example key";
+  } else if (rfc_example_credential(secret)) {
+    found->severity = Severity::warning;
+    found->note = "an OAuth RFC's example credential";
   } else if (says_it_is_fake(rule, secret)) {
     found->severity = Severity::warning;
     found->note = "it says it is a test's";
