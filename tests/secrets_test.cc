@@ -432,6 +432,8 @@ TEST(SecretRules, PlaceholderAndDocumentedJwtsAreWarnings) {
   EXPECT_EQ(highest("t " + header + "." + claims + ".signature end"), Severity::warning);
   EXPECT_EQ(highest("t " + header + "." + claims + ".SIGNATURE_HERE end"), Severity::warning);
   EXPECT_EQ(highest("t " + header + "." + john_doe + "." + signature), Severity::warning);
+  // {"foo":"bar","iat":1700000000}, as JWT libraries' READMEs sign it.
+  EXPECT_EQ(highest("t " + header + ".eyJmb28iOiJiYXIiLCJpYXQiOjE3MDAwMDAwMDB9." + signature), Severity::warning);
   // {"alg":"R\xcf256","kid":"k1"}: one byte damaged.
   const std::string damaged = "eyJhbGciOiJSzzI1NiIsImtpZCI6ImsxIn0." + claims + "." + signature;
   EXPECT_TRUE(finds("JWT := " + damaged, "jwt", damaged));

@@ -1328,17 +1328,31 @@ bool placeholder_signature(std::string_view sig) {
   return lower || upper || placeholder(sig) || filler_token(sig);
 }
 
-// The claims of the example tokens jwt.io and RFC 7519 publish
-// ({"sub":"1234567890","name":"John Doe",...}, {"iss":"joe",...}), signed
-// with a published secret: documented examples, never high.
+// The claims of the example tokens jwt.io, RFC 7519 and the JWT libraries'
+// READMEs publish ({"sub":"1234567890","name":"John Doe",...},
+// {"iss":"joe",...}, {"some":"payload"}), signed with a published secret:
+// documented examples, never high.
 bool documented_example_claims(std::string_view payload) {
   if (payload.find("\"1234567890\"") != std::string_view::npos &&
       payload.find("\"John Doe\"") != std::string_view::npos) {
     return true;
   }
   // RFC 7519's own example: {"iss":"joe", ... "http://example.com/is_root":true}
-  return payload.find("\"joe\"") != std::string_view::npos &&
-         payload.find("http://example.com/is_root") != std::string_view::npos;
+  if (payload.find("\"joe\"") != std::string_view::npos &&
+      payload.find("http://example.com/is_root") != std::string_view::npos) {
+    return true;
+  }
+  // The libraries' READMEs: PyJWT's {"some": "payload"}, jsonwebtoken's
+  // {"foo":"bar","iat":...}: one placeholder claim and at most a time.
+  if (payload.size() > 64) return false;
+  std::string compact;
+  for (char c : payload) {
+    if (c != ' ' && c != '\n' && c != '\r' && c != '\t') compact += c;
+  }
+  for (std::string_view pair : {"\"some\":\"payload\"", "\"foo\":\"bar\"", "\"hello\":\"world\""}) {
+    if (compact.find(pair) != std::string::npos) return true;
+  }
+  return false;
 }
 
 // header.payload.signature (RFC 7519), the header and payload base64url
