@@ -366,6 +366,8 @@ TEST(SecretRules, TokensThatSayTheyAreFakeAreWarnings) {
                                  std::string("STRIPE_KEY=sk_live_fakekeyforunitcases9Qz"),
                                  std::string("HF_TOKEN=hf_dummytokenforunitcasesonlyqzxwvutr"),
                                  std::string("aws_secret_access_key = mocksecretkeymocksecretkeymocksecretk9ab"),
+                                 std::string("STRIPE_KEY=sk_live_51Qz8rT2vLm9PzK4wNxYabc123456"),
+                                 std::string("STRIPE_KEY=sk_live_51Qz8rT2vLm9PzK4wNxY7812345"),
                                  std::string("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC\n"
                                              "-----END PRIVATE KEY-----")}) {
     EXPECT_EQ(highest(line), Severity::warning) << line;

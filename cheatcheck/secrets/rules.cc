@@ -715,17 +715,15 @@ bool typed_number(std::string_view digits) {
   return up || same;
 }
 
-// A typed number (12345, 00000) anywhere in a value.
+// Five digits typed counting up or repeated (12345, 00000) anywhere in a value.
 bool typed_number_in(std::string_view v) {
-  for (size_t i = 0; i < v.size();) {
-    if (v[i] < '0' || v[i] > '9') {
-      ++i;
-      continue;
-    }
-    size_t j = i;
-    while (j < v.size() && v[j] >= '0' && v[j] <= '9') ++j;
-    if (typed_number(v.substr(i, j - i))) return true;
-    i = j;
+  size_t up = 0, same = 0;  // digits so far in a counting / repeating run
+  for (size_t i = 0; i < v.size(); ++i) {
+    const bool digit = v[i] >= '0' && v[i] <= '9';
+    const bool prev = i > 0 && v[i - 1] >= '0' && v[i - 1] <= '9';
+    up = !digit ? 0 : prev && v[i] == v[i - 1] + 1 ? up + 1 : 1;
+    same = !digit ? 0 : prev && v[i] == v[i - 1] ? same + 1 : 1;
+    if (up >= 5 || same >= 5) return true;
   }
   return false;
 }
@@ -1581,11 +1579,13 @@ bool rfc_example_credential(std::string_view secret) {
 bool says_it_is_fake(const Rule& rule, std::string_view secret) {
   if (secret.size() > 120 || rule.extract == Extract::pem_block || rule.extract == Extract::jwt) return false;
   static constexpr std::string_view kWords[] = {"test", "fake", "dummy", "mock", "sample", "invalid", "notreal",
-                                                "placeholder"};
+                                                "placeholder", "abc123"};
   for (std::string_view w : kWords) {
     if (contains_nocase(secret, w)) return true;
   }
-  return false;
+  // A count typed into it (...abc123456, ...12345): not in ids of digits
+  // (Slack's, Telegram's), where random digits count up now and then.
+  return !rule.id.starts_with("slack-") && rule.id != "telegram-bot-token" && typed_number_in(secret);
 }
 
 std::optional<Extracted> extract_candidate(const Rule& rule, std::string_view text, size_t start, size_t end);
