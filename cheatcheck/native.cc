@@ -1,5 +1,7 @@
 #include "cheatcheck/native.h"
 
+#include "cheatcheck/said_text.h"
+
 #include <algorithm>
 #include <array>
 
@@ -26,6 +28,14 @@ Digest member_digest(simdjson::dom::object o, std::string_view key) {
   return json::value_digest(v);
 }
 
+// A user's text as a prompt. Claude Code's records of local commands
+// (`<command-name>`, `<local-command-stdout>`) are the harness's own and
+// not always sent, so they are not held to the wire.
+void add_prompt(std::string_view text, NativeInfo& n) {
+  if (text.empty() || text.starts_with("<command-") || text.starts_with("<local-command-")) return;
+  n.prompts.emplace_back(text);
+}
+
 // Text, tool calls and tool results of a message's content (Anthropic
 // blocks or Responses output items' content).
 void read_content(simdjson::dom::object message, std::string_view text_type, NativeInfo& n) {
@@ -33,6 +43,7 @@ void read_content(simdjson::dom::object message, std::string_view text_type, Nat
   if (json::array(message, "content", &content) != json::Get::ok) {
     std::string_view s;
     if (json::string(message, "content", &s) == json::Get::ok && n.assistant) n.text = s;
+    if (json::string(message, "content", &s) == json::Get::ok && n.user) add_prompt(s, n);
     return;
   }
   for (auto item : content) {
@@ -41,7 +52,13 @@ void read_content(simdjson::dom::object message, std::string_view text_type, Nat
     const std::string t = str(b, "type");
     if (t == text_type && n.assistant) n.text += str(b, "text");
     if (is_call_block(t) && n.assistant) n.calls.push_back({str(b, "id"), str(b, "name"), member_digest(b, "input")});
-    if (t == "tool_result" && n.user) n.results.push_back(str(b, "tool_use_id"));
+    if (t == "tool_result" && n.user) {
+      n.results.push_back(str(b, "tool_use_id"));
+      simdjson::dom::element c;
+      n.result_texts.push_back(b.at_key("content").get(c) ? std::string() : content_text(c));
+    }
+    std::string_view said;
+    if (n.user && (t == "text" || t == "input_text") && json::string(b, "text", &said) == json::Get::ok) add_prompt(said, n);
   }
 }
 
@@ -61,6 +78,16 @@ bool is_type_name(std::string_view s) {
   });
 }
 
+// {"type":"content-replacement","replacements":[{"toolUseId","replacement"},...]}
+void read_replacements(simdjson::dom::object o, NativeInfo& n) {
+  simdjson::dom::array list;
+  if (json::array(o, "replacements", &list) != json::Get::ok) return;
+  for (auto item : list) {
+    simdjson::dom::object r;
+    if (!item.get(r) && !str(r, "toolUseId").empty()) n.replacements.emplace_back(str(r, "toolUseId"), str(r, "replacement"));
+  }
+}
+
 void read_claude(simdjson::dom::object o, NativeInfo& n) {
   n.type = str(o, "type");
   n.understood = std::find(kClaudeTypes.begin(), kClaudeTypes.end(), n.type) != kClaudeTypes.end();
@@ -73,6 +100,7 @@ void read_claude(simdjson::dom::object o, NativeInfo& n) {
   bool side = false;
   n.sidechain = json::boolean(o, "isSidechain", &side) == json::Get::ok && side;
   if (n.type == "summary") n.summary = str(o, "summary");
+  if (n.type == "content-replacement") read_replacements(o, n);
   bool compact = false;
   n.compact_summary = json::boolean(o, "isCompactSummary", &compact) == json::Get::ok && compact;
   simdjson::dom::object message;
@@ -83,6 +111,11 @@ void read_claude(simdjson::dom::object o, NativeInfo& n) {
   n.assistant = n.type == "assistant" && !n.synthetic;
   n.user = n.type == "user";
   read_content(message, "text", n);
+  // A line shown only in the transcript is never sent to the model.
+  bool transcript_only = false;
+  if (json::boolean(o, "isVisibleInTranscriptOnly", &transcript_only) == json::Get::ok && transcript_only) {
+    n.prompts.clear();
+  }
 }
 
 // A Responses item, as Codex logs it (inside response_item, or bare in a
@@ -94,7 +127,7 @@ bool read_codex_item(simdjson::dom::object item, NativeInfo& n, StrictJsonParser
   if (type == "message") {
     n.assistant = role == "assistant";
     n.user = !n.assistant;
-    if (n.assistant) read_content(item, "output_text", n);
+    if (n.assistant || role == "user") read_content(item, "output_text", n);
     return true;
   }
   if (one_of(type, {"function_call", "custom_tool_call"})) {
@@ -112,6 +145,8 @@ bool read_codex_item(simdjson::dom::object item, NativeInfo& n, StrictJsonParser
   if (one_of(type, {"function_call_output", "custom_tool_call_output", "local_shell_call_output"})) {
     n.user = true;
     n.results.push_back(str(item, "call_id"));
+    simdjson::dom::element output;
+    n.result_texts.push_back(item.at_key("output").get(output) ? std::string() : content_text(output));
     return true;
   }
   // Another agent's message to this one (multi-agent Codex): input.
@@ -129,6 +164,13 @@ bool read_codex_item(simdjson::dom::object item, NativeInfo& n, StrictJsonParser
                        "compaction_trigger", "configuration_update", "additional_tools", "other"});
 }
 
+// The events that repeat what was said (the UI replays them on resume).
+void read_codex_event(simdjson::dom::object payload, NativeInfo& n) {
+  const std::string type = str(payload, "type");
+  if (type == "user_message") add_prompt(str(payload, "message"), n);
+  if (type == "agent_message") n.event_answer = str(payload, "message");
+}
+
 void read_codex(simdjson::dom::object o, NativeInfo& n, StrictJsonParser& input_parser) {
   simdjson::dom::object payload;
   n.type = str(o, "type");
@@ -137,6 +179,7 @@ void read_codex(simdjson::dom::object o, NativeInfo& n, StrictJsonParser& input_
       n.understood = read_codex_item(payload, n, input_parser);
     } else {
       if (n.type == "compacted") n.summary = str(payload, "message");
+      if (n.type == "event_msg") read_codex_event(payload, n);
       n.understood = one_of(n.type, {"session_meta", "turn_context", "event_msg", "compacted", "world_state",
                                      "inter_agent_communication", "inter_agent_communication_metadata"});
       // A newer rollout item: the model's output comes only in response items.

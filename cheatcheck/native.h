@@ -53,6 +53,15 @@ struct NativeInfo {
   std::string text;             // assistant text in this line
   std::vector<NativeCall> calls;     // tool calls the model made, as logged
   std::vector<std::string> results;  // ids of the calls whose results this line logs
+  std::vector<std::string> result_texts;  // each result's content as text (content_text), in that order
+  // What the user (or the harness on the user's behalf) said, as logged:
+  // Claude Code user text; Codex user message parts and user_message events.
+  std::vector<std::string> prompts;
+  // Codex: an agent_message event's text (the UI's copy of an answer).
+  std::string event_answer;
+  // Claude Code: content-replacement lines, the harness's note that it sent
+  // a tool result in a shorter form (id, the form sent when it says).
+  std::vector<std::pair<std::string, std::string>> replacements;
   // Text a harness wrote from a side call's answer: a Claude Code
   // `summary` line's title, a Codex `compacted` line's summary.
   std::string summary;

@@ -105,7 +105,9 @@ TEST_P(RealRunEdits, AreHighFindingsOnEveryLogWithTheShape) {
 INSTANTIATE_TEST_SUITE_P(Edits, RealRunEdits,
                          ::testing::Values(LogEdit::invent_answer, LogEdit::change_text, LogEdit::remove_tool_call,
                                            LogEdit::add_tool_call, LogEdit::remove_tool_result, LogEdit::reorder,
-                                           LogEdit::change_tool_input),
+                                           LogEdit::change_tool_input, LogEdit::change_tool_result,
+                                           LogEdit::change_prompt, LogEdit::change_event_prompt,
+                                           LogEdit::change_event_answer),
                          [](const auto& edit_case) {
                            std::string n = fixtures::log_edit_names()[static_cast<size_t>(edit_case.param) - 1];
                            std::replace(n.begin(), n.end(), '-', '_');
@@ -162,6 +164,7 @@ std::string codex_log(bool legacy) {
   if (legacy) log += "{\"record_type\":\"state\"}\r\n";
   else log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
   log += line("01.000", "response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Fix it"}]})");
+  if (!legacy) log += line("01.000", "event_msg", R"({"type":"user_message","message":"Fix it","images":[]})");
   log += line("02.000", "response_item", R"({"type":"reasoning","summary":[{"type":"summary_text","text":"**Looking**"}],"encrypted_content":"gAAA"})");
   log += line("02.000", "response_item", R"({"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"]}","call_id":"call_1"})");
   log += line("02.000", "response_item", R"({"type":"function_call","name":"shell","arguments":"{\"command\":[\"pwd\"]}","call_id":"call_2"})");
@@ -169,6 +172,7 @@ std::string codex_log(bool legacy) {
   log += line("02.500", "response_item", R"({"type":"function_call_output","call_id":"call_1","output":"parser.py"})");
   log += line("02.400", "response_item", R"({"type":"function_call_output","call_id":"call_2","output":"/w"})");
   log += line("03.000", "response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Fixed."}]})");
+  if (!legacy) log += line("03.000", "event_msg", R"({"type":"agent_message","message":"Fixed."})");
   return log;
 }
 
@@ -185,6 +189,13 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
       }
       for (size_t e = 1; e <= fixtures::log_edit_names().size(); ++e) {
         const Wrapped w = wrap_text_and_check(log, name, order, static_cast<LogEdit>(e));
+        // Only current Codex rollouts hold events that repeat what was said.
+        const bool event_edit = static_cast<LogEdit>(e) == LogEdit::change_event_prompt ||
+                                static_cast<LogEdit>(e) == LogEdit::change_event_answer;
+        if (event_edit && name != "rollout.jsonl") {
+          EXPECT_FALSE(w.result.edited);
+          continue;
+        }
         ASSERT_TRUE(w.result.edited) << fixtures::log_edit_names()[e - 1];
         EXPECT_TRUE(std::any_of(w.report.findings.begin(), w.report.findings.end(),
                                 [](const Finding& f) { return f.severity == Severity::high; }))

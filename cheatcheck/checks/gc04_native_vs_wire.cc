@@ -6,11 +6,23 @@
 // compared as JSON values). Tool results are held to the calls: a result
 // for a call that was never made, or a result the harness sent the model
 // (in a later request) that its log does not show, is an edit of the log.
-// Only hashed ids, seqs and digests are kept, for at most kMaxTracked items.
+// What was said is held to what was sent, too: each tool result the log
+// shows against the forms of it the requests carried, each prompt of the
+// user that was answered against the prompts the requests carried, and
+// each Codex agent_message event against the answers. Harnesses re-encode
+// (a string or text blocks, Codex's cut-down long outputs, Claude Code's
+// content replacements): what differs only so is listed at info.
+// Only hashed ids, seqs and digests are kept, for at most kMaxTracked
+// items, plus the ends of logged tool results (for cut-down forms) within
+// kMaxKeptBytes.
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
 
+#include <algorithm>
+#include <optional>
+
 #include "cheatcheck/checks/check.h"
+#include "cheatcheck/said_text.h"
 #include "core/json_digest.h"
 #include "core/json_strict.h"
 #include "core/sha256.h"
@@ -50,6 +62,47 @@ struct LoggedCall {
   std::string id;
 };
 
+// A text compared exactly and loosely (white space and Unicode
+// normalization apart: loose_text).
+struct SaidDigests {
+  Digest exact{};
+  Digest loose{};
+  static SaidDigests of(std::string_view text) { return {sha256(text), sha256(loose_text(text))}; }
+};
+
+// The forms of one tool result that requests sent the model (the first
+// few distinct ones; a harness re-sends the same result with each request,
+// and may later send it cleared), and those of them that look cut down.
+struct SentResult {
+  static constexpr size_t kMaxForms = 4;
+  uint64_t seq = 0;
+  std::vector<SaidDigests> forms;
+  std::vector<std::string> cut_forms;
+};
+
+struct LoggedResult {
+  uint64_t seq = 0;
+  SaidDigests said;
+  std::optional<Excerpt> ends;  // absent past kMaxKeptBytes
+};
+
+struct LoggedPrompt {
+  uint64_t seq = 0;
+  SaidDigests said;
+  bool answered = false;  // a model answer follows it in its file
+};
+
+// A content-replacement line's record of a result sent in a shorter form.
+// Claude Code's replaces a large result by a preview of it wrapped in
+// <persisted-output>; only such a record excuses a result the model was
+// sent otherwise than logged (a record holding the very text that was sent
+// would otherwise excuse any edit of the result).
+constexpr std::string_view kPersisted = "<persisted-output>";
+struct Replacement {
+  Digest digest{};
+  bool persisted = false;
+};
+
 struct NativeMessage {
   std::string id;  // clipped, for the finding
   std::vector<uint64_t> seqs;
@@ -84,6 +137,9 @@ class Gc04 final : public Check {
     codex_texts(ctx);
     calls(ctx);
     results(ctx);
+    result_texts(ctx);
+    prompts(ctx);
+    event_answers(ctx);
     unlogged(ctx);
     emit_counted(ctx, "GC04", Severity::info, synthetic_,
                  "assistant line(s) have model <synthetic>: Claude Code "
@@ -127,10 +183,14 @@ class Gc04 final : public Check {
     if (!root) return ctx.body_not_parsed("GC04", root.error());
     simdjson::dom::object o;
     if (root->get(o)) return;
+    ++requests_;
     for (std::string_view list : {"messages", "input"}) {
       simdjson::dom::array items;
       if (json::array(o, list, &items) != json::Get::ok) continue;
-      for (auto item : items) sent_results(item, r.seq);
+      for (auto item : items) {
+        sent_results(item, r.seq);
+        sent_prompts(item);
+      }
     }
     parser.release_if_large(body.bytes().size());
   }
@@ -140,20 +200,68 @@ class Gc04 final : public Check {
     if (item.get(o)) return;
     std::string_view type, id;
     (void)json::string(o, "type", &type);
-    if ((type == "function_call_output" || type == "custom_tool_call_output") &&
+    if ((type == "function_call_output" || type == "custom_tool_call_output" || type == "local_shell_call_output") &&
         json::string(o, "call_id", &id) == json::Get::ok) {
-      sent_results_.try_emplace(identity(id), seq);
+      sent_result(id, o, "output", seq);
     } else if (json::string(o, "role", &type) == json::Get::ok && type == "tool" &&
                json::string(o, "tool_call_id", &id) == json::Get::ok) {
-      sent_results_.try_emplace(identity(id), seq);
+      sent_result(id, o, "content", seq);
     }
     simdjson::dom::array content;
     if (json::array(o, "content", &content) != json::Get::ok) return;
     for (auto block : content) {
       simdjson::dom::object b;
       if (block.get(b) || json::string(b, "type", &type) != json::Get::ok || type != "tool_result") continue;
-      if (json::string(b, "tool_use_id", &id) == json::Get::ok) sent_results_.try_emplace(identity(id), seq);
+      if (json::string(b, "tool_use_id", &id) == json::Get::ok) sent_result(id, b, "content", seq);
     }
+  }
+
+  // One form of a result as sent: kept when it is new for its call.
+  void sent_result(std::string_view id, simdjson::dom::object holder, std::string_view member, uint64_t seq) {
+    SentResult& sent = sent_results_[identity(id)];
+    if (sent.seq == 0) sent.seq = seq;
+    simdjson::dom::element content;
+    const std::string text = holder.at_key(member).get(content) ? std::string() : content_text(content);
+    const Digest exact = sha256(text);
+    if (sent.forms.size() >= SentResult::kMaxForms ||
+        std::any_of(sent.forms.begin(), sent.forms.end(), [&](const SaidDigests& f) { return f.exact == exact; })) {
+      return;
+    }
+    sent.forms.push_back({exact, sha256(loose_text(text))});
+    const bool marked = text.find("truncated") != std::string::npos || text.find("omitted") != std::string::npos;
+    if (marked && text.size() <= 2 * Excerpt::kExcerptBytes && kept_bytes_ + text.size() <= kMaxKeptBytes) {
+      kept_bytes_ += text.size();
+      sent.cut_forms.push_back(text);
+    }
+  }
+
+  // The user's words a request carries: each text part of a user message,
+  // and its parts joined (Codex logs a prompt of several parts as one).
+  void sent_prompts(simdjson::dom::element item) {
+    simdjson::dom::object o;
+    std::string_view role, text;
+    if (item.get(o) || json::string(o, "role", &role) != json::Get::ok || role != "user") return;
+    auto add = [&](std::string_view said) {
+      if (wire_prompts_.size() >= kMaxTracked) return;
+      wire_prompts_.insert(sha256(said));
+      wire_prompts_loose_.insert(sha256(loose_text(said)));
+    };
+    if (json::string(o, "content", &text) == json::Get::ok) return add(text);
+    simdjson::dom::array parts;
+    if (json::array(o, "content", &parts) != json::Get::ok) return;
+    std::string joined;
+    for (auto part : parts) {
+      simdjson::dom::object p;
+      std::string_view type;
+      if (part.get(p) || json::string(p, "type", &type) != json::Get::ok || (type != "text" && type != "input_text") ||
+          json::string(p, "text", &text) != json::Get::ok) {
+        continue;
+      }
+      add(text);
+      joined += joined.empty() ? "" : "\n";
+      joined += text;
+    }
+    if (!joined.empty()) add(joined);
   }
 
   void native_line(const Record& r, const NativeInfo& n) {
@@ -161,7 +269,22 @@ class Gc04 final : public Check {
     if (!n.summary.empty()) summaries_.insert(sha256(trimmed(n.summary)));
     if (n.compact_summary && compactions_.size() < kMaxSeqs) compactions_.push_back(r.seq);
     for (const std::string& id : n.results) logged_results_.try_emplace(identity(id), r.seq);
+    for (size_t i = 0; i < n.result_texts.size() && i < n.results.size(); ++i) logged_result(n.results[i], n.result_texts[i], r.seq);
+    for (const auto& [id, replacement] : n.replacements) {
+      replaced_.try_emplace(identity(id), Replacement{sha256(replacement), replacement.starts_with(kPersisted)});
+    }
+    const Identity thread = identity(n.file + (n.sidechain ? "\x01sidechain" : ""));
+    for (const std::string& said : n.prompts) {
+      unanswered_[thread].push_back(logged_prompts_.size());
+      logged_prompts_.push_back({r.seq, SaidDigests::of(said), false});
+    }
+    if (!n.event_answer.empty()) event_answers_.emplace_back(r.seq, sha256(n.event_answer));
     if (!n.assistant) return;
+    // What the user said before this answer was sent with it.
+    if (auto it = unanswered_.find(thread); it != unanswered_.end()) {
+      for (size_t i : it->second) logged_prompts_[i].answered = true;
+      unanswered_.erase(it);
+    }
     ++native_lines_;
     if (!n.model.empty()) logged_models_.insert(identity(n.model));
     for (const NativeCall& c : n.calls) {
@@ -175,6 +298,18 @@ class Gc04 final : public Check {
       m.has_text |= !n.text.empty();
     } else if (n.harness == NativeInfo::Harness::codex && !n.text.empty()) {
       codex_texts_.emplace_back(r.seq, sha256(n.text));
+    }
+  }
+
+  void logged_result(const std::string& id, const std::string& text, uint64_t seq) {
+    auto [it, added] = logged_texts_.try_emplace(identity(id));
+    if (!added) return;
+    it->second.seq = seq;
+    it->second.said = SaidDigests::of(text);
+    const uint64_t keep = std::min<uint64_t>(text.size(), 2 * Excerpt::kExcerptBytes);
+    if (kept_bytes_ + keep <= kMaxKeptBytes) {
+      kept_bytes_ += keep;
+      it->second.ends = excerpt_of(text);
     }
   }
 
@@ -252,13 +387,93 @@ class Gc04 final : public Check {
                        "streamed)."),
                "result-without-call:" + to_hex(key));
     }
-    for (const auto& [key, seq] : sent_results_) {
+    for (const auto& [key, sent] : sent_results_) {
+      const uint64_t seq = sent.seq;
       auto call = logged_calls_.find(key);
       if (call == logged_calls_.end() || logged_results_.contains(key)) continue;
       ctx.emit(finding("GC04", Severity::high, {call->second.seq, seq},
                        "The harness sent the model the result of tool call " + call->second.id + " (request at seq " +
                            std::to_string(seq) + ") but its log does not show that result."),
                "result-not-logged:" + call->second.id);
+    }
+  }
+
+  // Each logged tool result against the forms the model was sent.
+  void result_texts(Context& ctx) {
+    SeqList loose, cut, replaced, unsure;
+    for (const auto& [key, logged] : logged_texts_) {
+      auto sent = sent_results_.find(key);
+      if (sent == sent_results_.end() || sent->second.forms.empty()) continue;
+      const auto& forms = sent->second.forms;
+      auto any_form = [&](auto same) { return std::any_of(forms.begin(), forms.end(), same); };
+      if (any_form([&](const SaidDigests& f) { return f.exact == logged.said.exact; })) continue;
+      // Claude Code notes the shorter form it sent in a content-replacement line.
+      if (auto r = replaced_.find(key); r != replaced_.end() && r->second.persisted) {
+        (any_form([&](const SaidDigests& f) { return f.exact == r->second.digest; }) ? replaced : unsure).add(logged.seq);
+        continue;
+      }
+      if (any_form([&](const SaidDigests& f) { return f.loose == logged.said.loose; })) {
+        loose.add(logged.seq);
+        continue;
+      }
+      const auto& cuts = sent->second.cut_forms;
+      if (logged.ends && std::any_of(cuts.begin(), cuts.end(), [&](const std::string& c) { return is_truncation_of(c, *logged.ends); })) {
+        cut.add(logged.seq);
+        continue;
+      }
+      ctx.emit(finding("GC04", Severity::high, {logged.seq, sent->second.seq},
+                       "The tool result the harness logged differs from the result it sent the model (request at seq " +
+                           std::to_string(sent->second.seq) + "): the log's account of what the tool returned was changed."),
+               "result-differs:" + to_hex(key));
+    }
+    for (SeqList* list : {&loose, &cut, &replaced, &unsure}) std::sort(list->seqs.begin(), list->seqs.end());
+    emit_counted(ctx, "GC04", Severity::info, loose,
+                 "logged tool result(s) differ from what was sent only in white space or Unicode normalization.",
+                 "result-loose");
+    emit_counted(ctx, "GC04", Severity::info, cut,
+                 "logged tool result(s) were sent cut down (their middle replaced by a truncation marker), as "
+                 "Codex does with long outputs; the parts sent match the log.",
+                 "result-cut");
+    emit_counted(ctx, "GC04", Severity::info, replaced,
+                 "logged tool result(s) were sent in the shorter form a content-replacement line records.",
+                 "result-replaced");
+    emit_counted(ctx, "GC04", Severity::warning, unsure,
+                 "logged tool result(s) named by a content-replacement line were sent in a form that matches "
+                 "neither the log nor the replacement it records.",
+                 "result-replaced-differs");
+  }
+
+  // What the user said, as logged, against what requests carried. Only
+  // prompts a model answer followed in the log are held to it: the last
+  // one of a run may never have been sent.
+  void prompts(Context& ctx) {
+    if (requests_ == 0) return;
+    SeqList loose;
+    for (const LoggedPrompt& p : logged_prompts_) {
+      if (!p.answered || wire_prompts_.contains(p.said.exact)) continue;
+      if (wire_prompts_loose_.contains(p.said.loose)) {
+        loose.add(p.seq);
+        continue;
+      }
+      ctx.emit(finding("GC04", Severity::high, {p.seq},
+                       "The harness logged a user prompt that no request sent the model: what the user asked was "
+                       "changed in the log."),
+               "prompt-not-sent:" + std::to_string(p.seq));
+    }
+    emit_counted(ctx, "GC04", Severity::info, loose,
+                 "logged user prompt(s) differ from what was sent only in white space or Unicode normalization.",
+                 "prompt-loose");
+  }
+
+  // Codex's agent_message events repeat each answer's text for its UI.
+  void event_answers(Context& ctx) {
+    // Older Codex releases wrote this one themselves after a compaction.
+    static const Digest kCompactDone = sha256("Compact task completed");
+    for (const auto& [seq, digest] : event_answers_) {
+      if (wire_by_text_.contains(digest) || digest == kCompactDone) continue;
+      ctx.emit(finding("GC04", Severity::high, {seq},
+                       "Codex logged an agent_message event whose text matches no answer rebuilt from the wire."),
+               "codex-event-unmatched:" + to_hex(digest));
     }
   }
 
@@ -367,7 +582,8 @@ class Gc04 final : public Check {
   size_t tracked() const {
     return wire_by_id_.size() + wire_by_text_.size() + native_by_id_.size() + wire_calls_.size() +
            codex_texts_.size() + logged_calls_.size() + logged_results_.size() + sent_results_.size() +
-           summaries_.size();
+           summaries_.size() + logged_texts_.size() + logged_prompts_.size() + event_answers_.size() +
+           wire_prompts_.size() + replaced_.size();
   }
 
   absl::flat_hash_map<Identity, WireAnswer> wire_by_id_;
@@ -376,7 +592,16 @@ class Gc04 final : public Check {
   absl::flat_hash_map<Identity, NativeMessage> native_by_id_;
   absl::flat_hash_map<Identity, LoggedCall> logged_calls_;
   absl::flat_hash_map<Identity, uint64_t> logged_results_;  // call id -> first seq
-  absl::flat_hash_map<Identity, uint64_t> sent_results_;    // call id -> request seq
+  absl::flat_hash_map<Identity, SentResult> sent_results_;  // call id -> the forms sent, first request seq
+  absl::flat_hash_map<Identity, LoggedResult> logged_texts_;  // call id -> the first logged result
+  absl::flat_hash_map<Identity, Replacement> replaced_;       // call id -> the form a content-replacement line records
+  absl::flat_hash_set<Digest> wire_prompts_, wire_prompts_loose_;
+  std::vector<LoggedPrompt> logged_prompts_;
+  absl::flat_hash_map<Identity, std::vector<size_t>> unanswered_;  // file (and sidechain) -> prompts not yet answered
+  std::vector<std::pair<uint64_t, Digest>> event_answers_;
+  uint64_t requests_ = 0;
+  uint64_t kept_bytes_ = 0;  // ends of logged results and cut-down sent forms
+  static constexpr uint64_t kMaxKeptBytes = 64ull << 20;
   absl::flat_hash_set<Digest> summaries_;
   std::vector<uint64_t> compactions_;  // seqs of compaction summary lines, in order (at most kMaxSeqs)
   absl::flat_hash_set<Identity> logged_models_;

@@ -1,0 +1,181 @@
+#include "cheatcheck/said_text.h"
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "core/json_digest.h"
+#include "core/json_strict.h"
+#include "core/sha256.h"
+
+namespace goalcup::cheat {
+namespace {
+
+bool is_text_part(std::string_view type) { return type == "text" || type == "input_text" || type == "output_text"; }
+
+// A part that is not text (an image, a document) as a stand-in that no
+// text holds: its JSON value's digest between unit separators.
+std::string part_stand_in(simdjson::dom::element part) { return "\x1f" + to_hex(json::value_digest(part)) + "\x1f"; }
+
+struct Composition {
+  char32_t first, second, composed;
+};
+constexpr Composition kCompositions[] = {
+#include "cheatcheck/unicode_compose.inc"
+};
+
+// Decodes one UTF-8 sequence at s[i] (invalid bytes stand for themselves
+// as U+DC80.. so that they still compare).
+char32_t next_code_point(std::string_view s, size_t& i) {
+  const auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char b = byte(i);
+  size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
+  if (n == 0 || i + n > s.size()) {
+    ++i;
+    return 0xDC00 + b;
+  }
+  char32_t cp = n == 1 ? b : b & (0x7F >> n);
+  for (size_t k = 1; k < n; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) {
+      ++i;
+      return 0xDC00 + b;
+    }
+    cp = (cp << 6) | (byte(i + k) & 0x3F);
+  }
+  i += n;
+  return cp;
+}
+
+void append_utf8(std::string& out, char32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+bool is_space(char32_t c) {
+  return c == ' ' || (c >= 0x09 && c <= 0x0D) || c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200B) ||
+         c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000 || c == 0xFEFF;
+}
+
+// The code point `first` + `second` compose to, or 0.
+char32_t composed(char32_t first, char32_t second) {
+  // Hangul: L + V -> LV, LV + T -> LVT (Unicode 3.12).
+  if (first >= 0x1100 && first < 0x1113 && second >= 0x1161 && second < 0x1176) {
+    return 0xAC00 + ((first - 0x1100) * 21 + (second - 0x1161)) * 28;
+  }
+  if (first >= 0xAC00 && first <= 0xD7A3 && (first - 0xAC00) % 28 == 0 && second > 0x11A7 && second < 0x11C3) {
+    return first + (second - 0x11A7);
+  }
+  auto it = std::lower_bound(std::begin(kCompositions), std::end(kCompositions), std::pair(first, second),
+                             [](const Composition& c, const std::pair<char32_t, char32_t>& k) {
+                               return std::pair(c.first, c.second) < k;
+                             });
+  return it != std::end(kCompositions) && it->first == first && it->second == second ? it->composed : 0;
+}
+
+size_t common_prefix(std::string_view a, std::string_view b) {
+  return static_cast<size_t>(std::mismatch(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(std::min(a.size(), b.size())), b.begin()).first - a.begin());
+}
+
+size_t common_suffix(std::string_view a, std::string_view b) {
+  size_t n = 0;
+  while (n < a.size() && n < b.size() && a[a.size() - 1 - n] == b[b.size() - 1 - n]) ++n;
+  return n;
+}
+
+// The heading Codex puts before a cut-down exec output.
+std::string_view without_heading(std::string_view sent, std::string_view logged_head) {
+  constexpr std::string_view kHeading = "Total output lines: ";
+  if (!sent.starts_with(kHeading) || logged_head.starts_with(kHeading)) return sent;
+  const size_t end = sent.find("\n\n");
+  return end == std::string_view::npos || end > 64 ? sent : sent.substr(end + 2);
+}
+
+}  // namespace
+
+std::string content_text(simdjson::dom::element content) {
+  std::string_view s;
+  if (!content.get(s)) return std::string(s);
+  simdjson::dom::array parts;
+  if (!content.get(parts)) {
+    std::string out;
+    for (auto part : parts) {
+      simdjson::dom::object o;
+      std::string_view type, text;
+      if (!part.get(s)) {
+        out += s;
+      } else if (!part.get(o) && json::string(o, "type", &type) == json::Get::ok && is_text_part(type) &&
+                 json::string(o, "text", &text) == json::Get::ok) {
+        out += text;
+      } else {
+        out += part_stand_in(part);
+      }
+    }
+    return out;
+  }
+  simdjson::dom::object o;
+  simdjson::dom::element inner;
+  if (!content.get(o) && !o.at_key("content").get(inner)) return content_text(inner);
+  return part_stand_in(content);
+}
+
+std::string loose_text(std::string_view text) {
+  std::vector<char32_t> cps;
+  cps.reserve(text.size());
+  size_t last_starter = SIZE_MAX;
+  for (size_t i = 0; i < text.size();) {
+    const char32_t c = next_code_point(text, i);
+    if (is_space(c)) continue;
+    if (last_starter != SIZE_MAX && last_starter + 1 == cps.size()) {
+      if (char32_t both = composed(cps.back(), c)) {
+        cps.back() = both;
+        continue;
+      }
+    }
+    cps.push_back(c);
+    last_starter = cps.size() - 1;
+  }
+  std::string out;
+  out.reserve(text.size());
+  for (char32_t c : cps) append_utf8(out, c);
+  return out;
+}
+
+Excerpt excerpt_of(std::string_view text) {
+  Excerpt e;
+  e.size = text.size();
+  if (text.size() <= 2 * Excerpt::kExcerptBytes) {
+    e.head = text;
+  } else {
+    e.head = text.substr(0, Excerpt::kExcerptBytes);
+    e.tail = text.substr(text.size() - Excerpt::kExcerptBytes);
+  }
+  return e;
+}
+
+bool is_truncation_of(std::string_view sent, const Excerpt& logged) {
+  sent = without_heading(sent, logged.head);
+  if (sent.size() >= logged.size) return false;
+  const std::string_view end = logged.tail.empty() ? std::string_view(logged.head) : std::string_view(logged.tail);
+  const size_t prefix = common_prefix(sent, logged.head);
+  const size_t suffix = std::min(common_suffix(sent, end), sent.size() - prefix);
+  if (prefix + suffix > logged.size) return false;
+  const std::string_view marker = sent.substr(prefix, sent.size() - prefix - suffix);
+  constexpr size_t kMaxMarker = 256;
+  return marker.size() <= kMaxMarker &&
+         (marker.find("truncated") != std::string_view::npos || marker.find("omitted") != std::string_view::npos);
+}
+
+}  // namespace goalcup::cheat

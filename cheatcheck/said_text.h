@@ -1,0 +1,45 @@
+// What was said (a tool's result, a user's prompt) as a harness logs it and
+// as the wire carries it, made comparable. Harnesses re-encode what they
+// send: a result logged as a string may go out as an array of text blocks
+// (or the other way round), and Codex cuts a long tool output's middle out
+// before sending it, leaving a marker. GC04 compares what the log says
+// with what the model was sent through these, and nothing looser.
+#pragma once
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace goalcup::cheat {
+
+// The text of a content value: a string is itself; an array of parts
+// (Anthropic blocks, Responses content items) is its text parts joined,
+// each part that is not text (an image) standing as the digest of its JSON
+// value; an object with a `content` member (an old Codex output) is that
+// member's text. Anything else is its JSON digest.
+std::string content_text(simdjson::dom::element content);
+
+// The text without white space and with Unicode's canonical compositions
+// made (é as one code point or as e + U+0301): equal for two texts that
+// differ only in spacing or Unicode normalization.
+std::string loose_text(std::string_view text);
+
+// The start and end of a logged text, kept for checking a cut-down form
+// of it that the wire may carry (at most kExcerptBytes each).
+struct Excerpt {
+  static constexpr size_t kExcerptBytes = 64 * 1024;
+  std::string head, tail;  // tail is empty when head holds the whole text
+  uint64_t size = 0;
+};
+Excerpt excerpt_of(std::string_view text);
+
+// `sent` is the logged text with part of it cut out and a truncation
+// marker ("[... omitted 12 of 300 lines ...]", "…2000 tokens truncated…",
+// "[omitted 3 text items ...]") where the cut was, maybe after a
+// "Total output lines: N" heading: how Codex shortens a long tool output
+// for the model while its log keeps the whole output.
+bool is_truncation_of(std::string_view sent, const Excerpt& logged);
+
+}  // namespace goalcup::cheat
