@@ -172,9 +172,13 @@ bool is_truncation_of(std::string_view sent, const Excerpt& logged) {
   const size_t prefix = common_prefix(sent, logged.head);
   const size_t suffix = std::min(common_suffix(sent, end), sent.size() - prefix);
   if (prefix + suffix > logged.size) return false;
-  const std::string_view marker = sent.substr(prefix, sent.size() - prefix - suffix);
-  constexpr size_t kMaxMarker = 256;
-  return marker.size() <= kMaxMarker &&
+  // What is left is the marker alone: one line, short. Anything more would
+  // be text the model was sent that the log does not hold.
+  std::string_view marker = sent.substr(prefix, sent.size() - prefix - suffix);
+  const size_t b = marker.find_first_not_of(" \t\r\n");
+  marker = b == std::string_view::npos ? std::string_view() : marker.substr(b, marker.find_last_not_of(" \t\r\n") - b + 1);
+  constexpr size_t kMaxMarker = 64;  // Codex's longest is about 45
+  return marker.size() <= kMaxMarker && marker.find('\n') == std::string_view::npos &&
          (marker.find("truncated") != std::string_view::npos || marker.find("omitted") != std::string_view::npos);
 }
 

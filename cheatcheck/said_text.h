@@ -38,7 +38,8 @@ Excerpt excerpt_of(std::string_view text);
 // `sent` is the logged text with part of it cut out and a truncation
 // marker ("[... omitted 12 of 300 lines ...]", "…2000 tokens truncated…",
 // "[omitted 3 text items ...]") where the cut was, maybe after a
-// "Total output lines: N" heading: how Codex shortens a long tool output
+// "Total output lines: N" heading. The marker is all that may stand
+// between the log's head and tail: one line of at most 64 bytes. This is how Codex shortens a long tool output
 // for the model while its log keeps the whole output.
 bool is_truncation_of(std::string_view sent, const Excerpt& logged);
 

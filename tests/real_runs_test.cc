@@ -251,6 +251,116 @@ TEST(WrappedLogs, BookkeepingLinesOfNewerReleasesAreUnderstood) {
   EXPECT_TRUE(has_finding(o.report, "GC12", Severity::warning, "not understood")) << describe(o.report);
 }
 
+// Harnesses send what they log in other forms: a tool result logged as a
+// string goes out as text blocks (or one block as a string), Codex cuts a
+// long output's middle out for the model, and a sent text may differ in
+// white space or Unicode normalization. Honest runs so wrapped are clean
+// (the forms that differ are listed at info), and every edit of what was
+// said is still high through each form.
+Wrapped wrap_form(const std::string& log, const std::string& name, WrapOrder order, LogEdit edit,
+                  fixtures::WireForm form) {
+  fixtures::WrapSpec spec;
+  spec.order = order;
+  spec.edit = edit;
+  spec.file = name;
+  spec.wire_form = form;
+  fixtures::Lines lines;
+  Wrapped w;
+  w.result = fixtures::wrap_log(log, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+  static const Keyring ring = testing::dev_keyring();
+  CheatOptions opt;
+  opt.walk.keyring = &ring;
+  w.report = check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt);
+  return w;
+}
+
+bool any_high(const CheatReport& r) {
+  return std::any_of(r.findings.begin(), r.findings.end(), [](const Finding& f) { return f.severity == Severity::high; });
+}
+
+// A Codex rollout with a long command output, and prompts and results in
+// scripts that Unicode normalization changes (precomposed Latin, kana with
+// a voicing mark, Hangul).
+std::string codex_long_log() {
+  std::string out;
+  for (int i = 0; i < 120; ++i) out += "test_case_" + std::to_string(i) + " ... ok\\n";
+  auto line = [](const std::string& type, const std::string& payload) {
+    return R"({"timestamp":"2026-01-01T10:00:01Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  std::string log = line("session_meta", R"({"id":"s1","cli_version":"0.63.0"})");
+  log += line("response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Lance les tests du café, が, 한국어"}]})");
+  log += line("event_msg", R"({"type":"user_message","message":"Lance les tests du café, が, 한국어","images":[]})");
+  log += line("response_item", R"({"type":"function_call","name":"shell","arguments":"{\"command\":[\"pytest\"]}","call_id":"call_7"})");
+  log += line("response_item", R"({"type":"function_call_output","call_id":"call_7","output":")" + out + R"(résumé: 120 passed"})");
+  log += line("response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Tout passe."}]})");
+  log += line("event_msg", R"({"type":"agent_message","message":"Tout passe."})");
+  return log;
+}
+
+TEST(WrappedLogs, OtherWireFormsOfAnHonestLogAreCleanAndEditsStayHigh) {
+  using fixtures::WireForm;
+  const std::vector<std::pair<std::string, std::string>> logs = {
+      {"claude.jsonl", claude_log()}, {"rollout.jsonl", codex_log(false)}, {"long.jsonl", codex_long_log()}};
+  const std::vector<std::pair<WireForm, std::string>> forms = {
+      {WireForm::blocks, ""}, {WireForm::spacing, "white space"}, {WireForm::nfd, "white space or Unicode"},
+      {WireForm::truncate, "cut down"}};
+  for (const auto& [name, log] : logs) {
+    for (const auto& [form, info] : forms) {
+      SCOPED_TRACE(name + " form " + std::to_string(static_cast<int>(form)));
+      const Wrapped clean = wrap_form(log, name, WrapOrder::live, LogEdit::none, form);
+      EXPECT_VERDICT(clean.report.verify, Verdict::verified);
+      expect_clean(clean.report);
+      // The long log has text each form changes: the tolerance was used, not skipped.
+      if (name == "long.jsonl" && !info.empty()) {
+        EXPECT_TRUE(has_finding(clean.report, "GC04", Severity::info, info)) << describe(clean.report);
+      }
+      for (LogEdit edit : {LogEdit::change_tool_result, LogEdit::change_prompt, LogEdit::change_event_prompt,
+                           LogEdit::change_event_answer}) {
+        const Wrapped w = wrap_form(log, name, WrapOrder::live, edit, form);
+        if (!w.result.edited) continue;
+        EXPECT_TRUE(any_high(w.report)) << w.result.edit_note << ": no high finding\n" << describe(w.report);
+      }
+    }
+  }
+}
+
+TEST(RealRuns, OtherWireFormsOfHonestRealLogsAreClean) {
+  const auto logs = real_logs();
+  SKIP_WITHOUT_CORPORA(logs);
+  using fixtures::WireForm;
+  for (const auto& log : logs) {
+    for (WireForm form : {WireForm::blocks, WireForm::spacing, WireForm::nfd, WireForm::truncate}) {
+      SCOPED_TRACE(log.filename().string() + " form " + std::to_string(static_cast<int>(form)));
+      const Wrapped w = wrap_form(testing::read_file(log.string()), log.filename().string(), WrapOrder::late, LogEdit::none, form);
+      EXPECT_VERDICT(w.report.verify, Verdict::verified);
+      expect_clean(w.report);
+    }
+  }
+}
+
+// Claude Code sends a large tool result as a <persisted-output> preview and
+// notes it in a content-replacement line: the model was sent the preview,
+// the log keeps the whole result. That is info. A content-replacement line
+// that records the very text that was sent does not excuse a result edited
+// in the log.
+TEST(WrappedLogs, AClaudeCodeContentReplacementExcusesOnlyAPersistedOutput) {
+  const std::string base = claude_log();
+  const std::string preview = R"(<persisted-output>\nOutput too large (41KB). Full output saved to: /tmp/r.txt\n\nPreview (first 2KB):\nparser.py\n</persisted-output>)";
+  const std::string honest = base + R"({"type":"content-replacement","sessionId":"s","replacements":[{"kind":"tool-result","toolUseId":"toolu_1","replacement":")" + preview + R"("}]})" "\n";
+  const Wrapped h = wrap_text_and_check(honest, "claude.jsonl", WrapOrder::live, LogEdit::none);
+  expect_clean(h.report);
+  EXPECT_TRUE(has_finding(h.report, "GC04", Severity::info, "content-replacement")) << describe(h.report);
+
+  // The cheater's: toolu_1's result rewritten, and a replacement line that
+  // holds what was really sent ("parser.py").
+  std::string forged = base;
+  forged.replace(forged.find(R"("content":"parser.py")"), 21, R"("content":"parser.py tests_pass.py")");
+  forged += R"({"type":"content-replacement","sessionId":"s","replacements":[{"kind":"tool-result","toolUseId":"toolu_1","replacement":"parser.py"}]})" "\n";
+  // The wrapper sends the replacement the line records: what the honest run sent.
+  const Wrapped f = wrap_text_and_check(forged, "claude.jsonl", WrapOrder::live, LogEdit::none);
+  EXPECT_TRUE(has_finding(f.report, "GC04", Severity::high, "tool result")) << describe(f.report);
+}
+
 // Claude Code 2.x writes each subagent's lines to a file of its own beside
 // the session's, as the subagent runs; a compaction agent's first line names
 // its parent in the session's file. Wrapped together (as a recorder tailing

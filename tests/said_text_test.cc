@@ -1,0 +1,70 @@
+// The comparisons GC04 makes between what a harness logged and what it
+// sent: what they treat as the same text, and what not.
+#include <gtest/gtest.h>
+
+#include "cheatcheck/said_text.h"
+
+namespace goalcup::cheat {
+namespace {
+
+std::string text_of(const char* json) {
+  simdjson::dom::parser parser;
+  return content_text(parser.parse(simdjson::padded_string(std::string(json))).value());
+}
+
+TEST(SaidText, AStringAndTextBlocksAreOneText) {
+  EXPECT_EQ(text_of(R"("ok")"), "ok");
+  EXPECT_EQ(text_of(R"([{"type":"text","text":"ok"}])"), "ok");
+  EXPECT_EQ(text_of(R"([{"type":"input_text","text":"o"},{"type":"input_text","text":"k"}])"), "ok");
+  // An image stands as its value's digest: another image is another text.
+  EXPECT_NE(text_of(R"([{"type":"image","source":{"data":"AAAA"}}])"), text_of(R"([{"type":"image","source":{"data":"AAAB"}}])"));
+  EXPECT_NE(text_of(R"([{"type":"image","source":{"data":"AAAA"}}])"), "");
+}
+
+TEST(SaidText, LooseTextIgnoresOnlySpacingAndNormalization) {
+  EXPECT_EQ(loose_text("a b\n\tc\u00a0d"), "abcd");
+  EXPECT_EQ(loose_text("caf\u00e9"), loose_text("cafe\u0301"));              // é, e + acute
+  EXPECT_EQ(loose_text("\u304c"), loose_text("\u304b\u3099"));                // が, か + voicing mark
+  EXPECT_EQ(loose_text("\ud55c"), loose_text("\u1112\u1161\u11ab"));          // 한 as jamo
+  EXPECT_EQ(loose_text("\u1ec7"), loose_text("e\u0323\u0302"));              // ệ, e + dot below + circumflex
+  EXPECT_NE(loose_text("caf\u00e9"), loose_text("cafe"));
+  EXPECT_NE(loose_text("\u304c"), loose_text("\u304b"));
+  EXPECT_NE(loose_text("all tests pass"), loose_text("all tests fail"));
+}
+
+std::string lines(int from, int to) {
+  std::string s;
+  for (int i = from; i < to; ++i) s += "line " + std::to_string(i) + "\n";
+  return s;
+}
+
+TEST(SaidText, ACodexCutDownOutputIsATruncationOfTheLoggedOne) {
+  const std::string logged = lines(0, 500);
+  const Excerpt e = excerpt_of(logged);
+  // The styles Codex releases use.
+  EXPECT_TRUE(is_truncation_of("Total output lines: 500\n\n" + lines(0, 128) + "\n[... omitted 244 of 500 lines ...]\n\n" + lines(372, 500), e));
+  EXPECT_TRUE(is_truncation_of(lines(0, 100) + "\u2026900 tokens truncated\u2026\n" + lines(400, 500), e));
+  EXPECT_TRUE(is_truncation_of(lines(0, 10) + "[omitted 2 text items ...]", e));
+  // The log's head or tail changed, or no marker: not a cut of it.
+  std::string edited = logged;
+  edited.replace(edited.rfind("line 499"), 8, "all pass");
+  const Excerpt f = excerpt_of(edited);
+  EXPECT_FALSE(is_truncation_of(lines(0, 100) + "\u2026900 tokens truncated\u2026\n" + lines(400, 500), f));
+  EXPECT_FALSE(is_truncation_of(lines(0, 100) + lines(400, 500), e));
+  // More than the marker between head and tail: text the log does not hold.
+  EXPECT_FALSE(is_truncation_of(lines(0, 100) + "[... omitted ...]\nrm -rf build\n" + lines(490, 500), e));
+  EXPECT_FALSE(is_truncation_of(lines(0, 100) + "[... omitted 390 lines ...] and the remaining checks all passed without error" + lines(490, 500), e));
+  // Longer than what was logged: nothing was cut.
+  EXPECT_FALSE(is_truncation_of(logged + "\n[... omitted 0 lines ...]", e));
+}
+
+TEST(SaidText, ExcerptsOfLongTextsKeepBothEnds) {
+  const std::string logged = lines(0, 40000);  // over 2 x 64 KiB
+  const Excerpt e = excerpt_of(logged);
+  ASSERT_FALSE(e.tail.empty());
+  EXPECT_TRUE(is_truncation_of(lines(0, 50) + "\n[... omitted 39900 of 40000 lines ...]\n\n" + lines(39950, 40000), e));
+  EXPECT_FALSE(is_truncation_of(lines(0, 50) + "\n[... omitted 39900 of 40000 lines ...]\n\n" + lines(39950, 39999) + "x\n", e));
+}
+
+}  // namespace
+}  // namespace goalcup::cheat
