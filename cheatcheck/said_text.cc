@@ -153,6 +153,20 @@ std::string loose_text(std::string_view text) {
   return out;
 }
 
+std::string without_reminders(std::string_view text) {
+  constexpr std::string_view kOpen = "<system-reminder>", kClose = "</system-reminder>";
+  std::string out;
+  size_t at = 0;
+  for (size_t open; (open = text.find(kOpen, at)) != std::string_view::npos;) {
+    const size_t close = text.find(kClose, open);
+    if (close == std::string_view::npos) break;
+    out += text.substr(at, open - at);
+    at = close + kClose.size();
+  }
+  out += text.substr(at);
+  return out;
+}
+
 Excerpt excerpt_of(std::string_view text) {
   Excerpt e;
   e.size = text.size();

@@ -26,6 +26,11 @@ std::string content_text(simdjson::dom::element content);
 // differ only in spacing or Unicode normalization.
 std::string loose_text(std::string_view text);
 
+// The text without the `<system-reminder>...</system-reminder>` blocks
+// Claude Code adds to what it sends (2.1 releases append them to tool
+// results, not to the logged result); the text itself when it has none.
+std::string without_reminders(std::string_view text);
+
 // The start and end of a logged text, kept for checking a cut-down form
 // of it that the wire may carry (at most kExcerptBytes each).
 struct Excerpt {

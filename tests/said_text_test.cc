@@ -32,6 +32,12 @@ TEST(SaidText, LooseTextIgnoresOnlySpacingAndNormalization) {
   EXPECT_NE(loose_text("all tests pass"), loose_text("all tests fail"));
 }
 
+TEST(SaidText, ClaudeCodeRemindersAreTakenOutOfWhatWasSent) {
+  EXPECT_EQ(without_reminders("ok\n<system-reminder>\nUse the task tools.\n</system-reminder>"), "ok\n");
+  EXPECT_EQ(without_reminders("<system-reminder>a</system-reminder>ok<system-reminder>b</system-reminder>"), "ok");
+  EXPECT_EQ(without_reminders("ok <system-reminder> never closed"), "ok <system-reminder> never closed");
+}
+
 std::string lines(int from, int to) {
   std::string s;
   for (int i = from; i < to; ++i) s += "line " + std::to_string(i) + "\n";

@@ -77,12 +77,14 @@ struct SentResult {
   static constexpr size_t kMaxForms = 4;
   uint64_t seq = 0;
   std::vector<SaidDigests> forms;
+  std::vector<Digest> unreminded;  // loose digests of forms with Claude Code's reminders taken out
   std::vector<std::string> cut_forms;
 };
 
 struct LoggedResult {
   uint64_t seq = 0;
   SaidDigests said;
+  Digest unreminded{};  // loose, without <system-reminder> blocks (Claude Code logs some of its own, too)
   std::optional<Excerpt> ends;  // absent past kMaxKeptBytes
 };
 
@@ -228,6 +230,7 @@ class Gc04 final : public Check {
       return;
     }
     sent.forms.push_back({exact, sha256(loose_text(text))});
+    if (text.find("<system-reminder>") != std::string::npos) sent.unreminded.push_back(sha256(loose_text(without_reminders(text))));
     const bool marked = text.find("truncated") != std::string::npos || text.find("omitted") != std::string::npos;
     if (marked && text.size() <= 2 * Excerpt::kExcerptBytes && kept_bytes_ + text.size() <= kMaxKeptBytes) {
       kept_bytes_ += text.size();
@@ -306,6 +309,7 @@ class Gc04 final : public Check {
     if (!added) return;
     it->second.seq = seq;
     it->second.said = SaidDigests::of(text);
+    it->second.unreminded = sha256(loose_text(without_reminders(text)));
     const uint64_t keep = std::min<uint64_t>(text.size(), 2 * Excerpt::kExcerptBytes);
     if (kept_bytes_ + keep <= kMaxKeptBytes) {
       kept_bytes_ += keep;
@@ -400,7 +404,7 @@ class Gc04 final : public Check {
 
   // Each logged tool result against the forms the model was sent.
   void result_texts(Context& ctx) {
-    SeqList loose, cut, replaced, unsure;
+    SeqList loose, reminded, cut, replaced, unsure;
     for (const auto& [key, logged] : logged_texts_) {
       auto sent = sent_results_.find(key);
       if (sent == sent_results_.end() || sent->second.forms.empty()) continue;
@@ -416,6 +420,11 @@ class Gc04 final : public Check {
         loose.add(logged.seq);
         continue;
       }
+      const auto& unreminded = sent->second.unreminded;
+      if (std::find(unreminded.begin(), unreminded.end(), logged.unreminded) != unreminded.end()) {
+        reminded.add(logged.seq);
+        continue;
+      }
       const auto& cuts = sent->second.cut_forms;
       if (logged.ends && std::any_of(cuts.begin(), cuts.end(), [&](const std::string& c) { return is_truncation_of(c, *logged.ends); })) {
         cut.add(logged.seq);
@@ -426,10 +435,14 @@ class Gc04 final : public Check {
                            std::to_string(sent->second.seq) + "): the log's account of what the tool returned was changed."),
                "result-differs:" + to_hex(key));
     }
-    for (SeqList* list : {&loose, &cut, &replaced, &unsure}) std::sort(list->seqs.begin(), list->seqs.end());
+    for (SeqList* list : {&loose, &reminded, &cut, &replaced, &unsure}) std::sort(list->seqs.begin(), list->seqs.end());
     emit_counted(ctx, "GC04", Severity::info, loose,
                  "logged tool result(s) differ from what was sent only in white space or Unicode normalization.",
                  "result-loose");
+    emit_counted(ctx, "GC04", Severity::info, reminded,
+                 "logged tool result(s) were sent with <system-reminder> blocks the harness added (Claude Code "
+                 "appends them to what it sends, not to its log); the rest matches the log.",
+                 "result-reminders");
     emit_counted(ctx, "GC04", Severity::info, cut,
                  "logged tool result(s) were sent cut down (their middle replaced by a truncation marker), as "
                  "Codex does with long outputs; the parts sent match the log.",
