@@ -28,11 +28,14 @@ Digest member_digest(simdjson::dom::object o, std::string_view key) {
   return json::value_digest(v);
 }
 
-// A user's text as a prompt. Claude Code's records of local commands
-// (`<command-name>`, `<local-command-stdout>`) are the harness's own and
-// not always sent, so they are not held to the wire.
+// A user's text as a prompt. Claude Code's records of local commands and
+// of its bash mode (`<command-name>`, `<local-command-stdout>`,
+// `<bash-input>`, `<bash-stdout>`) are the harness's own and not always
+// sent as logged, so they are not held to the wire.
 void add_prompt(std::string_view text, NativeInfo& n) {
-  if (text.empty() || text.starts_with("<command-") || text.starts_with("<local-command-")) return;
+  if (text.empty() || text.starts_with("<command-") || text.starts_with("<local-command-") || text.starts_with("<bash-")) {
+    return;
+  }
   n.prompts.emplace_back(text);
 }
 

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "cheatcheck/scanner.h"
+#include "fixtures/writer/tamper.h"
 #include "fixtures/writer/wrap.h"
 #include "tests/support.h"
 
@@ -359,6 +360,40 @@ TEST(WrappedLogs, AClaudeCodeContentReplacementExcusesOnlyAPersistedOutput) {
   // The wrapper sends the replacement the line records: what the honest run sent.
   const Wrapped f = wrap_text_and_check(forged, "claude.jsonl", WrapOrder::live, LogEdit::none);
   EXPECT_TRUE(has_finding(f.report, "GC04", Severity::high, "tool result")) << describe(f.report);
+}
+
+// A prompt the log shows that no request carried is high; Claude Code's
+// records of its bash mode and local commands are the harness's own and not
+// held to the wire. The trace is wrapped honestly, then one native line's
+// text is changed after the fact (re-chained: only GC04 is looked at).
+TEST(WrappedLogs, ClaudeCodeBashModeRecordsAreNotHeldToTheWire) {
+  std::string log = claude_log();
+  const std::string bash = claude_line("b1", "u6", "04.200", "user", R"({"role":"user","content":"<bash-input>ls</bash-input>"})") +
+                           claude_line("b2", "b1", "04.300", "user", R"({"role":"user","content":"<bash-stdout>parser.py</bash-stdout><bash-stderr></bash-stderr>"})");
+  const size_t answer = log.find(R"({"parentUuid":"u6")");  // msg_B's line, now after the bash lines
+  log.replace(answer, 18, R"({"parentUuid":"b2")");
+  log.insert(answer, bash);
+  static const Keyring ring = testing::dev_keyring();
+  CheatOptions opt;
+  opt.walk.keyring = &ring;
+  auto changed_after = [&](const std::string& from, const std::string& to) {
+    fixtures::Lines lines;
+    fixtures::wrap_log(log, fixtures::WrapSpec{}, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+    for (size_t i = 0; i < lines.size(); ++i) {
+      std::string body = fixtures::line_body(lines[i]);
+      const size_t at = body.find(from);
+      if (fixtures::line_kind(lines[i]) != "native" || at == std::string::npos) continue;
+      lines[i] = fixtures::with_body(lines[i], body.replace(at, from.size(), to));
+      fixtures::rechain(lines, i);
+      break;
+    }
+    return check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt);
+  };
+  expect_clean(changed_after("nothing", "nothing"));
+  // The prompt, not the summary line that repeats it (the body holds the line JSON-escaped).
+  EXPECT_TRUE(has_finding(changed_after(R"(content\":\"Fix the parser)", R"(content\":\"Fix the lexer)"), "GC04",
+                          Severity::high, "prompt"));
+  EXPECT_FALSE(has_finding(changed_after("parser.py</bash-stdout>", "tests.py</bash-stdout>"), "GC04", Severity::high, ""));
 }
 
 // Claude Code 2.x writes each subagent's lines to a file of its own beside

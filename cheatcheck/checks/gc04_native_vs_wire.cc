@@ -79,6 +79,7 @@ struct SentResult {
   std::vector<SaidDigests> forms;
   std::vector<Digest> unreminded;  // loose digests of forms with Claude Code's reminders taken out
   std::vector<std::string> cut_forms;
+  bool cut_dropped = false;  // a form that looked cut down was not kept (kMaxKeptBytes)
 };
 
 struct LoggedResult {
@@ -232,9 +233,12 @@ class Gc04 final : public Check {
     sent.forms.push_back({exact, sha256(loose_text(text))});
     if (text.find("<system-reminder>") != std::string::npos) sent.unreminded.push_back(sha256(loose_text(without_reminders(text))));
     const bool marked = text.find("truncated") != std::string::npos || text.find("omitted") != std::string::npos;
-    if (marked && text.size() <= 2 * Excerpt::kExcerptBytes && kept_bytes_ + text.size() <= kMaxKeptBytes) {
+    if (!marked) return;
+    if (text.size() <= 2 * Excerpt::kExcerptBytes && kept_bytes_ + text.size() <= kMaxKeptBytes) {
       kept_bytes_ += text.size();
       sent.cut_forms.push_back(text);
+    } else {
+      sent.cut_dropped = true;
     }
   }
 
@@ -404,7 +408,7 @@ class Gc04 final : public Check {
 
   // Each logged tool result against the forms the model was sent.
   void result_texts(Context& ctx) {
-    SeqList loose, reminded, cut, replaced, unsure;
+    SeqList loose, reminded, cut, replaced, unsure, unkept;
     for (const auto& [key, logged] : logged_texts_) {
       auto sent = sent_results_.find(key);
       if (sent == sent_results_.end() || sent->second.forms.empty()) continue;
@@ -430,12 +434,19 @@ class Gc04 final : public Check {
         cut.add(logged.seq);
         continue;
       }
+      // A cut-down form that could not be kept to compare is not an edit shown.
+      if ((!cuts.empty() && !logged.ends) || sent->second.cut_dropped) {
+        unkept.add(logged.seq);
+        continue;
+      }
       ctx.emit(finding("GC04", Severity::high, {logged.seq, sent->second.seq},
                        "The tool result the harness logged differs from the result it sent the model (request at seq " +
                            std::to_string(sent->second.seq) + "): the log's account of what the tool returned was changed."),
                "result-differs:" + to_hex(key));
     }
-    for (SeqList* list : {&loose, &reminded, &cut, &replaced, &unsure}) std::sort(list->seqs.begin(), list->seqs.end());
+    for (SeqList* list : {&loose, &reminded, &cut, &replaced, &unsure, &unkept}) {
+      std::sort(list->seqs.begin(), list->seqs.end());
+    }
     emit_counted(ctx, "GC04", Severity::info, loose,
                  "logged tool result(s) differ from what was sent only in white space or Unicode normalization.",
                  "result-loose");
@@ -454,6 +465,11 @@ class Gc04 final : public Check {
                  "logged tool result(s) named by a content-replacement line were sent in a form that matches "
                  "neither the log nor the replacement it records.",
                  "result-replaced-differs");
+    emit_counted(ctx, "GC04", Severity::warning, unkept,
+                 "logged tool result(s) differ from a cut-down form the model was sent, and the trace's results "
+                 "were too large to keep what is needed to compare them (" + std::to_string(kMaxKeptBytes >> 20) +
+                     " MiB): not judged.",
+                 "result-not-compared");
   }
 
   // What the user said, as logged, against what requests carried. Only
