@@ -167,6 +167,52 @@ std::string without_reminders(std::string_view text) {
   return out;
 }
 
+namespace {
+
+constexpr std::string_view kRedacted = "[REDACTED:";
+
+// The end of a redaction marker starting at `at`, or npos.
+size_t marker_end(std::string_view s, size_t at) {
+  const size_t close = s.find(']', at + kRedacted.size());
+  if (close == std::string_view::npos || close - at - kRedacted.size() > 64 || close == at + kRedacted.size()) {
+    return std::string_view::npos;
+  }
+  return close + 1;
+}
+
+}  // namespace
+
+bool has_redaction(std::string_view sent) {
+  const size_t at = sent.find(kRedacted);
+  return at != std::string_view::npos && marker_end(sent, at) != std::string_view::npos;
+}
+
+bool matches_with_redactions(std::string_view sent, std::string_view logged) {
+  // The literal pieces between markers, matched in order; each gap between
+  // two pieces is a secret (1 to kMaxSecretBytes bytes).
+  std::vector<std::string_view> pieces;
+  size_t from = 0;
+  for (size_t at = sent.find(kRedacted); at != std::string_view::npos; at = sent.find(kRedacted, at + 1)) {
+    const size_t end = marker_end(sent, at);
+    if (end == std::string_view::npos) continue;
+    pieces.push_back(sent.substr(from, at - from));
+    from = end;
+    at = end - 1;
+  }
+  if (pieces.empty()) return false;
+  pieces.push_back(sent.substr(from));
+  if (!logged.starts_with(pieces.front())) return false;
+  size_t pos = pieces.front().size();
+  for (size_t i = 1; i + 1 < pieces.size(); ++i) {
+    const size_t found = logged.find(pieces[i], pos + 1);
+    if (found == std::string_view::npos || found - pos > kMaxSecretBytes) return false;
+    pos = found + pieces[i].size();
+  }
+  const std::string_view last = pieces.back();
+  if (logged.size() < pos + 1 + last.size() || !logged.ends_with(last)) return false;
+  return logged.size() - last.size() - pos <= kMaxSecretBytes;
+}
+
 Excerpt excerpt_of(std::string_view text) {
   Excerpt e;
   e.size = text.size();

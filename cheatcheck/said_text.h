@@ -31,6 +31,14 @@ std::string loose_text(std::string_view text);
 // results, not to the logged result); the text itself when it has none.
 std::string without_reminders(std::string_view text);
 
+// The recorder stores a wire body after redaction: a secret the harness
+// sent is `[REDACTED:rule]` in the body, and verbatim in the native line
+// (copied as written). True when `sent` has such markers and matches
+// `logged` with each marker standing for at most kMaxSecretBytes of it.
+inline constexpr size_t kMaxSecretBytes = 8192;
+bool has_redaction(std::string_view sent);
+bool matches_with_redactions(std::string_view sent, std::string_view logged);
+
 // The start and end of a logged text, kept for checking a cut-down form
 // of it that the wire may carry (at most kExcerptBytes each).
 struct Excerpt {

@@ -396,6 +396,41 @@ TEST(WrappedLogs, ClaudeCodeBashModeRecordsAreNotHeldToTheWire) {
   EXPECT_FALSE(has_finding(changed_after("parser.py</bash-stdout>", "tests.py</bash-stdout>"), "GC04", Severity::high, ""));
 }
 
+// The recorder stores request bodies redacted: a key the agent printed (or
+// the user pasted) is [REDACTED:rule] on the wire and verbatim in the log,
+// which is copied as written. That is no edit; an edit beside it still is.
+TEST(WrappedLogs, ASecretRedactedOnTheWireButNotInTheLogIsNoEdit) {
+  const std::string key = "sk-ant-api03-" + std::string(86, 'x') + "AA";
+  std::string log = claude_log();
+  auto replace_first = [&](const std::string& from, const std::string& to) { log.replace(log.find(from), from.size(), to); };
+  replace_first(R"("content":"parser.py")", R"("content":"parser.py\nANTHROPIC_API_KEY=)" + key + R"(\nREADME.md")");
+  replace_first(R"("content":"Fix the parser")", R"("content":"Fix the parser, my key is )" + key + R"(, do not print it")");
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    const Wrapped clean = wrap_form(log, "claude.jsonl", order, LogEdit::none, fixtures::WireForm::redacted);
+    for (const auto& f : clean.report.findings) {
+      EXPECT_TRUE(f.check != "GC04" || f.severity == Severity::info) << describe(clean.report);
+    }
+    EXPECT_TRUE(has_finding(clean.report, "GC04", Severity::info, "REDACTED")) << describe(clean.report);
+    for (LogEdit edit : {LogEdit::change_tool_result, LogEdit::change_prompt}) {
+      for (size_t target = 0; target < 3; ++target) {
+        fixtures::WrapSpec spec;
+        spec.order = order;
+        spec.edit = edit;
+        spec.target = target;
+        spec.wire_form = fixtures::WireForm::redacted;
+        fixtures::Lines lines;
+        const auto r = fixtures::wrap_log(log, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+        ASSERT_TRUE(r.edited);
+        static const Keyring ring = testing::dev_keyring();
+        CheatOptions opt;
+        opt.walk.keyring = &ring;
+        const CheatReport report = check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt);
+        EXPECT_TRUE(has_finding(report, "GC04", Severity::high, "")) << r.edit_note << "\n" << describe(report);
+      }
+    }
+  }
+}
+
 // Claude Code 2.x writes each subagent's lines to a file of its own beside
 // the session's, as the subagent runs; a compaction agent's first line names
 // its parent in the session's file. Wrapped together (as a recorder tailing

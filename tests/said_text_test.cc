@@ -38,6 +38,19 @@ TEST(SaidText, ClaudeCodeRemindersAreTakenOutOfWhatWasSent) {
   EXPECT_EQ(without_reminders("ok <system-reminder> never closed"), "ok <system-reminder> never closed");
 }
 
+TEST(SaidText, RedactionMarkersStandForTheSecretsOnly) {
+  const std::string logged = "key=sk-ant-abc123 and token ghp_XYZ done";
+  EXPECT_TRUE(matches_with_redactions("key=[REDACTED:anthropic-key] and token [REDACTED:github-token] done", logged));
+  EXPECT_TRUE(matches_with_redactions("[REDACTED:x]", "secret"));
+  EXPECT_FALSE(matches_with_redactions("key=[REDACTED:anthropic-key] and token [REDACTED:github-token] fine", logged));
+  EXPECT_FALSE(matches_with_redactions("key=[REDACTED:anthropic-key] or token [REDACTED:github-token] done", logged));
+  EXPECT_FALSE(matches_with_redactions("no marker", "no marker"));
+  // A marker stands for a secret, not for a page of text.
+  EXPECT_FALSE(matches_with_redactions("a [REDACTED:k] b", "a " + std::string(9000, 's') + " b"));
+  EXPECT_FALSE(has_redaction("[REDACTED:]"));
+  EXPECT_TRUE(has_redaction("x [REDACTED:aws-key] y"));
+}
+
 std::string lines(int from, int to) {
   std::string s;
   for (int i = from; i < to; ++i) s += "line " + std::to_string(i) + "\n";

@@ -78,8 +78,8 @@ struct SentResult {
   uint64_t seq = 0;
   std::vector<SaidDigests> forms;
   std::vector<Digest> unreminded;  // loose digests of forms with Claude Code's reminders taken out
-  std::vector<std::string> cut_forms;
-  bool cut_dropped = false;  // a form that looked cut down was not kept (kMaxKeptBytes)
+  std::vector<std::string> kept_forms;  // the forms that look cut down or hold redaction markers
+  bool cut_dropped = false;  // such a form was not kept (kMaxKeptBytes)
 };
 
 struct LoggedResult {
@@ -93,6 +93,7 @@ struct LoggedPrompt {
   uint64_t seq = 0;
   SaidDigests said;
   bool answered = false;  // a model answer follows it in its file
+  std::optional<std::string> text;  // kept within kMaxKeptBytes, for redacted forms
 };
 
 // A content-replacement line's record of a result sent in a shorter form.
@@ -232,11 +233,12 @@ class Gc04 final : public Check {
     }
     sent.forms.push_back({exact, sha256(loose_text(text))});
     if (text.find("<system-reminder>") != std::string::npos) sent.unreminded.push_back(sha256(loose_text(without_reminders(text))));
-    const bool marked = text.find("truncated") != std::string::npos || text.find("omitted") != std::string::npos;
+    const bool marked = text.find("truncated") != std::string::npos || text.find("omitted") != std::string::npos ||
+                        has_redaction(text);
     if (!marked) return;
     if (text.size() <= 2 * Excerpt::kExcerptBytes && kept_bytes_ + text.size() <= kMaxKeptBytes) {
       kept_bytes_ += text.size();
-      sent.cut_forms.push_back(text);
+      sent.kept_forms.push_back(text);
     } else {
       sent.cut_dropped = true;
     }
@@ -252,6 +254,11 @@ class Gc04 final : public Check {
       if (wire_prompts_.size() >= kMaxTracked) return;
       wire_prompts_.insert(sha256(said));
       wire_prompts_loose_.insert(sha256(loose_text(said)));
+      if (has_redaction(said) && kept_bytes_ + said.size() <= kMaxKeptBytes &&
+          std::find(redacted_prompts_.begin(), redacted_prompts_.end(), said) == redacted_prompts_.end()) {
+        kept_bytes_ += said.size();
+        redacted_prompts_.emplace_back(said);
+      }
     };
     if (json::string(o, "content", &text) == json::Get::ok) return add(text);
     simdjson::dom::array parts;
@@ -283,7 +290,11 @@ class Gc04 final : public Check {
     const Identity thread = identity(n.file + (n.sidechain ? "\x01sidechain" : ""));
     for (const std::string& said : n.prompts) {
       unanswered_[thread].push_back(logged_prompts_.size());
-      logged_prompts_.push_back({r.seq, SaidDigests::of(said), false});
+      logged_prompts_.push_back({r.seq, SaidDigests::of(said), false, std::nullopt});
+      if (kept_bytes_ + said.size() <= kMaxKeptBytes) {
+        kept_bytes_ += said.size();
+        logged_prompts_.back().text = said;
+      }
     }
     if (!n.event_answer.empty()) event_answers_.emplace_back(r.seq, sha256(n.event_answer));
     if (!n.assistant) return;
@@ -408,7 +419,7 @@ class Gc04 final : public Check {
 
   // Each logged tool result against the forms the model was sent.
   void result_texts(Context& ctx) {
-    SeqList loose, reminded, cut, replaced, unsure, unkept;
+    SeqList loose, reminded, cut, redacted, replaced, unsure, unkept;
     for (const auto& [key, logged] : logged_texts_) {
       auto sent = sent_results_.find(key);
       if (sent == sent_results_.end() || sent->second.forms.empty()) continue;
@@ -429,9 +440,15 @@ class Gc04 final : public Check {
         reminded.add(logged.seq);
         continue;
       }
-      const auto& cuts = sent->second.cut_forms;
+      const auto& cuts = sent->second.kept_forms;
       if (logged.ends && std::any_of(cuts.begin(), cuts.end(), [&](const std::string& c) { return is_truncation_of(c, *logged.ends); })) {
         cut.add(logged.seq);
+        continue;
+      }
+      // The recorder redacted a secret in what was sent; the log keeps it.
+      if (logged.ends && logged.ends->tail.empty() &&
+          std::any_of(cuts.begin(), cuts.end(), [&](const std::string& c) { return matches_with_redactions(c, logged.ends->head); })) {
+        redacted.add(logged.seq);
         continue;
       }
       // A cut-down form that could not be kept to compare is not an edit shown.
@@ -444,7 +461,7 @@ class Gc04 final : public Check {
                            std::to_string(sent->second.seq) + "): the log's account of what the tool returned was changed."),
                "result-differs:" + to_hex(key));
     }
-    for (SeqList* list : {&loose, &reminded, &cut, &replaced, &unsure, &unkept}) {
+    for (SeqList* list : {&loose, &reminded, &cut, &redacted, &replaced, &unsure, &unkept}) {
       std::sort(list->seqs.begin(), list->seqs.end());
     }
     emit_counted(ctx, "GC04", Severity::info, loose,
@@ -458,6 +475,10 @@ class Gc04 final : public Check {
                  "logged tool result(s) were sent cut down (their middle replaced by a truncation marker), as "
                  "Codex does with long outputs; the parts sent match the log.",
                  "result-cut");
+    emit_counted(ctx, "GC04", Severity::info, redacted,
+                 "logged tool result(s) match what was sent once the recorder's [REDACTED:...] markers stand for "
+                 "the secrets the log keeps.",
+                 "result-redacted");
     emit_counted(ctx, "GC04", Severity::info, replaced,
                  "logged tool result(s) were sent in the shorter form a content-replacement line records.",
                  "result-replaced");
@@ -477,11 +498,16 @@ class Gc04 final : public Check {
   // one of a run may never have been sent.
   void prompts(Context& ctx) {
     if (requests_ == 0) return;
-    SeqList loose;
+    SeqList loose, redacted;
     for (const LoggedPrompt& p : logged_prompts_) {
       if (!p.answered || wire_prompts_.contains(p.said.exact)) continue;
       if (wire_prompts_loose_.contains(p.said.loose)) {
         loose.add(p.seq);
+        continue;
+      }
+      if (p.text && std::any_of(redacted_prompts_.begin(), redacted_prompts_.end(),
+                                [&](const std::string& sent) { return matches_with_redactions(sent, *p.text); })) {
+        redacted.add(p.seq);
         continue;
       }
       ctx.emit(finding("GC04", Severity::high, {p.seq},
@@ -492,6 +518,10 @@ class Gc04 final : public Check {
     emit_counted(ctx, "GC04", Severity::info, loose,
                  "logged user prompt(s) differ from what was sent only in white space or Unicode normalization.",
                  "prompt-loose");
+    emit_counted(ctx, "GC04", Severity::info, redacted,
+                 "logged user prompt(s) match what was sent once the recorder's [REDACTED:...] markers stand for "
+                 "the secrets the log keeps.",
+                 "prompt-redacted");
   }
 
   // Codex's agent_message events repeat each answer's text for its UI.
@@ -625,6 +655,7 @@ class Gc04 final : public Check {
   absl::flat_hash_map<Identity, LoggedResult> logged_texts_;  // call id -> the first logged result
   absl::flat_hash_map<Identity, Replacement> replaced_;       // call id -> the form a content-replacement line records
   absl::flat_hash_set<Digest> wire_prompts_, wire_prompts_loose_;
+  std::vector<std::string> redacted_prompts_;  // user texts sent with redaction markers
   std::vector<LoggedPrompt> logged_prompts_;
   absl::flat_hash_map<Identity, std::vector<size_t>> unanswered_;  // file (and sidechain) -> prompts not yet answered
   std::vector<std::pair<uint64_t, Digest>> event_answers_;
