@@ -405,13 +405,26 @@ TEST(WrappedLogs, ASecretRedactedOnTheWireButNotInTheLogIsNoEdit) {
   auto replace_first = [&](const std::string& from, const std::string& to) { log.replace(log.find(from), from.size(), to); };
   replace_first(R"("content":"parser.py")", R"("content":"parser.py\nANTHROPIC_API_KEY=)" + key + R"(\nREADME.md")");
   replace_first(R"("content":"Fix the parser")", R"("content":"Fix the parser, my key is )" + key + R"(, do not print it")");
+  replace_first(R"("text":"Looking at it.")", R"("text":"Looking at it. Your key )" + key + R"( is exposed.")");
+  // And a Codex answer that repeats it, in its message item and event.
+  std::string codex = codex_log(false);
+  for (const std::string member : {R"("text":")", R"("message":")"}) {
+    codex.replace(codex.find(member + "Fixed."), member.size() + 6, member + "Fixed. Key " + key + " rotated.");
+  }
+  for (const auto& [name, text] : std::vector<std::pair<std::string, std::string>>{{"rollout.jsonl", codex}, {"claude.jsonl", log}}) {
+    for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+      SCOPED_TRACE(name);
+      const Wrapped w = wrap_form(text, name, order, LogEdit::none, fixtures::WireForm::redacted);
+      for (const auto& f : w.report.findings) {
+        EXPECT_TRUE(f.check != "GC04" || f.severity == Severity::info) << describe(w.report);
+      }
+      EXPECT_TRUE(has_finding(w.report, "GC04", Severity::info, "answer text")) << describe(w.report);
+    }
+  }
   for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
     const Wrapped clean = wrap_form(log, "claude.jsonl", order, LogEdit::none, fixtures::WireForm::redacted);
-    for (const auto& f : clean.report.findings) {
-      EXPECT_TRUE(f.check != "GC04" || f.severity == Severity::info) << describe(clean.report);
-    }
     EXPECT_TRUE(has_finding(clean.report, "GC04", Severity::info, "REDACTED")) << describe(clean.report);
-    for (LogEdit edit : {LogEdit::change_tool_result, LogEdit::change_prompt}) {
+    for (LogEdit edit : {LogEdit::change_tool_result, LogEdit::change_prompt, LogEdit::change_text}) {
       for (size_t target = 0; target < 3; ++target) {
         fixtures::WrapSpec spec;
         spec.order = order;

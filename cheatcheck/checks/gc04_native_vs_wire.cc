@@ -45,6 +45,7 @@ struct WireAnswer {
   uint32_t model = 0;  // index into Gc04::models_
   bool logged = false;
   bool finished = true;  // the stream reached its end (not cut short)
+  int64_t redacted = -1;  // index of its text in redacted_answers_, when the recorder redacted part of it
 };
 
 struct WireCall {
@@ -112,6 +113,14 @@ struct NativeMessage {
   std::vector<uint64_t> seqs;
   std::unique_ptr<Sha256> text = std::make_unique<Sha256>();
   bool has_text = false;
+  std::optional<std::string> kept = std::string();  // the text, while within kMaxKeptBytes
+};
+
+// A Codex answer text (a message item or an agent_message event) as logged.
+struct LoggedAnswer {
+  uint64_t seq = 0;
+  Digest digest{};
+  std::optional<std::string> text;  // kept within kMaxKeptBytes
 };
 
 class Gc04 final : public Check {
@@ -144,6 +153,11 @@ class Gc04 final : public Check {
     result_texts(ctx);
     prompts(ctx);
     event_answers(ctx);
+    std::sort(redacted_texts_.seqs.begin(), redacted_texts_.seqs.end());
+    emit_counted(ctx, "GC04", Severity::info, redacted_texts_,
+                 "logged answer text(s) match the answer rebuilt from the wire once the recorder's [REDACTED:...] "
+                 "markers stand for the secrets the log keeps.",
+                 "answer-redacted");
     unlogged(ctx);
     emit_counted(ctx, "GC04", Severity::info, synthetic_,
                  "assistant line(s) have model <synthetic>: Claude Code "
@@ -155,13 +169,15 @@ class Gc04 final : public Check {
  private:
   void wire_answer(const Record& r, const RebuiltAnswer& a, Context& ctx) {
     if (a.message_id.empty()) return;
-    wire_by_id_[identity(a.message_id)] =
+    WireAnswer& w = wire_by_id_[identity(a.message_id)] =
         WireAnswer{r.seq, sha256(a.text), sha256(trimmed(a.text)), model_index(a.model), false, a.finished};
+    w.redacted = keep_redacted_answer(a.text, r.seq);
     if (a.provider != RebuiltAnswer::Provider::anthropic) {
       // Codex logs one line per message item; an answer may hold several.
       if (!a.text.empty()) wire_by_text_.try_emplace(sha256(a.text), r.seq);
       for (std::string_view item : a.text_blocks()) {
         if (!item.empty()) wire_by_text_.try_emplace(sha256(item), r.seq);
+        keep_redacted_answer(item, r.seq);
       }
     }
     // A stream cut short (or stopped at max_tokens) may hold a call the
@@ -296,7 +312,7 @@ class Gc04 final : public Check {
         logged_prompts_.back().text = said;
       }
     }
-    if (!n.event_answer.empty()) event_answers_.emplace_back(r.seq, sha256(n.event_answer));
+    if (!n.event_answer.empty()) event_answers_.push_back({r.seq, sha256(n.event_answer), kept_text(n.event_answer)});
     if (!n.assistant) return;
     // What the user said before this answer was sent with it.
     if (auto it = unanswered_.find(thread); it != unanswered_.end()) {
@@ -314,8 +330,14 @@ class Gc04 final : public Check {
       if (m.seqs.size() < kMaxSeqs) m.seqs.push_back(r.seq);
       m.text->update(n.text);
       m.has_text |= !n.text.empty();
+      if (m.kept && kept_bytes_ + n.text.size() <= kMaxKeptBytes) {
+        kept_bytes_ += n.text.size();
+        *m.kept += n.text;
+      } else {
+        m.kept.reset();
+      }
     } else if (n.harness == NativeInfo::Harness::codex && !n.text.empty()) {
-      codex_texts_.emplace_back(r.seq, sha256(n.text));
+      codex_texts_.push_back({r.seq, sha256(n.text), kept_text(n.text)});
     }
   }
 
@@ -332,6 +354,31 @@ class Gc04 final : public Check {
     }
   }
 
+  // An answer's text the recorder stored redacted, kept (within
+  // kMaxKeptBytes) to match the log's text, which keeps the secret.
+  int64_t keep_redacted_answer(std::string_view text, uint64_t seq) {
+    if (!has_redaction(text) || kept_bytes_ + text.size() > kMaxKeptBytes) return -1;
+    kept_bytes_ += text.size();
+    redacted_answers_.emplace_back(seq, std::string(text));
+    return static_cast<int64_t>(redacted_answers_.size() - 1);
+  }
+
+  // A logged text kept within kMaxKeptBytes (for redacted wire forms).
+  std::optional<std::string> kept_text(std::string_view text) {
+    if (kept_bytes_ + text.size() > kMaxKeptBytes) return std::nullopt;
+    kept_bytes_ += text.size();
+    return std::string(text);
+  }
+
+  // The wire answer (its seq) whose redacted text matches `logged`.
+  std::optional<uint64_t> redacted_answer_of(const std::optional<std::string>& logged) const {
+    if (!logged) return std::nullopt;
+    for (const auto& [seq, sent] : redacted_answers_) {
+      if (matches_with_redactions(sent, *logged)) return seq;
+    }
+    return std::nullopt;
+  }
+
   void claude_messages(Context& ctx) {
     for (auto& [key, m] : native_by_id_) {
       const std::string& id = m.id;
@@ -345,6 +392,11 @@ class Gc04 final : public Check {
       }
       it->second.logged = true;
       if (m.has_text && m.text->finish() != it->second.text) {
+        const int64_t r = it->second.redacted;
+        if (r >= 0 && m.kept && matches_with_redactions(redacted_answers_[static_cast<size_t>(r)].second, *m.kept)) {
+          redacted_texts_.add(m.seqs.front());
+          continue;
+        }
         std::vector<uint64_t> seqs = m.seqs;
         seqs.push_back(it->second.seq);
         ctx.emit(finding("GC04", Severity::high, seqs,
@@ -356,9 +408,14 @@ class Gc04 final : public Check {
   }
 
   void codex_texts(Context& ctx) {
-    for (const auto& [seq, digest] : codex_texts_) {
+    for (const auto& [seq, digest, text] : codex_texts_) {
       auto it = wire_by_text_.find(digest);
       if (it == wire_by_text_.end()) {
+        if (auto answer = redacted_answer_of(text)) {
+          redacted_texts_.add(seq);
+          matched_answers_.insert(*answer);
+          continue;
+        }
         ctx.emit(finding("GC04", Severity::high, {seq},
                          "Codex logged an assistant answer whose text matches no answer rebuilt from the wire."),
                  "codex-unmatched:" + to_hex(digest));
@@ -528,8 +585,12 @@ class Gc04 final : public Check {
   void event_answers(Context& ctx) {
     // Older Codex releases wrote this one themselves after a compaction.
     static const Digest kCompactDone = sha256("Compact task completed");
-    for (const auto& [seq, digest] : event_answers_) {
+    for (const auto& [seq, digest, text] : event_answers_) {
       if (wire_by_text_.contains(digest) || digest == kCompactDone) continue;
+      if (redacted_answer_of(text)) {
+        redacted_texts_.add(seq);
+        continue;
+      }
       ctx.emit(finding("GC04", Severity::high, {seq},
                        "Codex logged an agent_message event whose text matches no answer rebuilt from the wire."),
                "codex-event-unmatched:" + to_hex(digest));
@@ -658,14 +719,16 @@ class Gc04 final : public Check {
   std::vector<std::string> redacted_prompts_;  // user texts sent with redaction markers
   std::vector<LoggedPrompt> logged_prompts_;
   absl::flat_hash_map<Identity, std::vector<size_t>> unanswered_;  // file (and sidechain) -> prompts not yet answered
-  std::vector<std::pair<uint64_t, Digest>> event_answers_;
+  std::vector<LoggedAnswer> event_answers_;
+  std::vector<std::pair<uint64_t, std::string>> redacted_answers_;  // wire seq, answer text stored redacted
+  SeqList redacted_texts_;
   uint64_t requests_ = 0;
   uint64_t kept_bytes_ = 0;  // ends of logged results and cut-down sent forms
   static constexpr uint64_t kMaxKeptBytes = 64ull << 20;
   absl::flat_hash_set<Digest> summaries_;
   std::vector<uint64_t> compactions_;  // seqs of compaction summary lines, in order (at most kMaxSeqs)
   absl::flat_hash_set<Identity> logged_models_;
-  std::vector<std::pair<uint64_t, Digest>> codex_texts_;
+  std::vector<LoggedAnswer> codex_texts_;
   absl::flat_hash_set<uint64_t> matched_answers_;  // wire seqs
   SeqList synthetic_;
   std::vector<std::string> models_;
