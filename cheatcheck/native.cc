@@ -54,7 +54,11 @@ void read_content(simdjson::dom::object message, std::string_view text_type, Nat
     if (item.get(b)) continue;
     const std::string t = str(b, "type");
     if (t == text_type && n.assistant) n.text += str(b, "text");
-    if (is_call_block(t) && n.assistant) n.calls.push_back({str(b, "id"), str(b, "name"), member_digest(b, "input")});
+    if (is_call_block(t) && n.assistant) {
+      simdjson::dom::element input;
+      n.calls.push_back({str(b, "id"), str(b, "name"), member_digest(b, "input"),
+                         b.at_key("input").get(input) ? std::string("{}") : simdjson::minify(input)});
+    }
     if (t == "tool_result" && n.user) {
       n.results.push_back(str(b, "tool_use_id"));
       simdjson::dom::element c;
@@ -137,12 +141,12 @@ bool read_codex_item(simdjson::dom::object item, NativeInfo& n, StrictJsonParser
     n.assistant = true;
     std::string_view input;
     (void)json::string(item, type == "function_call" ? "arguments" : "input", &input);
-    n.calls.push_back({str(item, "call_id"), str(item, "name"), json::text_value_digest(input, input_parser)});
+    n.calls.push_back({str(item, "call_id"), str(item, "name"), json::text_value_digest(input, input_parser), std::string(input)});
     return true;
   }
   if (type == "local_shell_call") {
     n.assistant = true;
-    n.calls.push_back({str(item, "call_id"), "local_shell", member_digest(item, "action")});
+    n.calls.push_back({str(item, "call_id"), "local_shell", member_digest(item, "action"), std::string()});
     return true;
   }
   if (one_of(type, {"function_call_output", "custom_tool_call_output", "local_shell_call_output"})) {

@@ -21,6 +21,9 @@ struct NativeCall {
   std::string id;
   std::string name;
   Digest input{};
+  // The input as text: minified JSON (Claude Code), the arguments or free
+  // text as logged (Codex). For a wire form the recorder stored redacted.
+  std::string input_text;
 };
 
 struct NativeInfo {

@@ -406,6 +406,7 @@ TEST(WrappedLogs, ASecretRedactedOnTheWireButNotInTheLogIsNoEdit) {
   replace_first(R"("content":"parser.py")", R"("content":"parser.py\nANTHROPIC_API_KEY=)" + key + R"(\nREADME.md")");
   replace_first(R"("content":"Fix the parser")", R"("content":"Fix the parser, my key is )" + key + R"(, do not print it")");
   replace_first(R"("text":"Looking at it.")", R"("text":"Looking at it. Your key )" + key + R"( is exposed.")");
+  replace_first(R"("input":{"command":"ls"})", R"("input":{"command":"export ANTHROPIC_API_KEY=)" + key + R"(; ls"})");
   // And a Codex answer that repeats it, in its message item and event.
   std::string codex = codex_log(false);
   for (const std::string member : {R"("text":")", R"("message":")"}) {
@@ -415,8 +416,9 @@ TEST(WrappedLogs, ASecretRedactedOnTheWireButNotInTheLogIsNoEdit) {
     for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
       SCOPED_TRACE(name);
       const Wrapped w = wrap_form(text, name, order, LogEdit::none, fixtures::WireForm::redacted);
+      // GC05 too matches Codex answers by text.
       for (const auto& f : w.report.findings) {
-        EXPECT_TRUE(f.check != "GC04" || f.severity == Severity::info) << describe(w.report);
+        EXPECT_TRUE((f.check != "GC04" && f.check != "GC05") || f.severity == Severity::info) << describe(w.report);
       }
       EXPECT_TRUE(has_finding(w.report, "GC04", Severity::info, "answer text")) << describe(w.report);
     }
@@ -424,7 +426,7 @@ TEST(WrappedLogs, ASecretRedactedOnTheWireButNotInTheLogIsNoEdit) {
   for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
     const Wrapped clean = wrap_form(log, "claude.jsonl", order, LogEdit::none, fixtures::WireForm::redacted);
     EXPECT_TRUE(has_finding(clean.report, "GC04", Severity::info, "REDACTED")) << describe(clean.report);
-    for (LogEdit edit : {LogEdit::change_tool_result, LogEdit::change_prompt, LogEdit::change_text}) {
+    for (LogEdit edit : {LogEdit::change_tool_result, LogEdit::change_prompt, LogEdit::change_text, LogEdit::change_tool_input}) {
       for (size_t target = 0; target < 3; ++target) {
         fixtures::WrapSpec spec;
         spec.order = order;

@@ -54,6 +54,7 @@ struct WireCall {
   Digest input{};
   bool required = true;  // a finished answer's call: the harness must log it
   std::string id;        // clipped, for the finding
+  std::optional<std::string> redacted;  // the input, when the recorder redacted part of it (canonical_input)
 };
 
 struct LoggedCall {
@@ -61,6 +62,7 @@ struct LoggedCall {
   Identity name{};
   Digest input{};
   std::string id;
+  std::optional<std::string> input_text;  // canonical_input, kept within kMaxKeptBytes
 };
 
 // A text compared exactly and loosely (white space and Unicode
@@ -137,7 +139,7 @@ class Gc04 final : public Check {
     } else if (r.kind == Kind::wire) {
       wire_request(r, ctx);
     } else if (r.kind == Kind::native) {
-      native_line(r, ctx.native());
+      native_line(r, ctx.native(), ctx.body_parser());
     }
   }
 
@@ -185,9 +187,10 @@ class Gc04 final : public Check {
     const bool complete = a.finished && a.stop_reason != "max_tokens" && a.stop_reason != "incomplete";
     for (const auto& call : a.tool_calls) {
       if (call.id.empty()) continue;
-      wire_calls_.try_emplace(identity(call.id), WireCall{r.seq, identity(call.name),
+      auto [it, added] = wire_calls_.try_emplace(identity(call.id), WireCall{r.seq, identity(call.name),
                                                           json::text_value_digest(call.input, ctx.body_parser()),
-                                                          complete && !call.provider_run, clip_text(call.id)});
+                                                          complete && !call.provider_run, clip_text(call.id), std::nullopt});
+      if (added && has_redaction(call.input)) it->second.redacted = kept_text(canonical_input(call.input, ctx.body_parser()));
     }
   }
 
@@ -294,7 +297,7 @@ class Gc04 final : public Check {
     if (!joined.empty()) add(joined);
   }
 
-  void native_line(const Record& r, const NativeInfo& n) {
+  void native_line(const Record& r, const NativeInfo& n, StrictJsonParser& input_parser) {
     if (n.synthetic) synthetic_.add(r.seq);
     if (!n.summary.empty()) summaries_.insert(sha256(trimmed(n.summary)));
     if (n.compact_summary && compactions_.size() < kMaxSeqs) compactions_.push_back(r.seq);
@@ -322,7 +325,9 @@ class Gc04 final : public Check {
     ++native_lines_;
     if (!n.model.empty()) logged_models_.insert(identity(n.model));
     for (const NativeCall& c : n.calls) {
-      if (!c.id.empty()) logged_calls_.try_emplace(identity(c.id), LoggedCall{r.seq, identity(c.name), c.input, clip_text(c.id)});
+      if (c.id.empty()) continue;
+      auto [it, added] = logged_calls_.try_emplace(identity(c.id), LoggedCall{r.seq, identity(c.name), c.input, clip_text(c.id), {}});
+      if (added && c.input_text.size() <= kMaxKeptInput) it->second.input_text = kept_text(canonical_input(c.input_text, input_parser));
     }
     if (n.harness == NativeInfo::Harness::claude_code && !n.message_id.empty()) {
       NativeMessage& m = native_by_id_[identity(n.message_id)];
@@ -368,6 +373,13 @@ class Gc04 final : public Check {
     if (kept_bytes_ + text.size() > kMaxKeptBytes) return std::nullopt;
     kept_bytes_ += text.size();
     return std::string(text);
+  }
+
+  // A call's input as compared with redaction markers: JSON minified (the
+  // stream spaces it, the log does not), other text as it is.
+  static std::string canonical_input(std::string_view input, StrictJsonParser& parser) {
+    auto root = parser.parse_copy(input, 0);
+    return root ? simdjson::minify(*root) : std::string(input);
   }
 
   // The wire answer (its seq) whose redacted text matches `logged`.
@@ -437,6 +449,12 @@ class Gc04 final : public Check {
         continue;
       }
       matched_answers_.insert(it->second.seq);
+      const auto& sent = it->second.redacted;
+      if (it->second.name == c.name && it->second.input != c.input && sent && c.input_text &&
+          matches_with_redactions(*sent, *c.input_text)) {
+        redacted_texts_.add(c.seq);
+        continue;
+      }
       if (it->second.name != c.name || it->second.input != c.input) {
         ctx.emit(finding("GC04", Severity::high, {c.seq, it->second.seq},
                          "Tool call " + c.id + " as the harness logged it differs in " +
@@ -725,6 +743,7 @@ class Gc04 final : public Check {
   uint64_t requests_ = 0;
   uint64_t kept_bytes_ = 0;  // ends of logged results and cut-down sent forms
   static constexpr uint64_t kMaxKeptBytes = 64ull << 20;
+  static constexpr size_t kMaxKeptInput = 64 * 1024;  // a logged call input kept for redacted wire forms
   absl::flat_hash_set<Digest> summaries_;
   std::vector<uint64_t> compactions_;  // seqs of compaction summary lines, in order (at most kMaxSeqs)
   absl::flat_hash_set<Identity> logged_models_;

@@ -20,6 +20,7 @@
 #include <absl/container/flat_hash_set.h>
 
 #include "cheatcheck/checks/check.h"
+#include "cheatcheck/said_text.h"
 #include "core/json_strict.h"
 #include "core/sha256.h"
 
@@ -103,19 +104,27 @@ class Gc05 final : public Check {
   void on_record(const Record& r, Context& ctx) override {
     if (r.kind == Kind::wire && ctx.is_sse_response()) {
       if (wire_keys_.size() < kMaxTracked) wire_keys(ctx.answer(), wire_keys_);
+      keep_redacted(ctx.answer());
     } else if (r.kind == Kind::tunnel) {
       tunnel(r, ctx);
     } else if (r.kind == Kind::native) {
       const NativeInfo& n = ctx.native();
       if (n.user) tool_output(r);
-      if (n.assistant && assistant_.size() < kMaxTracked) assistant_.emplace_back(native_key(n), r.seq);
+      if (n.assistant && assistant_.size() < kMaxTracked) {
+        assistant_.push_back({native_key(n), r.seq, matched_by_text(n) ? kept(n.text) : std::nullopt});
+      }
     }
   }
 
   void finish(const VerifyReport&, Context& ctx) override {
     SeqList unproxied;
-    for (const auto& [key, seq] : assistant_) {
-      if (!key || !wire_keys_.contains(*key)) unproxied.add(seq);
+    for (const auto& [key, seq, text] : assistant_) {
+      if (key && wire_keys_.contains(*key)) continue;
+      if (text && std::any_of(redacted_.begin(), redacted_.end(),
+                              [&](const std::string& sent) { return matches_with_redactions(sent, *text); })) {
+        continue;
+      }
+      unproxied.add(seq);
     }
     if (!unproxied.empty()) {
       ctx.emit(finding("GC05", Severity::high, unproxied.seqs,
@@ -165,7 +174,35 @@ class Gc05 final : public Check {
   }
 
   absl::flat_hash_set<Identity> wire_keys_;
-  std::vector<std::pair<std::optional<Identity>, uint64_t>> assistant_;  // native_key, seq
+  struct Assistant {
+    std::optional<Identity> key;  // native_key
+    uint64_t seq = 0;
+    std::optional<std::string> text;  // a line matched by text, kept for redacted wire forms
+  };
+  std::vector<Assistant> assistant_;
+  // Codex answer texts the recorder stored redacted (a secret is
+  // [REDACTED:rule] there and verbatim in the log), within kMaxKeptBytes.
+  std::vector<std::string> redacted_;
+  uint64_t kept_bytes_ = 0;
+  static constexpr uint64_t kMaxKeptBytes = 16ull << 20;
+
+  static bool matched_by_text(const NativeInfo& n) {
+    return n.message_id.empty() && std::all_of(n.calls.begin(), n.calls.end(), [](const auto& c) { return c.id.empty(); });
+  }
+  std::optional<std::string> kept(std::string_view text) {
+    if (kept_bytes_ + text.size() > kMaxKeptBytes) return std::nullopt;
+    kept_bytes_ += text.size();
+    return std::string(text);
+  }
+  void keep_redacted(const RebuiltAnswer& a) {
+    if (a.provider == RebuiltAnswer::Provider::anthropic) return;
+    auto keep = [&](std::string_view t) {
+      if (!has_redaction(t)) return;
+      if (auto k = kept(t)) redacted_.push_back(std::move(*k));
+    };
+    keep(a.text);
+    for (std::string_view t : a.text_blocks()) keep(t);
+  }
   NamedSeqs tunnels_, calls_, mentions_;
 };
 
