@@ -17,7 +17,7 @@ class CheckVisitor final : public RecordVisitor {
     ctx_.begin_record(r);
     collect_facts(r, ctx_);
     for (auto& c : checks_) c->on_record(r, ctx_);
-    if (secrets_) secrets_->on_line(line.bytes, line.index);
+    if (secrets_) secrets_->on_record(line.bytes, line.index, r);
     return true;
   }
   void on_bad_line(const Line& line, const Error&) override {

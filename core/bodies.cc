@@ -217,12 +217,17 @@ uint64_t wire_size(const Record& r) {
 }
 
 WireBody read_wire_body(simdjson::dom::object body, size_t max_decoded) {
-  WireBody w;
-  if (json::string(body, "body", &w.stored) != json::Get::ok) return w;
-  w.present = true;
-  std::string_view encoding;
+  std::string_view stored, encoding;
+  if (json::string(body, "body", &stored) != json::Get::ok) return {};
   (void)json::string(body, "encoding", &encoding);
-  if (encoding != "base64") return w;
+  return wire_body(stored, encoding == "base64", max_decoded);
+}
+
+WireBody wire_body(std::string_view stored, bool base64, size_t max_decoded) {
+  WireBody w;
+  w.present = true;
+  w.stored = stored;
+  if (!base64) return w;
   w.base64 = true;
   std::string_view text = w.stored;
   // Whole groups of four characters: a prefix of valid base64 is valid.

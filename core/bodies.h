@@ -60,6 +60,9 @@ struct WireBody {
   std::string_view bytes() const { return base64 ? std::string_view(decoded) : stored; }
 };
 WireBody read_wire_body(simdjson::dom::object body, size_t max_decoded = SIZE_MAX);
+// The same from a body already read out of its record (`stored` must outlive
+// the result).
+WireBody wire_body(std::string_view stored, bool base64, size_t max_decoded = SIZE_MAX);
 
 bool is_uuid_lower(std::string_view s);
 

@@ -17,8 +17,11 @@
 #include "cheatcheck/secrets/rules.h"
 #include "cheatcheck/secrets/scan_cache.h"
 #include "cheatcheck/secrets/scan_pool.h"
+#include "cheatcheck/secrets/record_texts.h"
 #include "cheatcheck/secrets/trace_scan.h"
 #include "cli/json_writer.h"
+#include "core/keyring.h"
+#include "core/record.h"
 #include "tests/support.h"
 
 namespace goalcup::cheat {
@@ -1177,7 +1180,9 @@ TEST(ScanMode, MultiLinePrivateKeysInPlainFiles) {
 TEST(ScanPool, EachLineIsDeliveredOnceAcrossReusedBatches) {
   class MarkEveryLine final : public LineScanner {
    public:
-    void scan(std::string_view, uint64_t seq, ScanOutput* out) override { out->provider_key_lines.push_back(seq); }
+    void scan(std::string_view, uint64_t seq, const LineTexts*, ScanOutput* out) override {
+      out->provider_key_lines.push_back(seq);
+    }
   };
   for (unsigned threads : {0U, 2U}) {
     std::vector<uint64_t> seen;
@@ -1242,6 +1247,21 @@ TEST(ScanCache, ATextSeenBeforeGivesTheSameHitsWithoutAScan) {
   EXPECT_EQ(cache.found(), 2U);
 }
 
+// Everything a scan of a line reported, in order: rule, secret, decoding
+// chain, severity, note, seq and place; then markers and provider-key lines.
+std::string describe_output(const ScanOutput& o) {
+  std::string d;
+  for (const auto& h : o.hits) {
+    d += std::to_string(h.seq) + " " + h.location + " " + rule_of(h.hit) + " (" + h.hit.chain + ") " + h.hit.secret +
+         " " + std::to_string(static_cast<int>(h.hit.severity)) + " " + h.hit.note + "\n";
+  }
+  std::vector<std::string> markers(o.markers.begin(), o.markers.end());
+  std::sort(markers.begin(), markers.end());
+  for (const auto& m : markers) d += "marker " + m + "\n";
+  for (uint64_t seq : o.provider_key_lines) d += "provider key line " + std::to_string(seq) + "\n";
+  return d;
+}
+
 // Every line of planted traces whose tool outputs are re-sent by later
 // requests: what a cached scanner reports is byte for byte what an uncached
 // one reports, rule, secret, decoding chain, note, seq and place, in order.
@@ -1259,14 +1279,6 @@ TEST(ScanCache, FindingsOfATraceAreTheSameWithAndWithoutIt) {
     ScanCache cache;
     auto plain = make_record_line_scanner(true, Limits{});
     auto cached = make_record_line_scanner(true, Limits{}, &cache);
-    auto describe = [](const ScanOutput& o) {
-      std::string d;
-      for (const auto& h : o.hits) {
-        d += std::to_string(h.seq) + " " + h.location + " " + rule_of(h.hit) + " (" + h.hit.chain + ") " + h.hit.secret +
-             " " + std::to_string(static_cast<int>(h.hit.severity)) + " " + h.hit.note + "\n";
-      }
-      return d;
-    };
     size_t with_hits = 0;
     for (size_t i = 0; i < lines.size(); ++i) {
       const std::string padded = lines[i] + std::string(kLinePadding, '\0');
@@ -1274,12 +1286,80 @@ TEST(ScanCache, FindingsOfATraceAreTheSameWithAndWithoutIt) {
       ScanOutput a, b;
       plain->scan(line, i, &a);
       cached->scan(line, i, &b);
-      EXPECT_EQ(describe(a), describe(b)) << "line " << i;
+      EXPECT_EQ(describe_output(a), describe_output(b)) << "line " << i;
       with_hits += !a.hits.empty();
     }
     EXPECT_GE(with_hits, 5U);      // not vacuous: the planted secrets are found
     EXPECT_GT(cache.found(), 10U);  // and re-sent texts were replayed
   }
+}
+
+// The scan of a trace check reads each record's texts from the walk's parse
+// (TextArena) instead of parsing the line again: it must report exactly what
+// a scanner parsing the line itself reports, for every kind of record, with
+// headers (numbered past a malformed one), base64 bodies (valid or not),
+// native lines showing a provider's key, markers and lines that do not parse.
+TEST(RecordTexts, ScanOfTheWalksTextsIsTheScanOfTheLine) {
+  std::vector<std::string> lines;
+  fixtures::WrittenTrace written;
+  for (auto style : {fixtures::HarnessStyle::claude_code, fixtures::HarnessStyle::codex}) {
+    fixtures::TraceSpec spec;
+    spec.style = style;
+    spec.turns = 6;
+    for (const auto& n : fixtures::plant_names()) {
+      if (n.starts_with("secret-")) spec.plants.push_back(n);
+    }
+    for (auto& l : fixtures::conversation_lines(spec, testing::dev_key(), &written)) lines.push_back(std::move(l));
+  }
+  ASSERT_FALSE(written.secrets.empty());
+  const std::string& secret = written.secrets.front().second;
+  const std::string prev = "\"prev\":\"sha256:" + std::string(64, '0') + "\"";
+  auto record = [&](std::string_view kind, const std::string& body) {
+    return "{\"seq\":1,\"t\":\"2026-11-26T10:00:00Z\",\"kind\":\"" + std::string(kind) + "\"," + prev + ",\"body\":" + body + "}";
+  };
+  std::string json_secret;
+  JsonWriter(&json_secret).value(secret);
+  lines.push_back(record("wire", R"({"dir":"request","headers":[["a"],42,["x-api-key","k1234567890abcdef"],["authorization","Bearer [REDACTED:auth]"]],"encoding":"base64","body":")" +
+                                     base64_encode("{\"note\":" + json_secret + "}") + R"("})"));
+  lines.push_back(record("wire", R"({"dir":"response","encoding":"base64","body":"not base64 )" + secret + R"("})"));
+  lines.push_back(record("native", R"({"source":"claude-code","text":{"a":[)" + json_secret + R"(,{"b":"[REDACTED:openai-key]"}]}})"));
+  lines.push_back(record("native", R"({"source":"claude-code")"));  // does not parse
+  Limits limits;
+  RecordParser parser(limits);
+  auto self = make_record_line_scanner(true, limits);
+  auto given = make_record_line_scanner(true, limits);
+  size_t with_hits = 0, markers = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string padded = lines[i] + std::string(kLinePadding, '\0');
+    const std::string_view line(padded.data(), lines[i].size());
+    ScanOutput a, b;
+    self->scan(line, i, &a);
+    if (auto r = parser.parse(line, i)) {
+      TextArena arena;
+      const LineTexts texts{&arena, arena.add(*r)};
+      given->scan(line, i, &texts, &b);
+    } else {
+      EXPECT_GE(i, lines.size() - 1) << "only the last hand-written line is broken: " << r.error().message;
+      given->scan(line, i, nullptr, &b);
+    }
+    EXPECT_EQ(describe_output(b), describe_output(a)) << lines[i].substr(0, 300);
+    with_hits += !a.hits.empty();
+    markers += a.markers.size();
+  }
+  EXPECT_GE(with_hits, 8U);  // not vacuous
+  EXPECT_GE(markers, 2U);
+  // The hand-written lines, read as the format says.
+  ScanOutput request, native;
+  const std::string padded = lines[lines.size() - 4] + std::string(kLinePadding, '\0');
+  self->scan(std::string_view(padded.data(), lines[lines.size() - 4].size()), 7, &request);
+  const std::string request_found = describe_output(request);
+  EXPECT_NE(request_found.find("7 body.headers[2] api-key-header () k1234567890abcdef"), std::string::npos) << request_found;
+  EXPECT_NE(request_found.find("7 body.body "), std::string::npos) << request_found;
+  EXPECT_NE(request_found.find("(base64>json) " + secret), std::string::npos) << request_found;
+  const std::string padded_native = lines[lines.size() - 2] + std::string(kLinePadding, '\0');
+  self->scan(std::string_view(padded_native.data(), lines[lines.size() - 2].size()), 9, &native);
+  EXPECT_NE(describe_output(native).find("9 body.text.a[0] "), std::string::npos) << describe_output(native);
+  EXPECT_NE(describe_output(native).find("marker openai-key"), std::string::npos) << describe_output(native);
 }
 
 }  // namespace

@@ -12,6 +12,8 @@ constexpr size_t kCopyAtMost = 8 << 20;  // longer lines are scanned where they 
 
 }  // namespace
 
+size_t ScanPool::batch_bytes(const Batch& b) { return b.bytes.size() + b.texts.bytes(); }
+
 ScanPool::ScanPool(unsigned threads, const MakeScanner& make, Sink sink)
     : make_(make), sink_(std::move(sink)), current_(std::make_unique<Batch>()) {
   current_->bytes.reserve(kBatchBytes + (64 << 10));
@@ -43,26 +45,39 @@ ScanPool::~ScanPool() { finish(); }
 void ScanPool::scan_batch(LineScanner& scanner, Batch& batch) {
   size_t start = 0;
   for (size_t i = 0; i < batch.ends.size(); ++i) {
-    scanner.scan(std::string_view(batch.bytes).substr(start, batch.ends[i] - start), batch.seqs[i], &batch.out);
+    const std::string_view line = std::string_view(batch.bytes).substr(start, batch.ends[i] - start);
+    if (const auto& record = batch.records[i]) {
+      const LineTexts texts{&batch.texts, *record};
+      scanner.scan(line, batch.seqs[i], &texts, &batch.out);
+    } else {
+      scanner.scan(line, batch.seqs[i], nullptr, &batch.out);
+    }
     start = batch.ends[i];
   }
 }
 
-void ScanPool::add(std::string_view line, uint64_t seq) {
-  if (line.size() > kCopyAtMost) return scan_here(line, seq);
+void ScanPool::add(std::string_view line, uint64_t seq, const Record* record) {
+  if (line.size() > kCopyAtMost) return scan_here(line, seq, record);
   current_->bytes.append(line);
   current_->ends.push_back(current_->bytes.size());
   current_->seqs.push_back(seq);
-  if (current_->bytes.size() >= kBatchBytes || current_->ends.size() >= kBatchLines) submit();
+  current_->records.push_back(record ? std::optional(current_->texts.add(*record)) : std::nullopt);
+  if (current_->bytes.size() + current_->texts.bytes() >= kBatchBytes || current_->ends.size() >= kBatchLines) submit();
 }
 
 // A huge line is scanned on this thread, in its place in the order: a copy
 // per worker would multiply the memory a long line takes.
-void ScanPool::scan_here(std::string_view line, uint64_t seq) {
+void ScanPool::scan_here(std::string_view line, uint64_t seq, const Record* record) {
   flush();
   auto scanner = make_();  // not kept: its parsers grew to this line
   ScanOutput out;
-  scanner->scan(line, seq, &out);
+  if (record) {
+    TextArena arena;  // about the line's size, where a second parse would take more
+    const LineTexts texts{&arena, arena.add(*record)};
+    scanner->scan(line, seq, &texts, &out);
+  } else {
+    scanner->scan(line, seq, nullptr, &out);
+  }
   sink_(out);
 }
 
@@ -77,7 +92,7 @@ void ScanPool::submit() {
     return;
   }
   std::unique_lock lock(mu_);
-  in_flight_bytes_ += batch->bytes.size();
+  in_flight_bytes_ += batch_bytes(*batch);
   todo_.push_back(batch.get());
   in_flight_.push_back(std::move(batch));
   work_cv_.notify_one();
@@ -93,7 +108,7 @@ void ScanPool::deliver_done_front(std::unique_lock<std::mutex>& lock) {
   done_cv_.wait(lock, [&] { return in_flight_.front()->done; });
   auto batch = std::move(in_flight_.front());
   in_flight_.pop_front();
-  in_flight_bytes_ -= batch->bytes.size();
+  in_flight_bytes_ -= batch_bytes(*batch);
   lock.unlock();
   sink_(batch->out);
   give_back(std::move(batch));
@@ -110,10 +125,13 @@ std::unique_ptr<ScanPool::Batch> ScanPool::take_spare() {
 }
 
 void ScanPool::give_back(std::unique_ptr<Batch> b) {
-  if (b->bytes.capacity() > 4 * kBatchBytes) return;  // grown for one long line: let it go
+  // Grown for one long line: let it go.
+  if (b->bytes.capacity() > 4 * kBatchBytes || b->texts.capacity() > 4 * kBatchBytes) return;
   b->bytes.clear();
   b->ends.clear();
   b->seqs.clear();
+  b->texts.clear();
+  b->records.clear();
   b->out.hits.clear();
   b->out.markers.clear();
   b->out.provider_key_lines.clear();

@@ -1,10 +1,11 @@
 // The secret scan on worker threads. Lines are copied into batches of about
-// a megabyte; each worker scans whole batches with its own engine (engines
-// hold parsers and are not shared); the results come back to the calling
-// thread in the order the lines were added, so a report is the same for any
-// number of threads. Bytes in flight are bounded (16 MB), and a line longer
-// than 8 MB is scanned on the calling thread without a copy, so memory
-// follows neither the trace nor the thread count.
+// a megabyte, with the texts of the record when the caller has parsed it
+// (so that workers need not parse it again); each worker scans whole batches
+// with its own engine (engines hold parsers and are not shared); the results
+// come back to the calling thread in the order the lines were added, so a
+// report is the same for any number of threads. Bytes in flight are bounded
+// (16 MB), and a line longer than 8 MB is scanned on the calling thread
+// without a copy, so memory follows neither the trace nor the thread count.
 #pragma once
 
 #include <absl/container/flat_hash_set.h>
@@ -14,12 +15,14 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
 
 #include "cheatcheck/secrets/engine.h"
+#include "cheatcheck/secrets/record_texts.h"
 
 namespace goalcup::cheat {
 
@@ -37,12 +40,21 @@ struct ScanOutput {
   std::vector<uint64_t> provider_key_lines;  // native lines showing a model provider's key
 };
 
+// A record's texts, read out of it where it was parsed.
+struct LineTexts {
+  const TextArena* arena = nullptr;
+  RecordTexts record;
+};
+
 // Scans one line; one instance per thread. Each line has kLinePadding
 // readable bytes after it (for the JSON parser).
 class LineScanner {
  public:
   virtual ~LineScanner() = default;
-  virtual void scan(std::string_view line, uint64_t seq, ScanOutput* out) = 0;
+  // `texts`, when given, are the line's record already read (a scanner that
+  // reads records then does not parse the line).
+  virtual void scan(std::string_view line, uint64_t seq, const LineTexts* texts, ScanOutput* out) = 0;
+  void scan(std::string_view line, uint64_t seq, ScanOutput* out) { scan(line, seq, nullptr, out); }
 };
 
 class ScanPool {
@@ -58,8 +70,9 @@ class ScanPool {
 
   // Copies `line` (or scans it here, if huge); the sink may be called from
   // here with earlier results. `line` needs kLinePadding readable bytes
-  // after it, as LineReader's lines have.
-  void add(std::string_view line, uint64_t seq);
+  // after it, as LineReader's lines have. `record`, when given, is the line
+  // parsed: its texts are copied with it.
+  void add(std::string_view line, uint64_t seq, const Record* record = nullptr);
   // Delivers every result so far (the sink has seen every line added).
   void flush();
   // Flushes and stops the workers. Idempotent.
@@ -70,11 +83,14 @@ class ScanPool {
     std::string bytes;
     std::vector<size_t> ends;  // end offset of each line in bytes
     std::vector<uint64_t> seqs;
+    TextArena texts;
+    std::vector<std::optional<RecordTexts>> records;  // per line, when parsed by the caller
     ScanOutput out;
     bool done = false;
   };
   static void scan_batch(LineScanner& scanner, Batch& batch);
-  void scan_here(std::string_view line, uint64_t seq);
+  static size_t batch_bytes(const Batch& b);  // what it holds, for the bound on bytes in flight
+  void scan_here(std::string_view line, uint64_t seq, const Record* record);
   void submit();
   std::unique_ptr<Batch> take_spare();  // on the calling thread only
   void give_back(std::unique_ptr<Batch> b);

@@ -119,42 +119,51 @@ bool is_provider_key(uint32_t rule) {
 }
 
 // Every string of a record, with its place ("body.headers[2]"); wire bodies
-// stored as base64 are decoded first.
+// stored as base64 are decoded first. The record's texts come from whoever
+// parsed it (the walk, in a trace check) or from this scanner's own parse.
 class RecordLineScanner final : public LineScanner {
  public:
+  using LineScanner::scan;
   RecordLineScanner(bool prefilter, const Limits& limits, ScanCache* cache)
       : prefilter_(prefilter), parser_(limits), engine_(limits) {
     engine_.use_cache(cache);
   }
 
-  void scan(std::string_view line, uint64_t seq, ScanOutput* out) override {
+  void scan(std::string_view line, uint64_t seq, const LineTexts* texts, ScanOutput* out) override {
     out_ = out;
     seq_ = seq;
     if (line.find("[REDACTED:") != std::string_view::npos) collect_markers(line, &out->markers);
     if (prefilter_ && !Prefilter::instance().may_hold_secret(line)) return;
+    if (texts) return scan_texts(*texts);
     auto r = parser_.parse(line, seq);
     if (!r) return scan_string(line, "line");  // the verifier reports why; the text is still scanned
-    std::string path;
-    if (r->kind == Kind::wire) {
-      scan_headers(*r);
-      scan_wire_body(r->body);
-    }
-    const size_t before = out->hits.size();
-    for (auto field : r->body) {
-      if (r->kind == Kind::wire && (field.key == "body" || field.key == "headers")) continue;
-      path = "body." + std::string(field.key);
-      for_each_string_at(field.value, path, [&](std::string_view text, const std::string& at) { scan_string(text, at); });
-    }
-    if (r->kind == Kind::native && std::any_of(out->hits.begin() + static_cast<ptrdiff_t>(before), out->hits.end(),
-                                                 [](const LocatedHit& h) { return is_provider_key(h.hit.rule); })) {
-      out->provider_key_lines.push_back(seq);
-    }
+    own_.clear();
+    scan_texts(LineTexts{&own_, own_.add(*r)});
+    if (own_.capacity() > kKeepArenaBytes) own_ = TextArena();  // grown for a long line
   }
 
  private:
-  void scan_wire_body(simdjson::dom::object body) {
-    const WireBody wire = read_wire_body(body);
-    if (!wire.present) return;
+  static constexpr size_t kKeepArenaBytes = 4 << 20;
+
+  void scan_texts(const LineTexts& texts) {
+    const TextArena& arena = *texts.arena;
+    const size_t before = out_->hits.size();
+    for (const TextItem& item : arena.items(texts.record)) {
+      switch (item.role) {
+        case TextItem::Role::header: scan_header(item.index, arena.name(item), arena.text(item)); break;
+        case TextItem::Role::wire_body: scan_wire_body(arena.text(item), item.base64); break;
+        case TextItem::Role::field: scan_string(arena.text(item), std::string(arena.name(item))); break;
+      }
+    }
+    if (texts.record.kind == Kind::native &&
+        std::any_of(out_->hits.begin() + static_cast<ptrdiff_t>(before), out_->hits.end(),
+                    [](const LocatedHit& h) { return is_provider_key(h.hit.rule); })) {
+      out_->provider_key_lines.push_back(seq_);
+    }
+  }
+
+  void scan_wire_body(std::string_view stored, bool base64) {
+    const WireBody wire = wire_body(stored, base64);
     if (wire.base64 && wire.base64_ok) return scan_string(wire.decoded, "body.body", "base64");
     scan_string(wire.stored, "body.body");
   }
@@ -165,35 +174,29 @@ class RecordLineScanner final : public LineScanner {
     for (auto& h : hits_) out_->hits.push_back({std::move(h), seq_, path});
   }
 
-  void scan_headers(const Record& r) {
-    simdjson::dom::array headers;
-    if (json::array(r.body, "headers", &headers) != json::Get::ok) return;
-    size_t i = 0;
+  // A credential header is a finding even when no rule knows its value.
+  void scan_header(uint32_t index, std::string_view name, std::string_view value) {
     static const uint32_t kAuthRule = static_cast<uint32_t>(*rule_index("auth-header"));
     static const uint32_t kKeyRule = static_cast<uint32_t>(*rule_index("api-key-header"));
-    for (auto h : headers) {
-      const std::string path = "body.headers[" + std::to_string(i++) + "]";
-      simdjson::dom::array pair;
-      std::string_view name, value;
-      if (h.get(pair) || pair.size() != 2 || pair.at(0).get(name) || pair.at(1).get(value)) continue;
-      hits_.clear();
-      engine_.scan(value, "", &hits_);
-      std::string_view secret = header_secret(value);
-      if (sensitive_header(name) && hits_.empty() && value.find("[REDACTED:") == std::string_view::npos &&
-          secret.size() >= 8) {
-        constexpr std::string_view kAuth = "authorization";  // or proxy-authorization
-        const bool bearer =
-            name.size() >= kAuth.size() && strncasecmp(name.data() + name.size() - kAuth.size(), kAuth.data(), kAuth.size()) == 0;
-        hits_.push_back({bearer ? kAuthRule : kKeyRule, std::string(secret), "", Severity::high,
-                         "a credential header value the recorder did not redact"});
-      }
-      for (auto& hit : hits_) out_->hits.push_back({std::move(hit), seq_, path});
+    const std::string path = "body.headers[" + std::to_string(index) + "]";
+    hits_.clear();
+    engine_.scan(value, "", &hits_);
+    std::string_view secret = header_secret(value);
+    if (sensitive_header(name) && hits_.empty() && value.find("[REDACTED:") == std::string_view::npos &&
+        secret.size() >= 8) {
+      constexpr std::string_view kAuth = "authorization";  // or proxy-authorization
+      const bool bearer =
+          name.size() >= kAuth.size() && strncasecmp(name.data() + name.size() - kAuth.size(), kAuth.data(), kAuth.size()) == 0;
+      hits_.push_back({bearer ? kAuthRule : kKeyRule, std::string(secret), "", Severity::high,
+                       "a credential header value the recorder did not redact"});
     }
+    for (auto& hit : hits_) out_->hits.push_back({std::move(hit), seq_, path});
   }
 
   bool prefilter_;
   RecordParser parser_;
   SecretEngine engine_;
+  TextArena own_;  // the texts of a line this scanner parsed itself
   std::vector<SecretHit> hits_;
   ScanOutput* out_ = nullptr;
   uint64_t seq_ = 0;
@@ -201,11 +204,12 @@ class RecordLineScanner final : public LineScanner {
 
 class TextLineScanner final : public LineScanner {
  public:
+  using LineScanner::scan;
   TextLineScanner(bool prefilter, const Limits& limits, ScanCache* cache) : prefilter_(prefilter), engine_(limits) {
     engine_.use_cache(cache);
   }
 
-  void scan(std::string_view line, uint64_t seq, ScanOutput* out) override {
+  void scan(std::string_view line, uint64_t seq, const LineTexts*, ScanOutput* out) override {
     if (line.find("[REDACTED:") != std::string_view::npos) collect_markers(line, &out->markers);
     if (prefilter_ && !Prefilter::instance().may_hold_secret(line)) return;
     hits_.clear();

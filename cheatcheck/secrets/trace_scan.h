@@ -54,8 +54,8 @@ class SecretCollector {
 
 // The secret scan of a trace, fed every line in order (records that did not
 // parse are scanned as text, so a broken line hides nothing). With threads,
-// lines are scanned on workers (each parses the record again: the walk's
-// parse is gone by then) and collected here in order. A long text seen
+// lines are scanned on workers (with the texts of the walk's parse, copied,
+// or parsing the line again when given none) and collected here in order. A long text seen
 // before in the trace is not scanned again (ScanCache).
 class TraceSecretScan {
  public:
@@ -64,6 +64,9 @@ class TraceSecretScan {
   TraceSecretScan(unsigned threads, bool keep_text, const Limits& limits);
   std::vector<std::pair<std::string, std::string>> texts() const { return collector_.texts(); }
   void on_line(std::string_view line, uint64_t seq) { pool_.add(line, seq); }
+  // A line the caller parsed into `record`: its texts go to the workers, which
+  // then need not parse it again.
+  void on_record(std::string_view line, uint64_t seq, const Record& record) { pool_.add(line, seq, &record); }
   void finish(Context& ctx);
 
  private:
