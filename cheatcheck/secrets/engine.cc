@@ -80,7 +80,7 @@ void SecretEngine::scan(std::string_view text, std::string_view chain, std::vect
 
 void SecretEngine::scan_at(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out,
                            std::string* owner) {
-  if (text.size() < 12) return;
+  if (text.size() < kMinText) return;
   scanned_ += text.size();
   // JSON text: its strings are what it says; scanning them decoded finds
   // both plain and escaped secrets.

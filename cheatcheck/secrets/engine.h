@@ -27,6 +27,9 @@ struct SecretHit {
 
 class SecretEngine {
  public:
+  // A text shorter than this holds no secret any rule finds; it is not scanned.
+  static constexpr size_t kMinText = 12;
+
   // JSON found in a string is parsed under `limits` (the run's, so that
   // --max-depth reaches it; a text past them is scanned as plain text).
   explicit SecretEngine(const Limits& limits);

@@ -1,14 +1,19 @@
 #include "cheatcheck/secrets/record_texts.h"
 
-#include "cheatcheck/secrets/engine.h"
 #include "core/json_strict.h"
 
 namespace goalcup::cheat {
+namespace {
+
+// A header value shorter than this holds no credential (see the scan's
+// header rule and SecretEngine::kMinText).
+constexpr size_t kMinHeaderValue = 8;
+
+}  // namespace
 
 RecordTexts TextArena::add(const Record& r) {
   RecordTexts out{r.kind, items_.size(), 0};
-  const bool wire = r.kind == Kind::wire;
-  if (wire) {
+  if (r.kind == Kind::wire) {
     add_headers(r.body);
     // Stored as written; a base64 body is decoded by the scan (wire_body()).
     std::string_view stored, encoding;
@@ -17,14 +22,11 @@ RecordTexts TextArena::add(const Record& r) {
       push(TextItem::Role::wire_body, {}, stored, 0, encoding == "base64");
     }
   }
-  std::string path;
-  for (auto field : r.body) {
-    if (wire && (field.key == "body" || field.key == "headers")) continue;
-    path = "body.";
-    path += field.key;
-    for_each_string_at(field.value, path,
-                       [&](std::string_view text, const std::string& at) { push(TextItem::Role::field, at, text); });
-  }
+  // Paths are built for nothing here; only a string that holds a secret
+  // needs its own, and it is found again from the rank.
+  for_each_record_string(r, [&](uint64_t rank, const std::string&, std::string_view text) {
+    if (text.size() >= SecretEngine::kMinText) push(TextItem::Role::field, {}, text, rank);
+  });
   out.count = items_.size() - out.first;
   return out;
 }
@@ -39,22 +41,28 @@ void TextArena::clear() {
 void TextArena::add_headers(simdjson::dom::object body) {
   simdjson::dom::array headers;
   if (json::array(body, "headers", &headers) != json::Get::ok) return;
-  uint32_t i = 0;
+  uint64_t i = 0;
   for (auto h : headers) {
-    const uint32_t index = i++;
+    const uint64_t index = i++;
     simdjson::dom::array pair;
     std::string_view name, value;
     if (h.get(pair) || pair.size() != 2 || pair.at(0).get(name) || pair.at(1).get(value)) continue;
-    push(TextItem::Role::header, name, value, index);
+    if (value.size() >= kMinHeaderValue) push(TextItem::Role::header, name, value, index);
   }
 }
 
-void TextArena::push(TextItem::Role role, std::string_view name, std::string_view text, uint32_t index, bool base64) {
-  TextItem item{role, base64, index, bytes_.size(), name.size(), 0, text.size()};
+void TextArena::push(TextItem::Role role, std::string_view name, std::string_view text, uint64_t index, bool base64) {
   bytes_ += name;
-  item.text_at = bytes_.size();
+  items_.push_back({role, base64, name.size(), index, bytes_.size(), text.size()});
   bytes_ += text;
-  items_.push_back(item);
+}
+
+std::string record_string_path(const Record& r, uint64_t rank) {
+  std::string found = "body";
+  for_each_record_string(r, [&](uint64_t at, const std::string& path, std::string_view) {
+    if (at == rank) found = path;
+  });
+  return found;
 }
 
 }  // namespace goalcup::cheat

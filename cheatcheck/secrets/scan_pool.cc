@@ -72,7 +72,8 @@ void ScanPool::scan_here(std::string_view line, uint64_t seq, const Record* reco
   auto scanner = make_();  // not kept: its parsers grew to this line
   ScanOutput out;
   if (record) {
-    TextArena arena;  // about the line's size, where a second parse would take more
+    TextArena arena;  // at most the line's size, where a second parse would take more
+    arena.reserve(line.size());  // grown by doubling, it would hold two copies at once
     const LineTexts texts{&arena, arena.add(*record)};
     scanner->scan(line, seq, &texts, &out);
   } else {

@@ -134,32 +134,58 @@ class RecordLineScanner final : public LineScanner {
     seq_ = seq;
     if (line.find("[REDACTED:") != std::string_view::npos) collect_markers(line, &out->markers);
     if (prefilter_ && !Prefilter::instance().may_hold_secret(line)) return;
-    if (texts) return scan_texts(*texts);
+    if (texts) return scan_texts(*texts, line, nullptr);
     auto r = parser_.parse(line, seq);
     if (!r) return scan_string(line, "line");  // the verifier reports why; the text is still scanned
     own_.clear();
-    scan_texts(LineTexts{&own_, own_.add(*r)});
+    scan_texts(LineTexts{&own_, own_.add(*r)}, line, &*r);
     if (own_.capacity() > kKeepArenaBytes) own_ = TextArena();  // grown for a long line
   }
 
  private:
   static constexpr size_t kKeepArenaBytes = 4 << 20;
 
-  void scan_texts(const LineTexts& texts) {
+  // A string's hit, whose place is found once the record's scan is over.
+  struct Unplaced {
+    size_t hit;     // in out_->hits
+    uint64_t rank;  // of its string in the record
+  };
+
+  // `parsed` is the line's record when this scanner parsed it.
+  void scan_texts(const LineTexts& texts, std::string_view line, const Record* parsed) {
     const TextArena& arena = *texts.arena;
     const size_t before = out_->hits.size();
+    unplaced_.clear();
     for (const TextItem& item : arena.items(texts.record)) {
       switch (item.role) {
         case TextItem::Role::header: scan_header(item.index, arena.name(item), arena.text(item)); break;
         case TextItem::Role::wire_body: scan_wire_body(arena.text(item), item.base64); break;
-        case TextItem::Role::field: scan_string(arena.text(item), std::string(arena.name(item))); break;
+        case TextItem::Role::field:
+          const size_t first = out_->hits.size();
+          scan_string(arena.text(item), std::string());
+          for (size_t h = first; h < out_->hits.size(); ++h) unplaced_.push_back({h, item.index});
+          break;
       }
     }
+    if (!unplaced_.empty()) place_hits(line, parsed);
     if (texts.record.kind == Kind::native &&
         std::any_of(out_->hits.begin() + static_cast<ptrdiff_t>(before), out_->hits.end(),
                     [](const LocatedHit& h) { return is_provider_key(h.hit.rule); })) {
       out_->provider_key_lines.push_back(seq_);
     }
+  }
+
+  // Names the place of each string that held a secret: rare, so the line
+  // is parsed again for it when the walk's texts were scanned.
+  void place_hits(std::string_view line, const Record* parsed) {
+    Result<Record> again = parsed ? Result<Record>(*parsed) : parser_.parse(line, seq_);
+    size_t next = 0;  // unplaced_ is in rank order
+    if (again) {
+      for_each_record_string(*again, [&](uint64_t rank, const std::string& path, std::string_view) {
+        for (; next < unplaced_.size() && unplaced_[next].rank == rank; ++next) out_->hits[unplaced_[next].hit].location = path;
+      });
+    }
+    for (; next < unplaced_.size(); ++next) out_->hits[unplaced_[next].hit].location = "body";  // not reached: same parser, same line
   }
 
   void scan_wire_body(std::string_view stored, bool base64) {
@@ -175,7 +201,7 @@ class RecordLineScanner final : public LineScanner {
   }
 
   // A credential header is a finding even when no rule knows its value.
-  void scan_header(uint32_t index, std::string_view name, std::string_view value) {
+  void scan_header(uint64_t index, std::string_view name, std::string_view value) {
     static const uint32_t kAuthRule = static_cast<uint32_t>(*rule_index("auth-header"));
     static const uint32_t kKeyRule = static_cast<uint32_t>(*rule_index("api-key-header"));
     const std::string path = "body.headers[" + std::to_string(index) + "]";
@@ -197,6 +223,7 @@ class RecordLineScanner final : public LineScanner {
   RecordParser parser_;
   SecretEngine engine_;
   TextArena own_;  // the texts of a line this scanner parsed itself
+  std::vector<Unplaced> unplaced_;
   std::vector<SecretHit> hits_;
   ScanOutput* out_ = nullptr;
   uint64_t seq_ = 0;
