@@ -1362,5 +1362,30 @@ TEST(RecordTexts, ScanOfTheWalksTextsIsTheScanOfTheLine) {
   EXPECT_NE(describe_output(native).find("marker openai-key"), std::string::npos) << describe_output(native);
 }
 
+// The copy handed to the scan's workers stays within a small factor of the
+// line however the JSON nests: a path per string, kept, would have made a
+// line of short strings deep in arrays take many times its size.
+TEST(RecordTexts, TheCopyOfADeeplyNestedLineStaysNearItsSize) {
+  const int depth = 60;
+  std::string value = std::string(depth, '[');
+  for (int i = 0; i < 20000; ++i) value += std::string(i ? "," : "") + "\"abcdefghijkl\"";
+  value += std::string(depth, ']');
+  const std::string line = "{\"seq\":1,\"t\":\"2026-11-26T10:00:00Z\",\"kind\":\"native\",\"prev\":\"sha256:" +
+                           std::string(64, '0') + "\",\"body\":{\"deep\":" + value + "}}";
+  const std::string padded = line + std::string(kLinePadding, '\0');
+  RecordParser parser(Limits{});  // 60 arrays deep, within the default depth
+  auto r = parser.parse(std::string_view(padded.data(), line.size()), 1);
+  ASSERT_TRUE(r) << r.error().message;
+  TextArena arena;
+  const RecordTexts texts = arena.add(*r);
+  EXPECT_EQ(texts.count, 20000U);  // every string long enough to hold a secret
+  EXPECT_LT(arena.bytes(), 4 * line.size()) << arena.bytes() << " bytes for a line of " << line.size();
+  EXPECT_EQ(record_string_path(*r, 19999), "body.deep" + [&] {
+    std::string p;
+    for (int i = 1; i < depth; ++i) p += "[0]";
+    return p + "[19999]";
+  }());
+}
+
 }  // namespace
 }  // namespace goalcup::cheat
