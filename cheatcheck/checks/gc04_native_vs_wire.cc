@@ -495,7 +495,10 @@ class Gc04 final : public Check {
   // Each logged tool result against the forms the model was sent.
   void result_texts(Context& ctx) {
     SeqList loose, reminded, cut, redacted, replaced, unsure, unkept;
-    for (const auto& [key, logged] : logged_texts_) {
+    for (const auto& entry : logged_texts_) {
+      // Not a structured binding: lambdas below use it (clang 14 cannot capture one).
+      const auto& key = entry.first;
+      const auto& logged = entry.second;
       auto sent = sent_results_.find(key);
       if (sent == sent_results_.end() || sent->second.forms.empty()) continue;
       const auto& forms = sent->second.forms;

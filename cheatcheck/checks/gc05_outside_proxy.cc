@@ -121,7 +121,7 @@ class Gc05 final : public Check {
     for (const auto& [key, seq, text] : assistant_) {
       if (key && wire_keys_.contains(*key)) continue;
       if (text && std::any_of(redacted_.begin(), redacted_.end(),
-                              [&](const std::string& sent) { return matches_with_redactions(sent, *text); })) {
+                              [&said = text](const std::string& sent) { return matches_with_redactions(sent, *said); })) {
         continue;
       }
       unproxied.add(seq);
