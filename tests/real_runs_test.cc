@@ -35,11 +35,14 @@ struct Wrapped {
   CheatReport report;
 };
 
-Wrapped wrap_text_and_check(const std::string& log, const std::string& name, WrapOrder order, LogEdit edit) {
+// `form`: how the wire may honestly differ from the log (WireForm::same: not at all).
+Wrapped wrap_text_and_check(const std::string& log, const std::string& name, WrapOrder order, LogEdit edit,
+                            fixtures::WireForm form = fixtures::WireForm::same) {
   fixtures::WrapSpec spec;
   spec.order = order;
   spec.edit = edit;
   spec.file = name;
+  spec.wire_form = form;
   fixtures::Lines lines;
   Wrapped w;
   w.result = fixtures::wrap_log(log, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
@@ -258,22 +261,6 @@ TEST(WrappedLogs, BookkeepingLinesOfNewerReleasesAreUnderstood) {
 // white space or Unicode normalization. Honest runs so wrapped are clean
 // (the forms that differ are listed at info), and every edit of what was
 // said is still high through each form.
-Wrapped wrap_form(const std::string& log, const std::string& name, WrapOrder order, LogEdit edit,
-                  fixtures::WireForm form) {
-  fixtures::WrapSpec spec;
-  spec.order = order;
-  spec.edit = edit;
-  spec.file = name;
-  spec.wire_form = form;
-  fixtures::Lines lines;
-  Wrapped w;
-  w.result = fixtures::wrap_log(log, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
-  static const Keyring ring = testing::dev_keyring();
-  CheatOptions opt;
-  opt.walk.keyring = &ring;
-  w.report = check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt);
-  return w;
-}
 
 bool any_high(const CheatReport& r) {
   return std::any_of(r.findings.begin(), r.findings.end(), [](const Finding& f) { return f.severity == Severity::high; });
@@ -308,7 +295,7 @@ TEST(WrappedLogs, OtherWireFormsOfAnHonestLogAreCleanAndEditsStayHigh) {
   for (const auto& [name, log] : logs) {
     for (const auto& [form, info] : forms) {
       SCOPED_TRACE(name + " form " + std::to_string(static_cast<int>(form)));
-      const Wrapped clean = wrap_form(log, name, WrapOrder::live, LogEdit::none, form);
+      const Wrapped clean = wrap_text_and_check(log, name, WrapOrder::live, LogEdit::none, form);
       EXPECT_VERDICT(clean.report.verify, Verdict::verified);
       expect_clean(clean.report);
       // The long log has text each form changes: the tolerance was used, not skipped.
@@ -317,7 +304,7 @@ TEST(WrappedLogs, OtherWireFormsOfAnHonestLogAreCleanAndEditsStayHigh) {
       }
       for (LogEdit edit : {LogEdit::change_tool_result, LogEdit::change_prompt, LogEdit::change_event_prompt,
                            LogEdit::change_event_answer}) {
-        const Wrapped w = wrap_form(log, name, WrapOrder::live, edit, form);
+        const Wrapped w = wrap_text_and_check(log, name, WrapOrder::live, edit, form);
         if (!w.result.edited) continue;
         EXPECT_TRUE(any_high(w.report)) << w.result.edit_note << ": no high finding\n" << describe(w.report);
       }
@@ -332,7 +319,7 @@ TEST(RealRuns, OtherWireFormsOfHonestRealLogsAreClean) {
   for (const auto& log : logs) {
     for (WireForm form : {WireForm::blocks, WireForm::spacing, WireForm::nfd, WireForm::truncate, WireForm::reminders}) {
       SCOPED_TRACE(log.filename().string() + " form " + std::to_string(static_cast<int>(form)));
-      const Wrapped w = wrap_form(testing::read_file(log.string()), log.filename().string(), WrapOrder::late, LogEdit::none, form);
+      const Wrapped w = wrap_text_and_check(testing::read_file(log.string()), log.filename().string(), WrapOrder::late, LogEdit::none, form);
       EXPECT_VERDICT(w.report.verify, Verdict::verified);
       expect_clean(w.report);
     }
@@ -415,7 +402,7 @@ TEST(WrappedLogs, ASecretRedactedOnTheWireButNotInTheLogIsNoEdit) {
   for (const auto& [name, text] : std::vector<std::pair<std::string, std::string>>{{"rollout.jsonl", codex}, {"claude.jsonl", log}}) {
     for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
       SCOPED_TRACE(name);
-      const Wrapped w = wrap_form(text, name, order, LogEdit::none, fixtures::WireForm::redacted);
+      const Wrapped w = wrap_text_and_check(text, name, order, LogEdit::none, fixtures::WireForm::redacted);
       // GC05 too matches Codex answers by text.
       for (const auto& f : w.report.findings) {
         EXPECT_TRUE((f.check != "GC04" && f.check != "GC05") || f.severity == Severity::info) << describe(w.report);
@@ -424,7 +411,7 @@ TEST(WrappedLogs, ASecretRedactedOnTheWireButNotInTheLogIsNoEdit) {
     }
   }
   for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
-    const Wrapped clean = wrap_form(log, "claude.jsonl", order, LogEdit::none, fixtures::WireForm::redacted);
+    const Wrapped clean = wrap_text_and_check(log, "claude.jsonl", order, LogEdit::none, fixtures::WireForm::redacted);
     EXPECT_TRUE(has_finding(clean.report, "GC04", Severity::info, "REDACTED")) << describe(clean.report);
     for (LogEdit edit : {LogEdit::change_tool_result, LogEdit::change_prompt, LogEdit::change_text, LogEdit::change_tool_input}) {
       for (size_t target = 0; target < 3; ++target) {
