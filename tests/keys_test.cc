@@ -41,6 +41,9 @@ TEST(Keys, NoKeyWhoseSeedIsInThisRepositoryIsPinned) {
     std::stringstream ss;
     ss << in.rdbuf();
     const std::string text = ss.str();
+    // std::regex is slow (17 s over the repository under ASan): only files
+    // that name a seed at all go through it.
+    if (text.find("\"seed\"") == std::string::npos) continue;
     for (std::sregex_iterator m(text.begin(), text.end(), seed_re), end; m != end; ++m) {
       auto seed = base64_decode((*m)[1].str());
       if (!seed || seed->size() != 32) continue;
