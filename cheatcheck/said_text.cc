@@ -24,6 +24,22 @@ constexpr Composition kCompositions[] = {
 #include "cheatcheck/unicode_compose.inc"
 };
 
+// No code point below this is the second half of a composition (the
+// table's and Hangul's); ASCII never is.
+constexpr char32_t kLowestSecond = [] {
+  char32_t lowest = 0x1161;  // Hangul's first vowel
+  for (const Composition& c : kCompositions) lowest = std::min(lowest, c.second);
+  return lowest;
+}();
+static_assert(kLowestSecond >= 0x80);
+
+// 1 for the ASCII bytes loose_text keeps, 0 for white space.
+constexpr std::array<uint8_t, 128> kKeepAscii = [] {
+  std::array<uint8_t, 128> keep{};
+  for (size_t b = 0; b < keep.size(); ++b) keep[b] = b == ' ' || (b >= 0x09 && b <= 0x0D) ? 0 : 1;
+  return keep;
+}();
+
 // Decodes one UTF-8 sequence at s[i] (invalid bytes stand for themselves
 // as U+DC80.. so that they still compare).
 char32_t next_code_point(std::string_view s, size_t& i) {
@@ -46,22 +62,29 @@ char32_t next_code_point(std::string_view s, size_t& i) {
   return cp;
 }
 
-void append_utf8(std::string& out, char32_t cp) {
+// Writes cp as UTF-8 at `at` (room for 4 bytes); returns its length.
+size_t put_utf8(char* at, char32_t cp) {
+  const auto byte = [](char32_t v) { return static_cast<char>(v); };
   if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
+    at[0] = byte(cp);
+    return 1;
   }
+  if (cp < 0x800) {
+    at[0] = byte(0xC0 | (cp >> 6));
+    at[1] = byte(0x80 | (cp & 0x3F));
+    return 2;
+  }
+  if (cp < 0x10000) {
+    at[0] = byte(0xE0 | (cp >> 12));
+    at[1] = byte(0x80 | ((cp >> 6) & 0x3F));
+    at[2] = byte(0x80 | (cp & 0x3F));
+    return 3;
+  }
+  at[0] = byte(0xF0 | (cp >> 18));
+  at[1] = byte(0x80 | ((cp >> 12) & 0x3F));
+  at[2] = byte(0x80 | ((cp >> 6) & 0x3F));
+  at[3] = byte(0x80 | (cp & 0x3F));
+  return 4;
 }
 
 bool is_space(char32_t c) {
@@ -132,24 +155,39 @@ std::string content_text(simdjson::dom::element content) {
 }
 
 std::string loose_text(std::string_view text) {
-  std::vector<char32_t> cps;
-  cps.reserve(text.size());
-  size_t last_starter = SIZE_MAX;
+  // Written in place, with room for the rest of the text always kept ahead
+  // of `w`: an ASCII byte (most of any log) is stored unconditionally and
+  // kept by advancing `w` unless it is white space, without a branch. Only
+  // code points that can be a composition's second half are looked up, and
+  // the last code point kept is then overwritten with the composition.
+  // This runs over every distinct tool result of a trace.
+  std::string out(text.size(), '\0');
+  size_t w = 0;
+  char32_t last = 0;                   // the last non-ASCII code point kept
+  size_t last_at = std::string::npos;  // where it starts in out
   for (size_t i = 0; i < text.size();) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    if (b < 0x80) {
+      out[w] = static_cast<char>(b);
+      w += kKeepAscii[b];
+      ++i;
+      continue;
+    }
     const char32_t c = next_code_point(text, i);
     if (is_space(c)) continue;
-    if (last_starter != SIZE_MAX && last_starter + 1 == cps.size()) {
-      if (char32_t both = composed(cps.back(), c)) {
-        cps.back() = both;
-        continue;
-      }
+    // An invalid byte grows to 3: keep room for the rest and one code point.
+    if (const size_t need = w + (text.size() - i) + 4; need > out.size()) out.resize(std::max(2 * out.size(), need));
+    if (w > 0 && static_cast<unsigned char>(out[w - 1]) < 0x80) {  // an ASCII byte came last
+      last = static_cast<unsigned char>(out[w - 1]);
+      last_at = w - 1;
     }
-    cps.push_back(c);
-    last_starter = cps.size() - 1;
+    const char32_t both = last_at != std::string::npos && w > 0 && c >= kLowestSecond ? composed(last, c) : 0;
+    if (both != 0) w = last_at;
+    last = both != 0 ? both : c;
+    last_at = w;
+    w += put_utf8(&out[w], last);
   }
-  std::string out;
-  out.reserve(text.size());
-  for (char32_t c : cps) append_utf8(out, c);
+  out.resize(w);
   return out;
 }
 

@@ -32,6 +32,17 @@ TEST(SaidText, LooseTextIgnoresOnlySpacingAndNormalization) {
   EXPECT_NE(loose_text("all tests pass"), loose_text("all tests fail"));
 }
 
+TEST(SaidText, LooseTextKeepsInvalidBytesApartAndComposesAcrossSpaces) {
+  // Each invalid byte stands for itself as 3 bytes: the text grows.
+  EXPECT_EQ(loose_text(std::string(1000, '\xff')).size(), 3000u);
+  EXPECT_EQ(loose_text("\xff \xfe"), loose_text("\xff\xfe"));
+  EXPECT_NE(loose_text("\xff"), loose_text("\xfe"));
+  EXPECT_EQ(loose_text("x\xffe\u0301"), loose_text("x\xff\u00e9"));      // after an invalid byte
+  EXPECT_EQ(loose_text("\u00e9 \u0301"), loose_text("\u00e9\u0301"));      // after a non-ASCII code point
+  EXPECT_EQ(loose_text("e \u0301"), loose_text("\u00e9"));                  // white space is gone first
+  EXPECT_EQ(loose_text("\u0301x"), "\u0301x");                              // nothing to compose with
+}
+
 TEST(SaidText, ClaudeCodeRemindersAreTakenOutOfWhatWasSent) {
   EXPECT_EQ(without_reminders("ok\n<system-reminder>\nUse the task tools.\n</system-reminder>"), "ok\n");
   EXPECT_EQ(without_reminders("<system-reminder>a</system-reminder>ok<system-reminder>b</system-reminder>"), "ok");

@@ -351,7 +351,9 @@ class Gc04 final : public Check {
     if (!added) return;
     it->second.seq = seq;
     it->second.said = SaidDigests::of(text);
-    it->second.unreminded = sha256(loose_text(without_reminders(text)));
+    it->second.unreminded = text.find("<system-reminder>") == std::string::npos
+                                ? it->second.said.loose
+                                : sha256(loose_text(without_reminders(text)));
     const uint64_t keep = std::min<uint64_t>(text.size(), 2 * Excerpt::kExcerptBytes);
     if (kept_bytes_ + keep <= kMaxKeptBytes) {
       kept_bytes_ += keep;
