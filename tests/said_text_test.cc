@@ -37,7 +37,7 @@ TEST(SaidText, LooseTextKeepsInvalidBytesApartAndComposesAcrossSpaces) {
   EXPECT_EQ(loose_text(std::string(1000, '\xff')).size(), 3000u);
   EXPECT_EQ(loose_text("\xff \xfe"), loose_text("\xff\xfe"));
   EXPECT_NE(loose_text("\xff"), loose_text("\xfe"));
-  EXPECT_EQ(loose_text("x\xffe\u0301"), loose_text("x\xff\u00e9"));      // after an invalid byte
+  EXPECT_EQ(loose_text("x\xff" "e\u0301"), loose_text("x\xff\u00e9"));   // after an invalid byte
   EXPECT_EQ(loose_text("\u00e9 \u0301"), loose_text("\u00e9\u0301"));      // after a non-ASCII code point
   EXPECT_EQ(loose_text("e \u0301"), loose_text("\u00e9"));                  // white space is gone first
   EXPECT_EQ(loose_text("\u0301x"), "\u0301x");                              // nothing to compose with

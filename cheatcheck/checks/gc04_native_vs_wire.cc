@@ -17,6 +17,7 @@
 // kMaxKeptBytes.
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
+#include <xxhash.h>
 
 #include <algorithm>
 #include <optional>
@@ -80,6 +81,10 @@ struct SentResult {
   static constexpr size_t kMaxForms = 4;
   uint64_t seq = 0;
   std::vector<SaidDigests> forms;
+  // Each form's size and XXH3, to pass over a re-sent form without hashing
+  // it again: a harness re-sends every result with every later request. A
+  // collision could only drop a form, which makes the check stricter.
+  std::vector<std::pair<size_t, XXH64_hash_t>> quick;
   std::vector<Digest> unreminded;  // loose digests of forms with Claude Code's reminders taken out
   std::vector<std::string> kept_forms;  // the forms that look cut down or hold redaction markers
   bool cut_dropped = false;  // such a form was not kept (kMaxKeptBytes)
@@ -243,14 +248,13 @@ class Gc04 final : public Check {
   void sent_result(std::string_view id, simdjson::dom::object holder, std::string_view member, uint64_t seq) {
     SentResult& sent = sent_results_[identity(id)];
     if (sent.seq == 0) sent.seq = seq;
+    if (sent.forms.size() >= SentResult::kMaxForms) return;
     simdjson::dom::element content;
     const std::string text = holder.at_key(member).get(content) ? std::string() : content_text(content);
-    const Digest exact = sha256(text);
-    if (sent.forms.size() >= SentResult::kMaxForms ||
-        std::any_of(sent.forms.begin(), sent.forms.end(), [&](const SaidDigests& f) { return f.exact == exact; })) {
-      return;
-    }
-    sent.forms.push_back({exact, sha256(loose_text(text))});
+    const std::pair<size_t, XXH64_hash_t> quick{text.size(), XXH3_64bits(text.data(), text.size())};
+    if (std::find(sent.quick.begin(), sent.quick.end(), quick) != sent.quick.end()) return;
+    sent.quick.push_back(quick);
+    sent.forms.push_back(SaidDigests::of(text));
     if (text.find("<system-reminder>") != std::string::npos) sent.unreminded.push_back(sha256(loose_text(without_reminders(text))));
     const bool marked = text.find("truncated") != std::string::npos || text.find("omitted") != std::string::npos ||
                         has_redaction(text);
