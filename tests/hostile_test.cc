@@ -879,7 +879,8 @@ TEST(HostileBudgets, AThousandSmallBombsInOneUploadStopEarly) {
 
 // A wire record whose body is `text`, stored as UTF-8 (escaped here as a
 // JSON string: only quotes and backslashes need it in what the tests write).
-std::string wire_record(uint64_t seq, std::string_view dir, std::string_view text) {
+// `text` as the inside of a JSON string (quotes, backslashes, newlines).
+std::string json_escaped(std::string_view text) {
   std::string escaped;
   escaped.reserve(text.size() + text.size() / 8);
   for (char c : text) {
@@ -890,6 +891,11 @@ std::string wire_record(uint64_t seq, std::string_view dir, std::string_view tex
     }
     escaped += c;
   }
+  return escaped;
+}
+
+std::string wire_record(uint64_t seq, std::string_view dir, std::string_view text) {
+  const std::string escaped = json_escaped(text);
   const bool request = dir == "request";
   const std::string body = std::string("{\"conn\":1,\"exchange\":1,\"dir\":\"") + std::string(dir) +
                            "\",\"host\":\"api.anthropic.com\"," +
@@ -992,6 +998,39 @@ TEST(HostileBodies, ViewsOnAFiftyMBRequestBodyAreBounded) {
   const Outcome o = run_measured({GOALCUP_INSPECT_BIN, "conversation", "--format", "json", path});
   const std::string omitted = std::to_string(large_request().messages - 1000);
   EXPECT_NE(o.out.find("\"kind\":\"omitted\",\"text\":\"" + omitted + " "), std::string::npos) << o.out.substr(o.out.size() - std::min<size_t>(o.out.size(), 400));
+}
+
+// Logged prompts that each differ from thousands of distinct redacted ones
+// that requests carried: comparing every pair would look at 48 GB. GC04
+// bounds the comparisons and says which prompts it left uncompared (a
+// warning), never judging them changed.
+TEST(HostileBodies, ManyPromptsAgainstManyRedactedOnesAreBounded) {
+  constexpr int kPrompts = 2000;
+  const std::string pad(6000, 'y');
+  std::string trace;
+  uint64_t seq = 0;
+  for (int i = 0; i < kPrompts; ++i) {
+    const std::string n = std::to_string(i);
+    trace += wire_record(seq++, "request",
+                         R"({"model":"m","max_tokens":10,"messages":[{"role":"user","content":"prompt )" + n +
+                             " [REDACTED:generic-secret] " + pad + R"("}]})");
+    const std::string prompt = R"({"type":"user","uuid":"u)" + n + R"(","message":{"role":"user","content":"other )" + n +
+                               " " + pad + R"("}})";
+    const std::string answer = R"({"type":"assistant","uuid":"a)" + n + R"(","parentUuid":"u)" + n +
+                               R"(","message":{"id":"msg_)" + n + R"(","role":"assistant","content":[{"type":"text","text":"ok"}]}})";
+    for (const std::string& line : {prompt, answer}) {
+      std::string rec = envelope(seq, R"({"source":"claude-code","file":"p/s.jsonl","line_no":)" + std::to_string(seq + 1) +
+                                           R"(,"text":")" + json_escaped(line) + R"("})");
+      rec.replace(rec.find("\"gap\""), 5, "\"native\"");
+      trace += rec;
+      ++seq;
+    }
+  }
+  const std::string path = put("many-redacted-prompts.jsonl", trace);
+  const Outcome o = run_measured({GOALCUP_CHEATCHECK_BIN, "--no-progress", "--no-secrets", "--format", "json", path});
+  EXPECT_FALSE(o.killed);
+  EXPECT_EQ(o.exit_code, 1) << o.out.substr(0, 400);
+  EXPECT_NE(o.out.find("were not compared with every redacted prompt"), std::string::npos) << o.out.substr(0, 400);
 }
 
 // A stream of 500,000 content blocks: the first 1,024 are kept apart, the

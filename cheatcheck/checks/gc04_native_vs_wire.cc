@@ -274,11 +274,11 @@ class Gc04 final : public Check {
     std::string_view role, text;
     if (item.get(o) || json::string(o, "role", &role) != json::Get::ok || role != "user") return;
     auto add = [&](std::string_view said) {
-      if (wire_prompts_.size() >= kMaxTracked) return;
-      wire_prompts_.insert(sha256(said));
+      // Each request re-sends the prompts before it: only a new one is
+      // normalized and kept.
+      if (wire_prompts_.size() >= kMaxTracked || !wire_prompts_.insert(sha256(said)).second) return;
       wire_prompts_loose_.insert(sha256(loose_text(said)));
-      if (has_redaction(said) && kept_bytes_ + said.size() <= kMaxKeptBytes &&
-          std::find(redacted_prompts_.begin(), redacted_prompts_.end(), said) == redacted_prompts_.end()) {
+      if (has_redaction(said) && kept_bytes_ + said.size() <= kMaxKeptBytes) {
         kept_bytes_ += said.size();
         redacted_prompts_.emplace_back(said);
       }
@@ -582,16 +582,20 @@ class Gc04 final : public Check {
   // one of a run may never have been sent.
   void prompts(Context& ctx) {
     if (requests_ == 0) return;
-    SeqList loose, redacted;
+    SeqList loose, redacted, uncompared;
+    // Every logged prompt against every redacted sent one is a product a
+    // crafted upload can make huge: the bytes looked at are bounded, and a
+    // prompt left uncompared is said, never judged changed.
+    uint64_t budget = kRedactedCompareBytes;
     for (const LoggedPrompt& p : logged_prompts_) {
       if (!p.answered || wire_prompts_.contains(p.said.exact)) continue;
       if (wire_prompts_loose_.contains(p.said.loose)) {
         loose.add(p.seq);
         continue;
       }
-      if (p.text && std::any_of(redacted_prompts_.begin(), redacted_prompts_.end(),
-                                [&](const std::string& sent) { return matches_with_redactions(sent, *p.text); })) {
-        redacted.add(p.seq);
+      const RedactedMatch match = p.text ? matches_a_redacted_prompt(*p.text, budget) : RedactedMatch::no;
+      if (match != RedactedMatch::no) {
+        (match == RedactedMatch::yes ? redacted : uncompared).add(p.seq);
         continue;
       }
       ctx.emit(finding("GC04", Severity::high, {p.seq},
@@ -606,6 +610,25 @@ class Gc04 final : public Check {
                  "logged user prompt(s) match what was sent once the recorder's [REDACTED:...] markers stand for "
                  "the secrets the log keeps.",
                  "prompt-redacted");
+    emit_counted(ctx, "GC04", Severity::warning, uncompared,
+                 "logged user prompt(s) were not compared with every redacted prompt the requests carried (" +
+                     std::to_string(kRedactedCompareBytes >> 20) + " MiB of comparisons, a bound for crafted "
+                     "uploads): not judged.",
+                 "prompt-uncompared");
+  }
+
+  enum class RedactedMatch { yes, no, not_compared };
+
+  // Whether `logged` is one of the redacted prompts sent, within `budget`
+  // bytes of comparison (each comparison looks at both texts at most once).
+  RedactedMatch matches_a_redacted_prompt(std::string_view logged, uint64_t& budget) const {
+    for (const std::string& sent : redacted_prompts_) {
+      const uint64_t cost = sent.size() + logged.size();
+      if (cost > budget) return RedactedMatch::not_compared;
+      budget -= cost;
+      if (matches_with_redactions(sent, logged)) return RedactedMatch::yes;
+    }
+    return RedactedMatch::no;
   }
 
   // Codex's agent_message events repeat each answer's text for its UI.
@@ -752,6 +775,7 @@ class Gc04 final : public Check {
   uint64_t requests_ = 0;
   uint64_t kept_bytes_ = 0;  // ends of logged results and cut-down sent forms
   static constexpr uint64_t kMaxKeptBytes = 64ull << 20;
+  static constexpr uint64_t kRedactedCompareBytes = 4ull << 30;  // about 2 s
   static constexpr size_t kMaxKeptInput = 64 * 1024;  // a logged call input kept for redacted wire forms
   absl::flat_hash_set<Digest> summaries_;
   std::vector<uint64_t> compactions_;  // seqs of compaction summary lines, in order (at most kMaxSeqs)
