@@ -1030,7 +1030,7 @@ TEST(HostileBodies, ManyPromptsAgainstManyRedactedOnesAreBounded) {
   const Outcome o = run_measured({GOALCUP_CHEATCHECK_BIN, "--no-progress", "--no-secrets", "--format", "json", path});
   EXPECT_FALSE(o.killed);
   EXPECT_EQ(o.exit_code, 1) << o.out.substr(0, 400);
-  EXPECT_NE(o.out.find("were not compared with every redacted prompt"), std::string::npos) << o.out.substr(0, 400);
+  EXPECT_NE(o.out.find("were not compared with every redacted text"), std::string::npos) << o.out.substr(0, 400);
 }
 
 // A stream of 500,000 content blocks: the first 1,024 are kept apart, the

@@ -160,6 +160,12 @@ class Gc04 final : public Check {
     result_texts(ctx);
     prompts(ctx);
     event_answers(ctx);
+    std::sort(uncompared_.seqs.begin(), uncompared_.seqs.end());
+    emit_counted(ctx, "GC04", Severity::warning, uncompared_,
+                 "logged text(s) were not compared with every redacted text the wire carried (" +
+                     std::to_string(kRedactedCompareBytes >> 30) + " GiB of comparisons, a bound for crafted "
+                     "uploads): not judged.",
+                 "redacted-uncompared");
     std::sort(redacted_texts_.seqs.begin(), redacted_texts_.seqs.end());
     emit_counted(ctx, "GC04", Severity::info, redacted_texts_,
                  "logged answer text(s) match the answer rebuilt from the wire once the recorder's [REDACTED:...] "
@@ -388,13 +394,28 @@ class Gc04 final : public Check {
     return root ? simdjson::minify(*root) : std::string(input);
   }
 
+  enum class RedactedMatch { yes, no, not_compared };
+
+  // Whether `logged` matches `sent` once its redaction markers stand for
+  // secrets. Every logged text against every redacted sent one is a product
+  // a crafted upload can make huge: the bytes looked at in a run are
+  // bounded, and a text left uncompared is said (uncompared_), never judged
+  // changed.
+  RedactedMatch compare_redacted(std::string_view sent, std::string_view logged) {
+    const uint64_t cost = sent.size() + logged.size();  // each is looked at once at most
+    if (cost > compare_budget_) return RedactedMatch::not_compared;
+    compare_budget_ -= cost;
+    return matches_with_redactions(sent, logged) ? RedactedMatch::yes : RedactedMatch::no;
+  }
+
   // The wire answer (its seq) whose redacted text matches `logged`.
-  std::optional<uint64_t> redacted_answer_of(const std::optional<std::string>& logged) const {
-    if (!logged) return std::nullopt;
+  std::pair<RedactedMatch, uint64_t> redacted_answer_of(const std::optional<std::string>& logged) {
+    if (!logged) return {RedactedMatch::no, 0};
     for (const auto& [seq, sent] : redacted_answers_) {
-      if (matches_with_redactions(sent, *logged)) return seq;
+      const RedactedMatch match = compare_redacted(sent, *logged);
+      if (match != RedactedMatch::no) return {match, seq};
     }
-    return std::nullopt;
+    return {RedactedMatch::no, 0};
   }
 
   void claude_messages(Context& ctx) {
@@ -429,9 +450,14 @@ class Gc04 final : public Check {
     for (const auto& [seq, digest, text] : codex_texts_) {
       auto it = wire_by_text_.find(digest);
       if (it == wire_by_text_.end()) {
-        if (auto answer = redacted_answer_of(text)) {
+        const auto [match, answer] = redacted_answer_of(text);
+        if (match == RedactedMatch::yes) {
           redacted_texts_.add(seq);
-          matched_answers_.insert(*answer);
+          matched_answers_.insert(answer);
+          continue;
+        }
+        if (match == RedactedMatch::not_compared) {
+          uncompared_.add(seq);
           continue;
         }
         ctx.emit(finding("GC04", Severity::high, {seq},
@@ -582,20 +608,16 @@ class Gc04 final : public Check {
   // one of a run may never have been sent.
   void prompts(Context& ctx) {
     if (requests_ == 0) return;
-    SeqList loose, redacted, uncompared;
-    // Every logged prompt against every redacted sent one is a product a
-    // crafted upload can make huge: the bytes looked at are bounded, and a
-    // prompt left uncompared is said, never judged changed.
-    uint64_t budget = kRedactedCompareBytes;
+    SeqList loose, redacted;
     for (const LoggedPrompt& p : logged_prompts_) {
       if (!p.answered || wire_prompts_.contains(p.said.exact)) continue;
       if (wire_prompts_loose_.contains(p.said.loose)) {
         loose.add(p.seq);
         continue;
       }
-      const RedactedMatch match = p.text ? matches_a_redacted_prompt(*p.text, budget) : RedactedMatch::no;
+      const RedactedMatch match = p.text ? matches_a_redacted_prompt(*p.text) : RedactedMatch::no;
       if (match != RedactedMatch::no) {
-        (match == RedactedMatch::yes ? redacted : uncompared).add(p.seq);
+        (match == RedactedMatch::yes ? redacted : uncompared_).add(p.seq);
         continue;
       }
       ctx.emit(finding("GC04", Severity::high, {p.seq},
@@ -610,23 +632,13 @@ class Gc04 final : public Check {
                  "logged user prompt(s) match what was sent once the recorder's [REDACTED:...] markers stand for "
                  "the secrets the log keeps.",
                  "prompt-redacted");
-    emit_counted(ctx, "GC04", Severity::warning, uncompared,
-                 "logged user prompt(s) were not compared with every redacted prompt the requests carried (" +
-                     std::to_string(kRedactedCompareBytes >> 20) + " MiB of comparisons, a bound for crafted "
-                     "uploads): not judged.",
-                 "prompt-uncompared");
   }
 
-  enum class RedactedMatch { yes, no, not_compared };
-
-  // Whether `logged` is one of the redacted prompts sent, within `budget`
-  // bytes of comparison (each comparison looks at both texts at most once).
-  RedactedMatch matches_a_redacted_prompt(std::string_view logged, uint64_t& budget) const {
+  // Whether `logged` is one of the redacted prompts sent.
+  RedactedMatch matches_a_redacted_prompt(std::string_view logged) {
     for (const std::string& sent : redacted_prompts_) {
-      const uint64_t cost = sent.size() + logged.size();
-      if (cost > budget) return RedactedMatch::not_compared;
-      budget -= cost;
-      if (matches_with_redactions(sent, logged)) return RedactedMatch::yes;
+      const RedactedMatch match = compare_redacted(sent, logged);
+      if (match != RedactedMatch::no) return match;
     }
     return RedactedMatch::no;
   }
@@ -637,8 +649,9 @@ class Gc04 final : public Check {
     static const Digest kCompactDone = sha256("Compact task completed");
     for (const auto& [seq, digest, text] : event_answers_) {
       if (wire_by_text_.contains(digest) || digest == kCompactDone) continue;
-      if (redacted_answer_of(text)) {
-        redacted_texts_.add(seq);
+      const RedactedMatch match = redacted_answer_of(text).first;
+      if (match != RedactedMatch::no) {
+        (match == RedactedMatch::yes ? redacted_texts_ : uncompared_).add(seq);
         continue;
       }
       ctx.emit(finding("GC04", Severity::high, {seq},
@@ -775,7 +788,9 @@ class Gc04 final : public Check {
   uint64_t requests_ = 0;
   uint64_t kept_bytes_ = 0;  // ends of logged results and cut-down sent forms
   static constexpr uint64_t kMaxKeptBytes = 64ull << 20;
-  static constexpr uint64_t kRedactedCompareBytes = 4ull << 30;  // about 2 s
+  static constexpr uint64_t kRedactedCompareBytes = 4ull << 30;  // well under 2 s
+  uint64_t compare_budget_ = kRedactedCompareBytes;
+  SeqList uncompared_;  // logged texts compare_redacted() had no budget left for
   static constexpr size_t kMaxKeptInput = 64 * 1024;  // a logged call input kept for redacted wire forms
   absl::flat_hash_set<Digest> summaries_;
   std::vector<uint64_t> compactions_;  // seqs of compaction summary lines, in order (at most kMaxSeqs)
