@@ -72,6 +72,13 @@ std::vector<std::string> sample_texts() {
       "SRC_ACCESS_TOKEN=sgp_" + random_chars(40, 26, "0123456789abcdef"),
       "JWT := eyJhbGciOiJSzzI1NiIsImtpZCI6ImsxIn0.eyJzdWIiOiJ1LTc3MzEiLCJyb2xlIjoib3BzIiwiaWF0IjoxNzAwMDAwMDAwfQ." +
           random_chars(43, 27),
+      // Azure's identifiable keys, Salesforce, Kubernetes, provider-named keys.
+      "conn " + random_chars(76, 28, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") + "+ASt" +
+          random_chars(5, 29) + "w== end",
+      "sf 00D" + random_chars(12, 30) + "!" + random_chars(96, 31) + " end",
+      "bootstrapTokens:\n- token: \"" + random_chars(6, 32, "abcdefghijklmnopqrstuvwxyz0123456789") + "." +
+          random_chars(16, 33, "abcdefghijklmnopqrstuvwxyz0123456789") + "\"",
+      "TWILIO_AUTH_TOKEN = \"" + random_chars(32, 34, "0123456789abcdef") + "\"",
   };
 }
 

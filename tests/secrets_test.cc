@@ -226,6 +226,118 @@ TEST(SecretRules, HeldOutPrefixFormats) {
                     "shpss_" + random_chars(32, 84, hex)));
 }
 
+// Azure's identifiable and annotated keys (the signature at its place in
+// random base64), Salesforce's access token, Twitch's chat token and
+// Kubernetes' bootstrap token, each written from its documented layout:
+// one that must be found, and a near miss that must not be.
+TEST(SecretRules, AzureSalesforceTwitchAndBootstrapFormats) {
+  using testing::random_chars;
+  const std::string b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const std::string url64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  const std::string lower = "abcdefghijklmnopqrstuvwxyz0123456789";
+  struct Case {
+    std::string rule, token, near_miss;
+  };
+  const Case cases[] = {
+      {"azure-storage-key", random_chars(76, 201, b64) + "+ASt" + random_chars(5, 202, b64) + "g==",
+       random_chars(70, 201, b64) + "+ASt" + random_chars(5, 202, b64) + "g=="},
+      {"azure-cosmosdb-key", random_chars(76, 203, b64) + "ACDb" + random_chars(5, 204, b64) + "Q==",
+       random_chars(76, 203, b64) + "ACDb" + random_chars(5, 204, b64) + "B=="},
+      {"azure-identifiable-key", random_chars(33, 205, b64) + "+ASb" + "K" + random_chars(5, 206, b64) + "=",
+       random_chars(33, 205, b64) + "+ASb" + "Z" + random_chars(5, 206, b64) + "="},
+      {"azure-container-registry-key", random_chars(42, 207, b64) + "+ACR" + "B" + random_chars(5, 208, b64),
+       random_chars(42, 207, b64) + "+ACR" + "B" + random_chars(9, 208, b64)},
+      {"azure-search-key", random_chars(42, 209, b64) + "AzSe" + "C" + random_chars(5, 210, b64),
+       random_chars(42, 209, b64) + "AzSe" + "E" + random_chars(5, 210, b64)},
+      {"azure-function-key", random_chars(44, 211, url64) + "AzFu" + random_chars(5, 212, url64) + "w==",
+       random_chars(30, 211, url64) + "AzFu" + random_chars(5, 212, url64) + "w=="},
+      {"azure-annotated-key",
+       random_chars(52, 213) + "JQQJ99" + "B" + "C" + random_chars(16, 214) + "ACOG" + random_chars(4, 215),
+       random_chars(52, 213) + "JQQJ99" + "B" + "Z" + random_chars(16, 214) + "ACOG" + random_chars(4, 215)},
+      {"discord-webhook", "discord.com/api/webhooks/" + random_chars(18, 228, "0123456789") + "/" + random_chars(68, 229, url64),
+       "discord.com/api/webhooks/" + random_chars(18, 228, "0123456789") + "/" + random_chars(20, 229, url64)},
+      {"rubygems-key", "rubygems_" + random_chars(48, 230, "0123456789abcdef"),
+       "rubygems_" + random_chars(40, 230, "0123456789abcdef")},
+      {"salesforce-token", "00D" + random_chars(12, 216) + "!" + random_chars(96, 217),
+       "00D" + random_chars(12, 216) + "!" + random_chars(40, 217)},
+  };
+  for (const Case& c : cases) {
+    EXPECT_TRUE(finds("KEY " + c.token + " end", c.rule, c.token)) << c.rule;
+    EXPECT_TRUE(scan("KEY " + c.near_miss + " end").empty()) << c.rule << ": " << c.near_miss;
+  }
+  // Twitch's chat token is the 30 characters after oauth: (a longer value
+  // may be a generic secret, never Twitch's).
+  const std::string twitch = random_chars(30, 218, lower);
+  EXPECT_TRUE(finds("PASS oauth:" + twitch, "twitch-token", twitch));
+  for (const auto& h : scan("PASS oauth:" + random_chars(31, 218, lower))) EXPECT_NE(rule_of(h), "twitch-token");
+  // A storage key of the identifiable form is high; inside a longer base64 run it is not one.
+  const std::string storage = cases[0].token;
+  EXPECT_EQ(highest("AZURE_STORAGE=" + storage), Severity::high);
+  EXPECT_TRUE(scan("blob " + random_chars(40, 219, b64) + storage + " end").empty());
+  // Azure DevOps' annotated PAT keeps its own rule.
+  const std::string ado = random_chars(52, 220) + "JQQJ99" + random_chars(18, 221) + "AZDO" + random_chars(4, 222);
+  EXPECT_TRUE(finds("pat " + ado, "azure-devops-pat", ado));
+  // Kubernetes bootstrap tokens where kubeadm puts them; kubeadm's
+  // documented example counts up and is no token.
+  const std::string boot = random_chars(6, 223, lower) + "." + random_chars(16, 224, lower);
+  EXPECT_TRUE(finds("kubeadm join 10.0.0.5:6443 --token " + boot + " --discovery-token-unsafe-skip-ca-verification",
+                    "kubernetes-bootstrap-token", boot));
+  EXPECT_TRUE(finds("bootstrapTokens:\n- token: \"" + boot + "\"\n  ttl: 24h0m0s", "kubernetes-bootstrap-token", boot));
+  EXPECT_EQ(highest("kubeadm join 10.0.0.5:6443 --token " + boot), Severity::high);
+  EXPECT_TRUE(scan("kubeadm join 10.0.0.5:6443 --token abcdef.0123456789abcdef").empty());
+  EXPECT_TRUE(scan("kubeadm join 10.0.0.5:6443 --token " + random_chars(6, 223, lower) + "." +
+                   random_chars(20, 224, lower))
+                  .empty());
+  EXPECT_EQ(highest("kubeadm join 10.0.0.5:6443 --token 07401b.f395accd246ae52d"), Severity::warning);
+  const std::string half = random_chars(16, 225, lower);
+  EXPECT_TRUE(finds("stringData:\n  token-id: " + random_chars(6, 226, lower) + "\n  token-secret: " + half,
+                    "kubernetes-bootstrap-token", half));
+  // docker login's -p gives the registry's password.
+  const std::string acr_password = random_chars(32, 227);
+  EXPECT_TRUE(finds("docker login myreg.azurecr.io -u myreg -p " + acr_password, "cli-password", acr_password));
+  EXPECT_TRUE(scan("docker login myreg.azurecr.io -u myreg -p $ACR_PASSWORD").empty());
+}
+
+// Keys with no prefix, found under a name holding their provider's name
+// and only in that provider's shape: warnings.
+TEST(SecretRules, ProviderNamedKeysOfTheirProvidersShape) {
+  using testing::random_chars;
+  const std::string hex = "0123456789abcdef";
+  const std::string b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const std::string uuid = random_chars(8, 231, hex) + "-" + random_chars(4, 232, hex) + "-4" + random_chars(3, 233, hex) +
+                           "-b" + random_chars(3, 234, hex) + "-" + random_chars(12, 235, hex);
+  const std::string hex32 = random_chars(32, 236, hex);
+  struct Case {
+    std::string text, secret;
+  };
+  const Case found[] = {
+      {"HEROKU_KEY=" + uuid, uuid},
+      {"heroku_api_key: " + uuid, uuid},
+      {"TWILIO_AUTH_TOKEN = \"" + hex32 + "\"", hex32},
+      {"AZURE_OPENAI_KEY=" + hex32, hex32},
+      {"export DATADOG_APP_KEY=" + hex32 + random_chars(8, 237, hex), hex32 + random_chars(8, 237, hex)},
+      {"MAILGUN_KEY=" + hex32 + "-" + random_chars(8, 238, hex) + "-" + random_chars(8, 239, hex),
+       hex32 + "-" + random_chars(8, 238, hex) + "-" + random_chars(8, 239, hex)},
+      {"okta_token: 00" + random_chars(40, 240), "00" + random_chars(40, 240)},
+      {"COSMOS_KEY=" + random_chars(86, 241, b64) + "==", random_chars(86, 241, b64) + "=="},
+      {"TWITCH_TOKEN=" + random_chars(30, 242, "abcdefghijklmnopqrstuvwxyz0123456789"),
+       random_chars(30, 242, "abcdefghijklmnopqrstuvwxyz0123456789")},
+  };
+  for (const Case& c : found) {
+    EXPECT_TRUE(finds(c.text, "provider-key", c.secret));
+    EXPECT_EQ(highest(c.text), Severity::warning) << c.text;
+  }
+  const std::string near_misses[] = {
+      "HEROKU_KEY=" + random_chars(32, 243, hex),                   // a Heroku key is a UUID
+      "TWILIO_KEY=" + random_chars(31, 244, hex),                    // one short
+      "DATADOG_KEY=0123456789abcdef0123456789abcdef",                 // a count
+      "HEROKU_KEY=6ba7b810-9dad-11d1-80b4-00c04fd430c8",             // a time-based UUID is an id
+      "OKTA_KEY=" + random_chars(42, 245),                           // no 00 head
+      "ALGOLIA_KEY=" + random_chars(32, 246, hex) + random_chars(2, 247, "ghijk"),  // a longer run
+  };
+  for (const std::string& t : near_misses) EXPECT_TRUE(scan(t).empty()) << t;
+}
+
 TEST(SecretRules, TelegramBotTokensNeedTheirIdAndLength) {
   using testing::random_chars;
   const std::string bot = "7305518264:AA" + random_chars(33, 86);
@@ -1063,6 +1175,28 @@ TEST(Redact, NothingThatDecodesToAPartOfACredentialIsLeft) {
     auto r = redact_trace(c.path, out, key, Limits{});
     ASSERT_TRUE(r.ok()) << c.path << ": " << r.error().message;
     EXPECT_EQ(leftover(read_file(out), c.secrets), "") << c.path;
+  }
+}
+
+// Keys of the newer rules are removed whole, plainly and inside base64 in
+// an environment variable, and the copy holds nothing the engine finds.
+TEST(Redact, NewFormatsAreRemovedWhole) {
+  using testing::random_chars;
+  const std::string b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const std::string storage = random_chars(76, 251, b64) + "+ASt" + random_chars(5, 252, b64) + "A==";
+  const std::string salesforce = "00D" + random_chars(12, 253) + "!" + random_chars(100, 254);
+  for (const std::string& text : {"conn: " + storage + " end", "env SF=" + base64_encode("sf=" + salesforce + "\n") + " ok",
+                                  "x " + salesforce + "."}) {
+    const auto hits = scan(text);
+    ASSERT_FALSE(hits.empty()) << text;
+    std::vector<KnownSecret> known;
+    for (const auto& h : hits) known.push_back({h.secret, rule_of(h), ""});
+    Redactor red(known, Limits{});
+    const auto out = red.redact(text);
+    ASSERT_TRUE(out) << text;
+    EXPECT_TRUE(scan(*out).empty()) << *out;
+    EXPECT_EQ(out->find(storage.substr(60, 20)), std::string::npos) << *out;
+    EXPECT_EQ(out->find(salesforce.substr(40, 20)), std::string::npos) << *out;
   }
 }
 

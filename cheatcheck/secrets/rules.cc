@@ -213,6 +213,66 @@ constexpr Rule kRules[] = {
      .description = "Microsoft Teams incoming webhook", .match_len = 44},
     {.id = "sonar-token", .pattern = R"(sq[pau]_[0-9a-f]{40})", .description = "SonarQube / SonarCloud token",
      .match_len = 44},
+    // Microsoft's identifiable keys (its security-utilities library documents
+    // them): random base64 with a service's 4-character signature at a fixed
+    // place, so the pattern starts at the signature and the random head is a
+    // lead. 64-byte keys: <76> signature <5>[AQgw]==; 32-byte: <33> signature
+    // [A-P]<5>=; Container Registry and Search: <42> signature [A-D]<5>.
+    {.id = "azure-storage-key", .pattern = R"(\+ASt[A-Za-z0-9+/]{5}[AQgw]==)", .chars = Chars::b64, .min_len = 88,
+     .max_len = 88, .description = "Azure storage account key (identifiable)", .match_len = 12, .lead = 76,
+     .lead_chars = Chars::b64},
+    {.id = "azure-cosmosdb-key", .pattern = R"(ACDb[A-Za-z0-9+/]{5}[AQgw]==)", .chars = Chars::b64, .min_len = 88,
+     .max_len = 88, .description = "Azure Cosmos DB key (identifiable)", .match_len = 12, .lead = 76,
+     .lead_chars = Chars::b64},
+    {.id = "azure-identifiable-key", .pattern = R"((?:APIM|\+ABa|\+AMC)[A-Za-z0-9+/]{5}[AQgw]==)", .chars = Chars::b64,
+     .min_len = 88, .max_len = 88, .description = "Azure API Management, Batch or ML key (identifiable)",
+     .match_len = 12, .lead = 76, .lead_chars = Chars::b64},
+    {.id = "azure-identifiable-key", .pattern = R"((?:AIoT|\+ASb|\+AEh|\+ARm)[A-P][A-Za-z0-9+/]{5}=)",
+     .chars = Chars::b64, .min_len = 44, .max_len = 44,
+     .description = "Azure Service Bus, Event Hubs, Relay or IoT key (identifiable)", .match_len = 11, .lead = 33,
+     .lead_chars = Chars::b64},
+    {.id = "azure-container-registry-key", .pattern = R"(\+ACR[A-D][A-Za-z0-9+/]{5})", .chars = Chars::b64,
+     .min_len = 52, .max_len = 52, .description = "Azure Container Registry password (identifiable)",
+     .match_len = 10, .lead = 42, .lead_chars = Chars::b64},
+    {.id = "azure-search-key", .pattern = R"(AzSe[A-D][A-Za-z0-9+/]{5})", .chars = Chars::b64, .min_len = 52,
+     .max_len = 52, .description = "Azure AI Search key (identifiable)", .match_len = 10, .lead = 42,
+     .lead_chars = Chars::b64},
+    {.id = "azure-function-key", .pattern = R"(AzFu[A-Za-z0-9_\-]{5}[AQgw]==)", .chars = Chars::alnum_dash,
+     .min_len = 56, .max_len = 56, .description = "Azure Functions key (identifiable)", .match_len = 12, .lead = 44,
+     .lead_chars = Chars::alnum_dash},
+    // Microsoft's common annotated keys (84 characters: JQQJ9 at 52, the
+    // service's signature at 76), Azure AI services' (Cognitive Services,
+    // Azure OpenAI) among them; Azure DevOps' (AZDO) has a rule above.
+    {.id = "azure-annotated-key", .pattern = R"(JQQJ9[9DH][A-Za-z0-9][A-L][A-Za-z0-9]{16}[A-Za-z])", .chars = Chars::alnum,
+     .min_len = 84, .max_len = 84, .description = "Azure AI services or other Microsoft annotated key",
+     .match_len = 25, .lead = 52},
+    // Salesforce's session (access) token: the org id (00D + 12) then '!'.
+    {.id = "salesforce-token", .pattern = R"(00D[A-Za-z0-9]{12}![A-Za-z0-9_.]{16})", .chars = Chars::alnum_dash_dot,
+     .min_len = 96, .max_len = 140, .description = "Salesforce access token", .match_len = 32},
+    // Twitch's chat (IRC) password: oauth: and the 30-character token (the
+    // secret is the token, as a generic oauth: assignment would have it).
+    {.id = "twitch-token", .pattern = R"(oauth:)", .extract = Extract::value, .chars = Chars::alnum, .min_len = 30,
+     .max_len = 30, .severity = Severity::warning, .left_boundary = false, .description = "Twitch chat OAuth token"},
+    // Kubernetes bootstrap tokens (<6>.<16>, [a-z0-9]) where kubeadm and the
+    // bootstrap Secret put them: --token, token:, token-secret:.
+    {.id = "kubernetes-bootstrap-token", .pattern = R"((?:--token[ =]|token:[ \t]*|token-secret:[ \t]*)["']?)",
+     .extract = Extract::kube_token, .left_boundary = false, .description = "Kubernetes bootstrap token"},
+    // Discord's webhooks: /api/webhooks/<17-20 digit id>/<token>, the URL
+    // being what posts; RubyGems' API keys: rubygems_ + 48 hex.
+    {.id = "discord-webhook", .pattern = R"(discord\.com/api/webhooks/\d{17})", .chars = Chars::url_path,
+     .min_len = 100, .max_len = 160, .left_boundary = false, .description = "Discord webhook URL", .match_len = 42},
+    {.id = "discord-webhook", .pattern = R"(discordapp\.com/api/webhooks/\d{17})", .chars = Chars::url_path,
+     .min_len = 103, .max_len = 163, .left_boundary = false, .description = "Discord webhook URL", .match_len = 45},
+    {.id = "rubygems-key", .pattern = R"(rubygems_[0-9a-f]{48})", .description = "RubyGems API key", .match_len = 57},
+    // Keys with no prefix of their own, assigned to a name that holds their
+    // provider's name and says key (HEROKU_API_KEY, TWILIO_AUTH_TOKEN,
+    // COSMOS_KEY), kept only in that provider's documented shape: warnings.
+    {.id = "provider-key",
+     .pattern = R"((?:heroku|twilio|twitch|mailgun|okta|azure[_\-]?openai|openai[_\-]?azure|cognitive[_\-]?services?|cosmos|datadog|algolia|pagerduty)[A-Za-z0-9_\-.]{0,24}(?:key|token|secret)["'`]?\s*[:=]\s*["'`]?)",
+     .extract = Extract::provider_value, .chars = Chars::token68, .min_len = 20, .max_len = 120,
+     .severity = Severity::warning, .caseless = true, .left_boundary = false,
+     .description = "a provider's key under a name that holds the provider's name"},
+
     {.id = "buildkite-token", .pattern = R"(bkua_[0-9a-f]{40})", .description = "Buildkite user access token",
      .match_len = 45},
     {.id = "circleci-token", .pattern = R"(CCIPAT_[A-Za-z0-9]{22}_[0-9a-f]{40})",
@@ -382,7 +442,7 @@ constexpr Rule kRules[] = {
     // PowerShell's -Password. Passwords people choose have little entropy:
     // judged by cli_password, a warning.
     {.id = "cli-password",
-     .pattern = R"((?:sshpass|[Pp][Ss][Ee][Xx][Ee][Cc](?:\.[Ee][Xx][Ee])?)\s(?:[^|;&\n]{0,300}\s)?-p[ \t]+)",
+     .pattern = R"((?:sshpass|[Pp][Ss][Ee][Xx][Ee][Cc](?:\.[Ee][Xx][Ee])?|(?:docker|podman|nerdctl) login)\s(?:[^|;&\n]{0,300}\s)?-p[ \t]+)",
      .extract = Extract::cli_password, .chars = Chars::value, .min_len = 4, .max_len = 200,
      .severity = Severity::warning, .caseless = false, .left_boundary = false,
      .description = "password on a command line"},
@@ -542,6 +602,15 @@ bool layout_ok(std::string_view id, std::string_view token) {
   // Every OpenAI key holds "T3BlbkFJ", base64 of "OpenAI".
   if (id == "openai-key") return token.find("T3BlbkFJ") != std::string_view::npos;
   if (id.starts_with("slack-")) return !token.ends_with('-');
+  // /api/webhooks/<id>/<token>: the token after the id, 60 or more.
+  if (id == "discord-webhook") {
+    const size_t slash = token.find('/', token.find("webhooks/") + 9);
+    if (slash == std::string_view::npos) return false;
+    const std::string_view secret = token.substr(slash + 1, token.find('/', slash + 1) - slash - 1);  // then /slack, /github
+    return secret.size() >= 60 && std::ranges::all_of(secret, [](char c) { return is_alnum(c) || c == '-' || c == '_'; });
+  }
+  // Azure DevOps' annotated PATs (AZDO at 76) have their own rule.
+  if (id == "azure-annotated-key") return token.substr(76, 4) != "AZDO";
   return true;
 }
 
@@ -1288,6 +1357,121 @@ std::optional<Extracted> shell_user(const Rule& rule, std::string_view text, siz
   return Extracted{pa, pb, rule.severity, ""};
 }
 
+bool lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+
+size_t lower_alnum_run(std::string_view text, size_t from) {
+  size_t e = from;
+  while (e < text.size() && lower_alnum(text[e])) ++e;
+  return e - from;
+}
+
+// A Kubernetes bootstrap token, <id>.<secret> of 6 and 16 of [a-z0-9]
+// (kubeadm join --token, a kubeadm config's token:), or the secret half
+// alone after token-secret: (the bootstrap Secret's key; a warning, the
+// name is less telling). kubeadm's documented abcdef.0123456789abcdef
+// counts up: no token.
+std::optional<Extracted> kube_token(std::string_view text, size_t end) {
+  size_t name_end = end;
+  while (name_end > 0 && std::string_view(" \t\"':=").find(text[name_end - 1]) != std::string_view::npos) --name_end;
+  const bool secret_half = text.substr(0, name_end).ends_with("token-secret");
+  size_t i = end;
+  if (!secret_half) {
+    if (lower_alnum_run(text, i) != 6 || i + 6 >= text.size() || text[i + 6] != '.') return std::nullopt;
+    i += 7;
+  }
+  if (lower_alnum_run(text, i) != 16) return std::nullopt;
+  const size_t stop = i + 16;
+  if (stop < text.size() && (is_alnum(text[stop]) || text[stop] == '-' || text[stop] == '_' ||
+                             (text[stop] == '.' && stop + 1 < text.size() && is_alnum(text[stop + 1])))) {
+    return std::nullopt;
+  }
+  const std::string_view secret = text.substr(i, 16), whole = text.substr(end, stop - end);
+  if (char_classes(secret) < 2 || shannon_entropy(secret) < 3.0 || filler_token(whole) || counting_run(whole) ||
+      placeholder(whole)) {
+    return std::nullopt;
+  }
+  // The Kubernetes docs' example tokens (07401b.f395accd246ae52d,
+  // 5emitj.kq4gihvszzgn1p0r), copied into tutorials: never high.
+  for (std::string_view example : {"f395accd246ae52d", "kq4gihvszzgn1p0r"}) {
+    if (secret == example) return Extracted{end, stop, Severity::warning, "the Kubernetes docs' example token"};
+  }
+  return Extracted{end, stop, secret_half ? Severity::warning : Severity::high, ""};
+}
+
+constexpr std::string_view kHex = "0123456789abcdefABCDEF";
+
+bool hex_of(std::string_view v, size_t n) { return v.size() == n && v.find_first_not_of(kHex) == std::string_view::npos; }
+
+bool uuid_shape(std::string_view v) {
+  if (v.size() != 36) return false;
+  for (size_t i = 0; i < v.size(); ++i) {
+    const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+    if (dash ? v[i] != '-' : kHex.find(v[i]) == std::string_view::npos) return false;
+  }
+  return true;
+}
+
+// Each provider's documented key shape: Heroku's API key a UUID, Twilio's
+// auth token, Algolia's and Azure OpenAI's (classic) keys 32 hex, Datadog's
+// API key 32 hex and application key 40, Mailgun's private key
+// <32 hex>-<8 hex>-<8 hex>, Okta's API token 00 + 40, Twitch's token 30 of
+// [a-z0-9], a Cosmos DB key 88 base64, PagerDuty's API key 20.
+bool provider_shape(std::string_view provider, std::string_view v) {
+  if (provider == "heroku") return uuid_shape(v) && !time_uuid(v);
+  if (provider == "datadog") return hex_of(v, 32) || hex_of(v, 40);
+  if (provider == "twitch") return v.size() == 30 && std::ranges::all_of(v, lower_alnum);
+  if (provider == "mailgun") {
+    return v.size() == 50 && hex_of(v.substr(0, 32), 32) && v[32] == '-' && hex_of(v.substr(33, 8), 8) &&
+           v[41] == '-' && hex_of(v.substr(42), 8);
+  }
+  if (provider == "okta") {
+    return v.size() == 42 && v.starts_with("00") && std::ranges::all_of(v, [](char c) { return in_chars(Chars::alnum_dash, c); });
+  }
+  if (provider == "cosmos") {
+    return v.size() == 88 && v.ends_with("==") && std::ranges::all_of(v.substr(0, 86), [](char c) { return in_chars(Chars::b64, c); });
+  }
+  if (provider == "pagerduty") {
+    return v.size() == 20 && std::ranges::all_of(v, [](char c) { return in_chars(Chars::alnum_dash, c) || c == '+'; });
+  }
+  return hex_of(v, 32);  // twilio, algolia, azure openai, cognitive services
+}
+
+// The provider named just before a match ("HEROKU_API_KEY=": heroku), the
+// nearest one if several are.
+std::string_view provider_named(std::string_view text, size_t end) {
+  static constexpr std::string_view kProviders[] = {"heroku", "twilio", "twitch",  "mailgun", "okta",     "openai",
+                                                    "cognitive", "cosmos", "datadog", "algolia", "pagerduty"};
+  const size_t from = end > 64 ? end - 64 : 0;
+  thread_local std::string buf;
+  const std::string_view name = lowercase(text.substr(from, end - from), &buf);
+  size_t best_at = 0;
+  std::string_view best;
+  for (std::string_view p : kProviders) {
+    const size_t at = name.rfind(p);
+    if (at != std::string_view::npos && (best.empty() || at > best_at)) {
+      best = p;
+      best_at = at;
+    }
+  }
+  return best;
+}
+
+// A key with no prefix under a name holding its provider's name: found
+// only in that provider's shape, random, not a placeholder or a count.
+std::optional<Extracted> provider_value(const Rule& rule, std::string_view text, size_t end) {
+  const std::string_view provider = provider_named(text, end);
+  if (provider.empty()) return std::nullopt;
+  const size_t value_end = grow(text, end, end, rule);
+  if (value_end - end == rule.max_len) return std::nullopt;  // a longer run: something else
+  const std::string_view value = text.substr(end, value_end - end);
+  if (value.size() < rule.min_len || !provider_shape(provider, value)) return std::nullopt;
+  if (placeholder(value) || filler_token(value) || counting_run(value) || typed_number_in(value) ||
+      char_classes(value) < 2 || shannon_entropy(value) < 3.0) {
+    return std::nullopt;
+  }
+  return Extracted{end, value_end, rule.severity, ""};
+}
+
 // Docker's config.json: "auth" is base64 of "user:password".
 std::optional<Extracted> docker_auth(const Rule& rule, std::string_view text, size_t end) {
   size_t e = end;
@@ -1615,9 +1799,11 @@ std::optional<Extracted> extract_candidate(const Rule& rule, std::string_view te
   if (rule.lead) {  // the random head before the literal
     if (start < rule.lead) return std::nullopt;
     for (size_t i = start - rule.lead; i < start; ++i) {
-      if (!is_alnum(text[i])) return std::nullopt;
+      if (!in_chars(rule.lead_chars, text[i])) return std::nullopt;
     }
     start -= rule.lead;
+    // Inside a longer run of the lead's characters it is something else.
+    if (start > 0 && in_chars(rule.lead_chars, text[start - 1])) return std::nullopt;
   }
   if (rule.left_boundary && start > 0 && is_alnum(text[start - 1])) return std::nullopt;
   switch (rule.extract) {
@@ -1674,6 +1860,8 @@ std::optional<Extracted> extract_candidate(const Rule& rule, std::string_view te
     case Extract::discord: return discord(text, start, end);
     case Extract::bot_token: return bot_token(text, start, end);
     case Extract::cli_password: return cli_password(rule, text, end);
+    case Extract::kube_token: return kube_token(text, end);
+    case Extract::provider_value: return provider_value(rule, text, end);
     case Extract::azure: return azure(text, start, end);
     case Extract::pem_block: {
       // The pattern ends at "PRIVATE KEY"; its BEGIN is just before.

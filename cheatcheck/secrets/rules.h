@@ -31,6 +31,8 @@ enum class Extract : uint8_t {
   value_before,  // the quoted value before `== name`
   bot_token,     // <bot id>:<secret>, the id's 8-10 digits before the match
   cli_password,  // the password argument of a command (-p X, --password=X, -Password X)
+  kube_token,    // a Kubernetes bootstrap token (<6>.<16>) or its secret half after the match
+  provider_value,  // a key of its provider's shape assigned to a name holding the provider's name
 };
 
 // Character sets for growing a token.
@@ -55,6 +57,9 @@ struct Rule {
   // head the pattern leaves out so that it can start with a literal
   // (Terraform's <14>.atlasv1., Azure DevOps' <52>JQQJ99).
   uint8_t lead = 0;
+  // What the lead may hold: letters and digits, or base64 (Azure's
+  // identifiable keys, whose signature sits at a fixed place inside).
+  Chars lead_chars = Chars::alnum;
 };
 
 std::span<const Rule> secret_rules();
