@@ -95,6 +95,52 @@ void read_replacements(simdjson::dom::object o, NativeInfo& n) {
   }
 }
 
+// The texts of a toolUseResult that Claude Code sends the model as they
+// are (found in every release seen, 1.0.98 to 2.1): an error's message
+// ("Error: " + what was sent, maybe inside <tool_use_error>), a command's
+// stdout and stderr (Bash, BashOutput), a subagent's text blocks (Task), a
+// file's content as read (Read, sent with line numbers). Other shapes
+// (edits, todos, file lists) are rendered for the model in ways that vary,
+// so they are not read.
+void read_result_copy(simdjson::dom::object o, NativeInfo& n) {
+  simdjson::dom::element copy;
+  if (n.results.size() != 1 || o.at_key("toolUseResult").get(copy)) return;
+  std::string_view s;
+  if (!copy.get(s)) {
+    // Only listed: hooks and permission prompts word some errors apart.
+    if (s.starts_with("Error: ")) n.result_copies.push_back({std::string(s.substr(7)), false, false});
+    return;
+  }
+  simdjson::dom::object t;
+  if (copy.get(t)) return;
+  bool image = false;
+  const bool is_image = json::boolean(t, "isImage", &image) == json::Get::ok && image;
+  if (!is_image && json::string(t, "stdout", &s) == json::Get::ok) {
+    n.result_copies.push_back({std::string(s), false, true});
+    if (json::string(t, "stderr", &s) == json::Get::ok) n.result_copies.push_back({std::string(s), false, false});
+  }
+  simdjson::dom::array blocks;
+  if (json::array(t, "content", &blocks) == json::Get::ok) {
+    for (auto block : blocks) {
+      simdjson::dom::object b;
+      if (!block.get(b) && str(b, "type") == "text" && json::string(b, "text", &s) == json::Get::ok) {
+        n.result_copies.push_back({std::string(s), false, true});
+      }
+    }
+  }
+  simdjson::dom::object file;
+  if (str(t, "type") == "text" && json::object(t, "file", &file) == json::Get::ok &&
+      json::string(file, "content", &s) == json::Get::ok) {
+    // Read cuts lines over 2000 characters for the model; such a file is listed, not judged.
+    bool long_line = false;
+    for (size_t at = 0, end = 0; at < s.size() && !long_line; at = end + 1) {
+      end = std::min(s.find('\n', at), s.size());
+      long_line = end - at > 2000;
+    }
+    n.result_copies.push_back({std::string(s), true, !long_line});
+  }
+}
+
 void read_claude(simdjson::dom::object o, NativeInfo& n) {
   n.type = str(o, "type");
   n.understood = std::find(kClaudeTypes.begin(), kClaudeTypes.end(), n.type) != kClaudeTypes.end();
@@ -118,6 +164,7 @@ void read_claude(simdjson::dom::object o, NativeInfo& n) {
   n.assistant = n.type == "assistant" && !n.synthetic;
   n.user = n.type == "user";
   read_content(message, "text", n);
+  if (n.user) read_result_copy(o, n);
   // A line shown only in the transcript is never sent to the model.
   bool transcript_only = false;
   if (json::boolean(o, "isVisibleInTranscriptOnly", &transcript_only) == json::Get::ok && transcript_only) {

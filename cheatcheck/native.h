@@ -26,6 +26,15 @@ struct NativeCall {
   std::string input_text;
 };
 
+// A text of a tool result as the harness's structured copy of it holds it
+// (Claude Code's toolUseResult), of a kind the harness sends the model as
+// it is: found in the result logged beside it when the log is honest.
+struct ResultCopy {
+  std::string text;
+  bool numbered = false;  // a file's content as read: sent with line numbers
+  bool certain = true;    // a difference is an edit (stderr, error messages: only listed, their wording varies)
+};
+
 struct NativeInfo {
   enum class Harness { claude_code, codex, other };
   Harness harness = Harness::other;
@@ -57,6 +66,9 @@ struct NativeInfo {
   std::vector<NativeCall> calls;     // tool calls the model made, as logged
   std::vector<std::string> results;  // ids of the calls whose results this line logs
   std::vector<std::string> result_texts;  // each result's content as text (content_text), in that order
+  // Claude Code: the texts of the structured copy (toolUseResult) of the
+  // line's result, when the line logs exactly one.
+  std::vector<ResultCopy> result_copies;
   // What the user (or the harness on the user's behalf) said, as logged:
   // Claude Code user text; Codex user message parts and user_message events.
   std::vector<std::string> prompts;

@@ -207,6 +207,59 @@ std::string without_reminders(std::string_view text) {
 
 namespace {
 
+// Each line without a leading `  12→` or `12\t`: Claude Code's Read numbers
+// the lines it sends (in the arrow form, and the tab form of some releases).
+std::string without_line_numbers(std::string_view text) {
+  constexpr std::string_view kArrow = "\xE2\x86\x92";  // U+2192
+  std::string out;
+  out.reserve(text.size() + 1);
+  for (size_t at = 0; at <= text.size();) {
+    size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(at, end - at);
+    const size_t digits = line.find_first_not_of(' ');
+    const size_t after = digits == std::string_view::npos ? digits : line.find_first_not_of("0123456789", digits);
+    if (after != std::string_view::npos && after > digits) {
+      if (line.substr(after).starts_with(kArrow)) {
+        line.remove_prefix(after + kArrow.size());
+      } else if (line[after] == '\t') {
+        line.remove_prefix(after + 1);
+      }
+    }
+    out += line;
+    out += '\n';
+    at = end + 1;
+  }
+  return out;
+}
+
+// Knuth-Morris-Pratt: linear however the texts repeat themselves.
+bool contains(std::string_view text, std::string_view pattern) {
+  if (pattern.empty()) return true;
+  std::vector<size_t> border(pattern.size(), 0);
+  for (size_t i = 1, k = 0; i < pattern.size(); ++i) {
+    while (k > 0 && pattern[i] != pattern[k]) k = border[k - 1];
+    if (pattern[i] == pattern[k]) ++k;
+    border[i] = k;
+  }
+  for (size_t i = 0, k = 0; i < text.size(); ++i) {
+    while (k > 0 && text[i] != pattern[k]) k = border[k - 1];
+    if (text[i] == pattern[k]) ++k;
+    if (k == pattern.size()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool copy_within(std::string_view copy, std::string_view result, bool numbered) {
+  std::string sent = without_reminders(result);
+  if (numbered) sent = without_line_numbers(sent);
+  return contains(loose_text(sent), loose_text(copy));
+}
+
+namespace {
+
 constexpr std::string_view kRedacted = "[REDACTED:";
 
 // The end of a redaction marker starting at `at`, or npos.

@@ -31,6 +31,16 @@ std::string loose_text(std::string_view text);
 // results, not to the logged result); the text itself when it has none.
 std::string without_reminders(std::string_view text);
 
+// True when `copy`, a text a harness's structured copy of a tool result
+// holds (Claude Code's toolUseResult: a command's stdout, a subagent's text
+// blocks, a file's content as read, an error's message), is found in
+// `result`, the result as logged beside it and sent. Compared loosely
+// (white space, Unicode normalization), without the result's
+// <system-reminder> blocks, and with `numbered` without the line numbers
+// (`    12→`, or a tab) Claude Code's Read puts before each line. Linear in
+// the sizes.
+bool copy_within(std::string_view copy, std::string_view result, bool numbered);
+
 // The recorder stores a wire body after redaction: a secret the harness
 // sent is `[REDACTED:rule]` in the body, and verbatim in the native line
 // (copied as written). True when `sent` has such markers and matches

@@ -111,7 +111,7 @@ INSTANTIATE_TEST_SUITE_P(Edits, RealRunEdits,
                                            LogEdit::add_tool_call, LogEdit::remove_tool_result, LogEdit::reorder,
                                            LogEdit::change_tool_input, LogEdit::change_tool_result,
                                            LogEdit::change_prompt, LogEdit::change_event_prompt,
-                                           LogEdit::change_event_answer),
+                                           LogEdit::change_event_answer, LogEdit::change_tool_use_result),
                          [](const auto& edit_case) {
                            std::string n = fixtures::log_edit_names()[static_cast<size_t>(edit_case.param) - 1];
                            std::replace(n.begin(), n.end(), '-', '_');
@@ -123,11 +123,14 @@ INSTANTIATE_TEST_SUITE_P(Edits, RealRunEdits,
 // absent: parallel tool calls, a Task sidechain written late with earlier
 // stamps, a summary title, Codex token counts stamped before the line
 // above, and a legacy Codex rollout with CRLF line ends.
+// `copy`: the toolUseResult member's JSON, when the line has one.
 std::string claude_line(const std::string& uuid, const std::string& parent, const std::string& time,
-                        const std::string& type, const std::string& message, bool side = false) {
+                        const std::string& type, const std::string& message, bool side = false,
+                        const std::string& copy = "") {
   return R"({"parentUuid":)" + (parent.empty() ? std::string("null") : "\"" + parent + "\"") +
          R"(,"isSidechain":)" + (side ? "true" : "false") + R"(,"type":")" + type + R"(","message":)" + message +
-         R"(,"uuid":")" + uuid + R"(","timestamp":"2026-01-01T10:00:)" + time + R"(Z"})" + "\n";
+         (copy.empty() ? "" : R"(,"toolUseResult":)" + copy) + R"(,"uuid":")" + uuid +
+         R"(","timestamp":"2026-01-01T10:00:)" + time + R"(Z"})" + "\n";
 }
 
 std::string claude_log() {
@@ -146,14 +149,17 @@ std::string claude_log() {
                      said("msg_A", R"({"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}})"));
   log += claude_line("u4", "u3", "02.200", "assistant",
                      said("msg_A", R"({"type":"tool_use","id":"toolu_2","name":"Task","input":{"prompt":"read it"}})"));
-  log += claude_line("u5", "u4", "02.300", "user", result("toolu_1", "parser.py"));
+  log += claude_line("u5", "u4", "02.300", "user", result("toolu_1", "parser.py"), false,
+                     R"({"stdout":"parser.py\n","stderr":"","interrupted":false,"isImage":false})");
   // The Task's sidechain, written when the Task returned, stamped earlier.
   log += claude_line("s1", "", "02.250", "user", R"({"role":"user","content":"read it"})", true);
   log += claude_line("s2", "s1", "03.000", "assistant",
                      said("msg_S", R"({"type":"tool_use","id":"toolu_3","name":"Read","input":{"file_path":"parser.py"}})"), true);
-  log += claude_line("s3", "s2", "03.500", "user", result("toolu_3", "def parse(): pass"), true);
+  log += claude_line("s3", "s2", "03.500", "user", result("toolu_3", "     1\u2192def parse(): pass"), true,
+                     R"({"type":"text","file":{"filePath":"parser.py","content":"def parse(): pass","numLines":1}})");
   log += claude_line("s4", "s3", "04.000", "assistant", said("msg_T", R"({"type":"text","text":"It is empty."})"), true);
-  log += claude_line("u6", "u5", "04.100", "user", result("toolu_2", "It is empty."));
+  log += claude_line("u6", "u5", "04.100", "user", result("toolu_2", "It is empty."), false,
+                     R"({"content":[{"type":"text","text":"It is empty."}],"totalDurationMs":900})");
   log += claude_line("u7", "u6", "05.000", "assistant", said("msg_B", R"({"type":"text","text":"Fixed."})"));
   return log;
 }
@@ -193,10 +199,12 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
       }
       for (size_t e = 1; e <= fixtures::log_edit_names().size(); ++e) {
         const Wrapped w = wrap_text_and_check(log, name, order, static_cast<LogEdit>(e));
-        // Only current Codex rollouts hold events that repeat what was said.
+        // Only current Codex rollouts hold events that repeat what was said,
+        // and only Claude Code structured copies of results.
         const bool event_edit = static_cast<LogEdit>(e) == LogEdit::change_event_prompt ||
                                 static_cast<LogEdit>(e) == LogEdit::change_event_answer;
-        if (event_edit && name != "rollout.jsonl") {
+        const bool copy_edit = static_cast<LogEdit>(e) == LogEdit::change_tool_use_result;
+        if ((event_edit && name != "rollout.jsonl") || (copy_edit && name != "claude.jsonl")) {
           EXPECT_FALSE(w.result.edited);
           continue;
         }
@@ -264,6 +272,36 @@ TEST(WrappedLogs, BookkeepingLinesOfNewerReleasesAreUnderstood) {
 
 bool any_high(const CheatReport& r) {
   return std::any_of(r.findings.begin(), r.findings.end(), [](const Finding& f) { return f.severity == Severity::high; });
+}
+
+// Claude Code's structured copy of a result (toolUseResult) that the result
+// it sent does not hold whole: cut down for the model, it is only listed;
+// contradicting a result no request carried, the wire cannot tell which
+// side was edited: a warning, not high.
+std::string replaced_in(std::string s, const std::string& from, const std::string& to) {
+  const size_t at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) s.replace(at, from.size(), to);
+  return s;
+}
+
+TEST(WrappedLogs, StructuredCopiesOfShortenedOrUnsentResultsAreNotHigh) {
+  std::string cut = replaced_in(claude_log(), R"("content":"parser.py")", R"("content":"parser.py\n\n... [2 lines truncated] ...")");
+  cut = replaced_in(cut, R"("stdout":"parser.py\n")", R"("stdout":"parser.py\nlexer.py\ntoken.py\n")");
+  const Wrapped c = wrap_text_and_check(cut, "claude.jsonl", WrapOrder::live, LogEdit::none);
+  expect_clean(c.report);
+  EXPECT_TRUE(has_finding(c.report, "GC04", Severity::info, "toolUseResult")) << describe(c.report);
+
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  std::string unsent = claude_log();
+  unsent += claude_line("u8", "u7", "06.000", "assistant",
+                        R"({"id":"msg_C",)" + m + R"(,"content":[{"type":"tool_use","id":"toolu_9","name":"Bash","input":{"command":"make"}}]})");
+  unsent += claude_line("u9", "u8", "06.500", "user",
+                        R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_9","content":"built"}]})", false,
+                        R"({"stdout":"built\nAll 42 tests passed.","stderr":"","interrupted":false,"isImage":false})");
+  const Wrapped u = wrap_text_and_check(unsent, "claude.jsonl", WrapOrder::live, LogEdit::none);
+  EXPECT_TRUE(has_finding(u.report, "GC04", Severity::warning, "toolUseResult")) << describe(u.report);
+  EXPECT_FALSE(any_high(u.report)) << describe(u.report);
 }
 
 // A Codex rollout with a long command output, and prompts and results in

@@ -88,6 +88,28 @@ TEST(SaidText, ACodexCutDownOutputIsATruncationOfTheLoggedOne) {
   EXPECT_FALSE(is_truncation_of(logged + "\n[... omitted 0 lines ...]", e));
 }
 
+// Claude Code's toolUseResult holds the texts it sends the model: each must
+// be found in the result as logged (and sent), within its tolerances only.
+TEST(SaidText, AStructuredCopyIsFoundInItsResultOnlyWhenItSaysNothingMore) {
+  // Bash: stdout trimmed, stderr after it; a reminder appended.
+  EXPECT_TRUE(copy_within("\n\n3 passed\n", "3 passed\nwarning: x\n<system-reminder>r</system-reminder>", false));
+  EXPECT_FALSE(copy_within("3 passed\nAll 42 tests passed.", "3 passed\nwarning: x", false));
+  EXPECT_FALSE(copy_within("3 failed", "3 passed", false));
+  // A text only in a reminder is not what the tool returned.
+  EXPECT_FALSE(copy_within("secret plan", "ok<system-reminder>secret plan</system-reminder>", false));
+  // Read: the file as sent has line numbers (arrow or tab).
+  const std::string sent = "     1\u2192def f():\n     2\u2192    return 1\n    10\treturn 2\n";
+  EXPECT_TRUE(copy_within("def f():\n    return 1\nreturn 2", sent, true));
+  EXPECT_FALSE(copy_within("def f():\n    return 3", sent, true));
+  EXPECT_FALSE(copy_within("1def f():", sent, true));  // the numbers are not the file's
+  // Spacing and normalization are not differences; an empty copy says nothing.
+  EXPECT_TRUE(copy_within("caf\u00e9  ok", "cafe\u0301 ok", false));
+  EXPECT_TRUE(copy_within("", "anything", false));
+  // Linear on texts that repeat themselves (KMP): no quadratic blow-up.
+  const std::string many(1 << 20, 'a');
+  EXPECT_FALSE(copy_within(std::string(1 << 16, 'a') + "b", many, false));
+}
+
 TEST(SaidText, ExcerptsOfLongTextsKeepBothEnds) {
   const std::string logged = lines(0, 40000);  // over 2 x 64 KiB
   const Excerpt e = excerpt_of(logged);

@@ -158,6 +158,7 @@ class Gc04 final : public Check {
     calls(ctx);
     results(ctx);
     result_texts(ctx);
+    result_copies(ctx);
     prompts(ctx);
     event_answers(ctx);
     std::sort(uncompared_.seqs.begin(), uncompared_.seqs.end());
@@ -313,6 +314,7 @@ class Gc04 final : public Check {
     if (n.compact_summary && compactions_.size() < kMaxSeqs) compactions_.push_back(r.seq);
     for (const std::string& id : n.results) logged_results_.try_emplace(identity(id), r.seq);
     for (size_t i = 0; i < n.result_texts.size() && i < n.results.size(); ++i) logged_result(n.results[i], n.result_texts[i], r.seq);
+    if (!n.result_copies.empty() && n.result_texts.size() == 1) result_copy(n, r.seq);
     for (const auto& [id, replacement] : n.replacements) {
       replaced_.try_emplace(identity(id), Replacement{sha256(replacement), replacement.starts_with(kPersisted)});
     }
@@ -368,6 +370,28 @@ class Gc04 final : public Check {
     if (kept_bytes_ + keep <= kMaxKeptBytes) {
       kept_bytes_ += keep;
       it->second.ends = excerpt_of(text);
+    }
+  }
+
+  // Claude Code's structured copy of a result (toolUseResult) against the
+  // result logged beside it, which the rest of this check holds to what
+  // the model was sent. A copy whose text the result does not hold says
+  // what the tool returned otherwise than the model was told; a result
+  // shortened for the model (cut down, persisted to a file) cannot hold it
+  // whole, so it is only listed.
+  void result_copy(const NativeInfo& n, uint64_t seq) {
+    const std::string& logged = n.result_texts.front();
+    const bool shortened = logged.find(kPersisted) != std::string::npos ||
+                           logged.find("truncated") != std::string::npos || logged.find("omitted") != std::string::npos;
+    bool differs = false, unsure = false;
+    for (const ResultCopy& copy : n.result_copies) {
+      if (copy_within(copy.text, logged, copy.numbered)) continue;
+      (copy.certain && !shortened ? differs : unsure) = true;
+    }
+    if (differs) {
+      copy_differs_.emplace_back(identity(n.results.front()), seq);
+    } else if (unsure) {
+      copy_unsure_.add(seq);
     }
   }
 
@@ -603,6 +627,33 @@ class Gc04 final : public Check {
                  "result-not-compared");
   }
 
+  // Structured copies that contradict their result: high when that result
+  // went to the model (its copy says what the model was never sent), a
+  // warning when no request carried it (the log contradicts itself).
+  void result_copies(Context& ctx) {
+    for (const auto& [key, seq] : copy_differs_) {
+      auto sent = sent_results_.find(key);
+      if (sent == sent_results_.end()) {
+        ctx.emit(finding("GC04", Severity::warning, {seq},
+                         "The harness's structured copy of a tool result (toolUseResult) holds text its logged "
+                         "result does not; no request sent that result, so the wire cannot tell which was edited."),
+                 "result-copy-unsent:" + to_hex(key));
+        continue;
+      }
+      ctx.emit(finding("GC04", Severity::high, {seq, sent->second.seq},
+                       "The harness's structured copy of a tool result (toolUseResult) holds text the result it "
+                       "sent the model (request at seq " + std::to_string(sent->second.seq) +
+                           ") does not: the log's account of what the tool returned was changed."),
+               "result-copy-differs:" + to_hex(key));
+    }
+    std::sort(copy_unsure_.seqs.begin(), copy_unsure_.seqs.end());
+    emit_counted(ctx, "GC04", Severity::info, copy_unsure_,
+                 "logged tool result(s) hold only part of what their structured copy (toolUseResult) says: the "
+                 "result was shortened for the model (cut down, persisted to a file, long lines cut) or the text "
+                 "is stderr, which the harness may rework; not judged.",
+                 "result-copy-unsure");
+  }
+
   // What the user said, as logged, against what requests carried. Only
   // prompts a model answer followed in the log are held to it: the last
   // one of a run may never have been sent.
@@ -766,7 +817,7 @@ class Gc04 final : public Check {
     return wire_by_id_.size() + wire_by_text_.size() + native_by_id_.size() + wire_calls_.size() +
            codex_texts_.size() + logged_calls_.size() + logged_results_.size() + sent_results_.size() +
            summaries_.size() + logged_texts_.size() + logged_prompts_.size() + event_answers_.size() +
-           wire_prompts_.size() + replaced_.size();
+           wire_prompts_.size() + replaced_.size() + copy_differs_.size();
   }
 
   absl::flat_hash_map<Identity, WireAnswer> wire_by_id_;
@@ -778,6 +829,8 @@ class Gc04 final : public Check {
   absl::flat_hash_map<Identity, SentResult> sent_results_;  // call id -> the forms sent, first request seq
   absl::flat_hash_map<Identity, LoggedResult> logged_texts_;  // call id -> the first logged result
   absl::flat_hash_map<Identity, Replacement> replaced_;       // call id -> the form a content-replacement line records
+  std::vector<std::pair<Identity, uint64_t>> copy_differs_;  // call id, seq of a toolUseResult its result does not hold
+  SeqList copy_unsure_;
   absl::flat_hash_set<Digest> wire_prompts_, wire_prompts_loose_;
   std::vector<std::string> redacted_prompts_;  // user texts sent with redaction markers
   std::vector<LoggedPrompt> logged_prompts_;
@@ -811,7 +864,7 @@ const CheckRegistrar kRegistered({.id = "GC04",
                                   .name = "ControlApiOutput",
                                   .gap = "Processes of the run, the agent included, can call the control API while the capture has live authority.",
                                   .bound = "Detection is after the fact, from native and wire records.",
-                                  .evidence = "Harness log lines claiming model output that never crossed the wire (by message id or text), and wire responses the harness never logged."},
+                                  .evidence = "Harness log lines claiming model output that never crossed the wire (answers by message id or text, tool calls by id, name and input), wire responses and tool calls the harness never logged, and what the log says was said that the wire never carried: tool results (and Claude Code's structured copies of them), user prompts, Codex user_message and agent_message events."},
                                  make_check<Gc04>);
 
 }  // namespace goalcup::cheat
