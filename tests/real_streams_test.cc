@@ -162,7 +162,8 @@ std::string trace_around(const std::string& request, const std::string& sse, con
   std::string launch;
   JsonWriter lw(&launch);
   lw.begin_object().key("capture").begin_object().key("decrypt").begin_array().begin_object().field("host", host);
-  lw.key("paths").begin_array().value(path).end_array().end_object().end_array().key("tunnel").begin_array().end_array();
+  // A launch declares paths, not queries (Claude Code asks /v1/messages?beta=true).
+  lw.key("paths").begin_array().value(path.substr(0, path.find('?'))).end_array().end_object().end_array().key("tunnel").begin_array().end_array();
   lw.end_object().end_object();
   b.add("launch", launch);
   for (int dir = 0; dir < 2; ++dir) {
