@@ -40,6 +40,22 @@ std::string span(const std::optional<Timestamp>& a, const std::optional<Timestam
   return s;
 }
 
+// Tokens summed over the answers that reported usage; answers that
+// reported none are said, so that a run without usage does not read as 0.
+std::string tokens_row(const Summary& s) {
+  if (s.answers > 0 && s.answers_with_usage == 0) {
+    return "not reported by any of the " + std::to_string(s.answers) + " answer(s)";
+  }
+  std::string row = std::to_string(s.input_tokens) + " in, " + std::to_string(s.cache_read_tokens) + " cache read, " +
+                    std::to_string(s.cache_write_tokens) + " cache write, " + std::to_string(s.output_tokens) +
+                    " out (final usage of each answer)";
+  if (s.answers_with_usage < s.answers) {
+    row += "; " + std::to_string(s.answers - s.answers_with_usage) + " of " + std::to_string(s.answers) +
+           " answer(s) reported none";
+  }
+  return row;
+}
+
 std::string joined(const std::set<std::string>& s) {
   std::string out;
   for (const auto& x : s) out += (out.empty() ? "" : ", ") + x;
@@ -91,6 +107,8 @@ bool SummaryVisitor::on_record(const Record& r, const Line&, const Digest&) {
       } else {
         RebuiltAnswer a = read_answer(body, parsers_);
         if (!a.model.empty() && s_.models_answered.size() < kMaxModels) s_.models_answered.insert(clip_text(a.model));
+        ++s_.answers;
+        if (a.input_tokens >= 0 || a.output_tokens >= 0) ++s_.answers_with_usage;
         if (a.input_tokens > 0) s_.input_tokens += a.input_tokens;
         if (a.output_tokens > 0) s_.output_tokens += a.output_tokens;
         if (a.cache_read_tokens > 0) s_.cache_read_tokens += a.cache_read_tokens;
@@ -144,9 +162,7 @@ std::string format_summary_text(const Summary& s, const Style& st) {
                         " request body(ies) past --max-depth or --max-line-bytes: their models are not counted");
   }
   row("models", "requested " + joined(s.models_requested) + "; answered " + joined(s.models_answered));
-  row("tokens", std::to_string(s.input_tokens) + " in, " + std::to_string(s.cache_read_tokens) + " cache read, " +
-                    std::to_string(s.cache_write_tokens) + " cache write, " + std::to_string(s.output_tokens) +
-                    " out (final usage of each answer)");
+  row("tokens", tokens_row(s));
   std::string gaps;
   for (const auto& [seq, name] : s.gaps) gaps += (gaps.empty() ? "" : ", ") + name + " at seq " + std::to_string(seq);
   row("gaps", gaps.empty() ? "none" : gaps);

@@ -29,6 +29,9 @@ struct Summary : HeaderInfo {
   std::set<std::string> models_requested, models_answered;
   // Sums of each answer's final usage; cache reads and writes apart.
   int64_t input_tokens = 0, output_tokens = 0, cache_read_tokens = 0, cache_write_tokens = 0;
+  // Answers read, and those whose stream reported usage (a stream cut
+  // short, or a provider that sends none, reports no usage: not zero).
+  uint64_t answers = 0, answers_with_usage = 0;
   std::vector<std::pair<uint64_t, std::string>> gaps;  // first 100
   std::optional<int64_t> exit_code;
   std::string exit_signal;

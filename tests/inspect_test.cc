@@ -260,6 +260,24 @@ TEST(Summary, SamplesAreSummarized) {
   EXPECT_NE(format_summary_text(bad, Style::plain()).find("invalid"), std::string::npos);
 }
 
+// An answer whose stream reported no usage (cut short, or a provider that
+// sends none) is not counted as zero tokens: the row says so.
+TEST(Summary, AnswersWithoutUsageAreSaidNotCountedAsZero) {
+  WalkOptions opt;
+  Summary s = summarize(testing::sample_path("codex-verified.jsonl"), opt);
+  EXPECT_EQ(s.answers_with_usage, s.answers);
+  EXPECT_EQ(format_summary_text(s, Style::plain()).find("reported"), std::string::npos);
+  s.answers_with_usage = 0;
+  EXPECT_NE(format_summary_text(s, Style::plain()).find("not reported by any of the 8 answer(s)"), std::string::npos);
+  s.answers_with_usage = 6;
+  // Long rows wrap under their column: read the words apart from the breaks.
+  std::string text;
+  for (char c : format_summary_text(s, Style::plain())) {
+    if (c != '\n' && (c != ' ' || text.empty() || text.back() != ' ')) text += c;
+  }
+  EXPECT_NE(text.find("; 2 of 8 answer(s) reported none"), std::string::npos) << text;
+}
+
 // --max-depth reaches request bodies: one nested past it is counted as not
 // read (and its model not counted), where the default depth reads it.
 TEST(Summary, MaxDepthReachesNestedRequestBodies) {
