@@ -355,7 +355,8 @@ TEST(RealRuns, OtherWireFormsOfHonestRealLogsAreClean) {
   SKIP_WITHOUT_CORPORA(logs);
   using fixtures::WireForm;
   for (const auto& log : logs) {
-    for (WireForm form : {WireForm::blocks, WireForm::spacing, WireForm::nfd, WireForm::truncate, WireForm::reminders}) {
+    for (WireForm form : {WireForm::blocks, WireForm::spacing, WireForm::nfd, WireForm::truncate, WireForm::reminders,
+                          WireForm::redacted}) {
       SCOPED_TRACE(log.filename().string() + " form " + std::to_string(static_cast<int>(form)));
       const Wrapped w = wrap_text_and_check(testing::read_file(log.string()), log.filename().string(), WrapOrder::late, LogEdit::none, form);
       EXPECT_VERDICT(w.report.verify, Verdict::verified);
