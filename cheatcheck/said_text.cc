@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <vector>
 
 #include "core/json_digest.h"
@@ -233,21 +234,12 @@ std::string without_line_numbers(std::string_view text) {
   return out;
 }
 
-// Knuth-Morris-Pratt: linear however the texts repeat themselves.
+// glibc's memmem (the two-way algorithm for long patterns): linear however
+// the texts repeat themselves, and it allocates nothing (a table as long as
+// a line's pattern would not stay within the memory bound).
 bool contains(std::string_view text, std::string_view pattern) {
   if (pattern.empty()) return true;
-  std::vector<size_t> border(pattern.size(), 0);
-  for (size_t i = 1, k = 0; i < pattern.size(); ++i) {
-    while (k > 0 && pattern[i] != pattern[k]) k = border[k - 1];
-    if (pattern[i] == pattern[k]) ++k;
-    border[i] = k;
-  }
-  for (size_t i = 0, k = 0; i < text.size(); ++i) {
-    while (k > 0 && text[i] != pattern[k]) k = border[k - 1];
-    if (text[i] == pattern[k]) ++k;
-    if (k == pattern.size()) return true;
-  }
-  return false;
+  return ::memmem(text.data(), text.size(), pattern.data(), pattern.size()) != nullptr;
 }
 
 }  // namespace

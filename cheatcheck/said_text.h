@@ -38,7 +38,7 @@ std::string without_reminders(std::string_view text);
 // (white space, Unicode normalization), without the result's
 // <system-reminder> blocks, and with `numbered` without the line numbers
 // (`    12→`, or a tab) Claude Code's Read puts before each line. Linear in
-// the sizes.
+// the sizes; its copies of the texts are all it allocates.
 bool copy_within(std::string_view copy, std::string_view result, bool numbered);
 
 // The recorder stores a wire body after redaction: a secret the harness

@@ -105,7 +105,7 @@ TEST(SaidText, AStructuredCopyIsFoundInItsResultOnlyWhenItSaysNothingMore) {
   // Spacing and normalization are not differences; an empty copy says nothing.
   EXPECT_TRUE(copy_within("caf\u00e9  ok", "cafe\u0301 ok", false));
   EXPECT_TRUE(copy_within("", "anything", false));
-  // Linear on texts that repeat themselves (KMP): no quadratic blow-up.
+  // Linear on texts that repeat themselves (two-way search): no quadratic blow-up.
   const std::string many(1 << 20, 'a');
   EXPECT_FALSE(copy_within(std::string(1 << 16, 'a') + "b", many, false));
 }
