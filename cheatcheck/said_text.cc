@@ -12,6 +12,18 @@
 namespace goalcup::cheat {
 namespace {
 
+// Where `pattern` first occurs in `text`, or npos, by glibc's memmem (the
+// two-way algorithm for long patterns): linear however the texts repeat
+// themselves, where std::string_view::find can take |text| x |pattern|, and
+// it allocates nothing (a table as long as a line's pattern would not stay
+// within the memory bound).
+size_t find_linear(std::string_view text, std::string_view pattern) {
+  if (pattern.empty()) return 0;
+  const void* at = ::memmem(text.data(), text.size(), pattern.data(), pattern.size());
+  return at ? static_cast<size_t>(static_cast<const char*>(at) - text.data()) : std::string_view::npos;
+}
+
+
 bool is_text_part(std::string_view type) { return type == "text" || type == "input_text" || type == "output_text"; }
 
 // A part that is not text (an image, a document) as a stand-in that no
@@ -234,13 +246,7 @@ std::string without_line_numbers(std::string_view text) {
   return out;
 }
 
-// glibc's memmem (the two-way algorithm for long patterns): linear however
-// the texts repeat themselves, and it allocates nothing (a table as long as
-// a line's pattern would not stay within the memory bound).
-bool contains(std::string_view text, std::string_view pattern) {
-  if (pattern.empty()) return true;
-  return ::memmem(text.data(), text.size(), pattern.data(), pattern.size()) != nullptr;
-}
+bool contains(std::string_view text, std::string_view pattern) { return find_linear(text, pattern) != std::string_view::npos; }
 
 }  // namespace
 
@@ -287,13 +293,27 @@ bool matches_with_redactions(std::string_view sent, std::string_view logged) {
   if (!logged.starts_with(pieces.front())) return false;
   size_t pos = pieces.front().size();
   for (size_t i = 1; i + 1 < pieces.size(); ++i) {
-    const size_t found = logged.find(pieces[i], pos + 1);
-    if (found == std::string_view::npos || found - pos > kMaxSecretBytes) return false;
-    pos = found + pieces[i].size();
+    // Only where a secret of 1 to kMaxSecretBytes bytes could end.
+    const std::string_view window =
+        logged.substr(std::min(pos + 1, logged.size()), kMaxSecretBytes - 1 + pieces[i].size());
+    const size_t found = find_linear(window, pieces[i]);
+    if (found == std::string_view::npos) return false;
+    pos += 1 + found + pieces[i].size();
   }
   const std::string_view last = pieces.back();
   if (logged.size() < pos + 1 + last.size() || !logged.ends_with(last)) return false;
   return logged.size() - last.size() - pos <= kMaxSecretBytes;
+}
+
+RedactionComparer::Match RedactionComparer::compare(std::string_view sent, std::string_view logged) {
+  constexpr uint64_t kPerComparison = 256;  // splitting `sent` into pieces, a vector
+  const uint64_t cost = sent.size() + logged.size() + kPerComparison;
+  if (cost > budget_) {
+    budget_ = 0;  // spent: no later, smaller comparison either
+    return Match::not_compared;
+  }
+  budget_ -= cost;
+  return matches_with_redactions(sent, logged) ? Match::yes : Match::no;
 }
 
 Excerpt excerpt_of(std::string_view text) {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace goalcup::cheat {
 
@@ -48,6 +49,34 @@ bool copy_within(std::string_view copy, std::string_view result, bool numbered);
 inline constexpr size_t kMaxSecretBytes = 8192;
 bool has_redaction(std::string_view sent);
 bool matches_with_redactions(std::string_view sent, std::string_view logged);
+
+// matches_with_redactions() within a budget, for a check that compares every
+// logged text with every redacted sent one: a product a crafted upload can
+// make huge. Each comparison is charged the bytes it may look at and a fixed
+// cost for setting it up; once the budget is spent no comparison is made,
+// and the check says which texts it left uncompared instead of judging them.
+class RedactionComparer {
+ public:
+  enum class Match { yes, no, not_compared };
+  static constexpr uint64_t kBudgetBytes = 4ull << 30;  // about a second
+
+  Match compare(std::string_view sent, std::string_view logged);
+  // The first of `sents` that `logged` matches (its index), or no, or
+  // not_compared once the budget ran out before a match.
+  template <class Texts>
+  std::pair<Match, size_t> first_match(const Texts& sents, std::string_view logged) {
+    size_t index = 0;
+    for (const std::string_view sent : sents) {
+      const Match match = compare(sent, logged);
+      if (match != Match::no) return {match, index};
+      ++index;
+    }
+    return {Match::no, 0};
+  }
+
+ private:
+  uint64_t budget_ = kBudgetBytes;
+};
 
 // The start and end of a logged text, kept for checking a cut-down form
 // of it that the wire may carry (at most kExcerptBytes each).

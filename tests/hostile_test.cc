@@ -1033,6 +1033,41 @@ TEST(HostileBodies, ManyPromptsAgainstManyRedactedOnesAreBounded) {
   EXPECT_NE(o.out.find("were not compared with every redacted text"), std::string::npos) << o.out.substr(0, 400);
 }
 
+// The same product in GC05: logged answers matched by text against
+// redacted wire answers (36 million pairs here).
+TEST(HostileBodies, ManyAnswersAgainstManyRedactedOnesAreBounded) {
+  constexpr int kAnswers = 6000;
+  std::string trace;
+  uint64_t seq = 0;
+  const auto event = [](const std::string& name, const std::string& data) { return "event: " + name + "\ndata: " + data + "\n\n"; };
+  for (int i = 0; i < kAnswers; ++i) {
+    const std::string n = std::to_string(i);
+    const std::string sse =
+        event("response.created", R"({"type":"response.created","response":{"id":"resp_)" + n + R"(","status":"in_progress","model":"m"}})") +
+        event("response.output_item.added", R"({"type":"response.output_item.added","output_index":0,"item":{"type":"message","role":"assistant","content":[]}})") +
+        event("response.output_text.delta", R"({"type":"response.output_text.delta","output_index":0,"content_index":0,"delta":"r)" + n + R"( [REDACTED:k] z"})") +
+        event("response.completed", R"({"type":"response.completed","response":{"id":"resp_)" + n + R"(","status":"completed"}})");
+    std::string wire = envelope(seq++, R"({"conn":1,"exchange":)" + n + R"(,"dir":"response","host":"api.openai.com","status":200,)" +
+                                           R"("headers":[["content-type","text/event-stream"]],"body":")" + json_escaped(sse) +
+                                           R"(","encoding":"utf8","size":)" + std::to_string(sse.size()) + R"(,"sha256":")" +
+                                           digest_ref(sha256(sse)) + R"(","complete":true})");
+    wire.replace(wire.find("\"gap\""), 5, "\"wire\"");
+    trace += wire;
+    const std::string logged = R"({"type":"assistant","uuid":"a)" + n +
+                               R"(","message":{"role":"assistant","content":[{"type":"text","text":"q)" + n + R"( other"}]}})";
+    std::string native = envelope(seq, R"({"source":"claude-code","file":"p/s.jsonl","line_no":)" + std::to_string(seq + 1) +
+                                           R"(,"text":")" + json_escaped(logged) + R"("})");
+    native.replace(native.find("\"gap\""), 5, "\"native\"");
+    trace += native;
+    ++seq;
+  }
+  const std::string path = put("many-redacted-answers.jsonl", trace);
+  const Outcome o = run_measured({GOALCUP_CHEATCHECK_BIN, "--no-progress", "--no-secrets", "--format", "json", path});
+  EXPECT_FALSE(o.killed);
+  EXPECT_EQ(o.exit_code, 1) << o.out.substr(0, 400);
+  EXPECT_NE(o.out.find("were not compared with every redacted answer"), std::string::npos) << o.out.substr(0, 400);
+}
+
 // A stream of 500,000 content blocks: the first 1,024 are kept apart, the
 // rest merged into one with their text; no view holds an entry per block.
 TEST(HostileBodies, AStreamOfHalfAMillionBlocksIsBounded) {

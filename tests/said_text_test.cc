@@ -62,6 +62,32 @@ TEST(SaidText, RedactionMarkersStandForTheSecretsOnly) {
   EXPECT_TRUE(has_redaction("x [REDACTED:aws-key] y"));
 }
 
+// A middle piece is looked for only where a secret before it could end: a
+// search of the whole logged text for a long repetitive piece took |text| x
+// |piece| (about 1,000 s here); this test's 300 s limit fails it then.
+TEST(SaidText, RedactionPiecesAreSoughtOnlyWhereASecretCouldEnd) {
+  const std::string piece(1 << 20, 'a');
+  const std::string sent = "[REDACTED:k]" + piece + "b[REDACTED:k]";
+  EXPECT_FALSE(matches_with_redactions(sent, std::string(2 << 20, 'a')));
+  EXPECT_TRUE(matches_with_redactions(sent, "s3cret" + piece + "b" + "s3cret"));
+  EXPECT_TRUE(matches_with_redactions("x [REDACTED:k] y", "x " + std::string(kMaxSecretBytes, 's') + " y"));
+  EXPECT_FALSE(matches_with_redactions("x [REDACTED:k] y [REDACTED:k] z", "x " + std::string(kMaxSecretBytes + 1, 's') + " y s z"));
+}
+
+TEST(SaidText, RedactionComparisonsStopWhenTheirBudgetIsSpent) {
+  RedactionComparer comparer;
+  const std::vector<std::string> sents(64, std::string(1 << 20, 'x') + "[REDACTED:k]");
+  const std::string logged(1 << 20, 'y');
+  size_t compared = 0;
+  for (; compared < 10000; ++compared) {
+    if (comparer.first_match(sents, logged).first == RedactionComparer::Match::not_compared) break;
+  }
+  // Each round costs 64 x 2 MiB: the 4 GiB budget lasts about 32 rounds.
+  EXPECT_GT(compared, 20u);
+  EXPECT_LT(compared, 40u);
+  EXPECT_EQ(comparer.compare("[REDACTED:k]", "secret"), RedactionComparer::Match::not_compared);
+}
+
 std::string lines(int from, int to) {
   std::string s;
   for (int i = from; i < to; ++i) s += "line " + std::to_string(i) + "\n";

@@ -164,7 +164,7 @@ class Gc04 final : public Check {
     std::sort(uncompared_.seqs.begin(), uncompared_.seqs.end());
     emit_counted(ctx, "GC04", Severity::warning, uncompared_,
                  "logged text(s) were not compared with every redacted text the wire carried (" +
-                     std::to_string(kRedactedCompareBytes >> 30) + " GiB of comparisons, a bound for crafted "
+                     std::to_string(RedactionComparer::kBudgetBytes >> 30) + " GiB of comparisons, a bound for crafted "
                      "uploads): not judged.",
                  "redacted-uncompared");
     std::sort(redacted_texts_.seqs.begin(), redacted_texts_.seqs.end());
@@ -418,25 +418,15 @@ class Gc04 final : public Check {
     return root ? simdjson::minify(*root) : std::string(input);
   }
 
-  enum class RedactedMatch { yes, no, not_compared };
+  using RedactedMatch = RedactionComparer::Match;
 
-  // Whether `logged` matches `sent` once its redaction markers stand for
-  // secrets. Every logged text against every redacted sent one is a product
-  // a crafted upload can make huge: the bytes looked at in a run are
-  // bounded, and a text left uncompared is said (uncompared_), never judged
-  // changed.
-  RedactedMatch compare_redacted(std::string_view sent, std::string_view logged) {
-    const uint64_t cost = sent.size() + logged.size();  // each is looked at once at most
-    if (cost > compare_budget_) return RedactedMatch::not_compared;
-    compare_budget_ -= cost;
-    return matches_with_redactions(sent, logged) ? RedactedMatch::yes : RedactedMatch::no;
-  }
-
-  // The wire answer (its seq) whose redacted text matches `logged`.
+  // The wire answer (its seq) whose redacted text matches `logged`. Every
+  // logged text against every redacted answer: bounded (comparer_), and a
+  // text left uncompared is said (uncompared_), never judged changed.
   std::pair<RedactedMatch, uint64_t> redacted_answer_of(const std::optional<std::string>& logged) {
     if (!logged) return {RedactedMatch::no, 0};
     for (const auto& [seq, sent] : redacted_answers_) {
-      const RedactedMatch match = compare_redacted(sent, *logged);
+      const RedactedMatch match = comparer_.compare(sent, *logged);
       if (match != RedactedMatch::no) return {match, seq};
     }
     return {RedactedMatch::no, 0};
@@ -666,7 +656,7 @@ class Gc04 final : public Check {
         loose.add(p.seq);
         continue;
       }
-      const RedactedMatch match = p.text ? matches_a_redacted_prompt(*p.text) : RedactedMatch::no;
+      const RedactedMatch match = p.text ? comparer_.first_match(redacted_prompts_, *p.text).first : RedactedMatch::no;
       if (match != RedactedMatch::no) {
         (match == RedactedMatch::yes ? redacted : uncompared_).add(p.seq);
         continue;
@@ -685,14 +675,6 @@ class Gc04 final : public Check {
                  "prompt-redacted");
   }
 
-  // Whether `logged` is one of the redacted prompts sent.
-  RedactedMatch matches_a_redacted_prompt(std::string_view logged) {
-    for (const std::string& sent : redacted_prompts_) {
-      const RedactedMatch match = compare_redacted(sent, logged);
-      if (match != RedactedMatch::no) return match;
-    }
-    return RedactedMatch::no;
-  }
 
   // Codex's agent_message events repeat each answer's text for its UI.
   void event_answers(Context& ctx) {
@@ -841,9 +823,8 @@ class Gc04 final : public Check {
   uint64_t requests_ = 0;
   uint64_t kept_bytes_ = 0;  // ends of logged results and cut-down sent forms
   static constexpr uint64_t kMaxKeptBytes = 64ull << 20;
-  static constexpr uint64_t kRedactedCompareBytes = 4ull << 30;  // well under 2 s
-  uint64_t compare_budget_ = kRedactedCompareBytes;
-  SeqList uncompared_;  // logged texts compare_redacted() had no budget left for
+  RedactionComparer comparer_;  // for the products of logged and redacted texts
+  SeqList uncompared_;           // logged texts comparer_ had no budget left for
   static constexpr size_t kMaxKeptInput = 64 * 1024;  // a logged call input kept for redacted wire forms
   absl::flat_hash_set<Digest> summaries_;
   std::vector<uint64_t> compactions_;  // seqs of compaction summary lines, in order (at most kMaxSeqs)

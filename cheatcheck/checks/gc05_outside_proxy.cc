@@ -117,15 +117,22 @@ class Gc05 final : public Check {
   }
 
   void finish(const VerifyReport&, Context& ctx) override {
-    SeqList unproxied;
+    SeqList unproxied, uncompared;
+    // Every logged answer against every redacted wire answer: bounded, and
+    // an answer left uncompared is said, never judged unproxied.
+    RedactionComparer comparer;
     for (const auto& [key, seq, text] : assistant_) {
       if (key && wire_keys_.contains(*key)) continue;
-      if (text && std::any_of(redacted_.begin(), redacted_.end(),
-                              [&said = text](const std::string& sent) { return matches_with_redactions(sent, *said); })) {
-        continue;
-      }
-      unproxied.add(seq);
+      const RedactionComparer::Match match =
+          text ? comparer.first_match(redacted_, *text).first : RedactionComparer::Match::no;
+      if (match == RedactionComparer::Match::yes) continue;
+      (match == RedactionComparer::Match::no ? unproxied : uncompared).add(seq);
     }
+    emit_counted(ctx, "GC05", Severity::warning, uncompared,
+                 "native assistant line(s) were not compared with every redacted answer the wire carried (" +
+                     std::to_string(RedactionComparer::kBudgetBytes >> 30) + " GiB of comparisons, a bound for "
+                     "crafted uploads): not judged.",
+                 "redacted-uncompared");
     if (!unproxied.empty()) {
       ctx.emit(finding("GC05", Severity::high, unproxied.seqs,
                        std::to_string(unproxied.count) + " native assistant line(s) match no answer that crossed "
