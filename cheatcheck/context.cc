@@ -19,8 +19,53 @@ bool same_host(std::string_view a, std::string_view b) {
          std::equal(a.begin(), a.end(), b.begin(), [&](char x, char y) { return lower(x) == lower(y); });
 }
 
-bool LaunchFacts::decrypt_listed(std::string_view host) const {
-  return std::any_of(decrypt.begin(), decrypt.end(), [&](const DecryptRule& d) { return same_host(d.host, host); });
+namespace {
+
+// A total order under which two hosts are equal exactly when same_host()
+// says they are the same.
+int compare_hosts(std::string_view a, std::string_view b) {
+  for (std::string_view* h : {&a, &b}) {
+    if (h->ends_with(":443")) h->remove_suffix(4);
+    if (h->ends_with('.')) h->remove_suffix(1);
+  }
+  auto lower = [](char c) { return static_cast<unsigned char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); };
+  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+    if (lower(a[i]) != lower(b[i])) return lower(a[i]) < lower(b[i]) ? -1 : 1;
+  }
+  return a.size() == b.size() ? 0 : a.size() < b.size() ? -1 : 1;
+}
+
+}  // namespace
+
+void LaunchFacts::index_decrypt() {
+  rules_by_host_.resize(decrypt.size());
+  paths_.clear();
+  for (uint32_t i = 0; i < rules_by_host_.size(); ++i) {
+    rules_by_host_[i] = i;
+    for (uint32_t p = 0; p < decrypt[i].paths.size(); ++p) paths_.emplace_back(i, p);
+  }
+  std::stable_sort(rules_by_host_.begin(), rules_by_host_.end(),
+                   [&](uint32_t x, uint32_t y) { return compare_hosts(decrypt[x].host, decrypt[y].host) < 0; });
+  std::sort(paths_.begin(), paths_.end(), [&](const auto& x, const auto& y) {
+    return x.first != y.first ? x.first < y.first : decrypt[x.first].paths[x.second] < decrypt[y.first].paths[y.second];
+  });
+}
+
+const DecryptRule* LaunchFacts::decrypt_rule(std::string_view host) const {
+  // The last of the equal hosts is the last rule naming it.
+  const auto after = std::upper_bound(rules_by_host_.begin(), rules_by_host_.end(), host, [&](std::string_view h, uint32_t i) {
+    return compare_hosts(h, decrypt[i].host) < 0;
+  });
+  if (after == rules_by_host_.begin() || compare_hosts(decrypt[*(after - 1)].host, host) != 0) return nullptr;
+  return &decrypt[*(after - 1)];
+}
+
+bool LaunchFacts::path_listed(const DecryptRule& rule, std::string_view path) const {
+  const auto index = static_cast<uint32_t>(&rule - decrypt.data());
+  const auto at = std::lower_bound(paths_.begin(), paths_.end(), path, [&](const auto& entry, std::string_view p) {
+    return entry.first != index ? entry.first < index : decrypt[entry.first].paths[entry.second] < p;
+  });
+  return at != paths_.end() && at->first == index && decrypt[index].paths[at->second] == path;
 }
 
 void Context::begin_record(const Record& r) {
@@ -54,11 +99,27 @@ const RebuiltAnswer& Context::answer() {
 }
 
 void Context::emit(Finding f, std::string_view key) {
+  // A credential is its own finding: the secret scan bounds those itself
+  // (10,000 distinct), and redact and SARIF list every one.
+  if (!f.has_secret && ++emitted_[{f.check, f.severity}] > kMaxFindingsPerKind) return;
   f.fingerprint = make_fingerprint(f.check, facts_.run_id, key);
   std::sort(f.seqs.begin(), f.seqs.end());
   f.seqs.erase(std::unique(f.seqs.begin(), f.seqs.end()), f.seqs.end());
   if (f.seqs.size() > kMaxSeqs) f.seqs.resize(kMaxSeqs);
   findings_.push_back(std::move(f));
+}
+
+void Context::note_dropped() {
+  for (const auto& [kind, emitted] : emitted_) {
+    if (emitted <= kMaxFindingsPerKind) continue;
+    const auto& [check, severity] = kind;
+    Finding f = finding(check, severity, {},
+                        std::to_string(emitted - kMaxFindingsPerKind) + " more " + std::string(severity_name(severity)) +
+                            " finding(s) of " + check + " not listed: at most " +
+                            std::to_string(kMaxFindingsPerKind) + " of a check and severity are kept.");
+    f.fingerprint = make_fingerprint(check, facts_.run_id, "not-listed:" + std::string(severity_name(severity)));
+    findings_.push_back(std::move(f));
+  }
 }
 
 void Context::skip(std::string check, std::string reason) { skipped_.push_back({std::move(check), std::move(reason)}); }
@@ -102,6 +163,7 @@ void collect_facts(const Record& r, Context& ctx) {
     case Kind::launch:
       if (!f.launch.present) {
         static_cast<LaunchInfo&>(f.launch) = read_launch(r);
+        f.launch.index_decrypt();
         f.launch.present = true;
       }
       break;

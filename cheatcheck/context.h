@@ -3,6 +3,7 @@
 // rebuilt answer) computed once, the policy, and the findings.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,7 +27,18 @@ bool same_host(std::string_view a, std::string_view b);
 
 struct LaunchFacts : LaunchInfo {
   bool present = false;
-  bool decrypt_listed(std::string_view host) const;  // by same_host()
+  // Indexes `decrypt` once it is read: a crafted launch can list hundreds
+  // of thousands of hosts, and every wire record and tunnel looks its host
+  // up. Sorted positions, not copies: 4 bytes a host, 8 a path.
+  void index_decrypt();
+  bool decrypt_listed(std::string_view host) const { return decrypt_rule(host) != nullptr; }  // by same_host()
+  // The rule for `host` (the last that names it, by same_host()), or null.
+  const DecryptRule* decrypt_rule(std::string_view host) const;
+  bool path_listed(const DecryptRule& rule, std::string_view path) const;
+
+ private:
+  std::vector<uint32_t> rules_by_host_;                  // rule indexes, sorted by same_host() form, then index
+  std::vector<std::pair<uint32_t, uint32_t>> paths_;     // (rule, path) indexes, sorted by rule, then path
 };
 
 struct AckFact {
@@ -72,8 +84,13 @@ class Context {
   bool is_sse_response();
 
   // `key` identifies the finding within the run (no volatile details);
-  // the fingerprint is derived from it.
+  // the fingerprint is derived from it. At most kMaxFindingsPerKind of one
+  // check and severity are kept (a crafted trace can earn one per record);
+  // the rest are counted, and note_dropped() says how many. Credentials are
+  // bounded by the secret scan instead.
+  static constexpr uint64_t kMaxFindingsPerKind = 1000;
   void emit(Finding f, std::string_view key);
+  void note_dropped();  // once, after every check has finished
   void skip(std::string check, std::string reason);
   // A body nested in record `seq` that `check` could not parse: when a
   // limit stopped it (--max-depth, --max-line-bytes), the check says once
@@ -96,6 +113,7 @@ class Context {
   std::optional<WireBody> wire_;
   std::optional<RebuiltAnswer> answer_;
   std::vector<Finding> findings_;
+  std::map<std::pair<std::string, Severity>, uint64_t> emitted_;  // check, severity -> findings emitted
   std::vector<Skipped> skipped_;
 };
 

@@ -80,6 +80,7 @@ CheatReport CheatScan::finish(const std::string& path, VerifyReport verify) {
   // The checks run on whatever could be read, even when the trace is invalid.
   for (auto& c : s.checks) c->finish(out.verify, s.ctx);
   if (s.options.secrets) s.secrets.finish(s.ctx);
+  s.ctx.note_dropped();
   if (s.options.keep_secret_text) out.secret_texts = s.secrets.texts();
   out.findings = std::move(s.ctx.findings());
   out.skipped = std::move(s.ctx.skipped());

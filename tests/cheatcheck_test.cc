@@ -272,6 +272,32 @@ TEST(CheatCheck, HostsCompareAsDnsNames) {
   EXPECT_FALSE(same_host(std::string_view("a\0b", 3), std::string_view("a\0c", 3)));
 }
 
+// The launch's decrypt rules are looked up by an index built once (a
+// crafted launch can list 500,000 hosts, and every wire record looks its
+// host up): it must say what same_host() says, the last rule naming a host
+// winning as before.
+TEST(CheatCheck, DecryptRulesAreFoundAsSameHostFindsThem) {
+  LaunchFacts l;
+  l.decrypt = {{"api.anthropic.com", {"/v1/messages"}}, {"chatgpt.com.", {}}, {"API.Anthropic.com:443", {"/v1/complete"}}};
+  l.index_decrypt();
+  const std::vector<std::string_view> hosts{"api.anthropic.com", "API.Anthropic.com.:443", "api.anthropic.com..",
+                                            "api.anthropic.com:8443", "chatgpt.com", "CHATGPT.COM:443", "evil-api.anthropic.com",
+                                            std::string_view("a\0b", 3)};
+  for (const std::string_view host : hosts) {
+    const DecryptRule* linear = nullptr;
+    for (const auto& d : l.decrypt) {
+      if (same_host(d.host, host)) linear = &d;
+    }
+    EXPECT_EQ(l.decrypt_rule(host), linear) << host;
+  }
+  const DecryptRule* anthropic = l.decrypt_rule("api.anthropic.com");
+  ASSERT_NE(anthropic, nullptr);
+  EXPECT_TRUE(l.path_listed(*anthropic, "/v1/complete"));
+  EXPECT_FALSE(l.path_listed(*anthropic, "/v1/messages"));  // the first rule's, overridden by the last
+  EXPECT_TRUE(l.decrypt_listed("chatgpt.com"));
+  EXPECT_FALSE(l.decrypt_listed("example.com"));
+}
+
 TEST(CheatCheck, GC06ReportsAnyGap) {
   TraceSpec spec;
   spec.ending = fixtures::Ending::restart;

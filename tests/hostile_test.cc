@@ -1068,6 +1068,32 @@ TEST(HostileBodies, ManyAnswersAgainstManyRedactedOnesAreBounded) {
   EXPECT_NE(o.out.find("were not compared with every redacted answer"), std::string::npos) << o.out.substr(0, 400);
 }
 
+// One finding per record is what a crafted trace can earn (here Codex
+// agent_message events that no wire answer holds): at most 1,000 of a check
+// and severity are kept and the rest counted, so memory does not follow the
+// number of records.
+TEST(HostileBodies, FindingsPerCheckAreCappedAndCounted) {
+  constexpr int kEvents = 3000;
+  std::string trace;
+  for (int i = 0; i < kEvents; ++i) {
+    const std::string event = R"({"timestamp":"2026-11-21T05:13:01.000Z","type":"event_msg","payload":{"type":"agent_message","message":"q)" +
+                              std::to_string(i) + R"("}})";
+    std::string rec = envelope(static_cast<uint64_t>(i), R"({"source":"codex","file":"sessions/r.jsonl","line_no":)" +
+                                                             std::to_string(i + 1) + R"(,"text":")" + json_escaped(event) + R"("})");
+    rec.replace(rec.find("\"gap\""), 5, "\"native\"");
+    trace += rec;
+  }
+  const std::string path = put("many-findings.jsonl", trace);
+  const Outcome o = run_measured({GOALCUP_CHEATCHECK_BIN, "--no-progress", "--no-secrets", "--format", "json", path});
+  EXPECT_FALSE(o.killed);
+  EXPECT_EQ(o.exit_code, 1) << o.out.substr(0, 400);
+  EXPECT_NE(o.out.find("2000 more high finding(s) of GC04 not listed"), std::string::npos) << o.out.substr(0, 400);
+  size_t listed = 0;
+  constexpr std::string_view kEach = "agent_message event whose text matches no answer";
+  for (size_t at = o.out.find(kEach); at != std::string::npos; at = o.out.find(kEach, at + 1)) ++listed;
+  EXPECT_EQ(listed, 1000u);
+}
+
 // A stream of 500,000 content blocks: the first 1,024 are kept apart, the
 // rest merged into one with their text; no view holds an entry per block.
 TEST(HostileBodies, AStreamOfHalfAMillionBlocksIsBounded) {

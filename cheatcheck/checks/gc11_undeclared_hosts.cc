@@ -21,17 +21,14 @@ class Gc11 final : public Check {
     (void)json::string(r.body, "host", &host);
     (void)json::string(r.body, "dir", &dir);
     const LaunchFacts& l = ctx.facts().launch;
-    const DecryptRule* rule = nullptr;
-    for (const auto& d : l.decrypt) {
-      if (same_host(d.host, host)) rule = &d;
-    }
+    const DecryptRule* rule = l.decrypt_rule(host);
     if (!rule) {
       outside_.add("host " + clip_text(host), r.seq);
       return;
     }
     if (dir != "request" || json::string(r.body, "path", &path) != json::Get::ok || rule->paths.empty()) return;
     path = path.substr(0, path.find('?'));
-    if (std::find(rule->paths.begin(), rule->paths.end(), path) == rule->paths.end()) {
+    if (!l.path_listed(*rule, path)) {
       outside_.add("path " + clip_text(host) + clip_text(path), r.seq);
     }
   }

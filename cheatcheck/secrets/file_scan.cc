@@ -252,6 +252,7 @@ CheatReport scan_file(const std::string& path, const Limits& limits, const Polic
   absl::flat_hash_set<std::string> known = scanner.markers();
   for (const auto& r : policy.redactor_rules) known.insert(r);
   scanner.collector().emit(ctx, known);
+  ctx.note_dropped();
   report.findings = std::move(ctx.findings());
   sort_findings(report.findings);
   return report;
