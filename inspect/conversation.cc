@@ -14,6 +14,17 @@ namespace goalcup::inspect {
 namespace {
 
 constexpr size_t kMaxPending = 10000;  // requests waiting for an answer
+// The input text those may hold: a crafted trace of requests that are never
+// answered would otherwise keep 10,000 bodies' inputs. Past it a request
+// waits with its inputs counted, not kept (one request alone always keeps
+// them: the line bound covers it).
+constexpr uint64_t kMaxPendingBytes = 8ull << 20;
+
+uint64_t input_bytes(const RequestInfo& request) {
+  uint64_t n = 0;
+  for (const auto& in : request.inputs) n += in.text.size();
+  return n;
+}
 
 // Markdown that trace text cannot break out of: a fence longer than any run
 // of backticks inside, a code span likewise, prose as a block quote (a
@@ -125,7 +136,21 @@ bool ConversationVisitor::on_record(const Record& r, const Line&, const Digest&)
   std::string decoded;
   const std::string_view body = wire_body(r, &decoded);
   if (dir == "request") {
-    if (pending_.size() < kMaxPending) pending_[key] = {read_request(body, r.seq, max_text_, parsers_), r.t};
+    if (pending_.size() >= kMaxPending) return true;
+    RequestInfo request = read_request(body, r.seq, max_text_, parsers_);
+    if (auto old = pending_.find(key); old != pending_.end()) pending_bytes_ -= input_bytes(old->second.first);
+    if (pending_bytes_ > 0 && pending_bytes_ + input_bytes(request) > kMaxPendingBytes) {
+      const size_t n = request.inputs.size();
+      request.inputs_omitted += n;
+      // A new vector, not an assignment into the old one's strings, which
+      // would keep their capacity (the very bytes not to hold).
+      request.inputs = std::vector<NewInput>{{"omitted",
+                         std::to_string(n) + " inputs not kept: unanswered requests already held " +
+                             std::to_string(kMaxPendingBytes >> 20) + " MiB of input",
+                         "", 0}};
+    }
+    pending_bytes_ += input_bytes(request);
+    pending_[key] = {std::move(request), r.t};
     return true;
   }
   Exchange e;
@@ -134,6 +159,7 @@ bool ConversationVisitor::on_record(const Record& r, const Line&, const Digest&)
   e.response_t = r.t;
   e.answer = read_answer(body, parsers_);
   if (auto it = pending_.find(key); it != pending_.end()) {
+    pending_bytes_ -= input_bytes(it->second.first);
     e.request = std::move(it->second.first);
     e.request_t = it->second.second;
     e.has_request = true;

@@ -38,6 +38,7 @@ class ConversationVisitor final : public RecordVisitor {
   std::function<void(const Exchange&)> on_exchange_;
   size_t max_text_;
   std::map<std::pair<uint64_t, uint64_t>, std::pair<RequestInfo, Timestamp>> pending_;
+  uint64_t pending_bytes_ = 0;  // input text held by pending_ (kMaxPendingBytes)
   uint64_t count_ = 0;
   BodyParsers parsers_;
 };

@@ -1094,6 +1094,37 @@ TEST(HostileBodies, FindingsPerCheckAreCappedAndCounted) {
   EXPECT_EQ(listed, 1000u);
 }
 
+// Requests no response answers wait to be paired, each with the input it
+// added: the bytes they hold are bounded, so 200 unanswered requests of
+// 400 KB stay within the views' bound (4 x the line + 32 MiB); before, the
+// JSON view held every one (176 MiB at 400).
+TEST(HostileBodies, UnansweredRequestsDoNotPileUp) {
+  // Written and let go before the tools run: a child's peak RSS counts what
+  // it shared with this process until its exec.
+  const std::string path = [] {
+    std::string trace;
+    for (uint64_t i = 0; i < 200; ++i) {
+      std::string rec = wire_record(i, "request",
+                                    R"({"model":"m","max_tokens":10,"messages":[{"role":"user","content":")" + std::to_string(i) + " " +
+                                        std::string(400000, 'y') + R"("}]})");
+      const std::string exchange = "\"exchange\":1,";
+      rec.replace(rec.find(exchange), exchange.size(), "\"exchange\":" + std::to_string(i) + ",");
+      trace += rec;
+    }
+    return put("unanswered.jsonl", trace);
+  }();
+  const long bound_kb = (4 * 401000L + (32 << 20)) / 1024;
+  for (const char* format : {"json", "text"}) {
+    SCOPED_TRACE(format);
+    const Outcome o = run_measured({GOALCUP_INSPECT_BIN, "conversation", "--format", format, path});
+    EXPECT_FALSE(o.killed);
+    EXPECT_EQ(o.exit_code, 1) << o.out.substr(0, 400);
+    if (kMeasureBounds) {
+      EXPECT_LT(o.max_rss_kb, bound_kb) << "peak RSS " << o.max_rss_kb / 1024 << " MiB";
+    }
+  }
+}
+
 // A stream of 500,000 content blocks: the first 1,024 are kept apart, the
 // rest merged into one with their text; no view holds an entry per block.
 TEST(HostileBodies, AStreamOfHalfAMillionBlocksIsBounded) {
