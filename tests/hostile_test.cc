@@ -894,6 +894,18 @@ std::string json_escaped(std::string_view text) {
   return escaped;
 }
 
+// A record of `kind` (the envelope is written as a gap, then renamed).
+std::string record_of_kind(uint64_t seq, std::string_view kind, const std::string& body) {
+  std::string line = envelope(seq, body);
+  return line.replace(line.find("\"gap\""), 5, "\"" + std::string(kind) + "\"");
+}
+
+// A native record carrying one line of a harness's log.
+std::string native_line(uint64_t seq, std::string_view source, std::string_view file, std::string_view text) {
+  return record_of_kind(seq, "native", R"({"source":")" + std::string(source) + R"(","file":")" + std::string(file) +
+                                           R"(","line_no":)" + std::to_string(seq + 1) + R"(,"text":")" + json_escaped(text) + R"("})");
+}
+
 std::string wire_record(uint64_t seq, std::string_view dir, std::string_view text) {
   const std::string escaped = json_escaped(text);
   const bool request = dir == "request";
@@ -902,9 +914,7 @@ std::string wire_record(uint64_t seq, std::string_view dir, std::string_view tex
                            (request ? "\"method\":\"POST\",\"path\":\"/v1/messages\"," : "\"status\":200,") +
                            "\"headers\":[],\"body\":\"" + escaped + "\",\"encoding\":\"utf8\",\"size\":" +
                            std::to_string(text.size()) + ",\"sha256\":\"" + digest_ref(sha256(text)) + "\",\"complete\":true}";
-  std::string line = envelope(seq, body);
-  const size_t kind = line.find("\"gap\"");
-  return line.replace(kind, 5, "\"wire\"");
+  return record_of_kind(seq, "wire", body);
 }
 
 // A 50 MiB request body: a conversation of many user messages.
@@ -1018,13 +1028,7 @@ TEST(HostileBodies, ManyPromptsAgainstManyRedactedOnesAreBounded) {
                                " " + pad + R"("}})";
     const std::string answer = R"({"type":"assistant","uuid":"a)" + n + R"(","parentUuid":"u)" + n +
                                R"(","message":{"id":"msg_)" + n + R"(","role":"assistant","content":[{"type":"text","text":"ok"}]}})";
-    for (const std::string& line : {prompt, answer}) {
-      std::string rec = envelope(seq, R"({"source":"claude-code","file":"p/s.jsonl","line_no":)" + std::to_string(seq + 1) +
-                                           R"(,"text":")" + json_escaped(line) + R"("})");
-      rec.replace(rec.find("\"gap\""), 5, "\"native\"");
-      trace += rec;
-      ++seq;
-    }
+    for (const std::string& line : {prompt, answer}) trace += native_line(seq++, "claude-code", "p/s.jsonl", line);
   }
   const std::string path = put("many-redacted-prompts.jsonl", trace);
   const Outcome o = run_measured({GOALCUP_CHEATCHECK_BIN, "--no-progress", "--no-secrets", "--format", "json", path});
@@ -1047,19 +1051,13 @@ TEST(HostileBodies, ManyAnswersAgainstManyRedactedOnesAreBounded) {
         event("response.output_item.added", R"({"type":"response.output_item.added","output_index":0,"item":{"type":"message","role":"assistant","content":[]}})") +
         event("response.output_text.delta", R"({"type":"response.output_text.delta","output_index":0,"content_index":0,"delta":"r)" + n + R"( [REDACTED:k] z"})") +
         event("response.completed", R"({"type":"response.completed","response":{"id":"resp_)" + n + R"(","status":"completed"}})");
-    std::string wire = envelope(seq++, R"({"conn":1,"exchange":)" + n + R"(,"dir":"response","host":"api.openai.com","status":200,)" +
-                                           R"("headers":[["content-type","text/event-stream"]],"body":")" + json_escaped(sse) +
-                                           R"(","encoding":"utf8","size":)" + std::to_string(sse.size()) + R"(,"sha256":")" +
-                                           digest_ref(sha256(sse)) + R"(","complete":true})");
-    wire.replace(wire.find("\"gap\""), 5, "\"wire\"");
-    trace += wire;
+    trace += record_of_kind(seq++, "wire", R"({"conn":1,"exchange":)" + n + R"(,"dir":"response","host":"api.openai.com","status":200,)" +
+                                               R"("headers":[["content-type","text/event-stream"]],"body":")" + json_escaped(sse) +
+                                               R"(","encoding":"utf8","size":)" + std::to_string(sse.size()) + R"(,"sha256":")" +
+                                               digest_ref(sha256(sse)) + R"(","complete":true})");
     const std::string logged = R"({"type":"assistant","uuid":"a)" + n +
                                R"(","message":{"role":"assistant","content":[{"type":"text","text":"q)" + n + R"( other"}]}})";
-    std::string native = envelope(seq, R"({"source":"claude-code","file":"p/s.jsonl","line_no":)" + std::to_string(seq + 1) +
-                                           R"(,"text":")" + json_escaped(logged) + R"("})");
-    native.replace(native.find("\"gap\""), 5, "\"native\"");
-    trace += native;
-    ++seq;
+    trace += native_line(seq++, "claude-code", "p/s.jsonl", logged);
   }
   const std::string path = put("many-redacted-answers.jsonl", trace);
   const Outcome o = run_measured({GOALCUP_CHEATCHECK_BIN, "--no-progress", "--no-secrets", "--format", "json", path});
@@ -1078,10 +1076,7 @@ TEST(HostileBodies, FindingsPerCheckAreCappedAndCounted) {
   for (int i = 0; i < kEvents; ++i) {
     const std::string event = R"({"timestamp":"2026-11-21T05:13:01.000Z","type":"event_msg","payload":{"type":"agent_message","message":"q)" +
                               std::to_string(i) + R"("}})";
-    std::string rec = envelope(static_cast<uint64_t>(i), R"({"source":"codex","file":"sessions/r.jsonl","line_no":)" +
-                                                             std::to_string(i + 1) + R"(,"text":")" + json_escaped(event) + R"("})");
-    rec.replace(rec.find("\"gap\""), 5, "\"native\"");
-    trace += rec;
+    trace += native_line(static_cast<uint64_t>(i), "codex", "sessions/r.jsonl", event);
   }
   const std::string path = put("many-findings.jsonl", trace);
   const Outcome o = run_measured({GOALCUP_CHEATCHECK_BIN, "--no-progress", "--no-secrets", "--format", "json", path});
