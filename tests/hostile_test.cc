@@ -1015,7 +1015,9 @@ TEST(HostileBodies, ViewsOnAFiftyMBRequestBodyAreBounded) {
 // bounds the comparisons and says which prompts it left uncompared (a
 // warning), never judging them changed.
 TEST(HostileBodies, ManyPromptsAgainstManyRedactedOnesAreBounded) {
-  constexpr int kPrompts = 2000;
+  // Under ASan the same code runs on a tenth, which does not spend the
+  // bound (the release build shows that it is spent and said).
+  constexpr int kPrompts = kMeasureBounds ? 2000 : 200;
   const std::string pad(6000, 'y');
   std::string trace;
   uint64_t seq = 0;
@@ -1034,13 +1036,15 @@ TEST(HostileBodies, ManyPromptsAgainstManyRedactedOnesAreBounded) {
   const Outcome o = run_measured({GOALCUP_CHEATCHECK_BIN, "--no-progress", "--no-secrets", "--format", "json", path});
   EXPECT_FALSE(o.killed);
   EXPECT_EQ(o.exit_code, 1) << o.out.substr(0, 400);
-  EXPECT_NE(o.out.find("were not compared with every redacted text"), std::string::npos) << o.out.substr(0, 400);
+  if (kMeasureBounds) {
+    EXPECT_NE(o.out.find("were not compared with every redacted text"), std::string::npos) << o.out.substr(0, 400);
+  }
 }
 
 // The same product in GC05: logged answers matched by text against
 // redacted wire answers (36 million pairs here).
 TEST(HostileBodies, ManyAnswersAgainstManyRedactedOnesAreBounded) {
-  constexpr int kAnswers = 6000;
+  constexpr int kAnswers = kMeasureBounds ? 6000 : 600;  // as above: 72 s under ASan at 6,000
   std::string trace;
   uint64_t seq = 0;
   const auto event = [](const std::string& name, const std::string& data) { return "event: " + name + "\ndata: " + data + "\n\n"; };
@@ -1063,7 +1067,9 @@ TEST(HostileBodies, ManyAnswersAgainstManyRedactedOnesAreBounded) {
   const Outcome o = run_measured({GOALCUP_CHEATCHECK_BIN, "--no-progress", "--no-secrets", "--format", "json", path});
   EXPECT_FALSE(o.killed);
   EXPECT_EQ(o.exit_code, 1) << o.out.substr(0, 400);
-  EXPECT_NE(o.out.find("were not compared with every redacted answer"), std::string::npos) << o.out.substr(0, 400);
+  if (kMeasureBounds) {
+    EXPECT_NE(o.out.find("were not compared with every redacted answer"), std::string::npos) << o.out.substr(0, 400);
+  }
 }
 
 // One finding per record is what a crafted trace can earn (here Codex
