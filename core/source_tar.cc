@@ -19,9 +19,13 @@
 namespace goalcup {
 namespace {
 
-// A relative path without ".." whose last component names a trace.
+// A path without ".." whose last component names a trace. A leading "/"
+// does not keep a member out: GNU tar and bsdtar strip it when they extract,
+// so "/trace.jsonl" lands in the folder a judge extracts to (they refuse
+// members with "..", which never land).
 bool is_trace_name(std::string_view name) {
-  if (name.empty() || name.front() == '/') return false;
+  while (name.starts_with('/')) name.remove_prefix(1);
+  if (name.empty()) return false;
   std::string_view last;
   for (size_t start = 0; start <= name.size();) {
     size_t end = std::min(name.find('/', start), name.size());

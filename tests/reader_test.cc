@@ -214,9 +214,16 @@ TEST(Reader, TarRefusesLinksAndOddMembers) {
   EXPECT_TRUE(testing::has_error(sym, Code::unsafe_path)) << testing::error_codes(sym);
   auto hard = verify_path(make_tar({{"trace.jsonl", "", AE_IFREG, "../../etc/passwd"}}));
   EXPECT_TRUE(testing::has_error(hard, Code::unsafe_path)) << testing::error_codes(hard);
-  // Paths that would escape are never taken for the trace.
-  auto escape = verify_path(make_tar({{"../trace.jsonl", text}, {"/trace.jsonl", text}, {"a/../../trace.jsonl", text}}));
+  // Paths with ".." are never taken for the trace: tar refuses to extract them.
+  auto escape = verify_path(make_tar({{"../trace.jsonl", text}, {"a/../../trace.jsonl", text}}));
   EXPECT_TRUE(testing::has_error(escape, Code::no_trace_in_submission)) << testing::error_codes(escape);
+  // A leading "/" is stripped, as tar does when it extracts: "/trace.jsonl"
+  // is the trace, and beside another one the upload is ambiguous, as the
+  // extracted folder is (a cheater's edited copy must not hide behind it).
+  auto rooted = verify_path(make_tar({{"/trace.jsonl", text}}));
+  EXPECT_VERDICT(rooted, Verdict::verified);
+  auto shadow = verify_path(make_tar({{"e/trace.jsonl", text}, {"/trace.jsonl", text}}));
+  EXPECT_TRUE(testing::has_error(shadow, Code::ambiguous_submission)) << testing::error_codes(shadow);
   auto two = verify_path(make_tar({{"trace.jsonl", text}, {"trace.jsonl.zst", zstd_frames(text, 999)}}));
   EXPECT_TRUE(testing::has_error(two, Code::ambiguous_submission)) << testing::error_codes(two);
   std::vector<TarMember> many;
