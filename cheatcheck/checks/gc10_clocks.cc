@@ -17,10 +17,9 @@ class Gc10 final : public Check {
   void on_record(const Record& r, Context& ctx) override {
     const int64_t tol = seconds_to_nanos(ctx.policy().thresholds.max_clock_skew_seconds);
     const auto& start = ctx.facts().start_at;
+    if (r.kind == Kind::start_receipt && !receipt_written_) receipt_written_ = r.t;
     // The header and the start receipt are written before the server answers.
-    if (r.seq >= 2 && start && nanos_between(r.t, *start) > tol) {
-      add(r.kind == Kind::wire ? early_wire_ : early_, r.seq);
-    }
+    if (r.seq >= 2 && start && nanos_between(r.t, *start) > tol) note_early(r, *start);
     if (have_last_ && r.t < last_) add(backwards_, r.seq);
     if (r.kind == Kind::gap) {
       std::string_view name;
@@ -54,6 +53,10 @@ class Gc10 final : public Check {
     emit(ctx, early_wire_, Severity::high, "wire record(s) are older than the start receipt" + allowed +
                                                ": model traffic from before the run was registered.", "early-wire");
     emit(ctx, early_, Severity::warning, "record(s) are older than the start receipt" + allowed + ".", "early");
+    emit(ctx, behind_, Severity::warning,
+         "record(s) are older than the start receipt's server time but not than the record of it: the "
+         "recorder's clock was behind the server's by up to " + seconds_text(worst_behind_) + allowed + ".",
+         "clock-behind");
     const auto& end = ctx.facts().seal_ack_at;
     if (end && nanos_between(*end, latest_) > tol) {
       SeqList late;
@@ -72,6 +75,20 @@ class Gc10 final : public Check {
 
  private:
   static void add(SeqList& v, uint64_t seq) { v.add(seq); }
+  // `r` is older than the start receipt's server time. Older than the
+  // receipt's own record too, both by the recorder's clock, it was written
+  // before the run was registered; otherwise the recorder's clock runs
+  // behind the server's, which moves every record alike (and the chain puts
+  // them all after the receipt): no evidence against the run.
+  void note_early(const Record& r, Timestamp start) {
+    if (receipt_written_ && !(r.t < *receipt_written_)) {
+      add(behind_, r.seq);
+      const int64_t lag = nanos_between(r.t, start);
+      worst_behind_ = std::max(worst_behind_, lag == INT64_MIN ? INT64_MAX : lag);
+      return;
+    }
+    add(r.kind == Kind::wire ? early_wire_ : early_, r.seq);
+  }
   static void emit(Context& ctx, const SeqList& list, Severity sev, const std::string& what, const std::string& key) {
     emit_counted(ctx, "GC10", sev, list, what, key);
   }
@@ -91,7 +108,9 @@ class Gc10 final : public Check {
   uint64_t latest_seq_ = 0;
   bool have_last_ = false;
   int64_t worst_skew_ = 0;
-  SeqList early_wire_, early_, backwards_, skewed_, steps_;
+  std::optional<Timestamp> receipt_written_;  // the start receipt record's own time
+  int64_t worst_behind_ = 0;
+  SeqList early_wire_, early_, behind_, backwards_, skewed_, steps_;
 };
 
 }  // namespace
