@@ -28,7 +28,7 @@ FROM debian:12-slim AS runtime
 ENV DEBIAN_FRONTEND=noninteractive
 RUN apt-get update && apt-get install -y --no-install-recommends \
       libsodium23 libzstd1 libarchive13 libssl3 libvectorscan5 zlib1g libyaml-cpp0.7 libsimdjson14 \
-      libabsl20220623 libxxhash0 \
+      libabsl20220623 libxxhash0 libbrotli1 \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /nonexistent --shell /usr/sbin/nologin goalcup
 COPY --from=build /staging/usr/local/ /usr/local/

@@ -90,11 +90,11 @@ bool Context::is_sse_response() {
   std::string_view dir;
   if (json::string(record_->body, "dir", &dir) != json::Get::ok || dir != "response") return false;
   const std::string ct = header_value(*record_, "content-type");
-  return ct.find("text/event-stream") != std::string::npos || looks_like_sse(wire_body().bytes());
+  return ct.find("text/event-stream") != std::string::npos || looks_like_sse(wire_body().content());
 }
 
 const RebuiltAnswer& Context::answer() {
-  if (!answer_) answer_ = rebuild_answer(wire_body().bytes(), limits_);
+  if (!answer_) answer_ = rebuild_answer(wire_body().content(), limits_);
   return *answer_;
 }
 
@@ -128,9 +128,16 @@ void Context::body_not_parsed(std::string_view check, const Error& error) {
   if (code_class(error.code) != ErrorClass::limit) return;
   if (std::find(limited_checks_.begin(), limited_checks_.end(), check) != limited_checks_.end()) return;
   limited_checks_.emplace_back(check);
-  skip(std::string(check), "a body nested in record " + std::to_string(error.seq) + " passes " +
-                               std::string(code_name(error.code)) +
-                               " (--max-depth, --max-line-bytes): such bodies were not judged");
+  const std::string what = "a body nested in record " + std::to_string(error.seq) + " passes " +
+                           std::string(code_name(error.code)) + " (" + std::to_string(kNestedMaxDepth) +
+                           " levels, --max-line-bytes)";
+  skip(std::string(check), what + ": such bodies were not judged");
+  std::vector<uint64_t> seqs;
+  if (error.seq >= 0) seqs.push_back(static_cast<uint64_t>(error.seq));
+  emit(finding(check, Severity::high, std::move(seqs),
+               what + ": what such bodies carry was not checked. No harness or provider writes bodies past these "
+                      "bounds; one made to pass them would switch this check off."),
+       "body-past-limits");
 }
 
 Finding finding(std::string_view check, Severity severity, std::vector<uint64_t> seqs, std::string message) {

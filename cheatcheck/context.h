@@ -62,9 +62,11 @@ class Context {
  public:
   // `limits` are the run's (the command-line options): they bound every
   // body parsed inside a record (native lines, request bodies, statements)
-  // as they bound the records themselves.
+  // as they bound the records themselves, but for depth (nested_limits()).
   Context(const Policy& policy, const Limits& limits)
-      : policy_(policy), limits_(limits), native_parser_(limits), native_input_parser_(limits), statement_parser_(limits), body_parser_(limits) {}
+      : policy_(policy), limits_(limits), native_parser_(nested_limits(limits)),
+        native_input_parser_(nested_limits(limits)), statement_parser_(limits), body_parser_(nested_limits(limits)) {}
+
 
   const Policy& policy() const { return policy_; }
   const Limits& limits() const { return limits_; }
@@ -93,8 +95,9 @@ class Context {
   void note_dropped();  // once, after every check has finished
   void skip(std::string check, std::string reason);
   // A body nested in record `seq` that `check` could not parse: when a
-  // limit stopped it (--max-depth, --max-line-bytes), the check says once
-  // that such bodies were not judged, instead of passing them silently.
+  // limit stopped it (nesting past kNestedMaxDepth, --max-line-bytes), the
+  // check says once, as a high finding, that such bodies were not judged:
+  // no harness writes them, and a crafted one must not switch a check off.
   void body_not_parsed(std::string_view check, const Error& error);
   std::vector<Finding>& findings() { return findings_; }
   std::vector<Skipped>& skipped() { return skipped_; }

@@ -269,6 +269,7 @@ NativeInfo read_native(const Record& r, StrictJsonParser& parser, StrictJsonPars
                                       : NativeInfo::Harness::other;
   if (json::string(r.body, "text", &text) != json::Get::ok) return n;
   auto root = parser.parse_copy(text, static_cast<int64_t>(r.seq));
+  if (!root) n.parse_error = root.error().code;
   simdjson::dom::object o;
   if (!root || root->get(o)) return n;
   n.parsed = true;

@@ -39,6 +39,10 @@ struct NativeInfo {
   enum class Harness { claude_code, codex, other };
   Harness harness = Harness::other;
   bool parsed = false;          // the text is a JSON object
+  // Why the text did not parse as strict JSON, when it did not. A member
+  // named twice (JSON.parse keeps the last, other readers the first) or
+  // nesting past every bound is no line a harness writes.
+  std::optional<Code> parse_error;
   // The line has a shape this reader knows for its harness; a log of lines
   // it does not know cannot be judged and must say so.
   bool understood = false;

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/content_encoding.h"
 #include "core/error.h"
 #include "core/record.h"
 
@@ -58,8 +59,21 @@ struct WireBody {
   std::string decoded;      // a base64 body's bytes
   // Decoded for base64 (empty when it does not decode), else as stored.
   std::string_view bytes() const { return base64 ? std::string_view(decoded) : stored; }
+
+  // The HTTP content: bytes() with the message's content-encoding undone
+  // (core/content_encoding.h). What the checks and views read; bytes() is
+  // what `size`, `sha256` and `redactions` describe.
+  std::string content_encoding;  // the header's value; empty: none
+  ContentDecoding content_status = ContentDecoding::ok;
+  std::string inflated;
+  std::string_view content() const { return content_encoding.empty() ? bytes() : std::string_view(inflated); }
+  bool content_readable() const { return base64_ok && content_status == ContentDecoding::ok; }
 };
+// The content is inflated too (at most kMaxContentBytes, and at most
+// `max_decoded`) when the record's headers name a content-encoding.
 WireBody read_wire_body(simdjson::dom::object body, size_t max_decoded = SIZE_MAX);
+// An API takes bodies of tens of MB at most; past this a coded body is a bomb.
+constexpr size_t kMaxContentBytes = 256u << 20;
 // The same from a body already read out of its record (`stored` must outlive
 // the result).
 WireBody wire_body(std::string_view stored, bool base64, size_t max_decoded = SIZE_MAX);

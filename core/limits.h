@@ -27,6 +27,17 @@ struct Limits {
   uint32_t max_errors = 10000;             // errors before reading stops (the verdict is settled)
 };
 
+// A JSON text inside a record's string (a request body, a native log line,
+// a tool call's input) may nest deeper than the record itself: a model's
+// tool input is the model's to shape, and a harness re-sends it in every
+// later request. Those texts get at least simdjson's own depth bound; past
+// it a tool says the body was not read (cheatcheck: a high finding).
+inline constexpr uint32_t kNestedMaxDepth = 1024;
+inline Limits nested_limits(Limits limits) {
+  if (limits.max_depth < kNestedMaxDepth) limits.max_depth = kNestedMaxDepth;
+  return limits;
+}
+
 // Text read from a trace and kept beyond its record (a gap type, a host, a
 // model, an id shown in a report): at most kMaxKeptText bytes, marked when
 // cut, so that one crafted 60 MB name costs no more than a short one.

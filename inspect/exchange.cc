@@ -123,6 +123,10 @@ RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text, B
 
 std::string_view wire_body(const Record& r, std::string* decoded, size_t max) {
   WireBody body = read_wire_body(r.body, max);
+  if (!body.content_encoding.empty()) {
+    *decoded = std::move(body.inflated);  // the content the message carried, not its compressed bytes
+    return *decoded;
+  }
   if (!body.base64) return body.stored;
   *decoded = std::move(body.decoded);
   return *decoded;

@@ -20,8 +20,10 @@ namespace goalcup::inspect {
 // (--max-depth, --max-line-bytes). One walk's view owns them, so that
 // their buffers go when the walk ends.
 struct BodyParsers {
+  // Bodies nested in records get the nested depth bound (core/limits.h).
   explicit BodyParsers(const Limits& run_limits)
-      : limits(run_limits), request(run_limits), answer(run_limits), native(run_limits), statement(run_limits) {}
+      : limits(run_limits), request(nested_limits(run_limits)), answer(nested_limits(run_limits)),
+        native(nested_limits(run_limits)), statement(run_limits) {}
   Limits limits;
   StrictJsonParser request, answer, native, statement;
 };
@@ -47,9 +49,10 @@ struct RequestInfo {
 // Reads a request body (Anthropic Messages or OpenAI Responses JSON).
 RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text, BodyParsers& parsers);
 
-// The wire body of a record as bytes: a view of the stored text, or, when
-// it is base64, its first `max` decoded bytes held in `*decoded` (a prefix,
-// so that a view that shows only the start decodes only the start).
+// The wire body of a record as the content it carried: a view of the stored
+// text, or, when it is base64 or content-encoded (gzip, br, zstd, deflate),
+// its first `max` decoded bytes held in `*decoded` (a prefix, so that a view
+// that shows only the start decodes only the start).
 std::string_view wire_body(const Record& r, std::string* decoded, size_t max = SIZE_MAX);
 
 // A response body: rebuilt from SSE, or read from a plain JSON message.

@@ -121,6 +121,7 @@ INSTANTIATE_TEST_SUITE_P(
         PlantCase{"record-after-exit", "GC09", Severity::warning, HarnessStyle::claude_code,
                   fixtures::Ending::sealed, true},
         PlantCase{"slow-seal", "GC09", Severity::warning}, PlantCase{"early-record", "GC10", Severity::warning},
+        PlantCase{"early-wire", "GC10", Severity::high},
         PlantCase{"clock-step", "GC10", Severity::warning}, PlantCase{"ack-skew", "GC10", Severity::warning},
         PlantCase{"undeclared-host", "GC11", Severity::high}, PlantCase{"undeclared-path", "GC11", Severity::high},
         PlantCase{"native-line-skip", "GC12", Severity::warning}, PlantCase{"native-dup-uuid", "GC12", Severity::warning},
@@ -232,10 +233,10 @@ TEST(CheatCheck, CodexAnswerOfTwoMessageItemsMatchesItsTwoLines) {
   for (const Finding* f : of(r, "GC04")) EXPECT_NE(f->severity, Severity::high) << describe(r);
 }
 
-// --max-depth reaches the bodies inside records: a request body nested
-// past it is said not to be judged (GC04 reads the results it sends), where
-// the default depth reads it. The records themselves stay within 8 levels.
-TEST(CheatCheck, MaxDepthReachesNestedRequestBodies) {
+// A request body nested past every bound (1,024 levels: no harness writes
+// one) is a high finding naming it, not a check quietly switched off; a
+// judge who raises --max-depth past it has it read.
+TEST(CheatCheck, ARequestBodyNestedPastTheBoundsIsHigh) {
   TraceSpec spec;
   spec.plants = {"deep-request"};
   const Planted p = write_trace(spec, "deep-request");
@@ -246,17 +247,18 @@ TEST(CheatCheck, MaxDepthReachesNestedRequestBodies) {
     opt.walk.limits.max_depth = max_depth;
     return check_trace(p.path, opt);
   };
-  auto depth_skip = [](const CheatReport& r) {
-    return std::any_of(r.skipped.begin(), r.skipped.end(), [](const Skipped& s) {
-      return s.check == "GC04" && s.reason.find("limit_nesting") != std::string::npos;
+  auto past_limits = [](const CheatReport& r) {
+    return std::any_of(r.findings.begin(), r.findings.end(), [](const Finding& f) {
+      return f.check == "GC04" && f.severity == Severity::high && f.message.find("limit_nesting") != std::string::npos;
     });
   };
-  const CheatReport deep = run(8);
+  const CheatReport deep = run(Limits{}.max_depth);
   EXPECT_EQ(deep.verify.verdict, Verdict::verified) << describe(deep);
-  EXPECT_TRUE(depth_skip(deep)) << describe(deep);
-  const CheatReport fine = run(Limits{}.max_depth);
-  EXPECT_EQ(fine.verify.verdict, Verdict::verified) << describe(fine);
-  EXPECT_FALSE(depth_skip(fine));
+  EXPECT_TRUE(past_limits(deep)) << describe(deep);
+  EXPECT_EQ(of(deep, "GC04").front()->seqs, std::vector<uint64_t>{p.written.seqs_of("deep-request").at(0)});
+  const CheatReport raised = run(2048);
+  EXPECT_EQ(raised.verify.verdict, Verdict::verified) << describe(raised);
+  EXPECT_FALSE(past_limits(raised)) << describe(raised);
 }
 
 TEST(CheatCheck, HostsCompareAsDnsNames) {
@@ -349,6 +351,37 @@ TEST(CheatCheck, GC10AllowsSlowAcksUpToThePolicysDelay) {
   // The planted ack first (the server's clock never goes back, so later
   // acks of this short trace stay late too).
   EXPECT_EQ(found[0]->seqs.front(), t.written.seqs_of("ack-late").at(0));
+}
+
+// A recorder whose clock runs 8 s behind the server's writes every record
+// "before" the start receipt's server time, yet after the receipt's own
+// record: a clock to name, not traffic from before the run (that stays high,
+// see early_wire_GC10 above).
+TEST(CheatCheck, GC10TellsARecorderClockBehindFromTrafficBeforeTheRun) {
+  TraceSpec spec;
+  spec.turns = 3;
+  spec.plants = {"clock-behind"};
+  Planted t = write_trace(spec, "clock-behind");
+  const auto report = check(t.path);
+  auto found = of(report, "GC10");
+  ASSERT_EQ(found.size(), 1u) << describe(report);
+  EXPECT_EQ(found[0]->severity, Severity::warning) << describe(report);
+  EXPECT_NE(found[0]->message.find("clock was behind"), std::string::npos) << describe(report);
+}
+
+// A body nested past every bound (a crafted upload: no harness writes one)
+// must not switch a check off with only a line among the skipped checks.
+TEST(CheatCheck, ABodyPastTheLimitsIsHigh) {
+  const Policy policy;
+  Context ctx(policy, Limits{});
+  ctx.body_not_parsed("GC04", Error{Code::limit_nesting, 7, "too deep"});
+  ctx.body_not_parsed("GC04", Error{Code::limit_nesting, 9, "too deep"});  // said once per check
+  ctx.body_not_parsed("GC13", Error{Code::malformed_json, 8, "not JSON"});  // no limit: the check says what it means
+  ASSERT_EQ(ctx.findings().size(), 1u);
+  EXPECT_EQ(ctx.findings()[0].check, "GC04");
+  EXPECT_EQ(ctx.findings()[0].severity, Severity::high);
+  EXPECT_EQ(ctx.findings()[0].seqs, std::vector<uint64_t>{7});
+  ASSERT_EQ(ctx.skipped().size(), 1u);
 }
 
 TEST(CheatCheck, PolicyChecksAreSkippedWithoutAPolicyAndRunWithIt) {

@@ -278,8 +278,8 @@ TEST(Summary, AnswersWithoutUsageAreSaidNotCountedAsZero) {
   EXPECT_NE(text.find("; 2 of 8 answer(s) reported none"), std::string::npos) << text;
 }
 
-// --max-depth reaches request bodies: one nested past it is counted as not
-// read (and its model not counted), where the default depth reads it.
+// A request body nested past 1,024 levels is counted as not read (and its
+// model not counted); a --max-depth above it reads it.
 TEST(Summary, MaxDepthReachesNestedRequestBodies) {
   fixtures::TraceSpec spec;
   spec.plants = {"deep-request"};
@@ -288,11 +288,12 @@ TEST(Summary, MaxDepthReachesNestedRequestBodies) {
   static const Keyring ring = testing::dev_keyring();
   WalkOptions opt;
   opt.keyring = &ring;
+  opt.limits.max_depth = 2048;
   const Summary fine = summarize(path, opt);
   EXPECT_EQ(fine.verify.verdict, Verdict::verified);
   EXPECT_EQ(fine.requests_unread, 0u);
   EXPECT_EQ(format_summary_text(fine, Style::plain()).find("not read"), std::string::npos);
-  opt.limits.max_depth = 8;
+  opt.limits.max_depth = Limits{}.max_depth;
   const Summary deep = summarize(path, opt);
   EXPECT_EQ(deep.verify.verdict, Verdict::verified);
   EXPECT_EQ(deep.requests_unread, 1u);

@@ -329,7 +329,7 @@ TEST(WrappedLogs, OtherWireFormsOfAnHonestLogAreCleanAndEditsStayHigh) {
       {"claude.jsonl", claude_log()}, {"rollout.jsonl", codex_log(false)}, {"long.jsonl", codex_long_log()}};
   const std::vector<std::pair<WireForm, std::string>> forms = {
       {WireForm::blocks, ""}, {WireForm::spacing, "white space"}, {WireForm::nfd, "white space or Unicode"},
-      {WireForm::truncate, "cut down"}, {WireForm::reminders, "system-reminder"}};
+      {WireForm::truncate, "cut down"}, {WireForm::reminders, "system-reminder"}, {WireForm::compressed, ""}};
   for (const auto& [name, log] : logs) {
     for (const auto& [form, info] : forms) {
       SCOPED_TRACE(name + " form " + std::to_string(static_cast<int>(form)));
@@ -356,7 +356,7 @@ TEST(RealRuns, OtherWireFormsOfHonestRealLogsAreClean) {
   using fixtures::WireForm;
   for (const auto& log : logs) {
     for (WireForm form : {WireForm::blocks, WireForm::spacing, WireForm::nfd, WireForm::truncate, WireForm::reminders,
-                          WireForm::redacted}) {
+                          WireForm::redacted, WireForm::compressed}) {
       SCOPED_TRACE(log.filename().string() + " form " + std::to_string(static_cast<int>(form)));
       const Wrapped w = wrap_text_and_check(testing::read_file(log.string()), log.filename().string(), WrapOrder::late, LogEdit::none, form);
       EXPECT_VERDICT(w.report.verify, Verdict::verified);
@@ -571,6 +571,47 @@ TEST(WrappedLogs, LinesOfAnUnknownShapeAreAWarning) {
   EXPECT_TRUE(std::any_of(w.report.findings.begin(), w.report.findings.end(), [](const Finding& f) {
     return f.check == "GC12" && f.severity == Severity::warning && f.message.find("not understood") != std::string::npos;
   })) << describe(w.report);
+}
+
+// A tool input the model nests 70 deep is re-sent in every later request:
+// such requests are still read (nested texts get 1,024 levels, not the
+// record's 64), so an edited result after it stays high. (Past every bound
+// a body is a high finding itself: CheatCheck.ABodyPastTheLimitsIsHigh.)
+std::string nested(int depth, const std::string& inner) {
+  return std::string(depth, '[') + inner + std::string(depth, ']');
+}
+
+TEST(WrappedLogs, ADeeplyNestedToolInputDoesNotSwitchOffTheComparison) {
+  const std::string deep = replaced_in(claude_log(), R"("input":{"command":"ls"})",
+                                       R"("input":{"command":"ls","shape":)" + nested(70, "1") + "}");
+  const Wrapped honest = wrap_text_and_check(deep, "claude.jsonl", WrapOrder::live, LogEdit::none);
+  EXPECT_VERDICT(honest.report.verify, Verdict::verified);
+  expect_clean(honest.report);
+  EXPECT_TRUE(honest.report.skipped.empty() ||
+              std::none_of(honest.report.skipped.begin(), honest.report.skipped.end(),
+                           [](const Skipped& s) { return s.check == "GC04"; }))
+      << describe(honest.report);
+  const Wrapped edited = wrap_text_and_check(deep, "claude.jsonl", WrapOrder::live, LogEdit::change_tool_result);
+  ASSERT_TRUE(edited.result.edited);
+  EXPECT_TRUE(has_finding(edited.report, "GC04", Severity::high, "differs")) << describe(edited.report);
+}
+
+// JSON.parse, which Claude Code and every log viewer use, keeps the last of
+// two members of one name; a reader that keeps the first sees the text the
+// wire carried. A line so written is no line a harness writes: high, where
+// it once was "not understood".
+TEST(WrappedLogs, ANativeLineThatNamesAMemberTwiceIsHigh) {
+  const std::string log = claude_log();
+  const std::string tail = R"("text":"Fixed."}]})";
+  const size_t at = log.rfind(tail);
+  ASSERT_NE(at, std::string::npos);
+  std::string twice = log;
+  twice.insert(at + tail.size(), R"(,"message":{"id":"msg_B","model":"claude-opus-4-5","type":"message",)"
+                                 R"("role":"assistant","content":[{"type":"text","text":"Fixed, and twice as fast."}]})");
+  const Wrapped w = wrap_text_and_check(twice, "claude.jsonl", WrapOrder::live, LogEdit::none);
+  EXPECT_TRUE(has_finding(w.report, "GC12", Severity::high, "twice")) << describe(w.report);
+  const Wrapped honest = wrap_text_and_check(log, "claude.jsonl", WrapOrder::live, LogEdit::none);
+  EXPECT_FALSE(has_finding(honest.report, "GC12", Severity::high, "twice")) << describe(honest.report);
 }
 
 }  // namespace

@@ -167,6 +167,15 @@ class Gc04 final : public Check {
                      std::to_string(RedactionComparer::kBudgetBytes >> 30) + " GiB of comparisons, a bound for crafted "
                      "uploads): not judged.",
                  "redacted-uncompared");
+    emit_counted(ctx, "GC04", Severity::warning, cut_requests_,
+                 "request(s) were stored cut at the recorder's size cap (complete: false): the tool results and "
+                 "prompts they carried were not compared with the log.",
+                 "cut-request");
+    emit_counted(ctx, "GC04", Severity::warning, unread_requests_,
+                 "request(s) could not be read (a content coding this tool does not know or that does not decode, "
+                 "or a body that is not strict JSON): the tool results and prompts they carried were not compared "
+                 "with the log.",
+                 "unread-request");
     std::sort(redacted_texts_.seqs.begin(), redacted_texts_.seqs.end());
     emit_counted(ctx, "GC04", Severity::info, redacted_texts_,
                  "logged answer text(s) match the answer rebuilt from the wire once the recorder's [REDACTED:...] "
@@ -212,10 +221,14 @@ class Gc04 final : public Check {
     std::string_view dir;
     if (json::string(r.body, "dir", &dir) != json::Get::ok || dir != "request") return;
     const WireBody& body = ctx.wire_body();
-    if (!body.present || body.bytes().empty() || body.bytes().front() != '{') return;
+    if (!body.present) return;
+    if (!body.content_readable()) return unread_requests_.add(r.seq);
+    const std::string_view content = body.content();
+    if (content.empty() || content.front() != '{') return;
     StrictJsonParser& parser = ctx.body_parser();
-    auto root = parser.parse_copy(body.bytes(), static_cast<int64_t>(r.seq));
-    if (!root) return ctx.body_not_parsed("GC04", root.error());
+    auto root = parser.parse_copy(content, static_cast<int64_t>(r.seq));
+    if (!root && code_class(root.error().code) == ErrorClass::limit) return ctx.body_not_parsed("GC04", root.error());
+    if (!root) return (stored_cut(r) ? cut_requests_ : unread_requests_).add(r.seq);
     simdjson::dom::object o;
     if (root->get(o)) return;
     ++requests_;
@@ -227,7 +240,13 @@ class Gc04 final : public Check {
         sent_prompts(item);
       }
     }
-    parser.release_if_large(body.bytes().size());
+    parser.release_if_large(content.size());
+  }
+
+  // The recorder stored the body cut at its size cap (`complete` false).
+  static bool stored_cut(const Record& r) {
+    bool complete = true;
+    return json::boolean(r.body, "complete", &complete) == json::Get::ok && !complete;
   }
 
   void sent_results(simdjson::dom::element item, uint64_t seq) {
@@ -825,6 +844,7 @@ class Gc04 final : public Check {
   static constexpr uint64_t kMaxKeptBytes = 64ull << 20;
   RedactionComparer comparer_;  // for the products of logged and redacted texts
   SeqList uncompared_;           // logged texts comparer_ had no budget left for
+  SeqList cut_requests_, unread_requests_;  // requests whose results and prompts were not read
   static constexpr size_t kMaxKeptInput = 64 * 1024;  // a logged call input kept for redacted wire forms
   absl::flat_hash_set<Digest> summaries_;
   std::vector<uint64_t> compactions_;  // seqs of compaction summary lines, in order (at most kMaxSeqs)

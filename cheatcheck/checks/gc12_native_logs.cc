@@ -43,7 +43,11 @@ class Gc12 final : public Check {
       return;
     }
     const NativeInfo& n = ctx.native();
-    if (!n.understood) not_understood_.add(r.seq);
+    if (n.parse_error && (*n.parse_error == Code::duplicate_member || code_class(*n.parse_error) == ErrorClass::limit)) {
+      crafted_.add(r.seq);
+    } else if (!n.understood) {
+      not_understood_.add(r.seq);
+    }
     if (n.unfamiliar) note_unfamiliar(r.seq, n.type);
     FileState& f = files_[identity(n.file)];
     if (n.has_line_no) {
@@ -67,6 +71,10 @@ class Gc12 final : public Check {
     std::sort(orphans.seqs.begin(), orphans.seqs.end());
     emit(ctx, Severity::warning, not_understood_, "native line(s) of a shape this tool does not know: native format "
          "not understood, so what the harness logged was not judged.", "not-understood");
+    emit(ctx, Severity::high, crafted_, "native line(s) name a member twice in one object or nest past " +
+         std::to_string(kNestedMaxDepth) + " levels: no harness writes such JSON (JSON.stringify and serde "
+         "never repeat a member), and readers disagree on what such a line says (JSON.parse keeps the last member, "
+         "others the first): the log was edited to show other text than the one checked.", "crafted");
     emit(ctx, Severity::warning, truncated_, "NativeTruncated gap(s): a harness log shrank or was rewritten under the recorder.", "truncated");
     emit(ctx, Severity::warning, skips_, "native line(s) skip line numbers in their file: lines are missing.", "line-skip");
     emit(ctx, Severity::warning, repeats_, "native line(s) repeat or go back in line number within their file.", "line-repeat");
@@ -136,7 +144,7 @@ class Gc12 final : public Check {
   static constexpr size_t kNamesShown = 8;
   std::vector<std::string> unfamiliar_types_;  // the first kNamesShown, for the message
   bool too_many_ = false;
-  SeqList unfamiliar_, not_understood_, truncated_, skips_, repeats_, dup_uuids_, backwards_, parent_after_, result_before_call_;
+  SeqList unfamiliar_, not_understood_, crafted_, truncated_, skips_, repeats_, dup_uuids_, backwards_, parent_after_, result_before_call_;
 };
 
 }  // namespace

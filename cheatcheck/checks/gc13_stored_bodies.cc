@@ -42,6 +42,10 @@ class Gc13 final : public Check {
          "request(s) whose JSON body repeats a member name: the provider may have read another model (or other "
          "values) than the ones checked here.",
          "ambiguous-request");
+    emit_counted(ctx, "GC13", Severity::warning, unread_,
+                 "request(s) whose content could not be read (a content coding this tool does not know or that does "
+                 "not decode): the model they asked for was not checked against the allowed list.",
+                 "unread-request");
     for (const auto& [model, list] : models_.all()) {
       ctx.emit(finding("GC13", Severity::high, list.seqs,
                        std::to_string(list.count) + " request(s) ask for model " + model +
@@ -80,12 +84,14 @@ class Gc13 final : public Check {
   void check_model(const Record& r, const WireBody& body, Context& ctx) {
     std::string_view dir;
     if (!ctx.policy().has_models || json::string(r.body, "dir", &dir) != json::Get::ok || dir != "request") return;
+    if (!body.content_readable()) return unread_.add(r.seq);
     // JSON may open with white space; the provider reads such a body all the same.
-    const size_t start = body.bytes().find_first_not_of(" \t\r\n");
-    if (start == std::string_view::npos || body.bytes()[start] != '{') return;
+    const std::string_view content = body.content();
+    const size_t start = content.find_first_not_of(" \t\r\n");
+    if (start == std::string_view::npos || content[start] != '{') return;
     StrictJsonParser& parser = ctx.body_parser();
-    auto root = parser.parse_copy(body.bytes().substr(start), static_cast<int64_t>(r.seq));
-    const absl::Cleanup release = [&] { parser.release_if_large(body.bytes().size()); };
+    auto root = parser.parse_copy(content.substr(start), static_cast<int64_t>(r.seq));
+    const absl::Cleanup release = [&] { parser.release_if_large(content.size()); };
     // A repeated member (two "model"s): JSON readers keep the last value or
     // the first, so the provider may have read another model than this check.
     if (!root && root.error().code == Code::duplicate_member) return ambiguous_.add(r.seq);
@@ -102,7 +108,7 @@ class Gc13 final : public Check {
     emit_counted(ctx, "GC13", Severity::high, list, what, key);
   }
 
-  SeqList bad_digest_, bad_size_, bad_redaction_, ambiguous_;
+  SeqList bad_digest_, bad_size_, bad_redaction_, ambiguous_, unread_;
   NamedSeqs models_;
 };
 
