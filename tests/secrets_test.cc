@@ -360,6 +360,16 @@ TEST(SecretRules, AgeKeysAreHighOnlyWithTheirBech32Checksum) {
   EXPECT_TRUE(scan("# public key: age1" + random_chars_for_age()).empty());
 }
 
+// A provider token whose random part is spelled in words is a placeholder
+// from a provider's documentation; a password of words is still a password.
+TEST(SecretRules, ATokenSpelledInWordsIsAPlaceholder) {
+  EXPECT_TRUE(scan("SLACK_CONFIG_TOKEN=xoxe.xoxp-1-SlackAppConfigurationAccessTokenHere").empty());
+  EXPECT_TRUE(scan("token: xoxb-123456789012-PasteYourSlackTokenHere").empty());
+  const std::string real = "xoxe.xoxp-1-" + testing::random_chars(140, 81);
+  EXPECT_TRUE(finds("SLACK_CONFIG_TOKEN=" + real, "slack-token", real));
+  EXPECT_TRUE(finds("password = \"CorrectHorseBatteryStaple\"", "password-assignment", "CorrectHorseBatteryStaple"));
+}
+
 TEST(SecretRules, GenericValuesThatFailAProviderRuleOrCountAreNotSecrets) {
   using testing::random_chars;
   // A provider's prefix with the wrong shape (too short here) is a typo or a sample.

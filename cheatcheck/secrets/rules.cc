@@ -580,6 +580,28 @@ bool interleaved_count(std::string_view v) {
 // A published sample or a filler: "EXAMPLE" in it (AWS's documented
 // AKIAIOSFODNN7EXAMPLE), or the same character 8 times in a row
 // (ghp_xxxx..., sk_live_AAAA...), which random tokens never have.
+// A provider token's random part spelled in words, a placeholder:
+// "xoxe.xoxp-1-SlackAppConfigurationAccessTokenHere", "...YourApiKeyHere".
+// Four capitalized words of four letters or more in a row come out of
+// random base62 about once in a million positions. (Only for tokens: a
+// password of words, "CorrectHorseBatteryStaple", is a password.)
+bool spelled_in_words(std::string_view t) {
+  if (t.ends_with("Here") || t.ends_with("HERE") || t.ends_with("_here")) return true;
+  size_t words = 0, letters = 0;
+  for (size_t i = 0; i <= t.size(); ++i) {
+    const char c = i < t.size() ? t[i] : '\0';
+    if (c >= 'a' && c <= 'z' && letters > 0) {
+      ++letters;
+      continue;
+    }
+    words = letters >= 4 ? words + 1 : 0;
+    if (words >= 4) return true;
+    letters = c >= 'A' && c <= 'Z' ? 1 : 0;
+    if (letters == 0) words = 0;
+  }
+  return false;
+}
+
 bool filler_token(std::string_view t) {
   for (std::string_view f : {"EXAMPLE", "example", "xxxxx", "XXXXX"}) {
     if (t.find(f) != std::string_view::npos) return true;
@@ -1820,7 +1842,7 @@ std::optional<Extracted> extract_candidate(const Rule& rule, std::string_view te
         return std::nullopt;
       }
       const std::string_view token = text.substr(start, e - start);
-      if (filler_token(token) || !layout_ok(rule.id, token)) return std::nullopt;
+      if (filler_token(token) || spelled_in_words(token) || !layout_ok(rule.id, token)) return std::nullopt;
       // Heads that base64 of binary data spells often (EAAA: zero bytes):
       // after '+' or '/' the match is a piece of such a run, not a token.
       if (weak_head(rule) && start > 0 && (text[start - 1] == '+' || text[start - 1] == '/')) return std::nullopt;
