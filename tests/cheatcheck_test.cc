@@ -113,6 +113,8 @@ INSTANTIATE_TEST_SUITE_P(
         PlantCase{"tunnel-to-provider", "GC05", Severity::high},
         PlantCase{"tunnel-to-provider", "GC11", Severity::high},
         PlantCase{"tool-calls-provider", "GC05", Severity::warning},
+        PlantCase{"tunnel-to-other-model", "GC05", Severity::warning},
+        PlantCase{"tunnel-to-other-model", "GC05", Severity::warning, HarnessStyle::codex},
         PlantCase{"secret-plain", "GC05", Severity::warning},  // a provider key in tool output
         PlantCase{"double-ingest-lost", "GC06", Severity::high, HarnessStyle::claude_code, fixtures::Ending::restart},
         PlantCase{"wire-after-ingest-lost", "GC06", Severity::high, HarnessStyle::claude_code, fixtures::Ending::restart},

@@ -29,6 +29,24 @@ namespace {
 
 constexpr std::string_view kProviderHosts[] = {"api.anthropic.com", "api.openai.com",
                                           "generativelanguage.googleapis.com", "openrouter.ai/api"};
+// Model providers' API hosts (a suffix when it starts with '.'): a tunnel to
+// one the capture does not decrypt is model traffic the proxy cannot read.
+constexpr std::string_view kModelApiHosts[] = {
+    "api.anthropic.com", "api.openai.com", "generativelanguage.googleapis.com", "aiplatform.googleapis.com",
+    "openrouter.ai", "api.mistral.ai", "api.groq.com", "api.deepseek.com", "api.x.ai", "api.together.xyz",
+    "api.together.ai", "api.cohere.ai", "api.cohere.com", "api.fireworks.ai", "api.perplexity.ai",
+    "api.moonshot.ai", "dashscope.aliyuncs.com", ".openai.azure.com", ".services.ai.azure.com"};
+
+bool model_api_host(std::string_view host) {
+  return std::any_of(std::begin(kModelApiHosts), std::end(kModelApiHosts), [&](std::string_view h) {
+    if (!h.starts_with('.')) return same_host(host, h);
+    std::string_view bare = host;
+    if (bare.ends_with(":443")) bare.remove_suffix(4);
+    if (bare.ends_with('.')) bare.remove_suffix(1);
+    return bare.size() > h.size() && same_host(bare.substr(bare.size() - h.size()), h);
+  }) || (host.starts_with("bedrock-runtime.") && host.find(".amazonaws.com") != std::string_view::npos);
+}
+
 // Network clients run from a command line: a provider host on the same
 // line of output as one of these is a call, not a mention.
 constexpr std::string_view kClients[] = {"curl ", "wget ", "http POST", "http GET", "Invoke-WebRequest", "Invoke-RestMethod"};
@@ -145,6 +163,12 @@ class Gc05 final : public Check {
                        "undecrypted."),
                "tunnel:" + host);
     }
+    for (const auto& [host, list] : other_models_.all()) {
+      ctx.emit(finding("GC05", Severity::warning, list.seqs,
+                       "Connections to " + host + ", a model provider's API that this run's capture does not "
+                       "decrypt, passed through the proxy: a process of the run may have asked another model."),
+               "other-model:" + host);
+    }
     for (const auto& [host, list] : calls_.all()) {
       ctx.emit(finding("GC05", Severity::warning, list.seqs,
                        "Tool output shows a network client calling " + host +
@@ -164,6 +188,7 @@ class Gc05 final : public Check {
     std::string_view host;
     if (json::string(r.body, "host", &host) != json::Get::ok) return;
     if (ctx.facts().launch.decrypt_listed(host)) tunnels_.add(host, r.seq);
+    else if (model_api_host(host)) other_models_.add(host, r.seq);
   }
 
   void tool_output(const Record& r) {
@@ -210,7 +235,7 @@ class Gc05 final : public Check {
     keep(a.text);
     for (std::string_view t : a.text_blocks()) keep(t);
   }
-  NamedSeqs tunnels_, calls_, mentions_;
+  NamedSeqs tunnels_, other_models_, calls_, mentions_;
 };
 
 }  // namespace
