@@ -216,10 +216,6 @@ uint64_t wire_size(const Record& r) {
   return n;
 }
 
-namespace {
-
-// The content-encoding header's value ("" when none or "identity"). Several
-// such headers are one list, in order (RFC 9110 5.3).
 std::string content_encoding_of(simdjson::dom::object body) {
   simdjson::dom::array headers;
   if (json::array(body, "headers", &headers) != json::Get::ok) return {};
@@ -234,6 +230,8 @@ std::string content_encoding_of(simdjson::dom::object body) {
   }
   return codings == "identity" ? std::string() : codings;
 }
+
+namespace {
 
 // Bytes that are already JSON or an event stream, not a coding's output.
 bool looks_decoded(std::string_view b) {

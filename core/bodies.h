@@ -69,11 +69,15 @@ struct WireBody {
   std::string_view content() const { return content_encoding.empty() ? bytes() : std::string_view(inflated); }
   bool content_readable() const { return base64_ok && content_status == ContentDecoding::ok; }
 };
+// A wire record's content-encoding header value ("" when none or
+// "identity"). Several such headers are one list, in order (RFC 9110 5.3).
+std::string content_encoding_of(simdjson::dom::object body);
 // The content is inflated too (at most kMaxContentBytes, and at most
 // `max_decoded`) when the record's headers name a content-encoding.
 WireBody read_wire_body(simdjson::dom::object body, size_t max_decoded = SIZE_MAX);
-// An API takes bodies of tens of MB at most; past this a coded body is a bomb.
-constexpr size_t kMaxContentBytes = 256u << 20;
+// Providers take requests of 32 MB at most (Anthropic's and OpenAI's
+// documented limits); past this a coded body is a bomb, read no further.
+constexpr size_t kMaxContentBytes = 32u << 20;
 // The same from a body already read out of its record (`stored` must outlive
 // the result).
 WireBody wire_body(std::string_view stored, bool base64, size_t max_decoded = SIZE_MAX);

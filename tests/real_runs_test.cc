@@ -6,8 +6,11 @@
 // are read in place, never copied into the repository.
 #include <algorithm>
 #include <filesystem>
+#include <sstream>
 
 #include "cheatcheck/scanner.h"
+#include "cheatcheck/secrets/redact.h"
+#include "core/bodies.h"
 #include "fixtures/writer/tamper.h"
 #include "fixtures/writer/wrap.h"
 #include "tests/support.h"
@@ -612,6 +615,46 @@ TEST(WrappedLogs, ANativeLineThatNamesAMemberTwiceIsHigh) {
   EXPECT_TRUE(has_finding(w.report, "GC12", Severity::high, "twice")) << describe(w.report);
   const Wrapped honest = wrap_text_and_check(log, "claude.jsonl", WrapOrder::live, LogEdit::none);
   EXPECT_FALSE(has_finding(honest.report, "GC12", Severity::high, "twice")) << describe(honest.report);
+}
+
+// A key in a body stored compressed (Codex sends zstd requests) is found in
+// the content it carried, and redact removes it there: the copy stores the
+// content itself, its coding dropped, and no body of it spells the key.
+TEST(WrappedLogs, AKeyInACompressedBodyIsFoundAndRedactedInItsContent) {
+  const std::string secret = "sk-ant-api03-" + testing::random_chars(93, 7) + "AA";
+  const std::string log = replaced_in(claude_log(), R"("content":"parser.py")",
+                                      R"("content":"parser.py ANTHROPIC_API_KEY=)" + secret + R"(")");
+  fixtures::WrapSpec spec;
+  spec.file = "claude.jsonl";
+  spec.wire_form = fixtures::WireForm::compressed;
+  fixtures::Lines lines;
+  fixtures::wrap_log(log, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+  const std::string in = testing::write_temp("compressed-key.jsonl", fixtures::join(lines));
+  // How many wire bodies carry the key in their content.
+  auto bodies_with_key = [&](const std::string& path, bool* coded) {
+    size_t n = 0;
+    simdjson::dom::parser parser;
+    std::istringstream text(testing::read_file(path));
+    for (std::string line; std::getline(text, line);) {
+      simdjson::dom::object record, body;
+      std::string_view kind;
+      if (parser.parse(line).get(record) || record["kind"].get(kind) || kind != "wire" || record["body"].get(body)) continue;
+      const WireBody wire = read_wire_body(body);
+      *coded |= !wire.content_encoding.empty();
+      if (wire.content().find(secret.substr(0, 20)) != std::string_view::npos) ++n;
+    }
+    return n;
+  };
+  bool coded = false;
+  ASSERT_GT(bodies_with_key(in, &coded), 0u);
+  ASSERT_TRUE(coded);
+  ASSERT_EQ(testing::read_file(in).find(secret.substr(0, 20)) == std::string::npos, false);  // the native lines hold it
+  const std::string out = testing::temp_dir() + "/compressed-key-redacted.jsonl";
+  auto r = redact_trace(in, out, testing::source_path("fixtures/keys/dev-key.json"), Limits{});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  coded = false;
+  EXPECT_EQ(bodies_with_key(out, &coded), 0u);
+  EXPECT_EQ(testing::read_file(out).find(secret.substr(0, 20)), std::string::npos);
 }
 
 }  // namespace

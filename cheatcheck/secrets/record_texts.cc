@@ -1,5 +1,6 @@
 #include "cheatcheck/secrets/record_texts.h"
 
+#include "core/bodies.h"
 #include "core/json_strict.h"
 
 namespace goalcup::cheat {
@@ -15,11 +16,12 @@ RecordTexts TextArena::add(const Record& r) {
   RecordTexts out{r.kind, items_.size(), 0};
   if (r.kind == Kind::wire) {
     add_headers(r.body);
-    // Stored as written; a base64 body is decoded by the scan (wire_body()).
+    // Stored as written; a base64 body is decoded by the scan (wire_body()),
+    // and so is its content coding, kept as the item's name.
     std::string_view stored, encoding;
     if (json::string(r.body, "body", &stored) == json::Get::ok) {
       (void)json::string(r.body, "encoding", &encoding);
-      push(TextItem::Role::wire_body, {}, stored, 0, encoding == "base64");
+      push(TextItem::Role::wire_body, content_encoding_of(r.body), stored, 0, encoding == "base64");
     }
   }
   // Paths are built for nothing here; only a string that holds a secret

@@ -28,7 +28,7 @@ namespace goalcup::cheat {
 struct TextItem {
   enum class Role : uint8_t {
     header,     // index: its place in body.headers; name() its name
-    wire_body,  // a wire record's `body` as stored; base64 when so encoded
+    wire_body,  // a wire record's `body` as stored; base64 when so encoded; name(): its content coding
     field,      // any other string; index: its rank among the record's strings
   };
   Role role = Role::field;

@@ -356,6 +356,21 @@ Result<Signer> load_signer(const std::string& path) {
   return s;
 }
 
+// A wire record's headers without its content-encoding (its body is now
+// stored as the content itself).
+void write_headers_without_coding(JsonWriter& w, simdjson::dom::element headers) {
+  simdjson::dom::array list;
+  if (headers.get(list)) return write_dom(w, headers);
+  w.begin_array();
+  for (auto h : list) {
+    simdjson::dom::array pair;
+    std::string_view name;
+    if (!h.get(pair) && pair.size() == 2 && !pair.at(0).get(name) && name == "content-encoding") continue;
+    write_dom(w, h);
+  }
+  w.end_array();
+}
+
 // The body of one record, rewritten.
 std::string rewrite_body(const Record& r, const Redactor& red, bool* changed) {
   std::string out;
@@ -384,7 +399,13 @@ std::string rewrite_body(const Record& r, const Redactor& red, bool* changed) {
     return out;
   }
   const WireBody wire = read_wire_body(r.body);
-  auto redacted = red.redact(wire.base64_ok ? wire.bytes() : wire.stored);
+  // A body under a content coding (gzip, zstd, ...) is redacted in the
+  // content it carried and then stored as that content, the coding taken
+  // out of its headers: a marker inside compressed bytes could neither be
+  // seen by the scan that checks the copy nor spanned by `redactions`.
+  const bool coded = !wire.content_encoding.empty() && wire.content_readable();
+  auto redacted = red.redact(coded ? wire.content() : wire.base64_ok ? wire.bytes() : wire.stored);
+  const bool drop_coding = coded && redacted.has_value();
   w.begin_object();
   for (auto f : r.body) {
     w.key(f.key);
@@ -397,7 +418,8 @@ std::string rewrite_body(const Record& r, const Redactor& red, bool* changed) {
     } else if (f.key == "headers") {
       std::string inner;
       JsonWriter iw(&inner);
-      write_dom(iw, f.value);
+      if (drop_coding) write_headers_without_coding(iw, f.value);
+      else write_dom(iw, f.value);
       auto x = red.redact(inner);
       *changed |= x.has_value();
       w.raw(x ? *x : inner);

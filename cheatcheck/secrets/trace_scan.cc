@@ -159,7 +159,7 @@ class RecordLineScanner final : public LineScanner {
     for (const TextItem& item : arena.items(texts.record)) {
       switch (item.role) {
         case TextItem::Role::header: scan_header(item.index, arena.name(item), arena.text(item)); break;
-        case TextItem::Role::wire_body: scan_wire_body(arena.text(item), item.base64); break;
+        case TextItem::Role::wire_body: scan_wire_body(arena.text(item), item.base64, arena.name(item)); break;
         case TextItem::Role::field:
           const size_t first = out_->hits.size();
           scan_string(arena.text(item), std::string());
@@ -188,8 +188,16 @@ class RecordLineScanner final : public LineScanner {
     for (; next < unplaced_.size(); ++next) out_->hits[unplaced_[next].hit].location = "body";  // not reached: same parser, same line
   }
 
-  void scan_wire_body(std::string_view stored, bool base64) {
+  // A body under a content coding is scanned as the content it carried (a
+  // prefix of a bomb's): a key inside gzip or zstd bytes is still a key.
+  void scan_wire_body(std::string_view stored, bool base64, std::string_view coding) {
     const WireBody wire = wire_body(stored, base64);
+    if (!coding.empty() && wire.base64_ok) {
+      const DecodedContent d = decode_content(wire.bytes(), coding, kMaxContentBytes);
+      if (d.status == ContentDecoding::ok || d.status == ContentDecoding::too_large) {
+        return scan_string(d.out, "body.body", wire.base64 ? "base64" : "");
+      }
+    }
     if (wire.base64 && wire.base64_ok) return scan_string(wire.decoded, "body.body", "base64");
     scan_string(wire.stored, "body.body");
   }
