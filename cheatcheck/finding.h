@@ -2,6 +2,7 @@
 // leaked credential. Evidence, not a verdict: a judge decides.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -38,14 +39,18 @@ struct Finding {
 
 inline constexpr size_t kMaxSeqs = 50;
 
-// Seqs that show a finding: all are counted, the first kMaxSeqs kept, so a
-// hostile trace cannot make a check's memory grow.
+// Seqs that show a finding: all are counted, the lowest kMaxSeqs kept, so a
+// hostile trace cannot make a check's memory grow. Added in order, those are
+// the first ones; added in a hash map's order (which differs from run to
+// run), keeping the first ones would make the report differ too.
 struct SeqList {
   uint64_t count = 0;
   std::vector<uint64_t> seqs;
   void add(uint64_t seq) {
     ++count;
-    if (seqs.size() < kMaxSeqs) seqs.push_back(seq);
+    if (seqs.size() < kMaxSeqs) return seqs.push_back(seq);
+    auto highest = std::max_element(seqs.begin(), seqs.end());
+    if (seq < *highest) *highest = seq;
   }
   bool empty() const { return count == 0; }
 };

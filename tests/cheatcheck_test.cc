@@ -145,6 +145,26 @@ INSTANTIATE_TEST_SUITE_P(
       return n;
     });
 
+// A finding's seqs are the lowest kMaxSeqs of all added: the same whatever
+// order a check adds them in (hash maps iterate differently each run), and
+// the first ones when added in order. Every one is counted.
+TEST(CheatCheck, SeqListKeepsTheLowestSeqsInAnyOrder) {
+  SeqList ascending, scrambled;
+  std::vector<uint64_t> seqs(3 * kMaxSeqs);
+  for (size_t i = 0; i < seqs.size(); ++i) seqs[i] = 10 + i;
+  for (uint64_t s : seqs) ascending.add(s);
+  std::reverse(seqs.begin(), seqs.end());
+  std::rotate(seqs.begin(), seqs.begin() + 17, seqs.end());
+  for (uint64_t s : seqs) scrambled.add(s);
+  std::vector<uint64_t> lowest(kMaxSeqs);
+  for (size_t i = 0; i < lowest.size(); ++i) lowest[i] = 10 + i;
+  EXPECT_EQ(ascending.seqs, lowest);
+  std::sort(scrambled.seqs.begin(), scrambled.seqs.end());
+  EXPECT_EQ(scrambled.seqs, lowest);
+  EXPECT_EQ(ascending.count, 3 * kMaxSeqs);
+  EXPECT_EQ(scrambled.count, 3 * kMaxSeqs);
+}
+
 // Claude Code writes API errors into its log as assistant lines of model
 // <synthetic>. They never crossed the wire and are no model answer: GC04
 // lists them for reading, and neither GC04 nor GC05 calls them cheating.
