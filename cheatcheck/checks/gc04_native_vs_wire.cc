@@ -272,25 +272,45 @@ class Gc04 final : public Check {
 
   // One form of a result as sent: kept when it is new for its call.
   void sent_result(std::string_view id, simdjson::dom::object holder, std::string_view member, uint64_t seq) {
-    SentResult& sent = sent_results_[identity(id)];
+    const Identity key = identity(id);
+    SentResult& sent = sent_results_[key];
     if (sent.seq == 0) sent.seq = seq;
     if (sent.forms.size() >= SentResult::kMaxForms) return;
     simdjson::dom::element content;
-    const std::string text = holder.at_key(member).get(content) ? std::string() : content_text(content);
+    std::string joined;  // the text when it is not one string of the request
+    const std::string_view text = holder.at_key(member).get(content) ? std::string_view() : content_view(content, &joined);
     const std::pair<size_t, XXH64_hash_t> quick{text.size(), XXH3_64bits(text.data(), text.size())};
     if (std::find(sent.quick.begin(), sent.quick.end(), quick) != sent.quick.end()) return;
     sent.quick.push_back(quick);
-    sent.forms.push_back(SaidDigests::of(text));
-    if (text.find("<system-reminder>") != std::string::npos) sent.unreminded.push_back(sha256(loose_text(without_reminders(text))));
-    const bool marked = text.find("truncated") != std::string::npos || text.find("omitted") != std::string::npos ||
+    const bool reminded = text.find("<system-reminder>") != std::string_view::npos;
+    const Digest exact = sha256(text);
+    // The text the log already holds for this call (usually logged before
+    // it is sent): its loose digests are the logged ones, not hashed again.
+    if (auto logged = logged_texts_.find(key); logged != logged_texts_.end() && logged->second.said.exact == exact) {
+      sent.forms.push_back({exact, logged->second.said.loose});
+      if (reminded) sent.unreminded.push_back(logged->second.unreminded);
+    } else {
+      sent.forms.push_back({exact, sha256(loose_text(text))});
+      if (reminded) sent.unreminded.push_back(sha256(loose_text(without_reminders(text))));
+    }
+    const bool marked = text.find("truncated") != std::string_view::npos || text.find("omitted") != std::string_view::npos ||
                         has_redaction(text);
     if (!marked) return;
     if (text.size() <= 2 * Excerpt::kExcerptBytes && kept_bytes_ + text.size() <= kMaxKeptBytes) {
       kept_bytes_ += text.size();
-      sent.kept_forms.push_back(text);
+      sent.kept_forms.emplace_back(text);
     } else {
       sent.cut_dropped = true;
     }
+  }
+
+  // A content value's text (content_text), without a copy when it is one
+  // string: `scratch` holds it otherwise.
+  static std::string_view content_view(simdjson::dom::element content, std::string* scratch) {
+    std::string_view s;
+    if (!content.get(s)) return s;
+    *scratch = content_text(content);
+    return *scratch;
   }
 
   // The user's words a request carries: each text part of a user message,
@@ -381,15 +401,27 @@ class Gc04 final : public Check {
     auto [it, added] = logged_texts_.try_emplace(identity(id));
     if (!added) return;
     it->second.seq = seq;
-    it->second.said = SaidDigests::of(text);
-    it->second.unreminded = text.find("<system-reminder>") == std::string::npos
-                                ? it->second.said.loose
-                                : sha256(loose_text(without_reminders(text)));
+    const Digest exact = sha256(text);
+    const bool reminded = text.find("<system-reminder>") != std::string::npos;
+    // A form already sent word for word has the loose digest this text has.
+    const SaidDigests* sent = sent_form(it->first, exact);
+    it->second.said = {exact, sent ? sent->loose : sha256(loose_text(text))};
+    it->second.unreminded = !reminded ? it->second.said.loose : sha256(loose_text(without_reminders(text)));
     const uint64_t keep = std::min<uint64_t>(text.size(), 2 * Excerpt::kExcerptBytes);
     if (kept_bytes_ + keep <= kMaxKeptBytes) {
       kept_bytes_ += keep;
       it->second.ends = excerpt_of(text);
     }
+  }
+
+  // The form sent for call `key` whose exact digest is `exact`, or null.
+  const SaidDigests* sent_form(const Identity& key, const Digest& exact) const {
+    auto sent = sent_results_.find(key);
+    if (sent == sent_results_.end()) return nullptr;
+    for (const SaidDigests& form : sent->second.forms) {
+      if (form.exact == exact) return &form;
+    }
+    return nullptr;
   }
 
   // Claude Code's structured copy of a result (toolUseResult) against the
