@@ -20,6 +20,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <deque>
 #include <optional>
 
 #include "cheatcheck/checks/check.h"
@@ -153,6 +154,7 @@ class Gc04 final : public Check {
       ctx.skip("GC04", "more than " + std::to_string(kMaxTracked) + " messages to match: not judged");
       return;
     }
+    while (!pending_.empty()) resolve_oldest();
     claude_messages(ctx);
     codex_texts(ctx);
     calls(ctx);
@@ -285,8 +287,11 @@ class Gc04 final : public Check {
     const bool reminded = text.find("<system-reminder>") != std::string_view::npos;
     const Digest exact = sha256(text);
     // The text the log already holds for this call (usually logged before
-    // it is sent): its loose digests are the logged ones, not hashed again.
+    // it is sent): its loose digests are the logged ones, not hashed again
+    // (never read either, as this form settles the call; still pending,
+    // they are not even made).
     if (auto logged = logged_texts_.find(key); logged != logged_texts_.end() && logged->second.said.exact == exact) {
+      settle_pending(key);
       sent.forms.push_back({exact, logged->second.said.loose});
       if (reminded) sent.unreminded.push_back(logged->second.unreminded);
     } else {
@@ -401,17 +406,62 @@ class Gc04 final : public Check {
     auto [it, added] = logged_texts_.try_emplace(identity(id));
     if (!added) return;
     it->second.seq = seq;
-    const Digest exact = sha256(text);
-    const bool reminded = text.find("<system-reminder>") != std::string::npos;
+    it->second.said.exact = sha256(text);
     // A form already sent word for word has the loose digest this text has.
-    const SaidDigests* sent = sent_form(it->first, exact);
-    it->second.said = {exact, sent ? sent->loose : sha256(loose_text(text))};
-    it->second.unreminded = !reminded ? it->second.said.loose : sha256(loose_text(without_reminders(text)));
+    if (const SaidDigests* sent = sent_form(it->first, it->second.said.exact)) {
+      it->second.said.loose = sent->loose;
+      it->second.unreminded = text.find("<system-reminder>") == std::string::npos
+                                  ? sent->loose
+                                  : sha256(loose_text(without_reminders(text)));
+    } else if (text.size() >= kDeferAtLeast && text.size() <= kPendingBytes) {
+      defer_loose(it->first, text);
+    } else {
+      set_loose(it->second, text);
+    }
     const uint64_t keep = std::min<uint64_t>(text.size(), 2 * Excerpt::kExcerptBytes);
     if (kept_bytes_ + keep <= kMaxKeptBytes) {
       kept_bytes_ += keep;
       it->second.ends = excerpt_of(text);
     }
+  }
+
+  // A logged result's loose digests are read only when no form sent
+  // matches it word for word, and the request that sends it usually comes
+  // a few records later: a long text waits here (within kPendingBytes) and
+  // is normalized only when it leaves, oldest first, or at the end, unless
+  // a form sent word for word settles it first.
+  struct PendingLoose {
+    Identity key;
+    std::string text;
+  };
+
+  static void set_loose(LoggedResult& logged, std::string_view text) {
+    logged.said.loose = sha256(loose_text(text));
+    logged.unreminded = text.find("<system-reminder>") == std::string_view::npos
+                            ? logged.said.loose
+                            : sha256(loose_text(without_reminders(text)));
+  }
+
+  void defer_loose(const Identity& key, std::string_view text) {
+    pending_.push_back({key, std::string(text)});
+    pending_bytes_ += text.size();
+    while (pending_bytes_ > kPendingBytes || pending_.size() > kPendingTexts) resolve_oldest();
+  }
+
+  void resolve_oldest() {
+    PendingLoose& oldest = pending_.front();
+    set_loose(logged_texts_.at(oldest.key), oldest.text);
+    pending_bytes_ -= oldest.text.size();
+    pending_.pop_front();
+  }
+
+  // A form sent word for word as logged: the logged text's loose digests
+  // will never be read.
+  void settle_pending(const Identity& key) {
+    auto it = std::find_if(pending_.begin(), pending_.end(), [&](const PendingLoose& p) { return p.key == key; });
+    if (it == pending_.end()) return;
+    pending_bytes_ -= it->text.size();
+    pending_.erase(it);
   }
 
   // The form sent for call `key` whose exact digest is `exact`, or null.
@@ -874,6 +924,9 @@ class Gc04 final : public Check {
   uint64_t requests_ = 0;
   uint64_t kept_bytes_ = 0;  // ends of logged results and cut-down sent forms
   static constexpr uint64_t kMaxKeptBytes = 64ull << 20;
+  std::deque<PendingLoose> pending_;  // logged results whose loose digests are not made yet, oldest first
+  size_t pending_bytes_ = 0;
+  static constexpr size_t kPendingBytes = 2 << 20, kPendingTexts = 256, kDeferAtLeast = 1024;
   RedactionComparer comparer_;  // for the products of logged and redacted texts
   SeqList uncompared_;           // logged texts comparer_ had no budget left for
   SeqList cut_requests_, unread_requests_;  // requests whose results and prompts were not read
