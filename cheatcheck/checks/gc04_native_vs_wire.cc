@@ -19,6 +19,8 @@
 #include <absl/container/flat_hash_set.h>
 #include <xxhash.h>
 
+#include <string.h>
+
 #include <algorithm>
 #include <deque>
 #include <optional>
@@ -38,6 +40,12 @@ std::string_view trimmed(std::string_view s) {
   const size_t b = s.find_first_not_of(" \t\r\n");
   if (b == std::string_view::npos) return {};
   return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+// Whether `text` holds `what`, by glibc's memmem: find() stops at every
+// 't' of a tool output looking for "truncated".
+bool holds(std::string_view text, std::string_view what) {
+  return ::memmem(text.data(), text.size(), what.data(), what.size()) != nullptr;
 }
 
 struct WireAnswer {
@@ -284,7 +292,7 @@ class Gc04 final : public Check {
     const std::pair<size_t, XXH64_hash_t> quick{text.size(), XXH3_64bits(text.data(), text.size())};
     if (std::find(sent.quick.begin(), sent.quick.end(), quick) != sent.quick.end()) return;
     sent.quick.push_back(quick);
-    const bool reminded = text.find("<system-reminder>") != std::string_view::npos;
+    const bool reminded = holds(text, "<system-reminder>");
     const Digest exact = sha256(text);
     // The text the log already holds for this call (usually logged before
     // it is sent): its loose digests are the logged ones, not hashed again
@@ -298,7 +306,7 @@ class Gc04 final : public Check {
       sent.forms.push_back({exact, sha256(loose_text(text))});
       if (reminded) sent.unreminded.push_back(sha256(loose_text(without_reminders(text))));
     }
-    const bool marked = text.find("truncated") != std::string_view::npos || text.find("omitted") != std::string_view::npos ||
+    const bool marked = holds(text, "truncated") || holds(text, "omitted") ||
                         has_redaction(text);
     if (!marked) return;
     if (text.size() <= 2 * Excerpt::kExcerptBytes && kept_bytes_ + text.size() <= kMaxKeptBytes) {
@@ -410,7 +418,7 @@ class Gc04 final : public Check {
     // A form already sent word for word has the loose digest this text has.
     if (const SaidDigests* sent = sent_form(it->first, it->second.said.exact)) {
       it->second.said.loose = sent->loose;
-      it->second.unreminded = text.find("<system-reminder>") == std::string::npos
+      it->second.unreminded = !holds(text, "<system-reminder>")
                                   ? sent->loose
                                   : sha256(loose_text(without_reminders(text)));
     } else if (text.size() >= kDeferAtLeast && text.size() <= kPendingBytes) {
@@ -437,7 +445,7 @@ class Gc04 final : public Check {
 
   static void set_loose(LoggedResult& logged, std::string_view text) {
     logged.said.loose = sha256(loose_text(text));
-    logged.unreminded = text.find("<system-reminder>") == std::string_view::npos
+    logged.unreminded = !holds(text, "<system-reminder>")
                             ? logged.said.loose
                             : sha256(loose_text(without_reminders(text)));
   }
@@ -482,8 +490,7 @@ class Gc04 final : public Check {
   // whole, so it is only listed.
   void result_copy(const NativeInfo& n, uint64_t seq) {
     const std::string& logged = n.result_texts.front();
-    const bool shortened = logged.find(kPersisted) != std::string::npos ||
-                           logged.find("truncated") != std::string::npos || logged.find("omitted") != std::string::npos;
+    const bool shortened = holds(logged, kPersisted) || holds(logged, "truncated") || holds(logged, "omitted");
     bool differs = false, unsure = false;
     for (const ResultCopy& copy : n.result_copies) {
       if (copy_within(copy.text, logged, copy.numbered)) continue;
