@@ -255,6 +255,47 @@ TEST(CheatCheck, CodexAnswerOfTwoMessageItemsMatchesItsTwoLines) {
   for (const Finding* f : of(r, "GC04")) EXPECT_NE(f->severity, Severity::high) << describe(r);
 }
 
+// Tool output that runs a client against a provider's host is a warning,
+// one that only names a host is listed: hosts are found without regard to
+// case, also where one straddles the 64 KiB windows the search lowercases,
+// and text that only holds "api" names no host.
+TEST(CheatCheck, ToolOutputNamingProviderHostsInAnyCaseAndPlace) {
+  fixtures::Lines lines;
+  fixtures::TraceBuilder b(testing::dev_key(), "0123456789abcdef", "00000000-0000-4000-a000-000000000000",
+                           Timestamp{1795687200LL * 1000000000LL}, [&](const std::string& l) { lines.push_back(l); });
+  b.add_header("claude-code");
+  b.add_start_receipt();
+  b.add("launch", R"({"capture":{"decrypt":[{"host":"api.anthropic.com","paths":["/v1/messages"]}],"tunnel":[]}})");
+  auto tool_output = [&](const std::string& output) {
+    std::string q;
+    append_json_string(&q, R"({"type":"user","message":{"role":"user","content":")" + output + R"("}})");
+    return b.add("native", R"({"source":"claude-code","file":"s.jsonl","line_no":1,"text":)" + q + "}");
+  };
+  // The host starts 5 bytes before the second window (which overlaps the
+  // first by a host's length) in the native line, the text searched.
+  const std::string head = R"({"type":"user","message":{"role":"user","content":")";
+  const std::string call = "curl -s https://API.OpenAI.COM/v1/responses";
+  const std::string pad(65536 - 5 - head.size() - std::string("curl -s https://").size(), 'x');
+  const uint64_t called = tool_output(pad + call);
+  const uint64_t mentioned = tool_output("see https://generativelanguage.GoogleApis.com/v1 for the docs");
+  tool_output("a rapid api for capital letters, apiary and openrouter.ai without its path");
+  b.add_exit(0);
+  b.add_seal("exit");
+  b.add_seal_ack();
+  auto r = check(testing::write_temp("tool-output-hosts.jsonl", fixtures::join(lines)));
+  std::vector<std::pair<Severity, std::vector<uint64_t>>> hosts;
+  for (const Finding* f : of(r, "GC05")) {
+    if (f->message.find("Tool output") == std::string::npos) continue;
+    hosts.emplace_back(f->severity, f->seqs);
+    const bool openai = f->message.find("api.openai.com") != std::string::npos;
+    EXPECT_TRUE(openai || f->message.find("generativelanguage.googleapis.com") != std::string::npos) << f->message;
+    EXPECT_EQ(f->severity, openai ? Severity::warning : Severity::info) << f->message;
+  }
+  EXPECT_EQ(hosts, (std::vector<std::pair<Severity, std::vector<uint64_t>>>{{Severity::warning, {called}},
+                                                                            {Severity::info, {mentioned}}}))
+      << describe(r);
+}
+
 // A request body nested past every bound (1,024 levels: no harness writes
 // one) is a high finding naming it, not a check quietly switched off; a
 // judge who raises --max-depth past it has it read.
