@@ -293,12 +293,13 @@ class Gc04 final : public Check {
     if (std::find(sent.quick.begin(), sent.quick.end(), quick) != sent.quick.end()) return;
     sent.quick.push_back(quick);
     const bool reminded = holds(text, "<system-reminder>");
-    const Digest exact = sha256(text);
+    const auto logged = logged_texts_.find(key);
+    const Digest exact = logged != logged_texts_.end() && kept_whole(logged->second, text) ? logged->second.said.exact : sha256(text);
     // The text the log already holds for this call (usually logged before
     // it is sent): its loose digests are the logged ones, not hashed again
     // (never read either, as this form settles the call; still pending,
     // they are not even made).
-    if (auto logged = logged_texts_.find(key); logged != logged_texts_.end() && logged->second.said.exact == exact) {
+    if (logged != logged_texts_.end() && logged->second.said.exact == exact) {
       settle_pending(key);
       sent.forms.push_back({exact, logged->second.said.loose});
       if (reminded) sent.unreminded.push_back(logged->second.unreminded);
@@ -315,6 +316,12 @@ class Gc04 final : public Check {
     } else {
       sent.cut_dropped = true;
     }
+  }
+
+  // Whether the logged result is kept whole (its ends, within kMaxKeptBytes)
+  // and is `text`: then `text` has its digest, compared instead of hashed.
+  static bool kept_whole(const LoggedResult& logged, std::string_view text) {
+    return logged.ends && logged.ends->tail.empty() && logged.ends->head == text;
   }
 
   // A content value's text (content_text), without a copy when it is one
