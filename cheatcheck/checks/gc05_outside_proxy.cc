@@ -78,15 +78,6 @@ std::optional<Identity> native_key(const NativeInfo& n) {
   return text_key(n.text);
 }
 
-constexpr std::string_view kApi = "api";
-// Where each host holds kApi first.
-constexpr auto kApiAt = [] {
-  std::array<size_t, std::size(kProviderHosts)> at{};
-  for (size_t i = 0; i < at.size(); ++i) at[i] = kProviderHosts[i].find(kApi);
-  return at;
-}();
-static_assert(std::none_of(kApiAt.begin(), kApiAt.end(), [](size_t at) { return at == std::string_view::npos; }));
-
 // Where each provider host first appears in `text`, without regard to case
 // (`curl https://API.OPENAI.COM/...` reaches the same host); npos if not.
 // memmem, not find(): tool output is most of a trace's text, and find()
@@ -104,18 +95,12 @@ std::array<size_t, std::size(kProviderHosts)> find_case_blind(std::string_view t
     window.resize(part.size());
     std::transform(part.begin(), part.end(), window.begin(),
                    [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; });
-    // Every host holds "api": one pass for it finds each host where it
-    // starts (its first "api" is kApiAt into it), first ones first.
-    for (size_t from = 0; from < window.size();) {
-      const void* found = memmem(window.data() + from, window.size() - from, kApi.data(), kApi.size());
-      if (!found) break;
-      const size_t api = static_cast<size_t>(static_cast<const char*>(found) - window.data());
-      for (size_t i = 0; i < hits.size(); ++i) {
-        const std::string_view host = kProviderHosts[i];
-        if (hits[i] != std::string_view::npos || api < kApiAt[i] || api - kApiAt[i] + host.size() > window.size()) continue;
-        if (std::string_view(window).substr(api - kApiAt[i], host.size()) == host) hits[i] = start + api - kApiAt[i];
+    for (size_t i = 0; i < hits.size(); ++i) {
+      if (hits[i] != std::string_view::npos) continue;
+      const std::string_view host = kProviderHosts[i];
+      if (const void* hit = memmem(window.data(), window.size(), host.data(), host.size())) {
+        hits[i] = start + static_cast<size_t>(static_cast<const char*>(hit) - window.data());
       }
-      from = api + 1;
     }
     if (start + part.size() >= text.size()) break;
   }
