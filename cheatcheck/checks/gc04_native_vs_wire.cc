@@ -104,6 +104,8 @@ struct LoggedResult {
   SaidDigests said;
   Digest unreminded{};  // loose, without <system-reminder> blocks (Claude Code logs some of its own, too)
   std::optional<Excerpt> ends;  // absent past kMaxKeptBytes
+  bool made = false;            // said and unreminded are made (not waiting in Gc04::pending_)
+  bool sent_as_logged = false;  // a form sent is its text byte for byte: nothing else is compared
 };
 
 struct LoggedPrompt {
@@ -293,19 +295,23 @@ class Gc04 final : public Check {
     if (std::find(sent.quick.begin(), sent.quick.end(), quick) != sent.quick.end()) return;
     sent.quick.push_back(quick);
     const bool reminded = holds(text, "<system-reminder>");
-    const auto logged = logged_texts_.find(key);
-    const Digest exact = logged != logged_texts_.end() && kept_whole(logged->second, text) ? logged->second.said.exact : sha256(text);
-    // The text the log already holds for this call (usually logged before
-    // it is sent): its loose digests are the logged ones, not hashed again
-    // (never read either, as this form settles the call; still pending,
-    // they are not even made).
-    if (logged != logged_texts_.end() && logged->second.said.exact == exact) {
-      settle_pending(key);
-      sent.forms.push_back({exact, logged->second.said.loose});
-      if (reminded) sent.unreminded.push_back(logged->second.unreminded);
+    const auto found = logged_texts_.find(key);
+    LoggedResult* logged = found == logged_texts_.end() ? nullptr : &found->second;
+    if (logged && !logged->made && take_pending(key, text)) {
+      // The log's text, still waiting, is this one (usually logged just
+      // before it is sent): the call is settled, and neither text is hashed.
+      logged->sent_as_logged = true;
+      sent.forms.push_back({});  // never compared: its call is settled
     } else {
-      sent.forms.push_back({exact, sha256(loose_text(text))});
-      if (reminded) sent.unreminded.push_back(sha256(loose_text(without_reminders(text))));
+      const Digest exact = logged && logged->made && kept_whole(*logged, text) ? logged->said.exact : sha256(text);
+      if (logged && logged->made && logged->said.exact == exact) {
+        // The same text: its loose digests are the logged ones.
+        sent.forms.push_back({exact, logged->said.loose});
+        if (reminded) sent.unreminded.push_back(logged->unreminded);
+      } else {
+        sent.forms.push_back({exact, sha256(loose_text(text))});
+        if (reminded) sent.unreminded.push_back(sha256(loose_text(without_reminders(text))));
+      }
     }
     const bool marked = holds(text, "truncated") || holds(text, "omitted") ||
                         has_redaction(text);
@@ -421,17 +427,12 @@ class Gc04 final : public Check {
     auto [it, added] = logged_texts_.try_emplace(identity(id));
     if (!added) return;
     it->second.seq = seq;
-    it->second.said.exact = sha256(text);
-    // A form already sent word for word has the loose digest this text has.
-    if (const SaidDigests* sent = sent_form(it->first, it->second.said.exact)) {
-      it->second.said.loose = sent->loose;
-      it->second.unreminded = !holds(text, "<system-reminder>")
-                                  ? sent->loose
-                                  : sha256(loose_text(without_reminders(text)));
-    } else if (text.size() >= kDeferAtLeast && text.size() <= kPendingBytes) {
-      defer_loose(it->first, text);
+    const auto sent = sent_results_.find(it->first);
+    if ((sent == sent_results_.end() || sent->second.forms.empty()) && text.size() >= kDeferAtLeast &&
+        text.size() <= kPendingBytes) {
+      wait(it->first, text);
     } else {
-      set_loose(it->second, text);
+      make_digests(it->first, it->second, text);
     }
     const uint64_t keep = std::min<uint64_t>(text.size(), 2 * Excerpt::kExcerptBytes);
     if (kept_bytes_ + keep <= kMaxKeptBytes) {
@@ -440,43 +441,47 @@ class Gc04 final : public Check {
     }
   }
 
-  // A logged result's loose digests are read only when no form sent
-  // matches it word for word, and the request that sends it usually comes
-  // a few records later: a long text waits here (within kPendingBytes) and
-  // is normalized only when it leaves, oldest first, or at the end, unless
-  // a form sent word for word settles it first.
-  struct PendingLoose {
+  // A logged result's digests are read only when no form sent is its text
+  // byte for byte, and the request that sends it usually comes a few
+  // records later: a long text waits here (within kPendingBytes) and is
+  // hashed and normalized only when it leaves, oldest first, or at the end,
+  // unless a form sent byte for byte settles it first.
+  struct PendingText {
     Identity key;
     std::string text;
   };
 
-  static void set_loose(LoggedResult& logged, std::string_view text) {
-    logged.said.loose = sha256(loose_text(text));
-    logged.unreminded = !holds(text, "<system-reminder>")
-                            ? logged.said.loose
-                            : sha256(loose_text(without_reminders(text)));
+  // The logged result's digests; its loose ones are a form's when a form
+  // sent has the same text.
+  void make_digests(const Identity& key, LoggedResult& logged, std::string_view text) {
+    logged.made = true;
+    logged.said.exact = sha256(text);
+    const SaidDigests* sent = sent_form(key, logged.said.exact);
+    logged.said.loose = sent ? sent->loose : sha256(loose_text(text));
+    logged.unreminded = !holds(text, "<system-reminder>") ? logged.said.loose : sha256(loose_text(without_reminders(text)));
   }
 
-  void defer_loose(const Identity& key, std::string_view text) {
+  void wait(const Identity& key, std::string_view text) {
     pending_.push_back({key, std::string(text)});
     pending_bytes_ += text.size();
     while (pending_bytes_ > kPendingBytes || pending_.size() > kPendingTexts) resolve_oldest();
   }
 
   void resolve_oldest() {
-    PendingLoose& oldest = pending_.front();
-    set_loose(logged_texts_.at(oldest.key), oldest.text);
+    PendingText& oldest = pending_.front();
+    make_digests(oldest.key, logged_texts_.at(oldest.key), oldest.text);
     pending_bytes_ -= oldest.text.size();
     pending_.pop_front();
   }
 
-  // A form sent word for word as logged: the logged text's loose digests
-  // will never be read.
-  void settle_pending(const Identity& key) {
-    auto it = std::find_if(pending_.begin(), pending_.end(), [&](const PendingLoose& p) { return p.key == key; });
-    if (it == pending_.end()) return;
+  // True, and the text no longer waits, when the logged result of `key`
+  // waits and is `text`.
+  bool take_pending(const Identity& key, std::string_view text) {
+    auto it = std::find_if(pending_.begin(), pending_.end(), [&](const PendingText& p) { return p.key == key; });
+    if (it == pending_.end() || it->text != text) return false;
     pending_bytes_ -= it->text.size();
     pending_.erase(it);
+    return true;
   }
 
   // The form sent for call `key` whose exact digest is `exact`, or null.
@@ -664,7 +669,7 @@ class Gc04 final : public Check {
       if (sent == sent_results_.end() || sent->second.forms.empty()) continue;
       const auto& forms = sent->second.forms;
       auto any_form = [&](auto same) { return std::any_of(forms.begin(), forms.end(), same); };
-      if (any_form([&](const SaidDigests& f) { return f.exact == logged.said.exact; })) continue;
+      if (logged.sent_as_logged || any_form([&](const SaidDigests& f) { return f.exact == logged.said.exact; })) continue;
       // Claude Code notes the shorter form it sent in a content-replacement line.
       if (auto r = replaced_.find(key); r != replaced_.end() && r->second.persisted) {
         (any_form([&](const SaidDigests& f) { return f.exact == r->second.digest; }) ? replaced : unsure).add(logged.seq);
@@ -938,7 +943,7 @@ class Gc04 final : public Check {
   uint64_t requests_ = 0;
   uint64_t kept_bytes_ = 0;  // ends of logged results and cut-down sent forms
   static constexpr uint64_t kMaxKeptBytes = 64ull << 20;
-  std::deque<PendingLoose> pending_;  // logged results whose loose digests are not made yet, oldest first
+  std::deque<PendingText> pending_;  // logged results whose digests are not made yet, oldest first
   size_t pending_bytes_ = 0;
   static constexpr size_t kPendingBytes = 2 << 20, kPendingTexts = 256, kDeferAtLeast = 1024;
   RedactionComparer comparer_;  // for the products of logged and redacted texts
