@@ -294,7 +294,6 @@ class Gc04 final : public Check {
     const std::pair<size_t, XXH64_hash_t> quick{text.size(), XXH3_64bits(text.data(), text.size())};
     if (std::find(sent.quick.begin(), sent.quick.end(), quick) != sent.quick.end()) return;
     sent.quick.push_back(quick);
-    const bool reminded = holds(text, "<system-reminder>");
     const auto found = logged_texts_.find(key);
     LoggedResult* logged = found == logged_texts_.end() ? nullptr : &found->second;
     if (logged && !logged->made && take_pending(key, text)) {
@@ -303,6 +302,7 @@ class Gc04 final : public Check {
       logged->sent_as_logged = true;
       sent.forms.push_back({});  // never compared: its call is settled
     } else {
+      const bool reminded = holds(text, "<system-reminder>");
       const Digest exact = logged && logged->made && kept_whole(*logged, text) ? logged->said.exact : sha256(text);
       if (logged && logged->made && logged->said.exact == exact) {
         // The same text: its loose digests are the logged ones.
