@@ -28,11 +28,13 @@ Digest member_digest(simdjson::dom::object o, std::string_view key) {
   return json::value_digest(v);
 }
 
-// A user's text as a prompt. Claude Code's records of local commands and
+// A user's text as a prompt (and, whatever its prefix, among the line's
+// user_texts). Claude Code's records of local commands and
 // of its bash mode (`<command-name>`, `<local-command-stdout>`,
 // `<bash-input>`, `<bash-stdout>`) are the harness's own and not always
 // sent as logged, so they are not held to the wire.
 void add_prompt(std::string_view text, NativeInfo& n) {
+  if (!text.empty()) n.user_texts.emplace_back(text);
   if (text.empty() || text.starts_with("<command-") || text.starts_with("<local-command-") || text.starts_with("<bash-")) {
     return;
   }
@@ -54,6 +56,10 @@ void read_content(simdjson::dom::object message, std::string_view text_type, Nat
     if (item.get(b)) continue;
     const std::string t = str(b, "type");
     if (t == text_type && n.assistant) n.text += str(b, "text");
+    if (t == "thinking" && n.assistant) {
+      n.thinking += str(b, "thinking");
+      n.has_thinking = true;
+    }
     if (is_call_block(t) && n.assistant) {
       simdjson::dom::element input;
       n.calls.push_back({str(b, "id"), str(b, "name"), member_digest(b, "input"),
@@ -203,6 +209,16 @@ bool read_codex_item(simdjson::dom::object item, NativeInfo& n, StrictJsonParser
     n.result_texts.push_back(item.at_key("output").get(output) ? std::string() : content_text(output));
     return true;
   }
+  if (type == "reasoning") {
+    simdjson::dom::array summary;
+    if (json::array(item, "summary", &summary) == json::Get::ok) {
+      for (auto part : summary) {
+        simdjson::dom::object p;
+        if (!part.get(p)) n.reasoning_parts.push_back(str(p, "text"));
+      }
+    }
+    return true;
+  }
   // Another agent's message to this one (multi-agent Codex): input.
   if (type == "agent_message") {
     n.user = true;
@@ -223,6 +239,7 @@ void read_codex_event(simdjson::dom::object payload, NativeInfo& n) {
   const std::string type = str(payload, "type");
   if (type == "user_message") add_prompt(str(payload, "message"), n);
   if (type == "agent_message") n.event_answer = str(payload, "message");
+  if (type == "agent_reasoning") n.event_reasoning = str(payload, "text");
 }
 
 void read_codex(simdjson::dom::object o, NativeInfo& n, StrictJsonParser& input_parser) {

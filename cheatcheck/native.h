@@ -76,6 +76,18 @@ struct NativeInfo {
   // What the user (or the harness on the user's behalf) said, as logged:
   // Claude Code user text; Codex user message parts and user_message events.
   std::vector<std::string> prompts;
+  // Every user text the line logs, whatever its flags or prefix (transcript
+  // only, local commands): what a request sent the model must be among
+  // these, so no flag a cheater adds hides a prompt that was replaced.
+  std::vector<std::string> user_texts;
+  // Claude Code: the text of the line's thinking blocks (the model's
+  // reasoning, streamed as thinking_delta).
+  std::string thinking;
+  bool has_thinking = false;
+  // Codex: a reasoning item's summary parts, and an agent_reasoning event's
+  // text (the UI's copy of one part).
+  std::vector<std::string> reasoning_parts;
+  std::string event_reasoning;
   // Codex: an agent_message event's text (the UI's copy of an answer).
   std::string event_answer;
   // Claude Code: content-replacement lines, the harness's note that it sent

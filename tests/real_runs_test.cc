@@ -40,8 +40,9 @@ struct Wrapped {
 
 // `form`: how the wire may honestly differ from the log (WireForm::same: not at all).
 Wrapped wrap_text_and_check(const std::string& log, const std::string& name, WrapOrder order, LogEdit edit,
-                            fixtures::WireForm form = fixtures::WireForm::same) {
+                            fixtures::WireForm form = fixtures::WireForm::same, size_t target = 0) {
   fixtures::WrapSpec spec;
+  spec.target = target;
   spec.order = order;
   spec.edit = edit;
   spec.file = name;
@@ -114,7 +115,9 @@ INSTANTIATE_TEST_SUITE_P(Edits, RealRunEdits,
                                            LogEdit::add_tool_call, LogEdit::remove_tool_result, LogEdit::reorder,
                                            LogEdit::change_tool_input, LogEdit::change_tool_result,
                                            LogEdit::change_prompt, LogEdit::change_event_prompt,
-                                           LogEdit::change_event_answer, LogEdit::change_tool_use_result),
+                                           LogEdit::change_event_answer, LogEdit::change_tool_use_result,
+                                           LogEdit::hide_prompt, LogEdit::drop_answer_text, LogEdit::change_reasoning,
+                                           LogEdit::relabel_synthetic, LogEdit::drop_assistant_lines),
                          [](const auto& edit_case) {
                            std::string n = fixtures::log_edit_names()[static_cast<size_t>(edit_case.param) - 1];
                            std::replace(n.begin(), n.end(), '-', '_');
@@ -147,7 +150,10 @@ std::string claude_log() {
   std::string log = R"({"type":"summary","summary":"Fix the parser","leafUuid":"u9"})" "\n";
   log += R"({"type":"queue-operation","operation":"enqueue","timestamp":"2026-01-01T10:00:00.000Z"})" "\n";
   log += claude_line("u1", "", "01.000", "user", R"({"role":"user","content":"Fix the parser"})");
-  log += claude_line("u2", "u1", "02.000", "assistant", said("msg_A", R"({"type":"text","text":"Looking at it."})"));
+  // Thinking logged as streamed, with its signature.
+  log += claude_line("u1t", "u1", "01.900", "assistant",
+                     said("msg_A", R"({"type":"thinking","thinking":"The parser is the file to read.","signature":"c2ln"})"));
+  log += claude_line("u2", "u1t", "02.000", "assistant", said("msg_A", R"({"type":"text","text":"Looking at it."})"));
   log += claude_line("u3", "u2", "02.100", "assistant",
                      said("msg_A", R"({"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}})"));
   log += claude_line("u4", "u3", "02.200", "assistant",
@@ -179,6 +185,9 @@ std::string codex_log(bool legacy) {
   log += line("01.000", "response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Fix it"}]})");
   if (!legacy) log += line("01.000", "event_msg", R"({"type":"user_message","message":"Fix it","images":[]})");
   log += line("02.000", "response_item", R"({"type":"reasoning","summary":[{"type":"summary_text","text":"**Looking**"}],"encrypted_content":"gAAA"})");
+  if (!legacy) log += line("02.000", "event_msg", R"({"type":"agent_reasoning","text":"**Looking**"})");
+  log += line("02.000", "response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Checking."}]})");
+  if (!legacy) log += line("02.000", "event_msg", R"({"type":"agent_message","message":"Checking."})");
   log += line("02.000", "response_item", R"({"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"]}","call_id":"call_1"})");
   log += line("02.000", "response_item", R"({"type":"function_call","name":"shell","arguments":"{\"command\":[\"pwd\"]}","call_id":"call_2"})");
   if (!legacy) log += line("01.900", "event_msg", R"({"type":"token_count","info":null})");
@@ -188,6 +197,8 @@ std::string codex_log(bool legacy) {
   if (!legacy) log += line("03.000", "event_msg", R"({"type":"agent_message","message":"Fixed."})");
   return log;
 }
+
+bool has_finding(const CheatReport& r, const std::string& check, Severity s, const std::string& words);
 
 TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
   const std::vector<std::pair<std::string, std::string>> logs = {
@@ -206,12 +217,20 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
         // and only Claude Code structured copies of results.
         const bool event_edit = static_cast<LogEdit>(e) == LogEdit::change_event_prompt ||
                                 static_cast<LogEdit>(e) == LogEdit::change_event_answer;
-        const bool copy_edit = static_cast<LogEdit>(e) == LogEdit::change_tool_use_result;
-        if ((event_edit && name != "rollout.jsonl") || (copy_edit && name != "claude.jsonl")) {
+        const LogEdit edit = static_cast<LogEdit>(e);
+        const bool claude_edit = edit == LogEdit::change_tool_use_result || edit == LogEdit::hide_prompt ||
+                                 edit == LogEdit::relabel_synthetic || edit == LogEdit::answer_as_title;
+        if ((event_edit && name != "rollout.jsonl") || (claude_edit && name != "claude.jsonl")) {
           EXPECT_FALSE(w.result.edited);
           continue;
         }
         ASSERT_TRUE(w.result.edited) << fixtures::log_edit_names()[e - 1];
+        // A title the main model wrote is possible (a harness may use one
+        // model for both): an answer moved there is a warning.
+        if (edit == LogEdit::answer_as_title) {
+          EXPECT_TRUE(has_finding(w.report, "GC04", Severity::warning, "title")) << describe(w.report);
+          continue;
+        }
         EXPECT_TRUE(std::any_of(w.report.findings.begin(), w.report.findings.end(),
                                 [](const Finding& f) { return f.severity == Severity::high; }))
             << w.result.edit_note << ": no high finding\n" << describe(w.report);
@@ -655,6 +674,63 @@ TEST(WrappedLogs, AKeyInACompressedBodyIsFoundAndRedactedInItsContent) {
   coded = false;
   EXPECT_EQ(bodies_with_key(out, &coded), 0u);
   EXPECT_EQ(testing::read_file(out).find(secret.substr(0, 20)), std::string::npos);
+}
+
+}  // namespace
+}  // namespace goalcup::cheat
+
+namespace goalcup::cheat {
+namespace {
+
+// What the model said and was told is on the wire; the log is the
+// cheater's to edit. A prompt replaced on a line that says it is not held
+// to the wire (transcript only, a sidechain's, a local command's record),
+// an answer's words taken out beside its tool call, reasoning rewritten, an
+// answer relabelled as the harness's own, or every assistant line taken
+// out: each is high, because what the wire carried is missing from the log.
+TEST(WrappedLogs, WhatTheWireCarriedCannotBeHiddenByAFlagOrADeletion) {
+  const std::vector<std::pair<std::string, std::string>> logs = {
+      {"claude.jsonl", claude_log()}, {"rollout.jsonl", codex_log(false)}, {"legacy.jsonl", codex_log(true)}};
+  for (const auto& [name, log] : logs) {
+    for (LogEdit edit : {LogEdit::hide_prompt, LogEdit::drop_answer_text, LogEdit::change_reasoning,
+                         LogEdit::relabel_synthetic, LogEdit::drop_assistant_lines}) {
+      for (size_t target = 0; target < 3; ++target) {
+        const Wrapped w = wrap_text_and_check(log, name, WrapOrder::live, edit, fixtures::WireForm::same, target);
+        if (!w.result.edited) continue;
+        SCOPED_TRACE(name + ": " + w.result.edit_note);
+        EXPECT_TRUE(std::any_of(w.report.findings.begin(), w.report.findings.end(),
+                                [](const Finding& f) { return f.severity == Severity::high && f.check == "GC04"; }))
+            << describe(w.report);
+      }
+    }
+  }
+  // Each flag or prefix of hide-prompt, and the agent_reasoning event, were tried.
+  for (size_t target = 0; target < 3; ++target) {
+    EXPECT_TRUE(wrap_text_and_check(claude_log(), "claude.jsonl", WrapOrder::live, LogEdit::hide_prompt,
+                                    fixtures::WireForm::same, target).result.edited);
+  }
+  const Wrapped event = wrap_text_and_check(codex_log(false), "rollout.jsonl", WrapOrder::live, LogEdit::change_reasoning,
+                                            fixtures::WireForm::same, 1);
+  EXPECT_NE(event.result.edit_note.find("agent_reasoning"), std::string::npos);
+  EXPECT_TRUE(has_finding(event.report, "GC04", Severity::high, "agent_reasoning"));
+}
+
+// Honest forms beside those edits stay clean: a line Claude Code writes
+// itself (model <synthetic>, an id of its own), a prompt shown only in the
+// transcript and never sent, a local command's record, and a title from a
+// side call.
+TEST(WrappedLogs, HarnessOwnLinesBesideWhatTheWireCarriedAreNotHigh) {
+  std::string log = claude_log();
+  log += claude_line("x1", "u7", "06.000", "assistant",
+                     R"({"id":"8f1c2f4e-0000-4000-8000-000000000001","model":"<synthetic>","role":"assistant","type":"message","content":[{"type":"text","text":"No response requested."}]})");
+  log += R"({"parentUuid":"x1","isSidechain":false,"isVisibleInTranscriptOnly":true,"type":"user","message":{"role":"user","content":"Shown only here"},"uuid":"x2","timestamp":"2026-01-01T10:00:07Z"})" "\n";
+  log += claude_line("x3", "x2", "08.000", "user", R"({"role":"user","content":"<command-name>/cost</command-name>"})");
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    const Wrapped w = wrap_text_and_check(log, "claude.jsonl", order, LogEdit::none);
+    for (const auto& f : w.report.findings) {
+      EXPECT_TRUE(f.severity != Severity::warning && f.severity != Severity::high) << describe(w.report);
+    }
+  }
 }
 
 }  // namespace

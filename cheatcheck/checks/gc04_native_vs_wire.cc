@@ -56,6 +56,10 @@ struct WireAnswer {
   bool logged = false;
   bool finished = true;  // the stream reached its end (not cut short)
   int64_t redacted = -1;  // index of its text in redacted_answers_, when the recorder redacted part of it
+  bool has_text = false;  // holds text other than white space: the log must show it
+  Digest thinking{};       // its thinking blocks' text, joined
+  bool has_thinking = false;
+  int64_t redacted_thinking = -1;  // index in redacted_answers_ of its thinking, stored redacted
 };
 
 struct WireCall {
@@ -132,6 +136,30 @@ struct NativeMessage {
   std::unique_ptr<Sha256> text = std::make_unique<Sha256>();
   bool has_text = false;
   std::optional<std::string> kept = std::string();  // the text, while within kMaxKeptBytes
+  std::unique_ptr<Sha256> thinking = std::make_unique<Sha256>();
+  bool has_thinking = false;
+  std::optional<std::string> kept_thinking = std::string();
+};
+
+// A user text a request sent the model (Anthropic and Chat Completions
+// messages), with the first requests that carried it: it must be in the
+// log when one of their answers is.
+struct WirePrompt {
+  static constexpr size_t kMaxCarriers = 4;
+  uint64_t seq = 0;  // the first request
+  Digest loose{};    // loose_text, without Claude Code's <system-reminder> blocks
+  bool harness_record = false;  // a local command or bash-mode record, which Claude Code may send reworded
+  std::vector<std::pair<uint64_t, uint64_t>> carriers;  // (conn, exchange)
+  std::optional<std::string> redacted;  // the text, when the recorder redacted part of it
+};
+
+// A Codex reasoning item as logged: its summary parts joined as the wire
+// stream joins them, and the digests of the parts (for agent_reasoning).
+struct LoggedReasoning {
+  uint64_t seq = 0;
+  Digest joined{};
+  std::vector<Digest> parts;
+  std::optional<std::string> text;  // kept within kMaxKeptBytes, for redacted wire forms
 };
 
 // A Codex answer text (a message item or an agent_message event) as logged.
@@ -166,8 +194,12 @@ class Gc04 final : public Check {
     }
     while (!pending_.empty()) resolve_oldest();
     claude_messages(ctx);
+    synthetic_ids(ctx);
     codex_texts(ctx);
     calls(ctx);
+    codex_items(ctx);
+    codex_reasoning(ctx);
+    carried_prompts_logged(ctx);
     results(ctx);
     result_texts(ctx);
     result_copies(ctx);
@@ -194,6 +226,11 @@ class Gc04 final : public Check {
                  "markers stand for the secrets the log keeps.",
                  "answer-redacted");
     unlogged(ctx);
+    std::sort(missing_thinking_.seqs.begin(), missing_thinking_.seqs.end());
+    emit_counted(ctx, "GC04", Severity::warning, missing_thinking_,
+                 "answer(s) streamed thinking the harness log does not show with them: the model's reasoning is "
+                 "missing from the log.",
+                 "thinking-not-logged");
     emit_counted(ctx, "GC04", Severity::info, synthetic_,
                  "assistant line(s) have model <synthetic>: Claude Code "
                  "writes these itself (API errors, placeholders), so they were not matched to the wire. "
@@ -207,6 +244,15 @@ class Gc04 final : public Check {
     WireAnswer& w = wire_by_id_[identity(a.message_id)] =
         WireAnswer{r.seq, sha256(a.text), sha256(trimmed(a.text)), model_index(a.model), false, a.finished};
     w.redacted = keep_redacted_answer(a.text, r.seq);
+    w.has_text = !trimmed(a.text).empty();
+    wire_reasoning(a, w, r.seq);
+    if (const auto key = exchange_of(r)) answer_of_exchange_.try_emplace(*key, r.seq);
+    if (a.provider != RebuiltAnswer::Provider::anthropic && a.finished) {
+      // Each message item of a finished answer must be logged with it.
+      for (std::string_view item : a.text_blocks()) {
+        if (!trimmed(item).empty() && !has_redaction(item)) wire_items_.emplace_back(r.seq, sha256(item));
+      }
+    }
     if (a.provider != RebuiltAnswer::Provider::anthropic) {
       // Codex logs one line per message item; an answer may hold several.
       if (!a.text.empty()) wire_by_text_.try_emplace(sha256(a.text), r.seq);
@@ -227,6 +273,36 @@ class Gc04 final : public Check {
     }
   }
 
+  // The model's reasoning as streamed: Anthropic thinking blocks (joined,
+  // as Claude Code logs one line per block), Responses reasoning items
+  // (each summary's parts joined by a blank line).
+  void wire_reasoning(const RebuiltAnswer& a, WireAnswer& w, uint64_t seq) {
+    std::string thinking;
+    for (const RebuiltBlock& b : a.blocks) {
+      if (b.kind == RebuiltBlock::Kind::thinking) {
+        thinking += b.text;
+        w.has_thinking = true;
+      } else if (b.kind == RebuiltBlock::Kind::reasoning && !b.text.empty() && wire_reasoning_.size() < kMaxTracked) {
+        wire_reasoning_.insert(sha256(b.text));
+        if (has_redaction(b.text) && kept_bytes_ + b.text.size() <= kMaxKeptBytes) {
+          kept_bytes_ += b.text.size();
+          redacted_reasoning_.emplace_back(b.text);
+        }
+      }
+    }
+    w.thinking = sha256(thinking);
+    if (w.has_thinking) w.redacted_thinking = keep_redacted_answer(thinking, seq);
+  }
+
+  // A wire record's (conn, exchange): a request and its response share it.
+  static std::optional<std::pair<uint64_t, uint64_t>> exchange_of(const Record& r) {
+    uint64_t conn = 0, exchange = 0;
+    if (json::uint(r.body, "conn", &conn) != json::Get::ok || json::uint(r.body, "exchange", &exchange) != json::Get::ok) {
+      return std::nullopt;
+    }
+    return std::pair(conn, exchange);
+  }
+
   // The tool results a request hands the model: Anthropic tool_result
   // blocks, Responses *_output items, Chat Completions tool messages.
   void wire_request(const Record& r, Context& ctx) {
@@ -244,12 +320,17 @@ class Gc04 final : public Check {
     simdjson::dom::object o;
     if (root->get(o)) return;
     ++requests_;
+    const auto exchange = exchange_of(r);
     for (std::string_view list : {"messages", "input"}) {
       simdjson::dom::array items;
       if (json::array(o, list, &items) != json::Get::ok) continue;
       for (auto item : items) {
         sent_results(item, r.seq);
         sent_prompts(item);
+        // Claude Code (Anthropic messages): every user text sent must be
+        // logged. Codex is not held so: after a compaction it sends texts
+        // it rebuilt from the `compacted` line.
+        if (list == "messages" && exchange) carried_prompts(item, *exchange, r.seq);
       }
     }
     parser.release_if_large(content.size());
@@ -373,8 +454,57 @@ class Gc04 final : public Check {
     if (!joined.empty()) add(joined);
   }
 
+  // The user texts a request carries, each with the requests that carried
+  // it (the first few: every request re-sends the conversation).
+  void carried_prompts(simdjson::dom::element item, std::pair<uint64_t, uint64_t> exchange, uint64_t seq) {
+    simdjson::dom::object o;
+    std::string_view role, text;
+    if (item.get(o) || json::string(o, "role", &role) != json::Get::ok || role != "user") return;
+    auto add = [&](std::string_view said) {
+      auto it = wire_prompts_sent_.find(sha256(said));
+      if (it == wire_prompts_sent_.end()) {
+        const std::string unreminded = without_reminders(said);
+        // Claude Code's own context (CLAUDE.md, attachments, hook output)
+        // comes wrapped in <system-reminder> blocks the log keeps apart.
+        if (trimmed(unreminded).empty() || wire_prompts_sent_.size() >= kMaxTracked) return;
+        WirePrompt p;
+        p.seq = seq;
+        p.loose = sha256(loose_text(unreminded));
+        p.harness_record = said.starts_with("<command-") || said.starts_with("<local-command-") || said.starts_with("<bash-");
+        if (has_redaction(said) && kept_bytes_ + said.size() <= kMaxKeptBytes) {
+          kept_bytes_ += said.size();
+          p.redacted = std::string(said);
+        }
+        it = wire_prompts_sent_.emplace(sha256(said), std::move(p)).first;
+      }
+      auto& carriers = it->second.carriers;
+      if (carriers.size() < WirePrompt::kMaxCarriers && std::find(carriers.begin(), carriers.end(), exchange) == carriers.end()) {
+        carriers.push_back(exchange);
+      }
+    };
+    if (json::string(o, "content", &text) == json::Get::ok) return add(text);
+    simdjson::dom::array parts;
+    if (json::array(o, "content", &parts) != json::Get::ok) return;
+    for (auto part : parts) {
+      simdjson::dom::object p;
+      std::string_view type;
+      if (!part.get(p) && json::string(p, "type", &type) == json::Get::ok && type == "text" &&
+          json::string(p, "text", &text) == json::Get::ok) {
+        add(text);
+      }
+    }
+  }
+
   void native_line(const Record& r, const NativeInfo& n, StrictJsonParser& input_parser) {
     if (n.synthetic) synthetic_.add(r.seq);
+    if (n.synthetic && !n.message_id.empty() && synthetic_ids_.size() < kMaxSeqs) {
+      synthetic_ids_.emplace_back(identity(n.message_id), r.seq);
+    }
+    for (const std::string& said : n.user_texts) logged_user_text(said);
+    if (!n.reasoning_parts.empty()) logged_reasoning(n, r.seq);
+    if (!n.event_reasoning.empty() && event_reasoning_.size() < kMaxTracked) {
+      event_reasoning_.push_back({r.seq, sha256(n.event_reasoning), kept_text(n.event_reasoning)});
+    }
     if (!n.summary.empty()) summaries_.insert(sha256(trimmed(n.summary)));
     if (n.compact_summary && compactions_.size() < kMaxSeqs) compactions_.push_back(r.seq);
     for (const std::string& id : n.results) logged_results_.try_emplace(identity(id), r.seq);
@@ -412,6 +542,14 @@ class Gc04 final : public Check {
       if (m.seqs.size() < kMaxSeqs) m.seqs.push_back(r.seq);
       m.text->update(n.text);
       m.has_text |= !n.text.empty();
+      m.thinking->update(n.thinking);
+      m.has_thinking |= n.has_thinking;
+      if (m.kept_thinking && kept_bytes_ + n.thinking.size() <= kMaxKeptBytes) {
+        kept_bytes_ += n.thinking.size();
+        *m.kept_thinking += n.thinking;
+      } else {
+        m.kept_thinking.reset();
+      }
       if (m.kept && kept_bytes_ + n.text.size() <= kMaxKeptBytes) {
         kept_bytes_ += n.text.size();
         *m.kept += n.text;
@@ -421,6 +559,32 @@ class Gc04 final : public Check {
     } else if (n.harness == NativeInfo::Harness::codex && !n.text.empty()) {
       codex_texts_.push_back({r.seq, sha256(n.text), kept_text(n.text)});
     }
+  }
+
+  // Every user text of the log, whatever its flags, as compared with what
+  // requests carried (loose, and without <system-reminder> blocks).
+  void logged_user_text(const std::string& said) {
+    if (logged_user_texts_.size() >= kMaxTracked) return;
+    logged_user_texts_.insert(sha256(loose_text(without_reminders(said))));
+    if (kept_bytes_ + said.size() <= kMaxKeptBytes) {
+      kept_bytes_ += said.size();
+      kept_user_texts_.push_back(said);
+    }
+  }
+
+  void logged_reasoning(const NativeInfo& n, uint64_t seq) {
+    LoggedReasoning l;
+    l.seq = seq;
+    std::string joined;
+    for (const std::string& part : n.reasoning_parts) {
+      joined += joined.empty() ? "" : "\n\n";
+      joined += part;
+      l.parts.push_back(sha256(part));
+    }
+    if (joined.empty() || logged_reasoning_.size() >= kMaxTracked) return;
+    l.joined = sha256(joined);
+    l.text = kept_text(joined);
+    logged_reasoning_.push_back(std::move(l));
   }
 
   void logged_result(const std::string& id, const std::string& text, uint64_t seq) {
@@ -564,6 +728,18 @@ class Gc04 final : public Check {
         continue;
       }
       it->second.logged = true;
+      thinking_of(m, it->second, ctx);
+      // Claude Code logs every text block of an answer (one line each): an
+      // answer logged by its tool calls alone lost the model's words.
+      if (!m.has_text && it->second.has_text && it->second.finished) {
+        std::vector<uint64_t> seqs = m.seqs;
+        seqs.push_back(it->second.seq);
+        ctx.emit(finding("GC04", Severity::high, seqs,
+                         "The harness logged answer " + id + " without the text its wire stream at seq " +
+                             std::to_string(it->second.seq) + " carries: the model's words were taken out of the log."),
+                 "text-not-logged:" + id);
+        continue;
+      }
       if (m.has_text && m.text->finish() != it->second.text) {
         const int64_t r = it->second.redacted;
         if (r >= 0 && m.kept && matches_with_redactions(redacted_answers_[static_cast<size_t>(r)].second, *m.kept)) {
@@ -578,6 +754,147 @@ class Gc04 final : public Check {
                  "text-differs:" + id);
       }
     }
+  }
+
+  // An answer's thinking as logged against its thinking as streamed. An
+  // answer logged without the thinking it streamed is a warning: the
+  // model's reasoning is missing, but no release is known to log it always.
+  void thinking_of(NativeMessage& m, const WireAnswer& w, Context& ctx) {
+    if (!m.has_thinking) {
+      if (w.has_thinking && w.finished) missing_thinking_.add(w.seq);
+      return;
+    }
+    if (m.thinking->finish() == w.thinking) return;
+    const int64_t r = w.redacted_thinking;
+    if (r >= 0 && m.kept_thinking && matches_with_redactions(redacted_answers_[static_cast<size_t>(r)].second, *m.kept_thinking)) {
+      redacted_texts_.add(m.seqs.front());
+      return;
+    }
+    std::vector<uint64_t> seqs = m.seqs;
+    seqs.push_back(w.seq);
+    ctx.emit(finding("GC04", Severity::high, seqs,
+                     "The thinking the harness logged for " + m.id + " differs from the thinking streamed at seq " +
+                         std::to_string(w.seq) + ": the model's reasoning was changed in the log."),
+             "thinking-differs:" + m.id);
+  }
+
+  // A line Claude Code writes itself (model <synthetic>) gets an id of its
+  // own; one that carries the id of a real wire answer relabels it.
+  void synthetic_ids(Context& ctx) {
+    for (const auto& [key, seq] : synthetic_ids_) {
+      auto it = wire_by_id_.find(key);
+      if (it == wire_by_id_.end()) continue;
+      ctx.emit(finding("GC04", Severity::high, {seq, it->second.seq},
+                       "A line of model <synthetic> (which Claude Code writes itself) carries the id of the answer "
+                       "streamed at seq " + std::to_string(it->second.seq) + ": a model answer relabelled as the "
+                       "harness's own, so that what it says is not compared."),
+               "synthetic-id:" + std::to_string(seq));
+    }
+  }
+
+  // Codex: each message item of a finished answer the log shows (by another
+  // item: a call, another message) must be logged too.
+  void codex_items(Context& ctx) {
+    absl::flat_hash_set<Digest> logged;
+    for (const LoggedAnswer& t : codex_texts_) logged.insert(t.digest);
+    for (const auto& [seq, digest] : wire_items_) {
+      if (!matched_answers_.contains(seq) || logged.contains(digest)) continue;
+      ctx.emit(finding("GC04", Severity::high, {seq},
+                       "The answer streamed at seq " + std::to_string(seq) + " is logged, but one of its messages "
+                       "is not: the model's words were taken out of the log."),
+               "codex-message-not-logged:" + to_hex(digest));
+    }
+  }
+
+  // Codex reasoning: each logged summary against the reasoning streamed,
+  // and each agent_reasoning event against the parts of a summary that
+  // matched (or a whole streamed one).
+  void codex_reasoning(Context& ctx) {
+    absl::flat_hash_set<Digest> parts;
+    for (const LoggedReasoning& l : logged_reasoning_) {
+      bool sent = wire_reasoning_.contains(l.joined);
+      if (!sent && l.text) {
+        const RedactedMatch match = comparer_.first_match(redacted_reasoning_, *l.text).first;
+        if (match == RedactedMatch::not_compared) uncompared_.add(l.seq);
+        if (match != RedactedMatch::no) {
+          if (match == RedactedMatch::yes) redacted_texts_.add(l.seq);
+          continue;
+        }
+      }
+      if (sent) {
+        parts.insert(l.parts.begin(), l.parts.end());
+        continue;
+      }
+      ctx.emit(finding("GC04", Severity::high, {l.seq},
+                       "Codex logged a reasoning summary that matches no reasoning streamed on the wire: the "
+                       "model's reasoning was changed in the log."),
+               "codex-reasoning-unmatched:" + to_hex(l.joined));
+    }
+    for (const LoggedAnswer& e : event_reasoning_) {
+      if (parts.contains(e.digest) || wire_reasoning_.contains(e.digest)) continue;
+      const RedactedMatch match = e.text ? comparer_.first_match(redacted_reasoning_, *e.text).first : RedactedMatch::no;
+      if (match != RedactedMatch::no) {
+        (match == RedactedMatch::yes ? redacted_texts_ : uncompared_).add(e.seq);
+        continue;
+      }
+      ctx.emit(finding("GC04", Severity::high, {e.seq},
+                       "Codex logged an agent_reasoning event whose text is in no reasoning streamed on the wire."),
+               "codex-event-reasoning-unmatched:" + to_hex(e.digest));
+    }
+  }
+
+  // Claude Code: each user text a request sent with an answer the log
+  // shows must be in the log, on a line of any kind or flag: a prompt the
+  // log replaced (whatever it put in its place) is missing there. Local
+  // command and bash-mode records, which the harness may word apart from
+  // its log, are a warning.
+  void carried_prompts_logged(Context& ctx) {
+    absl::flat_hash_set<uint64_t> logged_answers = matched_answers_;
+    for (const auto& [id, w] : wire_by_id_) {
+      if (w.logged) logged_answers.insert(w.seq);
+    }
+    auto answered = [&](const WirePrompt& p) {
+      return std::any_of(p.carriers.begin(), p.carriers.end(), [&](const auto& exchange) {
+        auto it = answer_of_exchange_.find(exchange);
+        return it != answer_of_exchange_.end() && logged_answers.contains(it->second);
+      });
+    };
+    SeqList records, redacted;
+    std::vector<uint64_t> missing;
+    for (const auto& entry : wire_prompts_sent_) {
+      const WirePrompt& p = entry.second;
+      if (logged_user_texts_.contains(p.loose) || !answered(p)) continue;
+      if (p.redacted) {
+        RedactedMatch match = RedactedMatch::no;
+        for (size_t i = 0; i < kept_user_texts_.size() && match == RedactedMatch::no; ++i) {
+          match = comparer_.compare(*p.redacted, kept_user_texts_[i]);
+        }
+        if (match != RedactedMatch::no) {
+          (match == RedactedMatch::yes ? redacted : uncompared_).add(p.seq);
+          continue;
+        }
+      }
+      if (p.harness_record) records.add(p.seq);
+      else missing.push_back(p.seq);
+    }
+    std::sort(missing.begin(), missing.end());
+    for (uint64_t seq : missing) {
+      ctx.emit(finding("GC04", Severity::high, {seq},
+                       "A request (seq " + std::to_string(seq) + ") sent the model a user prompt that the harness "
+                       "log does not show, on any line, though it shows the answer: what the user asked was "
+                       "replaced or removed in the log."),
+               "prompt-not-logged:" + std::to_string(seq));
+    }
+    for (SeqList* list : {&records, &redacted}) std::sort(list->seqs.begin(), list->seqs.end());
+    emit_counted(ctx, "GC04", Severity::warning, records,
+                 "request(s) sent the model a local command or bash-mode record (<command-...>, <bash-...>) the "
+                 "harness log does not show as sent: Claude Code may word these apart from its log, or the log "
+                 "changed them.",
+                 "prompt-record-not-logged");
+    emit_counted(ctx, "GC04", Severity::info, redacted,
+                 "user text(s) sent the model match the log once the recorder's [REDACTED:...] markers stand for "
+                 "the secrets the log keeps.",
+                 "prompt-sent-redacted");
   }
 
   void codex_texts(Context& ctx) {
@@ -629,7 +946,7 @@ class Gc04 final : public Check {
                  "call-differs:" + c.id);
       }
     }
-    if (native_lines_ == 0) return;
+    if (!log_present()) return;
     for (const auto& [key, w] : wire_calls_) {
       if (!w.required || logged_calls_.contains(key)) continue;
       ctx.emit(finding("GC04", Severity::high, {w.seq},
@@ -820,12 +1137,19 @@ class Gc04 final : public Check {
   // is one cut short (the user interrupted it, the stream broke: harnesses
   // write no part of such an answer); other unlogged answers are a warning.
   void unlogged(Context& ctx) {
-    if (native_lines_ == 0) return no_log(ctx);
-    SeqList warn, side, cut, compacted;
+    if (!log_present()) return no_log(ctx);
+    SeqList warn, side, cut, compacted, titled;
     std::vector<uint64_t> warn_models(models_.size()), side_models(models_.size());
     const absl::flat_hash_set<uint64_t> summarised = compaction_answers();
+    auto logged_model = [&](const WireAnswer& w) { return logged_models_.contains(model_ids_[w.model]); };
     for (const auto& [id, w] : wire_by_id_) {
-      if (w.logged || matched_answers_.contains(w.seq) || summaries_.contains(w.trimmed_text)) continue;
+      if (w.logged || matched_answers_.contains(w.seq)) continue;
+      // A title comes from a side call; an answer of the model the log's
+      // own answers name, logged only as a title, may be one moved there.
+      if (summaries_.contains(w.trimmed_text)) {
+        if (logged_model(w)) titled.add(w.seq);
+        continue;
+      }
       if (!w.finished) {
         cut.add(w.seq);
         continue;
@@ -834,7 +1158,7 @@ class Gc04 final : public Check {
         compacted.add(w.seq);
         continue;
       }
-      const bool side_call = !logged_models_.empty() && !logged_models_.contains(model_ids_[w.model]);
+      const bool side_call = !logged_models_.empty() && !logged_model(w);
       (side_call ? side : warn).add(w.seq);
       ++(side_call ? side_models : warn_models)[w.model];
     }
@@ -845,7 +1169,11 @@ class Gc04 final : public Check {
       }
       return s;
     };
-    for (SeqList* list : {&warn, &side, &cut, &compacted}) std::sort(list->seqs.begin(), list->seqs.end());
+    for (SeqList* list : {&warn, &side, &cut, &compacted, &titled}) std::sort(list->seqs.begin(), list->seqs.end());
+    emit_counted(ctx, "GC04", Severity::warning, titled,
+                 "wire response(s) of a model the log's answers name are logged only as a title (summary) line: "
+                 "titles come from a side call, often of a smaller model; an answer moved into a title is hidden.",
+                 "unlogged-titled");
     emit_counted(ctx, "GC04", Severity::info, compacted,
                  "wire response(s) just before a compaction summary line "
                  "(isCompactSummary) were never logged as assistant lines: the harness summarised the "
@@ -886,6 +1214,15 @@ class Gc04 final : public Check {
     return out;
   }
 
+  // The log is there when it shows an answer, or the result of a call a
+  // wire answer made: a log holding results of calls it never shows had
+  // its assistant lines taken out, which is not a log missing.
+  bool log_present() const {
+    if (native_lines_ > 0) return true;
+    return std::any_of(logged_results_.begin(), logged_results_.end(),
+                       [&](const auto& result) { return wire_calls_.contains(result.first); });
+  }
+
   // Answers crossed the wire but the log shows none: a log deleted, never
   // written or kept elsewhere hides what GC04 and GC05 compare, so it is
   // said, though nothing in it can be matched.
@@ -919,7 +1256,8 @@ class Gc04 final : public Check {
     return wire_by_id_.size() + wire_by_text_.size() + native_by_id_.size() + wire_calls_.size() +
            codex_texts_.size() + logged_calls_.size() + logged_results_.size() + sent_results_.size() +
            summaries_.size() + logged_texts_.size() + logged_prompts_.size() + event_answers_.size() +
-           wire_prompts_.size() + replaced_.size() + copy_differs_.size();
+           wire_prompts_.size() + replaced_.size() + copy_differs_.size() + wire_prompts_sent_.size() +
+           wire_items_.size() + logged_reasoning_.size() + event_reasoning_.size();
   }
 
   absl::flat_hash_map<Identity, WireAnswer> wire_by_id_;
@@ -934,6 +1272,17 @@ class Gc04 final : public Check {
   std::vector<std::pair<Identity, uint64_t>> copy_differs_;  // call id, seq of a toolUseResult its result does not hold
   SeqList copy_unsure_;
   absl::flat_hash_set<Digest> wire_prompts_, wire_prompts_loose_;
+  absl::flat_hash_map<Digest, WirePrompt> wire_prompts_sent_;  // Claude Code user texts sent, by exact digest
+  absl::flat_hash_map<std::pair<uint64_t, uint64_t>, uint64_t> answer_of_exchange_;  // (conn, exchange) -> response seq
+  absl::flat_hash_set<Digest> logged_user_texts_;  // loose, without reminders
+  std::vector<std::string> kept_user_texts_;       // for redacted wire forms
+  std::vector<std::pair<uint64_t, Digest>> wire_items_;  // Codex: finished answers' message items (seq, text)
+  absl::flat_hash_set<Digest> wire_reasoning_;     // Codex reasoning texts streamed
+  std::vector<std::string> redacted_reasoning_;    // those stored redacted
+  std::vector<LoggedReasoning> logged_reasoning_;
+  std::vector<LoggedAnswer> event_reasoning_;      // agent_reasoning events
+  std::vector<std::pair<Identity, uint64_t>> synthetic_ids_;  // <synthetic> lines' message ids
+  SeqList missing_thinking_;
   std::vector<std::string> redacted_prompts_;  // user texts sent with redaction markers
   std::vector<LoggedPrompt> logged_prompts_;
   absl::flat_hash_map<Identity, std::vector<size_t>> unanswered_;  // file (and sidechain) -> prompts not yet answered
