@@ -566,9 +566,12 @@ class Gc04 final : public Check {
   void logged_user_text(const std::string& said) {
     if (logged_user_texts_.size() >= kMaxTracked) return;
     logged_user_texts_.insert(sha256(loose_text(without_reminders(said))));
-    if (kept_bytes_ + said.size() <= kMaxKeptBytes) {
-      kept_bytes_ += said.size();
+    // Kept apart from kept_bytes_, which the ends of tool results need.
+    if (kept_user_bytes_ + said.size() <= kMaxKeptUserBytes) {
+      kept_user_bytes_ += said.size();
       kept_user_texts_.push_back(said);
+    } else {
+      user_texts_dropped_ = true;
     }
   }
 
@@ -869,6 +872,8 @@ class Gc04 final : public Check {
         for (size_t i = 0; i < kept_user_texts_.size() && match == RedactedMatch::no; ++i) {
           match = comparer_.compare(*p.redacted, kept_user_texts_[i]);
         }
+        // A log text that was not kept could be the one it stands for.
+        if (match == RedactedMatch::no && user_texts_dropped_) match = RedactedMatch::not_compared;
         if (match != RedactedMatch::no) {
           (match == RedactedMatch::yes ? redacted : uncompared_).add(p.seq);
           continue;
@@ -1276,6 +1281,9 @@ class Gc04 final : public Check {
   absl::flat_hash_map<std::pair<uint64_t, uint64_t>, uint64_t> answer_of_exchange_;  // (conn, exchange) -> response seq
   absl::flat_hash_set<Digest> logged_user_texts_;  // loose, without reminders
   std::vector<std::string> kept_user_texts_;       // for redacted wire forms
+  uint64_t kept_user_bytes_ = 0;
+  bool user_texts_dropped_ = false;  // some were past kMaxKeptUserBytes
+  static constexpr uint64_t kMaxKeptUserBytes = 8ull << 20;
   std::vector<std::pair<uint64_t, Digest>> wire_items_;  // Codex: finished answers' message items (seq, text)
   absl::flat_hash_set<Digest> wire_reasoning_;     // Codex reasoning texts streamed
   std::vector<std::string> redacted_reasoning_;    // those stored redacted
