@@ -363,7 +363,8 @@ TEST(WrappedLogs, OtherWireFormsOfAnHonestLogAreCleanAndEditsStayHigh) {
         EXPECT_TRUE(has_finding(clean.report, "GC04", Severity::info, info)) << describe(clean.report);
       }
       for (LogEdit edit : {LogEdit::change_tool_result, LogEdit::change_prompt, LogEdit::change_event_prompt,
-                           LogEdit::change_event_answer}) {
+                           LogEdit::change_event_answer, LogEdit::hide_prompt, LogEdit::drop_answer_text,
+                           LogEdit::change_reasoning}) {
         const Wrapped w = wrap_text_and_check(log, name, WrapOrder::live, edit, form);
         if (!w.result.edited) continue;
         EXPECT_TRUE(any_high(w.report)) << w.result.edit_note << ": no high finding\n" << describe(w.report);
@@ -725,8 +726,13 @@ TEST(WrappedLogs, HarnessOwnLinesBesideWhatTheWireCarriedAreNotHigh) {
                      R"({"id":"8f1c2f4e-0000-4000-8000-000000000001","model":"<synthetic>","role":"assistant","type":"message","content":[{"type":"text","text":"No response requested."}]})");
   log += R"({"parentUuid":"x1","isSidechain":false,"isVisibleInTranscriptOnly":true,"type":"user","message":{"role":"user","content":"Shown only here"},"uuid":"x2","timestamp":"2026-01-01T10:00:07Z"})" "\n";
   log += claude_line("x3", "x2", "08.000", "user", R"({"role":"user","content":"<command-name>/cost</command-name>"})");
+  // An answer after them: its request carries them (the wrapper sends every user line on the chain).
+  log += claude_line("x4", "x3", "09.000", "user", R"({"role":"user","content":"Thanks"})");
+  log += claude_line("x5", "x4", "10.000", "assistant",
+                     R"({"id":"msg_C","model":"claude-opus-4-5","role":"assistant","type":"message","content":[{"type":"text","text":"Done."}]})");
   for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
-    const Wrapped w = wrap_text_and_check(log, "claude.jsonl", order, LogEdit::none);
+    // Claude Code's context sent as <system-reminder> blocks the log never holds is not a prompt missing.
+    const Wrapped w = wrap_text_and_check(log, "claude.jsonl", order, LogEdit::none, fixtures::WireForm::reminders);
     for (const auto& f : w.report.findings) {
       EXPECT_TRUE(f.severity != Severity::warning && f.severity != Severity::high) << describe(w.report);
     }
