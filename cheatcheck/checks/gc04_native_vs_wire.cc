@@ -497,7 +497,7 @@ class Gc04 final : public Check {
 
   void native_line(const Record& r, const NativeInfo& n, StrictJsonParser& input_parser) {
     if (n.synthetic) synthetic_.add(r.seq);
-    if (n.synthetic && !n.message_id.empty() && synthetic_ids_.size() < kMaxSeqs) {
+    if (n.synthetic && !n.message_id.empty()) {
       synthetic_ids_.emplace_back(identity(n.message_id), r.seq);
     }
     for (const std::string& said : n.user_texts) logged_user_text(said);
@@ -1262,7 +1262,8 @@ class Gc04 final : public Check {
            codex_texts_.size() + logged_calls_.size() + logged_results_.size() + sent_results_.size() +
            summaries_.size() + logged_texts_.size() + logged_prompts_.size() + event_answers_.size() +
            wire_prompts_.size() + replaced_.size() + copy_differs_.size() + wire_prompts_sent_.size() +
-           wire_items_.size() + logged_reasoning_.size() + event_reasoning_.size();
+           wire_items_.size() + logged_reasoning_.size() + event_reasoning_.size() + synthetic_ids_.size() +
+           logged_user_texts_.size();
   }
 
   absl::flat_hash_map<Identity, WireAnswer> wire_by_id_;
