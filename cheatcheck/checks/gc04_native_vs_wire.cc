@@ -12,6 +12,10 @@
 // each Codex agent_message event against the answers. Harnesses re-encode
 // (a string or text blocks, Codex's cut-down long outputs, Claude Code's
 // content replacements): what differs only so is listed at info.
+// The other way, what the wire carried must be in the log, where no flag
+// the log's lines carry can excuse it: each Claude Code user text a request
+// sent with a logged answer, each answer's text (Codex: each message item),
+// and the model's reasoning (thinking, reasoning summaries) as streamed.
 // Only hashed ids, seqs and digests are kept, for at most kMaxTracked
 // items, plus the ends of logged tool results (for cut-down forms) within
 // kMaxKeptBytes.
@@ -142,10 +146,11 @@ struct NativeMessage {
 };
 
 // A user text a request sent the model (Anthropic and Chat Completions
-// messages), with the first requests that carried it: it must be in the
+// messages), with the first requests that carried it (side calls such as a
+// topic check may carry it before the answered one): it must be in the
 // log when one of their answers is.
 struct WirePrompt {
-  static constexpr size_t kMaxCarriers = 4;
+  static constexpr size_t kMaxCarriers = 8;
   uint64_t seq = 0;  // the first request
   Digest loose{};    // loose_text, without Claude Code's <system-reminder> blocks
   bool harness_record = false;  // a local command or bash-mode record, which Claude Code may send reworded
