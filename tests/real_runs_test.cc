@@ -184,8 +184,11 @@ std::string codex_log(bool legacy) {
   else log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
   log += line("01.000", "response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Fix it"}]})");
   if (!legacy) log += line("01.000", "event_msg", R"({"type":"user_message","message":"Fix it","images":[]})");
-  log += line("02.000", "response_item", R"({"type":"reasoning","summary":[{"type":"summary_text","text":"**Looking**"}],"encrypted_content":"gAAA"})");
+  // A summary of two parts (streamed by summary_index, joined by a blank
+  // line), and an agent_reasoning event for each part.
+  log += line("02.000", "response_item", R"({"type":"reasoning","summary":[{"type":"summary_text","text":"**Looking**"},{"type":"summary_text","text":"**Reading**\n\nThe parser first."}],"encrypted_content":"gAAA"})");
   if (!legacy) log += line("02.000", "event_msg", R"({"type":"agent_reasoning","text":"**Looking**"})");
+  if (!legacy) log += line("02.000", "event_msg", R"({"type":"agent_reasoning","text":"**Reading**\n\nThe parser first."})");
   log += line("02.000", "response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Checking."}]})");
   if (!legacy) log += line("02.000", "event_msg", R"({"type":"agent_message","message":"Checking."})");
   log += line("02.000", "response_item", R"({"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"]}","call_id":"call_1"})");
