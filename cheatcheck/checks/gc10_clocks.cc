@@ -54,8 +54,9 @@ class Gc10 final : public Check {
                                                ": model traffic from before the run was registered.", "early-wire");
     emit(ctx, early_, Severity::warning, "record(s) are older than the start receipt" + allowed + ".", "early");
     emit(ctx, behind_, Severity::warning,
-         "record(s) are older than the start receipt's server time but not than the record of it: the "
-         "recorder's clock was behind the server's by up to " + seconds_text(worst_behind_) + allowed + ".",
+         "record(s) are older than the start receipt's server time, yet not older than the receipt's own "
+         "record by the recorder's clock: the recorder's clock was behind the server's by up to " +
+             seconds_text(worst_behind_) + allowed + ".",
          "clock-behind");
     const auto& end = ctx.facts().seal_ack_at;
     if (end && nanos_between(*end, latest_) > tol) {
