@@ -210,7 +210,6 @@ class Gc04 final : public Check {
     result_copies(ctx);
     prompts(ctx);
     event_answers(ctx);
-    std::sort(uncompared_.seqs.begin(), uncompared_.seqs.end());
     emit_counted(ctx, "GC04", Severity::warning, uncompared_,
                  "logged text(s) were not compared with every redacted text the wire carried (" +
                      std::to_string(RedactionComparer::kBudgetBytes >> 30) + " GiB of comparisons, a bound for crafted "
@@ -225,13 +224,11 @@ class Gc04 final : public Check {
                  "or a body that is not strict JSON): the tool results and prompts they carried were not compared "
                  "with the log.",
                  "unread-request");
-    std::sort(redacted_texts_.seqs.begin(), redacted_texts_.seqs.end());
     emit_counted(ctx, "GC04", Severity::info, redacted_texts_,
                  "logged answer text(s) match the answer rebuilt from the wire once the recorder's [REDACTED:...] "
                  "markers stand for the secrets the log keeps.",
                  "answer-redacted");
     unlogged(ctx);
-    std::sort(missing_thinking_.seqs.begin(), missing_thinking_.seqs.end());
     emit_counted(ctx, "GC04", Severity::warning, missing_thinking_,
                  "answer(s) streamed thinking the harness log does not show with them: the model's reasoning is "
                  "missing from the log.",
@@ -895,7 +892,6 @@ class Gc04 final : public Check {
                        "replaced or removed in the log."),
                "prompt-not-logged:" + std::to_string(seq));
     }
-    for (SeqList* list : {&records, &redacted}) std::sort(list->seqs.begin(), list->seqs.end());
     emit_counted(ctx, "GC04", Severity::warning, records,
                  "request(s) sent the model a local command or bash-mode record (<command-...>, <bash-...>) the "
                  "harness log does not show as sent: Claude Code may word these apart from its log, or the log "
@@ -1032,9 +1028,6 @@ class Gc04 final : public Check {
                            std::to_string(sent->second.seq) + "): the log's account of what the tool returned was changed."),
                "result-differs:" + to_hex(key));
     }
-    for (SeqList* list : {&loose, &reminded, &cut, &redacted, &replaced, &unsure, &unkept}) {
-      std::sort(list->seqs.begin(), list->seqs.end());
-    }
     emit_counted(ctx, "GC04", Severity::info, loose,
                  "logged tool result(s) differ from what was sent only in white space or Unicode normalization.",
                  "result-loose");
@@ -1083,7 +1076,6 @@ class Gc04 final : public Check {
                            ") does not: the log's account of what the tool returned was changed."),
                "result-copy-differs:" + to_hex(key));
     }
-    std::sort(copy_unsure_.seqs.begin(), copy_unsure_.seqs.end());
     emit_counted(ctx, "GC04", Severity::info, copy_unsure_,
                  "logged tool result(s) hold only part of what their structured copy (toolUseResult) says: the "
                  "result was shortened for the model (cut down, persisted to a file, long lines cut) or the text "
@@ -1179,7 +1171,6 @@ class Gc04 final : public Check {
       }
       return s;
     };
-    for (SeqList* list : {&warn, &side, &cut, &compacted, &titled}) std::sort(list->seqs.begin(), list->seqs.end());
     emit_counted(ctx, "GC04", Severity::warning, titled,
                  "wire response(s) of a model the log's answers name are logged only as a title (summary) line: "
                  "titles come from a side call, often of a smaller model; an answer moved into a title is hidden.",
@@ -1240,7 +1231,6 @@ class Gc04 final : public Check {
     SeqList answers;
     for (const auto& [id, w] : wire_by_id_) answers.add(w.seq);
     if (answers.empty()) return;
-    std::sort(answers.seqs.begin(), answers.seqs.end());
     ctx.emit(finding("GC04", Severity::warning, answers.seqs,
                      std::to_string(answers.count) + " wire response(s) and no assistant line in the harness log: "
                      "the log was not captured (deleted, disabled or written elsewhere), so no answer could be "

@@ -68,7 +68,6 @@ class Gc12 final : public Check {
                                     "lines after that were not checked");
     SeqList orphans;
     for (const auto& [parent, seq] : pending_parents_) orphans.add(seq);
-    std::sort(orphans.seqs.begin(), orphans.seqs.end());
     emit(ctx, Severity::warning, not_understood_, "native line(s) of a shape this tool does not know: native format "
          "not understood, so what the harness logged was not judged.", "not-understood");
     emit(ctx, Severity::high, crafted_, "native line(s) name a member twice in one object or nest past " +
