@@ -8,12 +8,25 @@
 
 namespace goalcup::cheat {
 
-bool same_host(std::string_view a, std::string_view b) {
-  for (std::string_view* h : {&a, &b}) {
-    if (h->ends_with(":443")) h->remove_suffix(4);
-    // A fully qualified name ends with the root's dot: the same host.
-    if (h->ends_with('.')) h->remove_suffix(1);
+std::string_view host_name(std::string_view host) {
+  if (host.ends_with(":443")) host.remove_suffix(4);
+  // A fully qualified name ends with the root's dot: the same host.
+  if (host.ends_with('.')) host.remove_suffix(1);
+  return host;
+}
+
+bool in_domain(std::string_view host, std::string_view domain) {
+  host = host_name(host);
+  domain = host_name(domain);
+  if (host.size() > domain.size() && host[host.size() - domain.size() - 1] == '.') {
+    host.remove_prefix(host.size() - domain.size());
   }
+  return same_host(host, domain);
+}
+
+bool same_host(std::string_view a, std::string_view b) {
+  a = host_name(a);
+  b = host_name(b);
   auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
   return a.size() == b.size() &&
          std::equal(a.begin(), a.end(), b.begin(), [&](char x, char y) { return lower(x) == lower(y); });
@@ -24,10 +37,8 @@ namespace {
 // A total order under which two hosts are equal exactly when same_host()
 // says they are the same.
 int compare_hosts(std::string_view a, std::string_view b) {
-  for (std::string_view* h : {&a, &b}) {
-    if (h->ends_with(":443")) h->remove_suffix(4);
-    if (h->ends_with('.')) h->remove_suffix(1);
-  }
+  a = host_name(a);
+  b = host_name(b);
   auto lower = [](char c) { return static_cast<unsigned char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); };
   for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
     if (lower(a[i]) != lower(b[i])) return lower(a[i]) < lower(b[i]) ? -1 : 1;

@@ -24,6 +24,11 @@ namespace goalcup::cheat {
 // and "h:443" as "h": a recorder may write the authority it was asked to
 // connect to.
 bool same_host(std::string_view a, std::string_view b);
+// `host` without ":443" and the root's trailing dot, the form same_host()
+// compares (case aside).
+std::string_view host_name(std::string_view host);
+// `host` is `domain` or a name under it (same_host() rules).
+bool in_domain(std::string_view host, std::string_view domain);
 
 struct LaunchFacts : LaunchInfo {
   bool present = false;

@@ -333,6 +333,11 @@ TEST(CheatCheck, HostsCompareAsDnsNames) {
   EXPECT_FALSE(same_host("api.anthropic.com", "api.anthropic.com.."));
   EXPECT_FALSE(same_host("api.anthropic.com", "api.anthropic.com:8443"));
   EXPECT_FALSE(same_host("api.anthropic.com", "api.anthropic.co"));
+  // A name under a domain, by whole labels.
+  EXPECT_TRUE(in_domain("my-east.OpenAI.Azure.com.:443", "openai.azure.com"));
+  EXPECT_TRUE(in_domain("openai.azure.com", "openai.azure.com"));
+  EXPECT_FALSE(in_domain("notopenai.azure.com", "openai.azure.com"));
+  EXPECT_FALSE(in_domain("openai.azure.com.evil.net", "openai.azure.com"));
   EXPECT_FALSE(same_host("api.anthropic.com", "evil-api.anthropic.com"));
   EXPECT_FALSE(same_host(std::string_view("a\0b", 3), std::string_view("a\0c", 3)));
 }

@@ -29,22 +29,18 @@ namespace {
 
 constexpr std::string_view kProviderHosts[] = {"api.anthropic.com", "api.openai.com",
                                           "generativelanguage.googleapis.com", "openrouter.ai/api"};
-// Model providers' API hosts (a suffix when it starts with '.'): a tunnel to
-// one the capture does not decrypt is model traffic the proxy cannot read.
-constexpr std::string_view kModelApiHosts[] = {
+// Model providers' API domains: a tunnel to one (or a name under it) that
+// the capture does not decrypt is model traffic the proxy cannot read.
+constexpr std::string_view kModelApiDomains[] = {
     "api.anthropic.com", "api.openai.com", "generativelanguage.googleapis.com", "aiplatform.googleapis.com",
     "openrouter.ai", "api.mistral.ai", "api.groq.com", "api.deepseek.com", "api.x.ai", "api.together.xyz",
     "api.together.ai", "api.cohere.ai", "api.cohere.com", "api.fireworks.ai", "api.perplexity.ai",
-    "api.moonshot.ai", "dashscope.aliyuncs.com", ".openai.azure.com", ".services.ai.azure.com"};
+    "api.moonshot.ai", "dashscope.aliyuncs.com", "openai.azure.com", "services.ai.azure.com"};
 
 bool model_api_host(std::string_view host) {
-  return std::any_of(std::begin(kModelApiHosts), std::end(kModelApiHosts), [&](std::string_view h) {
-    if (!h.starts_with('.')) return same_host(host, h);
-    std::string_view bare = host;
-    if (bare.ends_with(":443")) bare.remove_suffix(4);
-    if (bare.ends_with('.')) bare.remove_suffix(1);
-    return bare.size() > h.size() && same_host(bare.substr(bare.size() - h.size()), h);
-  }) || (host.starts_with("bedrock-runtime.") && host.find(".amazonaws.com") != std::string_view::npos);
+  return std::any_of(std::begin(kModelApiDomains), std::end(kModelApiDomains),
+                     [&](std::string_view domain) { return in_domain(host, domain); }) ||
+         (host.starts_with("bedrock-runtime.") && host_name(host).ends_with(".amazonaws.com"));
 }
 
 // Network clients run from a command line: a provider host on the same
