@@ -244,8 +244,24 @@ WireBody read_wire_body(simdjson::dom::object body, size_t max_decoded) {
   std::string_view stored, encoding;
   if (json::string(body, "body", &stored) != json::Get::ok) return {};
   (void)json::string(body, "encoding", &encoding);
-  WireBody w = wire_body(stored, encoding == "base64", max_decoded);
-  w.content_encoding = content_encoding_of(body);
+  return wire_body(stored, encoding == "base64", max_decoded, content_encoding_of(body));
+}
+
+WireBody wire_body(std::string_view stored, bool base64, size_t max_decoded, std::string content_encoding) {
+  WireBody w;
+  w.present = true;
+  w.stored = stored;
+  if (base64) {
+    w.base64 = true;
+    std::string_view text = w.stored;
+    // Whole groups of four characters: a prefix of valid base64 is valid.
+    if (max_decoded < text.size() / 4 * 3) text = text.substr(0, (max_decoded / 3 + 1) * 4);
+    auto decoded = base64_decode(text);
+    w.base64_ok = decoded.has_value();
+    if (decoded) w.decoded = std::move(*decoded);
+    if (w.decoded.size() > max_decoded) w.decoded.resize(max_decoded);
+  }
+  w.content_encoding = std::move(content_encoding);
   if (w.content_encoding.empty() || !w.base64_ok) return w;
   DecodedContent d = decode_content(w.bytes(), w.content_encoding, std::min(max_decoded, kMaxContentBytes));
   if (d.status == ContentDecoding::corrupt && looks_decoded(w.bytes())) {
@@ -258,22 +274,6 @@ WireBody read_wire_body(simdjson::dom::object body, size_t max_decoded) {
   if (d.status == ContentDecoding::too_large && max_decoded < kMaxContentBytes) d.status = ContentDecoding::ok;
   w.content_status = d.status;
   w.inflated = std::move(d.out);
-  return w;
-}
-
-WireBody wire_body(std::string_view stored, bool base64, size_t max_decoded) {
-  WireBody w;
-  w.present = true;
-  w.stored = stored;
-  if (!base64) return w;
-  w.base64 = true;
-  std::string_view text = w.stored;
-  // Whole groups of four characters: a prefix of valid base64 is valid.
-  if (max_decoded < text.size() / 4 * 3) text = text.substr(0, (max_decoded / 3 + 1) * 4);
-  auto decoded = base64_decode(text);
-  w.base64_ok = decoded.has_value();
-  if (decoded) w.decoded = std::move(*decoded);
-  if (w.decoded.size() > max_decoded) w.decoded.resize(max_decoded);
   return w;
 }
 

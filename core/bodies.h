@@ -79,8 +79,9 @@ WireBody read_wire_body(simdjson::dom::object body, size_t max_decoded = SIZE_MA
 // documented limits); past this a coded body is a bomb, read no further.
 constexpr size_t kMaxContentBytes = 32u << 20;
 // The same from a body already read out of its record (`stored` must outlive
-// the result).
-WireBody wire_body(std::string_view stored, bool base64, size_t max_decoded = SIZE_MAX);
+// the result), with its content-encoding header's value.
+WireBody wire_body(std::string_view stored, bool base64, size_t max_decoded = SIZE_MAX,
+                   std::string content_encoding = {});
 
 bool is_uuid_lower(std::string_view s);
 

@@ -189,16 +189,14 @@ class RecordLineScanner final : public LineScanner {
   }
 
   // A body under a content coding is scanned as the content it carried (a
-  // prefix of a bomb's): a key inside gzip or zstd bytes is still a key.
+  // bomb's first 32 MiB): a key inside gzip or zstd bytes is still a key.
   void scan_wire_body(std::string_view stored, bool base64, std::string_view coding) {
-    const WireBody wire = wire_body(stored, base64);
-    if (!coding.empty() && wire.base64_ok) {
-      const DecodedContent d = decode_content(wire.bytes(), coding, kMaxContentBytes);
-      if (d.status == ContentDecoding::ok || d.status == ContentDecoding::too_large) {
-        return scan_string(d.out, "body.body", wire.base64 ? "base64" : "");
-      }
+    const WireBody wire = wire_body(stored, base64, SIZE_MAX, std::string(coding));
+    const bool inflated = !wire.content_encoding.empty() && wire.content_status != ContentDecoding::corrupt &&
+                          wire.content_status != ContentDecoding::unknown;
+    if (inflated || (wire.base64 && wire.base64_ok)) {
+      return scan_string(inflated ? wire.content() : wire.bytes(), "body.body", wire.base64 ? "base64" : "");
     }
-    if (wire.base64 && wire.base64_ok) return scan_string(wire.decoded, "body.body", "base64");
     scan_string(wire.stored, "body.body");
   }
 
