@@ -220,8 +220,7 @@ TEST(CheatCheck, UnloggedResponsesAreCountedByModel) {
 // a line of its own: each must match the wire, not only their sum.
 TEST(CheatCheck, CodexAnswerOfTwoMessageItemsMatchesItsTwoLines) {
   fixtures::Lines lines;
-  fixtures::TraceBuilder b(testing::dev_key(), "0123456789abcdef", "00000000-0000-4000-a000-000000000000",
-                           Timestamp{1795687200LL * 1000000000LL}, [&](const std::string& l) { lines.push_back(l); });
+  auto b = testing::trace_builder([&](const std::string& l) { lines.push_back(l); });
   b.add_header("codex");
   b.add_start_receipt();
   b.add("launch", R"({"capture":{"decrypt":[{"host":"api.openai.com","paths":["/v1/responses"]}],"tunnel":[]}})");
@@ -261,8 +260,7 @@ TEST(CheatCheck, CodexAnswerOfTwoMessageItemsMatchesItsTwoLines) {
 // and text that only holds "api" names no host.
 TEST(CheatCheck, ToolOutputNamingProviderHostsInAnyCaseAndPlace) {
   fixtures::Lines lines;
-  fixtures::TraceBuilder b(testing::dev_key(), "0123456789abcdef", "00000000-0000-4000-a000-000000000000",
-                           Timestamp{1795687200LL * 1000000000LL}, [&](const std::string& l) { lines.push_back(l); });
+  auto b = testing::trace_builder([&](const std::string& l) { lines.push_back(l); });
   b.add_header("claude-code");
   b.add_start_receipt();
   b.add("launch", R"({"capture":{"decrypt":[{"host":"api.anthropic.com","paths":["/v1/messages"]}],"tunnel":[]}})");

@@ -193,8 +193,7 @@ std::string json_string(std::string_view s) {
 // the seal reason.
 std::string hostile_trace() {
   std::string trace;
-  fixtures::TraceBuilder b(testing::dev_key(), "0123456789abcdef", "00000000-0000-4000-a000-000000000000",
-                           Timestamp{1795687200LL * 1000000000LL}, [&](const std::string& line) { trace += line + "\n"; });
+  auto b = testing::trace_builder([&](const std::string& line) { trace += line + "\n"; });
   const std::string h = json_string(kHostile), body = json_string(kHostileBody);
   b.add_header(kHostile);
   b.add_start_receipt();

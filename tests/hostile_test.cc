@@ -265,12 +265,11 @@ std::vector<Case> cases() {
            }
            pending.clear();
          };
-         fixtures::TraceBuilder b(testing::dev_key(), "0123456789abcdef", "00000000-0000-4000-a000-000000000000",
-                                  Timestamp{1795687200LL * 1000000000LL}, [&](const std::string& line) {
-                                    pending += line;
-                                    pending += '\n';
-                                    if (pending.size() > (1 << 20)) flush(ZSTD_e_continue);
-                                  });
+         auto b = testing::trace_builder([&](const std::string& line) {
+           pending += line;
+           pending += '\n';
+           if (pending.size() > (1 << 20)) flush(ZSTD_e_continue);
+         });
          b.add_header("claude-code");
          b.add_start_receipt();
          b.add("launch", "{}");
@@ -1011,6 +1010,15 @@ TEST(HostileBodies, ViewsOnAFiftyMBRequestBodyAreBounded) {
   EXPECT_NE(o.out.find("\"kind\":\"omitted\",\"text\":\"" + omitted + " "), std::string::npos) << o.out.substr(o.out.size() - std::min<size_t>(o.out.size(), 400));
 }
 
+// cheatcheck's checks (no secret scan) on a crafted trace that must end,
+// in time, with findings (exit 1).
+Outcome cheatcheck_with_findings(const std::string& path) {
+  Outcome o = run_measured({GOALCUP_CHEATCHECK_BIN, "--no-progress", "--no-secrets", "--format", "json", path});
+  EXPECT_FALSE(o.killed);
+  EXPECT_EQ(o.exit_code, 1) << o.out.substr(0, 400);
+  return o;
+}
+
 // Logged prompts that each differ from thousands of distinct redacted ones
 // that requests carried: comparing every pair would look at 48 GB. GC04
 // bounds the comparisons and says which prompts it left uncompared (a
@@ -1034,9 +1042,7 @@ TEST(HostileBodies, ManyPromptsAgainstManyRedactedOnesAreBounded) {
     for (const std::string& line : {prompt, answer}) trace += native_line(seq++, "claude-code", "p/s.jsonl", line);
   }
   const std::string path = put("many-redacted-prompts.jsonl", trace);
-  const Outcome o = run_measured({GOALCUP_CHEATCHECK_BIN, "--no-progress", "--no-secrets", "--format", "json", path});
-  EXPECT_FALSE(o.killed);
-  EXPECT_EQ(o.exit_code, 1) << o.out.substr(0, 400);
+  const Outcome o = cheatcheck_with_findings(path);
   if (kMeasureBounds) {
     EXPECT_NE(o.out.find("were not compared with every redacted text"), std::string::npos) << o.out.substr(0, 400);
   }
@@ -1065,9 +1071,7 @@ TEST(HostileBodies, ManyAnswersAgainstManyRedactedOnesAreBounded) {
     trace += native_line(seq++, "claude-code", "p/s.jsonl", logged);
   }
   const std::string path = put("many-redacted-answers.jsonl", trace);
-  const Outcome o = run_measured({GOALCUP_CHEATCHECK_BIN, "--no-progress", "--no-secrets", "--format", "json", path});
-  EXPECT_FALSE(o.killed);
-  EXPECT_EQ(o.exit_code, 1) << o.out.substr(0, 400);
+  const Outcome o = cheatcheck_with_findings(path);
   if (kMeasureBounds) {
     EXPECT_NE(o.out.find("were not compared with every redacted answer"), std::string::npos) << o.out.substr(0, 400);
   }
@@ -1086,9 +1090,7 @@ TEST(HostileBodies, FindingsPerCheckAreCappedAndCounted) {
     trace += native_line(static_cast<uint64_t>(i), "codex", "sessions/r.jsonl", event);
   }
   const std::string path = put("many-findings.jsonl", trace);
-  const Outcome o = run_measured({GOALCUP_CHEATCHECK_BIN, "--no-progress", "--no-secrets", "--format", "json", path});
-  EXPECT_FALSE(o.killed);
-  EXPECT_EQ(o.exit_code, 1) << o.out.substr(0, 400);
+  const Outcome o = cheatcheck_with_findings(path);
   EXPECT_NE(o.out.find("2000 more high finding(s) of GC04 not listed"), std::string::npos) << o.out.substr(0, 400);
   size_t listed = 0;
   constexpr std::string_view kEach = "agent_message event whose text matches no answer";

@@ -155,8 +155,7 @@ Expected expected_of(const std::string& sse, const std::string& api) {
 std::string trace_around(const std::string& request, const std::string& sse, const std::string& host,
                          const std::string& path) {
   fixtures::Lines lines;
-  fixtures::TraceBuilder b(testing::dev_key(), "0123456789abcdef", "00000000-0000-4000-a000-000000000000",
-                           Timestamp{1795687200LL * 1000000000LL}, [&](const std::string& l) { lines.push_back(l); });
+  auto b = testing::trace_builder([&](const std::string& l) { lines.push_back(l); });
   b.add_header("x");
   b.add_start_receipt();
   std::string launch;

@@ -50,6 +50,11 @@ std::string random_chars(size_t n, uint32_t seed, std::string_view alphabet) {
   return out;
 }
 
+fixtures::TraceBuilder trace_builder(fixtures::TraceBuilder::Sink sink) {
+  return fixtures::TraceBuilder(dev_key(), "0123456789abcdef", "00000000-0000-4000-a000-000000000000",
+                                Timestamp{1795687200LL * 1000000000LL}, std::move(sink));
+}
+
 const fixtures::SigningKey& dev_key() {
   static const auto key = fixtures::SigningKey::from_file(source_path("fixtures/keys/dev-key.json"));
   return key;

@@ -27,6 +27,9 @@ std::string corpora_dir();         // shared_dir() + "/corpora", "" if absent
 const fixtures::SigningKey& dev_key();
 // A keyring that trusts the dev key as "supplied" (like --dev-key).
 Keyring dev_keyring();
+// A builder signing with the dev key, for a fixed entry and run, starting
+// 2026-11-26: for tests that write a trace record by record.
+fixtures::TraceBuilder trace_builder(fixtures::TraceBuilder::Sink sink);
 
 VerifyReport verify_bytes(const std::string& bytes, const Keyring& ring = dev_keyring(), Limits limits = {});
 VerifyReport verify_lines(const fixtures::Lines& lines, const Keyring& ring = dev_keyring());
