@@ -1,5 +1,6 @@
 // The secret engine: rules, decoders, recall on the leaks sample, no noise
 // on clean traces, and scan mode.
+#include <sodium.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -358,6 +359,46 @@ TEST(SecretRules, AgeKeysAreHighOnlyWithTheirBech32Checksum) {
   ASSERT_EQ(hits.size(), 1u);
   EXPECT_EQ(hits[0].severity, Severity::warning);
   EXPECT_TRUE(scan("# public key: age1" + random_chars_for_age()).empty());
+}
+
+// PyPI's token is a macaroon: high when it ends with its signature field,
+// a warning when it was cut short or made of random characters.
+TEST(SecretRules, PypiTokensAreHighOnlyAsWholeMacaroons) {
+  std::string macaroon = std::string("\x02\x01\x08pypi.org\x02\x24", 13) + "5793529b-b2a6-4108-974d-000000000000";
+  macaroon += std::string("\x00\x00\x06\x20", 4) + testing::random_chars(32, 87);
+  auto b64url = [](std::string_view bytes) {
+    std::string out(sodium_base64_ENCODED_LEN(bytes.size(), sodium_base64_VARIANT_URLSAFE_NO_PADDING), '\0');
+    sodium_bin2base64(out.data(), out.size(), reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(),
+                      sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+    out.resize(out.find('\0'));
+    return out;
+  };
+  const std::string whole = "pypi-" + b64url(macaroon);
+  EXPECT_TRUE(finds("password = " + whole, "pypi-token", whole));
+  EXPECT_EQ(highest("TWINE_PASSWORD=" + whole + "\n"), Severity::high);
+  const std::string cut = "pypi-" + b64url(std::string_view(macaroon).substr(0, 60));
+  EXPECT_EQ(highest("TWINE_PASSWORD=" + cut + "\n"), Severity::warning);
+}
+
+// An Azure client secret is 40 characters; the same shape inside a longer
+// run of its characters (a Freenet key's "~q8Q~") is something else.
+TEST(SecretRules, AzureClientSecretsEndWhereTheirRunEnds) {
+  const std::string azure = "abc8Q~" + testing::random_chars(34, 88);
+  EXPECT_TRUE(finds("secret: " + azure + ".", "azure-client-secret", azure));
+  EXPECT_TRUE(finds("\"" + azure + "\"", "azure-client-secret", azure));
+  for (const auto& hit : scan("Identity=\"USK@x," + azure + "~yk0,AQACAAE/x\"")) {
+    EXPECT_NE(rule_of(hit), "azure-client-secret");
+  }
+}
+
+// "apiKey: '...'" is a property in code (often a public search-only key),
+// "x-api-key: ..." a header: the first a warning, the second high.
+TEST(SecretRules, CamelCaseKeyNamesAreCodeNotHeaders) {
+  const std::string key = testing::random_chars(32, 89, "0123456789abcdef");
+  EXPECT_EQ(highest(",apiKey:\"" + key + "\","), Severity::warning);
+  EXPECT_EQ(highest("const c = {xApiKey: '" + key + "'}"), Severity::warning);
+  EXPECT_EQ(highest("x-api-key: " + key + "\n"), Severity::high);
+  EXPECT_EQ(highest("-H 'X-Api-Key: " + key + "'"), Severity::high);
 }
 
 // A provider token whose random part is spelled in words is a placeholder

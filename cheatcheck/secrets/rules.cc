@@ -503,6 +503,21 @@ bool github_checksum_ok(std::string_view token) {
   return token.substr(34) == out;
 }
 
+// PyPI's tokens are macaroons (libmacaroons' v2 binary form, base64url):
+// whatever their caveats, a whole one ends with its signature field, type
+// 6 and length 32. One that does not was cut short or made up.
+bool whole_macaroon(std::string_view b64url) {
+  std::string bytes(b64url.size(), '\0');
+  size_t n = 0;
+  if (sodium_base642bin(reinterpret_cast<unsigned char*>(bytes.data()), bytes.size(), b64url.data(), b64url.size(),
+                        nullptr, &n, nullptr, sodium_base64_VARIANT_URLSAFE_NO_PADDING) != 0) {
+    return false;
+  }
+  constexpr size_t kSignatureField = 2 + 32;
+  return n > kSignatureField && bytes[0] == 0x02 && bytes[n - kSignatureField] == 0x06 &&
+         bytes[n - kSignatureField + 1] == 0x20;
+}
+
 // BIP 173 bech32 checksum (age keys: "AGE-SECRET-KEY-1" + data + 6 checksum
 // characters, case-insensitive).
 bool bech32_checksum_ok(std::string_view key) {
@@ -1128,6 +1143,23 @@ bool member_path(std::string_view text, size_t start) {
   return parts >= 2 && part_len > 0;
 }
 
+// "apiKey: '...'", "xApiKey = ...": a camelCase name without a hyphen is a
+// property or variable in code; headers are written lower case or
+// hyphenated ("x-api-key", "X-Api-Key"). Code's keys are often public
+// (search-only keys in front-end bundles), so such a value is a warning.
+bool camel_case_name_before(std::string_view text, size_t end) {
+  size_t i = end;
+  while (i > 0 && (is_quote(text[i - 1]) || text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == ':')) --i;
+  const size_t name_end = i;
+  while (i > 0 && (is_alnum(text[i - 1]) || text[i - 1] == '-' || text[i - 1] == '_')) --i;
+  const std::string_view name = text.substr(i, name_end - i);
+  if (name.find('-') != std::string_view::npos) return false;
+  for (size_t k = 1; k < name.size(); ++k) {
+    if (name[k - 1] >= 'a' && name[k - 1] <= 'z' && name[k] >= 'A' && name[k] <= 'Z') return true;
+  }
+  return false;
+}
+
 // The rules for a credential sent as a header (Authorization, x-api-key).
 bool header_rule(const Rule& rule) { return rule.id == "auth-header" || rule.id == "api-key-header"; }
 
@@ -1270,6 +1302,9 @@ std::optional<Extracted> value_after(const Rule& rule, std::string_view text, si
   if (header_rule(rule) && header_value_is_code(text, end, value)) return std::nullopt;
   if (header_rule(rule) && (test_value(value) || weak_basic_credentials(text, end, value))) {
     return Extracted{end, end + value.size(), Severity::warning, "a test's value?"};
+  }
+  if (rule.id == "api-key-header" && camel_case_name_before(text, end)) {
+    return Extracted{end, end + value.size(), Severity::warning, "a property in code, not a header?"};
   }
   return Extracted{end, end + value.size(), rule.severity, ""};
 }
@@ -1639,6 +1674,11 @@ std::optional<Extracted> azure(std::string_view text, size_t start, size_t end) 
   if (start > 3 && (ok(text[start - 4]) || text[start - 4] == '-')) return std::nullopt;  // inside a longer run
   size_t right = end;
   while (right < text.size() && right - end < 3 && (ok(text[right]) || text[right] == '-')) ++right;
+  // A secret is 40 characters: more of its characters after it make a longer
+  // run, something else (a '.' closing a sentence excepted).
+  const bool sentence_end = right < text.size() && text[right] == '.' &&
+                            (right + 1 == text.size() || !(ok(text[right + 1]) || text[right + 1] == '-'));
+  if (right < text.size() && (ok(text[right]) || text[right] == '-') && !sentence_end) return std::nullopt;
   if (filler_token(text.substr(start - 3, right - start + 3))) return std::nullopt;
   return Extracted{start - 3, right, Severity::high, ""};
 }
@@ -1861,6 +1901,9 @@ std::optional<Extracted> extract_candidate(const Rule& rule, std::string_view te
       // ...) only as its service.
       if (rule.id == "msteams-webhook" && token.find("/IncomingWebhook/") == std::string_view::npos) {
         return Extracted{start, e, Severity::warning, "a connector's webhook, not an incoming webhook"};
+      }
+      if (rule.id == "pypi-token" && !whole_macaroon(token.substr(5))) {
+        return Extracted{start, e, Severity::warning, "not a whole macaroon: cut short or made up?"};
       }
       if (rule.id == "age-secret-key" && !bech32_checksum_ok(token)) {
         return Extracted{start, e, Severity::warning, "bech32 checksum does not match: a fake or test key?"};
