@@ -401,6 +401,15 @@ TEST(SecretRules, CamelCaseKeyNamesAreCodeNotHeaders) {
   EXPECT_EQ(highest("-H 'X-Api-Key: " + key + "'"), Severity::high);
 }
 
+// "pat" names a personal access token when it is a word of its own.
+TEST(SecretRules, PatAsAWordNamesAToken) {
+  const std::string pat = testing::random_chars(52, 90, "abcdefghijklmnopqrstuvwxyz234567");
+  EXPECT_TRUE(finds("ado_pat = \"" + pat + "\"", "generic-secret", pat));
+  EXPECT_TRUE(finds("GH_PAT=" + pat + "\n", "generic-secret", pat));
+  EXPECT_TRUE(scan("pattern = \"" + pat + "\"").empty());
+  EXPECT_TRUE(scan("spatial_index = \"" + pat + "\"").empty());
+}
+
 // A provider token whose random part is spelled in words is a placeholder
 // from a provider's documentation; a password of words is still a password.
 TEST(SecretRules, ATokenSpelledInWordsIsAPlaceholder) {

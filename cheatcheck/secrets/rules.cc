@@ -473,6 +473,14 @@ constexpr Rule kRules[] = {
      .extract = Extract::value, .chars = Chars::value, .min_len = 12, .max_len = 200, .severity = Severity::warning,
      .caseless = true, .left_boundary = false,
      .description = "key/token/secret/password assignment with a random value"},
+    // "pat" (personal access token) as a word of its own: ado_pat = "...",
+    // GH_PAT=...; apart from the rule above so that "path" and "pattern"
+    // never reach it.
+    {.id = "generic-secret",
+     .pattern = R"((?:[_\-]|\b)pat(?:[_\-.][A-Za-z0-9_\-.]{0,20})?["'`]?(?:\s*(?:[:?.+!]?=|:=|=>|:)\s*|\s+@?["'`]))",
+     .extract = Extract::value, .chars = Chars::value, .min_len = 12, .max_len = 200, .severity = Severity::warning,
+     .caseless = true, .left_boundary = false,
+     .description = "key/token/secret/password assignment with a random value"},
     // A password a person chose, quoted after a name ending in password:
     // shorter and plainer than the generic rule asks of random values.
     {.id = "password-assignment",
@@ -757,6 +765,12 @@ bool secret_name(std::string_view name) {
   // "pass" as a word of its own (db_pass), not compass or passthrough.
   for (size_t p = n.find("pass"); p != std::string::npos; p = n.find("pass", p + 1)) {
     if (p + 4 == n.size() || !(n[p + 4] >= 'a' && n[p + 4] <= 'z')) return true;
+  }
+  // "pat", a personal access token, as a word of its own (ado_pat, GH_PAT),
+  // not path, pattern or spatial.
+  auto letter = [](char c) { return c >= 'a' && c <= 'z'; };
+  for (size_t p = n.find("pat"); p != std::string::npos; p = n.find("pat", p + 1)) {
+    if ((p == 0 || !letter(n[p - 1])) && (p + 3 == n.size() || !letter(n[p + 3]))) return true;
   }
   return false;
 }
