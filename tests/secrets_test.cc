@@ -401,6 +401,14 @@ TEST(SecretRules, CamelCaseKeyNamesAreCodeNotHeaders) {
   EXPECT_EQ(highest("-H 'X-Api-Key: " + key + "'"), Severity::high);
 }
 
+TEST(SecretRules, VaultUnsealKeysAsPrintedAndAsGiven) {
+  const std::string key = testing::random_chars(43, 91) + "Q";
+  EXPECT_TRUE(finds("Unseal Key 2: " + key + "\n", "vault-unseal-key", key));
+  EXPECT_TRUE(finds("$ vault operator unseal " + key + "\n", "vault-unseal-key", key));
+  EXPECT_TRUE(scan("Unseal Key 2: <unseal key>\nvault operator unseal -migrate\n").empty());
+  EXPECT_TRUE(scan("Unseal Key 2: " + key + "xyz\n").empty());  // not 44 characters
+}
+
 // "pat" names a personal access token when it is a word of its own.
 TEST(SecretRules, PatAsAWordNamesAToken) {
   const std::string pat = testing::random_chars(52, 90, "abcdefghijklmnopqrstuvwxyz234567");

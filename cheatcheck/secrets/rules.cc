@@ -131,6 +131,11 @@ constexpr Rule kRules[] = {
     // HashiCorp
     {.id = "vault-token", .pattern = R"(hv[sbr]\.[A-Za-z0-9_\-]{24})", .chars = Chars::alnum_dash, .min_len = 28,
      .max_len = 600, .description = "HashiCorp Vault service, batch or recovery token", .match_len = 28},
+    // An unseal key share as "vault operator init" prints it, or given to
+    // "vault operator unseal": base64 of 33 bytes.
+    {.id = "vault-unseal-key", .pattern = R"((?:Unseal Key \d{1,2}:|vault operator unseal)[ \t]+)",
+     .extract = Extract::value, .chars = Chars::b64, .min_len = 44, .max_len = 44, .severity = Severity::high,
+     .caseless = false, .left_boundary = false, .description = "HashiCorp Vault unseal key"},
     {.id = "terraform-token", .pattern = R"(\.atlasv1\.[A-Za-z0-9_\-]{20})", .chars = Chars::alnum_dash,
      .min_len = 83, .max_len = 93, .description = "Terraform Cloud / HCP Terraform API token", .match_len = 29,
      .lead = 14},
