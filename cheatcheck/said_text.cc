@@ -269,6 +269,19 @@ size_t marker_end(std::string_view s, size_t at) {
   return close + 1;
 }
 
+bool secret_character(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+         c == '.' || c == '+' || c == '/' || c == '=' || c == '~';
+}
+
+// How far from `from` a secret could run in `logged`: the run of secret
+// characters, at most kMaxSecretBytes.
+size_t secret_run_end(std::string_view logged, size_t from) {
+  size_t end = from;
+  while (end < logged.size() && end - from < kMaxSecretBytes && secret_character(logged[end])) ++end;
+  return end;
+}
+
 }  // namespace
 
 bool has_redaction(std::string_view sent) {
@@ -278,7 +291,10 @@ bool has_redaction(std::string_view sent) {
 
 bool matches_with_redactions(std::string_view sent, std::string_view logged) {
   // The literal pieces between markers, matched in order; each gap between
-  // two pieces is a secret (1 to kMaxSecretBytes bytes).
+  // two pieces is a secret: kMinSecretBytes to kMaxSecretBytes of the
+  // characters keys are written in. The recorder redacts known key formats,
+  // so a gap with a space, a quote or a shell metacharacter in it is text
+  // the log put where the wire has a marker, not the secret.
   std::vector<std::string_view> pieces;
   size_t from = 0;
   for (size_t at = sent.find(kRedacted); at != std::string_view::npos; at = sent.find(kRedacted, at + 1)) {
@@ -293,16 +309,18 @@ bool matches_with_redactions(std::string_view sent, std::string_view logged) {
   if (!logged.starts_with(pieces.front())) return false;
   size_t pos = pieces.front().size();
   for (size_t i = 1; i + 1 < pieces.size(); ++i) {
-    // Only where a secret of 1 to kMaxSecretBytes bytes could end.
-    const std::string_view window =
-        logged.substr(std::min(pos + 1, logged.size()), kMaxSecretBytes - 1 + pieces[i].size());
+    // Only where a secret could end: within the run of secret characters.
+    const size_t first_end = pos + kMinSecretBytes, run_end = secret_run_end(logged, pos);
+    if (run_end < first_end) return false;
+    const std::string_view window = logged.substr(first_end, run_end - first_end + pieces[i].size());
     const size_t found = find_linear(window, pieces[i]);
     if (found == std::string_view::npos) return false;
-    pos += 1 + found + pieces[i].size();
+    pos = first_end + found + pieces[i].size();
   }
   const std::string_view last = pieces.back();
-  if (logged.size() < pos + 1 + last.size() || !logged.ends_with(last)) return false;
-  return logged.size() - last.size() - pos <= kMaxSecretBytes;
+  if (logged.size() < pos + last.size() || !logged.ends_with(last)) return false;
+  const size_t secret_end = logged.size() - last.size();
+  return secret_end >= pos + kMinSecretBytes && secret_run_end(logged, pos) >= secret_end;
 }
 
 RedactionComparer::Match RedactionComparer::compare(std::string_view sent, std::string_view logged) {

@@ -45,7 +45,10 @@ bool copy_within(std::string_view copy, std::string_view result, bool numbered);
 // The recorder stores a wire body after redaction: a secret the harness
 // sent is `[REDACTED:rule]` in the body, and verbatim in the native line
 // (copied as written). True when `sent` has such markers and matches
-// `logged` with each marker standing for at most kMaxSecretBytes of it.
+// `logged` with each marker standing for kMinSecretBytes to kMaxSecretBytes
+// of it, all of them characters keys are written in (letters, digits and
+// `_-.+/=~`): the recorder redacts known key formats, never prose or code.
+inline constexpr size_t kMinSecretBytes = 8;
 inline constexpr size_t kMaxSecretBytes = 8192;
 bool has_redaction(std::string_view sent);
 bool matches_with_redactions(std::string_view sent, std::string_view logged);
