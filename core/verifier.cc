@@ -4,6 +4,7 @@
 #include <array>
 
 #include "core/bodies.h"
+#include "core/json_strict.h"
 
 namespace goalcup {
 namespace {
@@ -285,6 +286,11 @@ void ChainVerifier::check_kind(const Record& r) {
       }
       break;
     case Kind::wire: wire_total_ += wire_size(r); break;
+    case Kind::gap: {
+      std::string_view name;
+      if (json::string(r.body, "gap", &name) == json::Get::ok && name == "IngestLost") ingest_lost_ = true;
+      break;
+    }
     case Kind::seal: {
       if (sealed_) break;  // reported by check_order
       auto seal = read_seal(r);
@@ -295,8 +301,13 @@ void ChainVerifier::check_kind(const Record& r) {
         error(Code::seal_records, s, "seal.records is " + std::to_string(seal.records) + ", expected its own seq " +
                                          std::to_string(r.seq));
       }
+      // Only a capture recovered after a restart, which records its
+      // IngestLost gap, may lack the exit (spec 4, 4.7).
       if (!exited_ && seal.reason != "recovered") {
         error(Code::missing_exit, s, "sealed with reason \"" + seal.reason + "\" but the trace has no exit record");
+      } else if (!exited_ && !ingest_lost_) {
+        error(Code::missing_exit, s, "sealed as recovered with no exit record, but no IngestLost gap records the "
+                                     "restart a recovered capture follows");
       }
       break;
     }

@@ -175,6 +175,7 @@ class ChainVerifier {
   bool have_header_ = false;
   bool unsupported_format_ = false;  // the header names another format or version
   bool exited_ = false;
+  bool ingest_lost_ = false;  // an IngestLost gap: the capture was recovered after a restart
   bool sealed_ = false;
   bool seal_acked_ = false;
   int64_t seal_seq_ = -1;

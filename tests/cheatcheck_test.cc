@@ -376,6 +376,20 @@ TEST(CheatCheck, GC06ReportsAnyGap) {
   EXPECT_TRUE(of(check(write_trace(TraceSpec{}, "norestart").path), "GC06").empty());
 }
 
+// A seal relabelled "recovered" with no restart behind it (no IngestLost).
+TEST(CheatCheck, GC06ARecoveredSealNeedsItsRestart) {
+  fixtures::Lines lines = testing::valid_trace();
+  const size_t seal = static_cast<size_t>(fixtures::find_last(lines, "seal"));
+  lines[seal] = fixtures::with_body(lines[seal], fixtures::set_member(fixtures::line_body(lines[seal]), "reason", "\"recovered\""));
+  fixtures::rechain(lines, seal + 1);
+  lines.pop_back();  // its seal_ack no longer matches
+  auto r = check(testing::write_temp("recovered-no-gap.jsonl", fixtures::join(lines)));
+  auto f = of(r, "GC06");
+  ASSERT_EQ(f.size(), 1u) << describe(r);
+  EXPECT_EQ(f[0]->severity, Severity::warning);
+  EXPECT_NE(f[0]->message.find("no IngestLost"), std::string::npos);
+}
+
 TEST(CheatCheck, GC01UnattestedTail) {
   TraceSpec spec;
   EXPECT_TRUE(of(check(write_trace(spec, "sealed").path), "GC01").empty());

@@ -59,6 +59,19 @@ TEST(Rules, RecoveredSealNeedsNoExit) {
   EXPECT_TRUE(has_error(r, Code::missing_exit)) << testing::error_codes(r);
 }
 
+// A seal that says "recovered" excuses the missing exit only when an
+// IngestLost gap records the restart (spec 4.7): otherwise deleting the exit
+// and relabelling the seal would hide how the harness ended.
+TEST(Rules, ARecoveredSealWithoutItsIngestLostGapNeedsTheExit) {
+  Lines lines = valid_trace(HarnessStyle::claude_code, Ending::restart);
+  const size_t gap = static_cast<size_t>(find_last(lines, "gap"));
+  lines[gap] = with_body(lines[gap], set_member(line_body(lines[gap]), "gap", "\"ProxyRestart\""));
+  rechain(lines, gap + 1);
+  lines.pop_back();  // its seal_ack no longer matches
+  auto r = verify_lines(lines);
+  EXPECT_TRUE(has_error(r, Code::missing_exit)) << testing::error_codes(r);
+}
+
 TEST(Rules, KindOrder) {
   // launch must be record 2.
   Lines a = valid_trace();

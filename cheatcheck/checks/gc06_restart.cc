@@ -22,6 +22,9 @@ class Gc06 final : public Check {
       (void)json::string(r.body, "gap", &name);
       gaps_.add(name, r.seq);
       if (name == "IngestLost") ++ingest_lost_;
+    } else if (r.kind == Kind::seal) {
+      std::string_view reason;
+      if (json::string(r.body, "reason", &reason) == json::Get::ok && reason == "recovered") recovered_seal_ = r.seq;
     } else if (ingest_lost_ > 0 && !status_or_seal(r.kind)) {
       after_.add(r.seq);
     }
@@ -45,11 +48,19 @@ class Gc06 final : public Check {
                  "native, exit, tunnel...) follow an IngestLost gap, where a recovered capture may only report "
                  "status and seal.",
                  "after-ingest-lost");
+    if (recovered_seal_ && ingest_lost_ == 0) {
+      // Without the exit as well, verify already refuses the trace.
+      ctx.emit(finding("GC06", Severity::warning, {*recovered_seal_},
+                       "The seal says the capture was recovered after a restart, but no IngestLost gap records one "
+                       "(a recovered capture records exactly one): the seal's reason is not what happened."),
+               "recovered-without-restart");
+    }
   }
 
  private:
   NamedSeqs gaps_;
   uint64_t ingest_lost_ = 0;
+  std::optional<uint64_t> recovered_seal_;  // a seal with reason "recovered"
   SeqList after_;
 };
 
