@@ -390,10 +390,12 @@ void for_each_sse_event(std::string_view body,
   std::string data;
   bool has_data = false;
   while (!body.empty()) {
-    size_t nl = body.find('\n');
-    std::string_view line = body.substr(0, nl);
-    body.remove_prefix(nl == std::string_view::npos ? body.size() : nl + 1);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    // A line ends in CRLF, LF or CR alone (the WHATWG event stream grammar).
+    const size_t end = body.find_first_of("\r\n");
+    const std::string_view line = body.substr(0, end);
+    size_t next = end == std::string_view::npos ? body.size() : end + 1;
+    if (end != std::string_view::npos && body[end] == '\r' && next < body.size() && body[next] == '\n') ++next;
+    body.remove_prefix(next);
     if (line.empty()) {
       if (has_data && !on_event(event, data)) return;
       event = {};

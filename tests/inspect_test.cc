@@ -161,6 +161,30 @@ TEST(Conversation, AnthropicContentGivenWholeInMessageStart) {
   EXPECT_EQ(a.blocks[0].kind, RebuiltBlock::Kind::tool_call);
 }
 
+// An event stream's lines end in CRLF, LF or a CR alone (WHATWG): the
+// same answer is rebuilt from each.
+TEST(Conversation, EventStreamLinesEndInCrLfLfOrCr) {
+  const std::string lf =
+      "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_3\",\"model\":\"m\","
+      "\"content\":[]}}\n\n"
+      "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,"
+      "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n"
+      "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,"
+      "\"delta\":{\"type\":\"text_delta\",\"text\":\"hello\"}}\n\n"
+      "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+  auto with_ends = [&](std::string_view end) {
+    std::string out;
+    for (char c : lf) out += c == '\n' ? std::string(end) : std::string(1, c);
+    return out;
+  };
+  for (std::string_view end : {"\n", "\r\n", "\r"}) {
+    const RebuiltAnswer a = rebuild_answer(with_ends(end), Limits{});
+    EXPECT_EQ(a.message_id, "msg_3") << (end == "\r" ? "CR" : end == "\n" ? "LF" : "CRLF");
+    EXPECT_EQ(a.text, "hello");
+    EXPECT_TRUE(a.finished);
+  }
+}
+
 // A provider's error inside the stream is shown, not an empty answer: an
 // Anthropic error event (overloaded mid-answer), OpenAI's error event and
 // failed response, a Chat Completions error chunk.
