@@ -119,12 +119,37 @@ CommandResult run_command(const std::string& command) {
   return r;
 }
 
-std::string temp_dir() {
-  static const std::string dir = [] {
+namespace {
+
+// A test process's scratch folder, removed when the process that made it
+// ends (not a forked child's exit): ctest starts a process per test, and
+// the hostile cases write hundreds of MB each, so folders left behind fill
+// a disk within a few runs. GOALCUP_KEEP_TEST_FILES=1 keeps them to look at.
+class ScratchDir {
+ public:
+  ScratchDir() {
     char tmpl[] = "/tmp/goalcup-test-XXXXXX";
-    return std::string(::mkdtemp(tmpl));
-  }();
-  return dir;
+    if (::mkdtemp(tmpl) != nullptr) path_ = tmpl;
+  }
+  ~ScratchDir() {
+    if (path_.empty() || ::getpid() != owner_ || std::getenv("GOALCUP_KEEP_TEST_FILES") != nullptr) return;
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  pid_t owner_ = ::getpid();
+};
+
+}  // namespace
+
+std::string temp_dir() {
+  static const ScratchDir dir;
+  return dir.path();
 }
 
 std::string read_file(const std::string& path) {
