@@ -370,6 +370,9 @@ void ChainVerifier::check_statement(const Record& r) {
   if (rep.valid) {
     used_any_ = true;
     used_supplied_ |= key->source == KeySource::supplied;
+    if (key->source == KeySource::pinned) {
+      rep_.pinned_attested_through_seq = std::max(rep_.pinned_attested_through_seq, sq(st->seq));
+    }
   }
   rep_.statements.push_back(rep);
 }

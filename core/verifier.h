@@ -96,6 +96,9 @@ struct VerifyReport {
   uint64_t records = 0;
   std::string head;  // "sha256:..." of the last line, "" if none
   int64_t attested_through_seq = -1;
+  // The same under pinned keys alone: with --dev-key, statements after it
+  // verify only under a supplied key (-1 if no pinned key attests anything).
+  int64_t pinned_attested_through_seq = -1;
   // The first line whose link in the chain fails (unparsable, wrong seq or
   // prev), -1 if none: nothing from it on is attested.
   int64_t first_break_seq = -1;

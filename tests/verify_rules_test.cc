@@ -36,6 +36,35 @@ TEST(Rules, WithoutTheSuppliedKeyTheTraceIsInvalid) {
   EXPECT_EQ(r.key_source, KeySource::none);
 }
 
+// With --dev-key the report says where the pinned keys' attestation ends:
+// a trace kept through its last pinned ack, then re-acked with a supplied
+// key, is not "attested by the server" to its end.
+TEST(Rules, PinnedAttestationEndsWhereSuppliedKeysTakeOver) {
+  const SigningKey other = SigningKey::from_label("supplied");
+  Keyring ring;
+  auto pinned = Keyring::supplied_from_base64(testing::dev_key().public_key_base64());
+  auto supplied = Keyring::supplied_from_base64(other.public_key_base64());
+  ASSERT_TRUE(pinned.ok() && supplied.ok());
+  pinned->source = KeySource::pinned;
+  ring.add(*pinned);
+  ring.add(*supplied);
+  Lines lines = valid_trace();
+  const auto all = verify_lines(lines, ring);
+  EXPECT_EQ(all.key_source, KeySource::pinned);
+  EXPECT_EQ(all.pinned_attested_through_seq, all.attested_through_seq);
+  resign_statement(lines, static_cast<size_t>(find_last(lines, "seal_ack")), other, [](std::string p) { return p; });
+  const auto r = verify_lines(lines, ring);
+  EXPECT_VERDICT(r, Verdict::verified);
+  EXPECT_EQ(r.key_source, KeySource::supplied);
+  EXPECT_EQ(r.attested_through_seq, find_last(lines, "seal"));
+  int64_t last_ack_covers = -1;
+  for (const auto& st : r.statements) {
+    if (st.kind == Kind::ack) last_ack_covers = st.covers_seq;
+  }
+  EXPECT_GT(last_ack_covers, 0);
+  EXPECT_EQ(r.pinned_attested_through_seq, last_ack_covers);
+}
+
 TEST(Rules, SealedWithoutSealAckIsIncomplete) {
   auto r = verify_lines(valid_trace(HarnessStyle::claude_code, Ending::unacked));
   EXPECT_VERDICT(r, Verdict::incomplete);

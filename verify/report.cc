@@ -45,6 +45,11 @@ std::string attestation_line(const VerifyReport& r) {
     return "attested: nothing; no valid server statement covers any record";
   }
   std::string s = "attested through seq " + std::to_string(r.attested_through_seq);
+  if (r.key_source == KeySource::supplied && r.pinned_attested_through_seq != r.attested_through_seq) {
+    s += r.pinned_attested_through_seq < 0 ? " (by supplied keys only)"
+                                           : " (by pinned keys through seq " + std::to_string(r.pinned_attested_through_seq) +
+                                                 ", after that by supplied keys only)";
+  }
   if (r.unattested_records == 0) return s + "; every record is covered";
   return s + "; not attested: " + std::to_string(r.unattested_records) + " of " + std::to_string(r.records) +
          " records, " + human_bytes(r.unattested_wire_bytes) + " of " + human_bytes(r.wire_bytes) + " wire bytes";
@@ -97,6 +102,7 @@ void write_verify_json(JsonWriter& w, const VerifyReport& r) {
   w.field("bytes", r.bytes);
   if (r.head.empty()) w.null_field("head"); else w.field("head", r.head);
   w.field("attested_through_seq", r.attested_through_seq);
+  w.field("pinned_attested_through_seq", r.pinned_attested_through_seq);
   w.field("unattested_records", r.unattested_records);
   w.field("unattested_wire_bytes", r.unattested_wire_bytes);
   w.field("wire_bytes", r.wire_bytes);
