@@ -2,6 +2,11 @@
 // sent: what they treat as the same text, and what not.
 #include <gtest/gtest.h>
 
+#include <string.h>
+
+#include <random>
+
+#include "cheatcheck/literal_set.h"
 #include "cheatcheck/said_text.h"
 
 namespace goalcup::cheat {
@@ -155,6 +160,46 @@ TEST(SaidText, ExcerptsOfLongTextsKeepBothEnds) {
   ASSERT_FALSE(e.tail.empty());
   EXPECT_TRUE(is_truncation_of(lines(0, 50) + "\n[... omitted 39900 of 40000 lines ...]\n\n" + lines(39950, 40000), e));
   EXPECT_FALSE(is_truncation_of(lines(0, 50) + "\n[... omitted 39900 of 40000 lines ...]\n\n" + lines(39950, 39999) + "x\n", e));
+}
+
+
+// LiteralSet answers as memmem does (over a lowercased copy, case-blind),
+// whatever the text: random texts of the literals' letters, matches at the
+// ends, overlapping and repeated matches, several case mixes.
+std::string lowered(std::string s) {
+  for (char& c : s) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  return s;
+}
+
+size_t first_by_memmem(std::string_view text, std::string_view literal) {
+  const void* hit = memmem(text.data(), text.size(), literal.data(), literal.size());
+  return hit ? static_cast<size_t>(static_cast<const char*>(hit) - text.data()) : std::string_view::npos;
+}
+
+TEST(LiteralSet, FindsWhatMemmemFindsWhereItFindsIt) {
+  const std::vector<std::string> literals = {"truncated", "omitted", "[REDACTED:", "api.openai.com", "aa"};
+  const LiteralSet exact(literals, LiteralSet::Case::exact), blind(literals, LiteralSet::Case::blind);
+  std::mt19937 rng(7);
+  const std::string alphabet = "truncatedOMITTED[REDACTED:api.openai.com a";
+  std::vector<std::string> texts = {"", "a", "aa", "truncated", "TRUNCATED omitted", "x[REDACTED:k] API.OpenAI.com",
+                                    "aaaa omitted omitted", std::string(100000, 'b') + "api.openai.com"};
+  for (int i = 0; i < 2000; ++i) {
+    std::string t(rng() % 200, ' ');
+    for (char& c : t) c = alphabet[rng() % alphabet.size()];
+    texts.push_back(t);
+  }
+  std::vector<size_t> first(literals.size()), first_blind(literals.size());
+  for (const std::string& t : texts) {
+    exact.first_positions(t, first);
+    blind.first_positions(t, first_blind);
+    uint64_t present = 0;
+    for (size_t i = 0; i < literals.size(); ++i) {
+      EXPECT_EQ(first[i], first_by_memmem(t, literals[i])) << t << " / " << literals[i];
+      EXPECT_EQ(first_blind[i], first_by_memmem(lowered(t), lowered(literals[i]))) << t << " / " << literals[i];
+      present |= uint64_t{first[i] != std::string_view::npos} << i;
+    }
+    EXPECT_EQ(exact.present(t), present) << t;
+  }
 }
 
 }  // namespace

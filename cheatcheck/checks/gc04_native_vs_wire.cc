@@ -30,6 +30,7 @@
 #include <optional>
 
 #include "cheatcheck/checks/check.h"
+#include "cheatcheck/literal_set.h"
 #include "cheatcheck/said_text.h"
 #include "core/json_digest.h"
 #include "core/json_strict.h"
@@ -50,6 +51,20 @@ std::string_view trimmed(std::string_view s) {
 // 't' of a tool output looking for "truncated".
 bool holds(std::string_view text, std::string_view what) {
   return ::memmem(text.data(), text.size(), what.data(), what.size()) != nullptr;
+}
+
+// What a tool result as sent holds, read in one pass (a result is read
+// once for all of them, not once per marker).
+struct SentMarks {
+  bool reminder = false;           // "<system-reminder>"
+  bool cut = false;                // "truncated" or "omitted"
+  bool redaction_opening = false;  // "[REDACTED:", which has_redaction() then judges
+};
+
+SentMarks sent_marks(std::string_view text) {
+  static const LiteralSet kMarks({"<system-reminder>", "truncated", "omitted", "[REDACTED:"}, LiteralSet::Case::exact);
+  const uint64_t found = kMarks.present(text);
+  return {(found & 1) != 0, (found & 6) != 0, (found & 8) != 0};
 }
 
 struct WireAnswer {
@@ -377,6 +392,7 @@ class Gc04 final : public Check {
     const std::pair<size_t, XXH64_hash_t> quick{text.size(), XXH3_64bits(text.data(), text.size())};
     if (std::find(sent.quick.begin(), sent.quick.end(), quick) != sent.quick.end()) return;
     sent.quick.push_back(quick);
+    const SentMarks marks = sent_marks(text);
     const auto found = logged_texts_.find(key);
     LoggedResult* logged = found == logged_texts_.end() ? nullptr : &found->second;
     if (logged && !logged->made && take_pending(key, text)) {
@@ -385,7 +401,7 @@ class Gc04 final : public Check {
       logged->sent_as_logged = true;
       sent.forms.push_back({});  // never compared: its call is settled
     } else {
-      const bool reminded = holds(text, "<system-reminder>");
+      const bool reminded = marks.reminder;
       const Digest exact = logged && logged->made && kept_whole(*logged, text) ? logged->said.exact : sha256(text);
       if (logged && logged->made && logged->said.exact == exact) {
         // The same text: its loose digests are the logged ones.
@@ -396,8 +412,7 @@ class Gc04 final : public Check {
         if (reminded) sent.unreminded.push_back(sha256(loose_text(without_reminders(text))));
       }
     }
-    const bool marked = holds(text, "truncated") || holds(text, "omitted") ||
-                        has_redaction(text);
+    const bool marked = marks.cut || (marks.redaction_opening && has_redaction(text));
     if (!marked) return;
     if (text.size() <= 2 * Excerpt::kExcerptBytes && kept_bytes_ + text.size() <= kMaxKeptBytes) {
       kept_bytes_ += text.size();

@@ -9,7 +9,6 @@
 // the agent printed, is listed at info).
 // A provider's key in a native line is also GC05 evidence; the secret scan
 // finds it, so that finding is made in secrets/trace_scan.cc.
-#include <string.h>
 
 #include <algorithm>
 #include <array>
@@ -20,6 +19,7 @@
 #include <absl/container/flat_hash_set.h>
 
 #include "cheatcheck/checks/check.h"
+#include "cheatcheck/literal_set.h"
 #include "cheatcheck/said_text.h"
 #include "core/json_strict.h"
 #include "core/sha256.h"
@@ -76,30 +76,12 @@ std::optional<Identity> native_key(const NativeInfo& n) {
 
 // Where each provider host first appears in `text`, without regard to case
 // (`curl https://API.OPENAI.COM/...` reaches the same host); npos if not.
-// memmem, not find(): tool output is most of a trace's text, and find()
-// stops at every 'a' of it. It runs over a small lowercased window, so
-// memory stays bounded whatever the text's size.
+// One pass for all of them: tool output is most of a trace's text.
 std::array<size_t, std::size(kProviderHosts)> find_case_blind(std::string_view text) {
-  constexpr size_t kWindow = 1 << 16;
-  size_t overlap = 0;
-  for (std::string_view host : kProviderHosts) overlap = std::max(overlap, host.size() - 1);
+  static const LiteralSet kHosts(std::vector<std::string>(std::begin(kProviderHosts), std::end(kProviderHosts)),
+                                 LiteralSet::Case::blind);
   std::array<size_t, std::size(kProviderHosts)> hits;
-  hits.fill(std::string_view::npos);
-  thread_local std::string window;
-  for (size_t start = 0; start < text.size(); start += kWindow - overlap) {
-    const std::string_view part = text.substr(start, kWindow);
-    window.resize(part.size());
-    std::transform(part.begin(), part.end(), window.begin(),
-                   [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; });
-    for (size_t i = 0; i < hits.size(); ++i) {
-      if (hits[i] != std::string_view::npos) continue;
-      const std::string_view host = kProviderHosts[i];
-      if (const void* hit = memmem(window.data(), window.size(), host.data(), host.size())) {
-        hits[i] = start + static_cast<size_t>(static_cast<const char*>(hit) - window.data());
-      }
-    }
-    if (start + part.size() >= text.size()) break;
-  }
+  kHosts.first_positions(text, hits);
   return hits;
 }
 
