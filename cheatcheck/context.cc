@@ -82,12 +82,41 @@ bool LaunchFacts::path_listed(const DecryptRule& rule, std::string_view path) co
 void Context::begin_record(const Record& r) {
   record_ = &r;
   native_.reset();
+  native_text_.reset();
   wire_.reset();
   answer_.reset();
+  if (request_json_) {
+    request_json_.reset();
+    request_parser_.release_if_large(request_bytes_);
+  }
+}
+
+const Result<simdjson::dom::element>& Context::request_json() {
+  if (request_json_) return *request_json_;
+  const std::string_view content = wire_body().content();
+  request_bytes_ = content.size();
+  request_json_ = request_parser_.parse_copy(content, static_cast<int64_t>(record_->seq));
+  return *request_json_;
+}
+
+std::optional<ParsedBody> Context::parsed_request() {
+  // The content the scan would read is content() only when it is readable.
+  // The scan parses a text that opens with '{' or '[' (no white space first).
+  if (!request_json_ || !*request_json_ || !wire_body().content_readable()) return std::nullopt;
+  const std::string_view content = wire_body().content();
+  if (content.empty() || (content.front() != '{' && content.front() != '[')) return std::nullopt;
+  return ParsedBody{**request_json_, content, wire_body().base64};
+}
+
+std::optional<ParsedBody> Context::parsed_native() {
+  if (!native_ || !native_text_) return std::nullopt;
+  std::string_view text;
+  if (json::string(record_->body, "text", &text) != json::Get::ok) return std::nullopt;
+  return ParsedBody{*native_text_, text, false};
 }
 
 const NativeInfo& Context::native() {
-  if (!native_) native_ = read_native(*record_, native_parser_, native_input_parser_);
+  if (!native_) native_ = read_native(*record_, native_parser_, native_input_parser_, &native_text_);
   return *native_;
 }
 

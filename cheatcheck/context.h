@@ -12,6 +12,7 @@
 #include "cheatcheck/finding.h"
 #include "cheatcheck/native.h"
 #include "cheatcheck/policy.h"
+#include "cheatcheck/secrets/record_texts.h"
 #include "core/bodies.h"
 #include "core/record.h"
 #include "core/sse.h"
@@ -70,7 +71,8 @@ class Context {
   // as they bound the records themselves, but for depth (nested_limits()).
   Context(const Policy& policy, const Limits& limits)
       : policy_(policy), limits_(limits), native_parser_(nested_limits(limits)),
-        native_input_parser_(nested_limits(limits)), statement_parser_(limits), body_parser_(nested_limits(limits)) {}
+        native_input_parser_(nested_limits(limits)), statement_parser_(limits), body_parser_(nested_limits(limits)),
+        request_parser_(nested_limits(limits)) {}
 
 
   const Policy& policy() const { return policy_; }
@@ -89,6 +91,15 @@ class Context {
   const WireBody& wire_body();         // for kind wire: read_wire_body(), valid for this record
   const RebuiltAnswer& answer();       // for an SSE wire response
   bool is_sse_response();
+  // The wire body's content parsed as JSON, for a request whose content
+  // opens with '{' (GC04 reads it; the secret scan then reads its strings
+  // instead of parsing the body again). Lives until the next record.
+  const Result<simdjson::dom::element>& request_json();
+  // request_json() when it was asked for this record and parsed (and its
+  // content is what the secret scan reads).
+  std::optional<ParsedBody> parsed_request();
+  // A native record's text as native() parsed it, when it was asked for.
+  std::optional<ParsedBody> parsed_native();
 
   // `key` identifies the finding within the run (no volatile details);
   // the fingerprint is derived from it. At most kMaxFindingsPerKind of one
@@ -116,8 +127,12 @@ class Context {
   StrictJsonParser native_input_parser_;
   StrictJsonParser statement_parser_;
   StrictJsonParser body_parser_;
+  StrictJsonParser request_parser_;
+  std::optional<Result<simdjson::dom::element>> request_json_;
+  size_t request_bytes_ = 0;  // what request_parser_ parsed last
   std::vector<std::string> limited_checks_;  // checks that said so once
   std::optional<NativeInfo> native_;
+  std::optional<simdjson::dom::element> native_text_;  // native()'s document, in native_parser_
   std::optional<WireBody> wire_;
   std::optional<RebuiltAnswer> answer_;
   std::vector<Finding> findings_;

@@ -274,7 +274,8 @@ void read_codex(simdjson::dom::object o, NativeInfo& n, StrictJsonParser& input_
 
 }  // namespace
 
-NativeInfo read_native(const Record& r, StrictJsonParser& parser, StrictJsonParser& input_parser) {
+NativeInfo read_native(const Record& r, StrictJsonParser& parser, StrictJsonParser& input_parser,
+                       std::optional<simdjson::dom::element>* parsed_text) {
   NativeInfo n;
   std::string_view source, text;
   (void)json::string(r.body, "source", &source);
@@ -287,6 +288,7 @@ NativeInfo read_native(const Record& r, StrictJsonParser& parser, StrictJsonPars
   if (json::string(r.body, "text", &text) != json::Get::ok) return n;
   auto root = parser.parse_copy(text, static_cast<int64_t>(r.seq));
   if (!root) n.parse_error = root.error().code;
+  if (root && parsed_text) *parsed_text = *root;
   simdjson::dom::object o;
   if (!root || root->get(o)) return n;
   n.parsed = true;

@@ -104,7 +104,10 @@ struct NativeInfo {
 
 // Reads a native record's body. `parser` is reused between calls;
 // `input_parser` reads a call's arguments (JSON in a string) while the
-// line's document is in use. Both carry the run's limits.
-NativeInfo read_native(const Record& r, StrictJsonParser& parser, StrictJsonParser& input_parser);
+// line's document is in use. Both carry the run's limits. `parsed_text`,
+// when given, receives the line's document (valid until `parser`'s next
+// use) when its text parsed.
+NativeInfo read_native(const Record& r, StrictJsonParser& parser, StrictJsonParser& input_parser,
+                       std::optional<simdjson::dom::element>* parsed_text = nullptr);
 
 }  // namespace goalcup::cheat

@@ -17,7 +17,10 @@ class CheckVisitor final : public RecordVisitor {
     ctx_.begin_record(r);
     collect_facts(r, ctx_);
     for (auto& c : checks_) c->on_record(r, ctx_);
-    if (secrets_) secrets_->on_record(line.bytes, line.index, r);
+    if (secrets_) {
+      const std::optional<ParsedBody> parsed = r.kind == Kind::native ? ctx_.parsed_native() : ctx_.parsed_request();
+      secrets_->on_record(line.bytes, line.index, r, parsed ? &*parsed : nullptr);
+    }
     return true;
   }
   void on_bad_line(const Line& line, const Error&) override {

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cheatcheck/context.h"
 #include "cheatcheck/scanner.h"
 #include "cheatcheck/secrets/decoders.h"
 #include "cheatcheck/secrets/engine.h"
@@ -1562,6 +1563,93 @@ TEST(RecordTexts, ScanOfTheWalksTextsIsTheScanOfTheLine) {
   self->scan(std::string_view(padded_native.data(), lines[lines.size() - 2].size()), 9, &native);
   EXPECT_NE(describe_output(native).find("9 body.text.a[0] "), std::string::npos) << describe_output(native);
   EXPECT_NE(describe_output(native).find("marker openai-key"), std::string::npos) << describe_output(native);
+}
+
+// The checks parse each request's content and each native line's text; the
+// scan then reads their strings from that parse (TextArena::add_parsed)
+// instead of parsing them again. It must report exactly what a scanner
+// parsing the line itself reports: for bodies stored as base64, bodies that
+// open with white space or are no JSON, repeated members, names that make a
+// generic assignment, and documents deeper than the scan's --max-depth
+// (which the checks, under a looser bound, parse: those are not shared).
+TEST(RecordTexts, ScanOfTheChecksParseIsTheScanOfTheLine) {
+  std::vector<std::string> lines;
+  fixtures::WrittenTrace written;
+  for (auto style : {fixtures::HarnessStyle::claude_code, fixtures::HarnessStyle::codex}) {
+    fixtures::TraceSpec spec;
+    spec.style = style;
+    spec.turns = 6;
+    for (const auto& n : fixtures::plant_names()) {
+      if (n.starts_with("secret-")) spec.plants.push_back(n);
+    }
+    for (auto& l : fixtures::conversation_lines(spec, testing::dev_key(), &written)) lines.push_back(std::move(l));
+  }
+  ASSERT_FALSE(written.secrets.empty());
+  std::string secret;
+  JsonWriter(&secret).value(written.secrets.front().second);
+  const std::string deep = std::string(7, '[') + secret + std::string(7, ']');
+  auto record = [&](std::string_view kind, const std::string& body) {
+    return "{\"seq\":1,\"t\":\"2026-11-26T10:00:00Z\",\"kind\":\"" + std::string(kind) + "\",\"prev\":\"sha256:" +
+           std::string(64, '0') + "\",\"body\":" + body + "}";
+  };
+  auto request = [&](const std::string& content, bool base64 = false) {
+    std::string stored;
+    JsonWriter(&stored).value(base64 ? base64_encode(content) : content);
+    return record("wire", R"({"dir":"request","headers":[["content-type","application/json"]],"encoding":")" +
+                              std::string(base64 ? "base64" : "utf8") + R"(","body":)" + stored + "}");
+  };
+  auto native = [&](const std::string& text) {
+    std::string stored;
+    JsonWriter(&stored).value(text);
+    return record("native", R"({"source":"claude-code","text":)" + stored + "}");
+  };
+  const std::string assignment = R"({"db_password":"Zq8rT2vLm9pXwQ4sKd","messages":[{"content":)" + secret + "}]}";
+  for (const std::string& content : std::vector<std::string>{assignment, " " + assignment, "{\"a\":" + secret + ",\"a\":1}",
+                                     "{\"deep\":" + deep + "}", "[" + secret + "]", "{\"short\":\"x\"}"}) {
+    lines.push_back(request(content));
+    lines.push_back(request(content, true));
+    lines.push_back(native(content));
+  }
+  size_t with_hits = 0, shared = 0, kept_whole = 0;
+  for (const uint32_t max_depth : {64u, 8u, 7u}) {  // the deep body: within, at and past the scan's bound
+    Limits limits;
+    limits.max_depth = max_depth;
+    RecordParser parser(limits);
+    Context ctx(Policy{}, limits);
+    auto self = make_record_line_scanner(true, limits);
+    auto given = make_record_line_scanner(true, limits);
+    for (size_t i = 0; i < lines.size(); ++i) {
+      const std::string padded = lines[i] + std::string(kLinePadding, '\0');
+      const std::string_view line(padded.data(), lines[i].size());
+      auto r = parser.parse(line, i);
+      if (!r) continue;
+      ctx.begin_record(*r);
+      std::optional<ParsedBody> parsed;
+      if (r->kind == Kind::native) {
+        (void)ctx.native();
+        parsed = ctx.parsed_native();
+      } else if (r->kind == Kind::wire && ctx.wire_body().present) {
+        (void)ctx.request_json();
+        parsed = ctx.parsed_request();
+      }
+      TextArena arena;
+      const LineTexts texts{&arena, arena.add(*r, parsed ? &*parsed : nullptr, max_depth)};
+      const auto items = arena.items(texts.record);
+      const bool read_parsed = std::any_of(items.begin(), items.end(), [](const TextItem& t) {
+        return t.role == TextItem::Role::json_body || t.role == TextItem::Role::json_field;
+      });
+      shared += read_parsed;
+      kept_whole += parsed && !read_parsed;
+      ScanOutput a, b;
+      self->scan(line, i, &a);
+      given->scan(line, i, &texts, &b);
+      EXPECT_EQ(describe_output(b), describe_output(a)) << "max depth " << max_depth << ": " << lines[i].substr(0, 300);
+      with_hits += !a.hits.empty();
+    }
+  }
+  EXPECT_GE(with_hits, 30U);  // not vacuous
+  EXPECT_GE(shared, 30U);
+  EXPECT_GE(kept_whole, 4U);  // the deep body at and past the bound, the one opening with a space
 }
 
 // The copy handed to the scan's workers stays within a small factor of the

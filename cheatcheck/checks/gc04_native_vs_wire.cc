@@ -330,8 +330,7 @@ class Gc04 final : public Check {
     if (!body.content_readable()) return unread_requests_.add(r.seq);
     const std::string_view content = body.content();
     if (content.empty() || content.front() != '{') return;
-    StrictJsonParser& parser = ctx.body_parser();
-    auto root = parser.parse_copy(content, static_cast<int64_t>(r.seq));
+    const Result<simdjson::dom::element>& root = ctx.request_json();
     if (!root && code_class(root.error().code) == ErrorClass::limit) return ctx.body_not_parsed("GC04", root.error());
     if (!root) return (stored_cut(r) ? cut_requests_ : unread_requests_).add(r.seq);
     simdjson::dom::object o;
@@ -350,7 +349,6 @@ class Gc04 final : public Check {
         if (list == "messages" && exchange) carried_prompts(item, *exchange, r.seq);
       }
     }
-    parser.release_if_large(content.size());
   }
 
   // The recorder stored the body cut at its size cap (`complete` false).

@@ -78,6 +78,18 @@ void SecretEngine::scan(std::string_view text, std::string_view chain, std::vect
   scan_at(text, std::string(chain), 0, out);
 }
 
+void SecretEngine::scan_parsed(size_t text_bytes, std::string_view chain, std::span<const std::string_view> strings,
+                               std::span<const std::pair<std::string_view, std::string_view>> members,
+                               std::vector<SecretHit>* out) {
+  // scan() then scan_at() at depth 0, down to scan_json()'s walk.
+  budget_ = kBudgetFactor * text_bytes + (1 << 20);
+  if (text_bytes < kMinText) return;
+  scanned_ += text_bytes;
+  const std::string next = extend(std::string(chain), "json");
+  for (std::string_view s : strings) scan_at(s, next, 1, out);
+  for (const auto& [key, value] : members) judge_member(key, value, next, out);
+}
+
 void SecretEngine::scan_at(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out,
                            std::string* owner) {
   if (text.size() < kMinText) return;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,14 @@ class SecretEngine {
   // Scans `text`; hits go to `out` (deduplicated by secret, most specific
   // rule and shortest chain kept).
   void scan(std::string_view text, std::string_view chain, std::vector<SecretHit>* out);
+  // What scan(text, chain, out) does when `text` (of `text_bytes`, opening
+  // with '{' or '[') parses as JSON, from what was read out of its parse
+  // elsewhere: its keys and string values of kMinText bytes or more, in
+  // document order, then its string members that may be generic
+  // assignments (TextArena::add_parsed).
+  void scan_parsed(size_t text_bytes, std::string_view chain, std::span<const std::string_view> strings,
+                   std::span<const std::pair<std::string_view, std::string_view>> members,
+                   std::vector<SecretHit>* out);
   // Bytes scanned so far, derived texts included (for tests and budgets).
   uint64_t scanned_bytes() const { return scanned_; }
   // Texts scanned before (by any engine sharing `cache`) are not scanned

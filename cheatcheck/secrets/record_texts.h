@@ -25,17 +25,39 @@
 
 namespace goalcup::cheat {
 
+// JSON inside a record, parsed where the record was read (the checks parse
+// each request's content and each native line's text), so that the scan
+// need not parse it again: a wire body's content, or a native record's
+// `text` member.
+struct ParsedBody {
+  simdjson::dom::element root;
+  std::string_view text;  // what was parsed (for a native line, the record's own string)
+  bool base64 = false;    // a wire body stored as base64
+};
+
 struct TextItem {
   enum class Role : uint8_t {
     header,     // index: its place in body.headers; name() its name
     wire_body,  // a wire record's `body` as stored; base64 when so encoded; name(): its content coding
     field,      // any other string; index: its rank among the record's strings
+    // JSON given parsed: json_body in place of wire_body (base64 as
+    // there), json_field in place of a field (index: its rank), each with
+    // parsed_bytes, the size of the JSON text, and followed by the strings
+    // the scan would read in it, in its order: json_string (keys and
+    // values of SecretEngine::kMinText bytes or more), then json_member
+    // (name(): the member's name; text: its string value) for members that
+    // may be a generic assignment.
+    json_body,
+    json_field,
+    json_string,
+    json_member,
   };
   Role role = Role::field;
   bool base64 = false;
   size_t name_len = 0;  // a header's name, stored just before its value
   uint64_t index = 0;
   size_t text_at = 0, text_len = 0;
+  size_t parsed_bytes = 0;  // json_body, json_field
 };
 
 // One record's items in a TextArena.
@@ -50,7 +72,10 @@ class TextArena {
  public:
   // Appends the texts of `r`, in the order the scan reads them: headers, the
   // wire body, then every other string of the body in document order.
-  RecordTexts add(const Record& r);
+  // `parsed`, when given, is the wire body's content parsed, or a native
+  // record's text: its strings are copied instead of the text when the
+  // scan's own parse, under `max_depth`, would read the same document.
+  RecordTexts add(const Record& r, const ParsedBody* parsed = nullptr, uint32_t max_depth = 0);
   void clear();
   // Room for `bytes` of text: a record's texts never take more than its line.
   void reserve(size_t bytes) { bytes_.reserve(bytes); }
@@ -68,7 +93,11 @@ class TextArena {
 
  private:
   void add_headers(simdjson::dom::object body);
-  void push(TextItem::Role role, std::string_view name, std::string_view text, uint64_t index = 0, bool base64 = false);
+  bool add_parsed(const ParsedBody& parsed, TextItem::Role role, uint64_t index, bool base64, uint32_t max_depth);
+  bool add_json_strings(simdjson::dom::element e, uint32_t depth, uint32_t max_depth);
+  void add_json_members(simdjson::dom::element e);
+  void push(TextItem::Role role, std::string_view name, std::string_view text, uint64_t index = 0, bool base64 = false,
+            size_t parsed_bytes = 0);
 
   std::string bytes_;
   std::vector<TextItem> items_;

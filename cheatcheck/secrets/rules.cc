@@ -1804,6 +1804,11 @@ bool generic_assignment(std::string_view name, std::string_view value) {
   return judge_generic(rule, value, 0, value.size(), true, name).has_value();
 }
 
+bool may_be_generic_assignment(std::string_view name, std::string_view value) {
+  static const Rule& rule = kRules[*rule_index("generic-secret")];
+  return value.size() >= rule.min_len && secret_name(name);  // judge_generic's first test
+}
+
 std::optional<size_t> rule_index(std::string_view id) {
   for (size_t i = 0; i < std::size(kRules); ++i) {
     if (kRules[i].id == id) return i;

@@ -78,6 +78,9 @@ std::optional<Extracted> extract_secret(const Rule& rule, std::string_view text,
 // Whether `value` assigned to `name` (a JSON member, a header) passes the
 // generic-secret rule's judgement of names and values.
 bool generic_assignment(std::string_view name, std::string_view value);
+// False when generic_assignment(name, value) is false for certain: the
+// cheap first test of its judgement (the value's length, the name).
+bool may_be_generic_assignment(std::string_view name, std::string_view value);
 
 // HTTP header names whose values are credentials whatever their format
 // (compared without regard to case, as HTTP does).

@@ -56,12 +56,13 @@ void ScanPool::scan_batch(LineScanner& scanner, Batch& batch) {
   }
 }
 
-void ScanPool::add(std::string_view line, uint64_t seq, const Record* record) {
+void ScanPool::add(std::string_view line, uint64_t seq, const Record* record, const ParsedBody* parsed,
+                   uint32_t max_depth) {
   if (line.size() > kCopyAtMost) return scan_here(line, seq, record);
   current_->bytes.append(line);
   current_->ends.push_back(current_->bytes.size());
   current_->seqs.push_back(seq);
-  current_->records.push_back(record ? std::optional(current_->texts.add(*record)) : std::nullopt);
+  current_->records.push_back(record ? std::optional(current_->texts.add(*record, parsed, max_depth)) : std::nullopt);
   if (current_->bytes.size() + current_->texts.bytes() >= kBatchBytes || current_->ends.size() >= kBatchLines) submit();
 }
 

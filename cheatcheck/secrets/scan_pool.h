@@ -71,8 +71,10 @@ class ScanPool {
   // Copies `line` (or scans it here, if huge); the sink may be called from
   // here with earlier results. `line` needs kLinePadding readable bytes
   // after it, as LineReader's lines have. `record`, when given, is the line
-  // parsed: its texts are copied with it.
-  void add(std::string_view line, uint64_t seq, const Record* record = nullptr);
+  // parsed: its texts are copied with it, and `parsed` is its wire body's
+  // content parsed, if it was (TextArena::add, with the scan's `max_depth`).
+  void add(std::string_view line, uint64_t seq, const Record* record = nullptr, const ParsedBody* parsed = nullptr,
+           uint32_t max_depth = 0);
   // Delivers every result so far (the sink has seen every line added).
   void flush();
   // Flushes and stops the workers. Idempotent.

@@ -156,10 +156,21 @@ class RecordLineScanner final : public LineScanner {
     const TextArena& arena = *texts.arena;
     const size_t before = out_->hits.size();
     unplaced_.clear();
-    for (const TextItem& item : arena.items(texts.record)) {
+    const std::span<const TextItem> items = arena.items(texts.record);
+    for (size_t i = 0; i < items.size(); ++i) {
+      const TextItem& item = items[i];
       switch (item.role) {
         case TextItem::Role::header: scan_header(item.index, arena.name(item), arena.text(item)); break;
         case TextItem::Role::wire_body: scan_wire_body(arena.text(item), item.base64, arena.name(item)); break;
+        case TextItem::Role::json_body: i += scan_parsed(item, items.subspan(i + 1), arena, "body.body"); break;
+        case TextItem::Role::json_field: {
+          const size_t first = out_->hits.size();
+          i += scan_parsed(item, items.subspan(i + 1), arena, std::string());
+          for (size_t h = first; h < out_->hits.size(); ++h) unplaced_.push_back({h, item.index});
+          break;
+        }
+        case TextItem::Role::json_string:
+        case TextItem::Role::json_member: break;  // read with their json_body
         case TextItem::Role::field:
           const size_t first = out_->hits.size();
           scan_string(arena.text(item), std::string());
@@ -200,6 +211,29 @@ class RecordLineScanner final : public LineScanner {
     scan_string(wire.stored, "body.body");
   }
 
+  // JSON given parsed (TextArena::add_parsed), scanned as scan_wire_body()
+  // scans a body's content or scan_string() a field: `parts` starts with
+  // its strings and members. Returns how many items of `parts` were its own.
+  size_t scan_parsed(const TextItem& json, std::span<const TextItem> parts, const TextArena& arena,
+                     const std::string& path) {
+    strings_.clear();
+    members_.clear();
+    size_t n = 0;
+    for (; n < parts.size(); ++n) {
+      if (parts[n].role == TextItem::Role::json_string) {
+        strings_.push_back(arena.text(parts[n]));
+      } else if (parts[n].role == TextItem::Role::json_member) {
+        members_.emplace_back(arena.name(parts[n]), arena.text(parts[n]));
+      } else {
+        break;
+      }
+    }
+    hits_.clear();
+    engine_.scan_parsed(json.parsed_bytes, json.base64 ? "base64" : "", strings_, members_, &hits_);
+    for (auto& h : hits_) out_->hits.push_back({std::move(h), seq_, path});
+    return n;
+  }
+
   void scan_string(std::string_view s, const std::string& path, std::string_view chain = "") {
     hits_.clear();
     engine_.scan(s, chain, &hits_);
@@ -231,6 +265,8 @@ class RecordLineScanner final : public LineScanner {
   TextArena own_;  // the texts of a line this scanner parsed itself
   std::vector<Unplaced> unplaced_;
   std::vector<SecretHit> hits_;
+  std::vector<std::string_view> strings_;  // of a parsed body
+  std::vector<std::pair<std::string_view, std::string_view>> members_;
   ScanOutput* out_ = nullptr;
   uint64_t seq_ = 0;
 };
@@ -270,6 +306,7 @@ std::unique_ptr<LineScanner> make_record_line_scanner(bool prefilter, const Limi
 
 TraceSecretScan::TraceSecretScan(unsigned threads, bool keep_text, const Limits& limits)
     : collector_(keep_text),
+      max_depth_(limits.max_depth),
       pool_(threads, [this, limits] { return make_record_line_scanner(true, limits, &cache_); }, [this](ScanOutput& out) { collect(out); }) {}
 
 void TraceSecretScan::collect(ScanOutput& out) {

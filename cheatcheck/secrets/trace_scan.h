@@ -66,7 +66,11 @@ class TraceSecretScan {
   void on_line(std::string_view line, uint64_t seq) { pool_.add(line, seq); }
   // A line the caller parsed into `record`: its texts go to the workers, which
   // then need not parse it again.
-  void on_record(std::string_view line, uint64_t seq, const Record& record) { pool_.add(line, seq, &record); }
+  // `parsed`, when given, is its wire body's content parsed (by the checks):
+  // its strings go instead of the body, which the workers then need not parse.
+  void on_record(std::string_view line, uint64_t seq, const Record& record, const ParsedBody* parsed = nullptr) {
+    pool_.add(line, seq, &record, parsed, max_depth_);
+  }
   void finish(Context& ctx);
 
  private:
@@ -75,6 +79,7 @@ class TraceSecretScan {
   SecretCollector collector_;
   absl::flat_hash_set<std::string> markers_;
   SeqList provider_key_lines_;
+  uint32_t max_depth_;  // the run's --max-depth, under which the workers parse
   ScanCache cache_;  // before pool_: its workers use it until they stop
   ScanPool pool_;
 };
