@@ -65,6 +65,9 @@ void read_content(simdjson::dom::object message, std::string_view text_type, Nat
       n.calls.push_back({str(b, "id"), str(b, "name"), member_digest(b, "input"),
                          b.at_key("input").get(input) ? std::string("{}") : simdjson::minify(input)});
     }
+    // A provider-run tool's result (web_search_tool_result, ...): what the
+    // model was given, which the answer's stream carried whole.
+    if (t.ends_with("_tool_result") && n.assistant) n.server_results.push_back({str(b, "tool_use_id"), member_digest(b, "content")});
     if (t == "tool_result" && n.user) {
       n.results.push_back(str(b, "tool_use_id"));
       simdjson::dom::element c;
@@ -178,6 +181,26 @@ void read_claude(simdjson::dom::object o, NativeInfo& n) {
   }
 }
 
+}  // namespace
+
+std::vector<std::string> action_strings(simdjson::dom::object action) {
+  std::vector<std::string> out;
+  for (auto field : action) {
+    std::string_view s;
+    simdjson::dom::array list;
+    if (field.key == "type") continue;
+    if (!field.value.get(s) && !s.empty()) out.emplace_back(s);
+    if (!field.value.get(list)) {
+      for (auto v : list) {
+        if (!v.get(s) && !s.empty()) out.emplace_back(s);
+      }
+    }
+  }
+  return out;
+}
+
+namespace {
+
 // A Responses item, as Codex logs it (inside response_item, or bare in a
 // legacy rollout). Returns false for an item type it does not know.
 bool read_codex_item(simdjson::dom::object item, NativeInfo& n, StrictJsonParser& input_parser) {
@@ -209,6 +232,11 @@ bool read_codex_item(simdjson::dom::object item, NativeInfo& n, StrictJsonParser
     n.result_texts.push_back(item.at_key("output").get(output) ? std::string() : content_text(output));
     return true;
   }
+  if (type == "web_search_call") {
+    simdjson::dom::object action;
+    if (json::object(item, "action", &action) == json::Get::ok) n.searched = action_strings(action);
+    return true;
+  }
   if (type == "reasoning") {
     simdjson::dom::array summary;
     if (json::array(item, "summary", &summary) == json::Get::ok) {
@@ -234,11 +262,50 @@ bool read_codex_item(simdjson::dom::object item, NativeInfo& n, StrictJsonParser
                        "compaction_trigger", "configuration_update", "additional_tools", "other"});
 }
 
+// The text blocks of an MCP call's result ({"Ok": {"content": [...]}}).
+std::string mcp_result_text(simdjson::dom::object payload) {
+  simdjson::dom::object result, ok;
+  simdjson::dom::array content;
+  if (json::object(payload, "result", &result) != json::Get::ok || json::object(result, "Ok", &ok) != json::Get::ok ||
+      json::array(ok, "content", &content) != json::Get::ok) {
+    return {};
+  }
+  std::string text;
+  for (auto block : content) {
+    simdjson::dom::object b;
+    if (!block.get(b) && str(b, "type") == "text") text += str(b, "text");
+  }
+  return text;
+}
+
+// Events that repeat a tool's output (persisted by Codex releases that
+// keep an extended history): what the tool returned, by call id.
+void read_event_output(simdjson::dom::object payload, const std::string& type, NativeInfo& n) {
+  EventOutput out{str(payload, "call_id"), {}, std::nullopt, type == "exec_command_end"};
+  if (type == "exec_command_end") {
+    out.text = str(payload, "aggregated_output");
+    // Releases that keep it clear stdout; others may keep only stdout.
+    if (out.text.empty()) out.text = str(payload, "stdout");
+    int64_t code = 0;
+    if (json::integer(payload, "exit_code", &code) == json::Get::ok) out.exit_code = code;
+  } else if (type == "patch_apply_end") {
+    out.text = str(payload, "stdout");
+  } else if (type == "mcp_tool_call_end") {
+    out.text = mcp_result_text(payload);
+  } else {
+    return;
+  }
+  if (!out.call_id.empty() && !out.text.empty()) n.event_output = std::move(out);
+}
+
 // The events that repeat what was said (the UI replays them on resume).
 void read_codex_event(simdjson::dom::object payload, NativeInfo& n) {
   const std::string type = str(payload, "type");
+  read_event_output(payload, type, n);
   if (type == "user_message") add_prompt(str(payload, "message"), n);
   if (type == "agent_message") n.event_answer = str(payload, "message");
+  // The turn's last answer, repeated (null when the turn ended without one).
+  if (type == "task_complete") n.event_answer = str(payload, "last_agent_message");
   if (type == "agent_reasoning") n.event_reasoning = str(payload, "text");
 }
 

@@ -35,6 +35,26 @@ struct ResultCopy {
   bool certain = true;    // a difference is an edit (stderr, error messages: only listed, their wording varies)
 };
 
+// A result of a tool the provider ran (Anthropic web search, web fetch,
+// code execution, MCP), as an answer's content block holds it: the model's
+// own output, streamed whole in its block's start.
+struct ServerResult {
+  std::string id;    // the call's id (tool_use_id)
+  Digest content{};  // json::value_digest of the block's content
+};
+
+// What a Codex event says a tool returned (the UI's copy of a call's
+// output): exec_command_end's aggregated output, patch_apply_end's stdout,
+// mcp_tool_call_end's text content.
+struct EventOutput {
+  std::string call_id;
+  std::string text;
+  std::optional<int64_t> exit_code;  // exec_command_end
+  // exec_command_end: Codex sends the model the same output it reports.
+  // Other events report in their own words (only listed when they differ).
+  bool certain = false;
+};
+
 struct NativeInfo {
   enum class Harness { claude_code, codex, other };
   Harness harness = Harness::other;
@@ -88,8 +108,16 @@ struct NativeInfo {
   // text (the UI's copy of one part).
   std::vector<std::string> reasoning_parts;
   std::string event_reasoning;
-  // Codex: an agent_message event's text (the UI's copy of an answer).
+  // Codex: an agent_message event's text (the UI's copy of an answer), or a
+  // task_complete event's last_agent_message.
   std::string event_answer;
+  // Codex: the strings of a web_search_call's action (its query, queries,
+  // url or pattern), which Codex logs without the item's id.
+  std::vector<std::string> searched;
+  // Codex: an event repeating a tool's output.
+  std::optional<EventOutput> event_output;
+  // Claude Code: the results of provider-run tools an answer's line holds.
+  std::vector<ServerResult> server_results;
   // Claude Code: content-replacement lines, the harness's note that it sent
   // a tool result in a shorter form (id, the form sent when it says).
   std::vector<std::pair<std::string, std::string>> replacements;
@@ -101,6 +129,10 @@ struct NativeInfo {
   // summarising answer nowhere else, and reworded.
   bool compact_summary = false;
 };
+
+// The strings of a web search's action (Responses web_search_call: query,
+// queries, url, pattern), as a native line and a stream both hold them.
+std::vector<std::string> action_strings(simdjson::dom::object action);
 
 // Reads a native record's body. `parser` is reused between calls;
 // `input_parser` reads a call's arguments (JSON in a string) while the

@@ -110,6 +110,30 @@ TEST_P(RealRunEdits, AreHighFindingsOnEveryLogWithTheShape) {
   EXPECT_GT(applied, 0u) << "no real log has the shape for this edit";
 }
 
+// Edits of shapes the real logs may lack (a provider-run tool's result in a
+// Claude Code answer, a Codex exec_command_end event of a rollout that keeps
+// an extended history): high on every real log that has the shape; the
+// logs written below in the harnesses' shapes always have it.
+TEST(RealRuns, EditsOfProviderToolResultsAndOutputEventsAreHighWhereTheyApply) {
+  const auto logs = real_logs();
+  SKIP_WITHOUT_CORPORA(logs);
+  for (LogEdit edit : {LogEdit::change_server_tool_result, LogEdit::change_event_output, LogEdit::change_server_tool_call}) {
+    size_t applied = 0;
+    for (const auto& log : logs) {
+      for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+        const Wrapped w = wrap_and_check(log, order, edit);
+        if (!w.result.edited) continue;
+        ++applied;
+        SCOPED_TRACE(log.filename().string() + ": " + w.result.edit_note);
+        EXPECT_TRUE(std::any_of(w.report.findings.begin(), w.report.findings.end(),
+                                [](const Finding& f) { return f.severity == Severity::high && f.check == "GC04"; }))
+            << describe(w.report);
+      }
+    }
+    RecordProperty(fixtures::log_edit_names()[static_cast<size_t>(edit) - 1] + "_applied", static_cast<int>(applied));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Edits, RealRunEdits,
                          ::testing::Values(LogEdit::invent_answer, LogEdit::change_text, LogEdit::remove_tool_call,
                                            LogEdit::add_tool_call, LogEdit::remove_tool_result, LogEdit::reorder,
@@ -170,6 +194,14 @@ std::string claude_log() {
   log += claude_line("u6", "u5", "04.100", "user", result("toolu_2", "It is empty."), false,
                      R"({"content":[{"type":"text","text":"It is empty."}],"totalDurationMs":900})");
   log += claude_line("u7", "u6", "05.000", "assistant", said("msg_B", R"({"type":"text","text":"Fixed."})"));
+  // A web search the provider ran: its call, its result and the answer's
+  // text, one line each as Claude Code writes every block.
+  log += claude_line("u8", "u7", "06.000", "user", R"({"role":"user","content":"Find the parser docs"})");
+  log += claude_line("u9", "u8", "07.000", "assistant",
+                     said("msg_W", R"({"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{"query":"parser docs"}})"));
+  log += claude_line("u10", "u9", "07.100", "assistant",
+                     said("msg_W", R"({"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[{"type":"web_search_result","title":"Parser guide","url":"https://example.com/parser","encrypted_content":"RW5j","page_age":null}]})"));
+  log += claude_line("u11", "u10", "07.200", "assistant", said("msg_W", R"({"type":"text","text":"The guide says to start with parse()."})"));
   return log;
 }
 
@@ -189,12 +221,19 @@ std::string codex_log(bool legacy) {
   log += line("02.000", "response_item", R"({"type":"reasoning","summary":[{"type":"summary_text","text":"**Looking**"},{"type":"summary_text","text":"**Reading**\n\nThe parser first."}],"encrypted_content":"gAAA"})");
   if (!legacy) log += line("02.000", "event_msg", R"({"type":"agent_reasoning","text":"**Looking**"})");
   if (!legacy) log += line("02.000", "event_msg", R"({"type":"agent_reasoning","text":"**Reading**\n\nThe parser first."})");
+  // A web search the provider ran (Codex logs it without the item's id).
+  log += line("02.000", "response_item", R"({"type":"web_search_call","status":"completed","action":{"type":"search","query":"parser docs"}})");
   log += line("02.000", "response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Checking."}]})");
   if (!legacy) log += line("02.000", "event_msg", R"({"type":"agent_message","message":"Checking."})");
   log += line("02.000", "response_item", R"({"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"]}","call_id":"call_1"})");
   log += line("02.000", "response_item", R"({"type":"function_call","name":"shell","arguments":"{\"command\":[\"pwd\"]}","call_id":"call_2"})");
   if (!legacy) log += line("01.900", "event_msg", R"({"type":"token_count","info":null})");
-  log += line("02.500", "response_item", R"({"type":"function_call_output","call_id":"call_1","output":"parser.py"})");
+  // Codex 0.58's shell output (JSON in a string); a release that keeps an
+  // extended history writes the command's end event just before it.
+  if (!legacy) {
+    log += line("02.450", "event_msg", R"({"type":"exec_command_end","call_id":"call_1","aggregated_output":"parser.py\n","exit_code":0,"status":"completed"})");
+  }
+  log += line("02.500", "response_item", R"({"type":"function_call_output","call_id":"call_1","output":"{\"output\":\"parser.py\\n\",\"metadata\":{\"exit_code\":0,\"duration_seconds\":0.1}}"})");
   log += line("02.400", "response_item", R"({"type":"function_call_output","call_id":"call_2","output":"/w"})");
   log += line("03.000", "response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Fixed."}]})");
   if (!legacy) log += line("03.000", "event_msg", R"({"type":"agent_message","message":"Fixed."})");
@@ -218,11 +257,12 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
         const Wrapped w = wrap_text_and_check(log, name, order, static_cast<LogEdit>(e));
         // Only current Codex rollouts hold events that repeat what was said,
         // and only Claude Code structured copies of results.
-        const bool event_edit = static_cast<LogEdit>(e) == LogEdit::change_event_prompt ||
-                                static_cast<LogEdit>(e) == LogEdit::change_event_answer;
         const LogEdit edit = static_cast<LogEdit>(e);
+        const bool event_edit = edit == LogEdit::change_event_prompt || edit == LogEdit::change_event_answer ||
+                                edit == LogEdit::change_event_output;
         const bool claude_edit = edit == LogEdit::change_tool_use_result || edit == LogEdit::hide_prompt ||
-                                 edit == LogEdit::relabel_synthetic || edit == LogEdit::answer_as_title;
+                                 edit == LogEdit::relabel_synthetic || edit == LogEdit::answer_as_title ||
+                                 edit == LogEdit::change_server_tool_result;
         if ((event_edit && name != "rollout.jsonl") || (claude_edit && name != "claude.jsonl")) {
           EXPECT_FALSE(w.result.edited);
           continue;
@@ -725,9 +765,9 @@ TEST(WrappedLogs, WhatTheWireCarriedCannotBeHiddenByAFlagOrADeletion) {
 // side call.
 TEST(WrappedLogs, HarnessOwnLinesBesideWhatTheWireCarriedAreNotHigh) {
   std::string log = claude_log();
-  log += claude_line("x1", "u7", "06.000", "assistant",
+  log += claude_line("x1", "u11", "07.300", "assistant",
                      R"({"id":"8f1c2f4e-0000-4000-8000-000000000001","model":"<synthetic>","role":"assistant","type":"message","content":[{"type":"text","text":"No response requested."}]})");
-  log += R"({"parentUuid":"x1","isSidechain":false,"isVisibleInTranscriptOnly":true,"type":"user","message":{"role":"user","content":"Shown only here"},"uuid":"x2","timestamp":"2026-01-01T10:00:07Z"})" "\n";
+  log += R"({"parentUuid":"x1","isSidechain":false,"isVisibleInTranscriptOnly":true,"type":"user","message":{"role":"user","content":"Shown only here"},"uuid":"x2","timestamp":"2026-01-01T10:00:07.400Z"})" "\n";
   log += claude_line("x3", "x2", "08.000", "user", R"({"role":"user","content":"<command-name>/cost</command-name>"})");
   // An answer after them: its request carries them (the wrapper sends every user line on the chain).
   log += claude_line("x4", "x3", "09.000", "user", R"({"role":"user","content":"Thanks"})");
@@ -738,6 +778,71 @@ TEST(WrappedLogs, HarnessOwnLinesBesideWhatTheWireCarriedAreNotHigh) {
     const Wrapped w = wrap_text_and_check(log, "claude.jsonl", order, LogEdit::none, fixtures::WireForm::reminders);
     for (const auto& f : w.report.findings) {
       EXPECT_TRUE(f.severity != Severity::warning && f.severity != Severity::high) << describe(w.report);
+    }
+  }
+}
+
+// A Codex rollout that keeps an extended history: the exec_command_end
+// event of call "call_t" (`event`, a JSON object) before its output
+// (`output`, a JSON string), then an answer unless `answered` is false.
+std::string codex_event_log(const std::string& call_name, const std::string& output, const std::string& event,
+                            bool answered = true) {
+  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
+    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.80.0"})");
+  log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
+  log += line("01.000", "response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Run the tests"}]})");
+  log += line("02.000", "response_item", R"({"type":"function_call","name":")" + call_name +
+                                              R"(","arguments":"{\"cmd\":\"make test\"}","call_id":"call_t"})");
+  log += line("02.400", "event_msg", event);
+  log += line("02.500", "response_item", R"({"type":"function_call_output","call_id":"call_t","output":)" + output + "}");
+  if (answered) {
+    log += line("03.000", "response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done."}]})");
+  }
+  return log;
+}
+
+std::string exec_end(const std::string& aggregated, int exit_code) {
+  return R"({"type":"exec_command_end","call_id":"call_t","aggregated_output":")" + aggregated +
+         R"(","exit_code":)" + std::to_string(exit_code) + R"(,"status":"completed"})";
+}
+
+// The event says what the output logged and sent says: clean. It says the
+// command returned other text or another exit code: high. Where Codex may
+// honestly differ (either side cut down, unified exec's process outliving
+// its first output, an output never sent) a difference is a warning.
+TEST(WrappedLogs, CodexOutputEventsAreHeldToTheOutputSent) {
+  const std::string freeform = R"("Exit code: 1\nWall time: 0.2 seconds\nOutput:\nFAIL test_parse\n")";
+  std::string lines, sent_cut = R"("Exit code: 0\nWall time: 1 seconds\nTotal output lines: 300\nOutput:\nline 1\n[... omitted 298 of 300 lines ...]\nline 300\n")";
+  for (int i = 1; i <= 300; ++i) lines += "line " + std::to_string(i) + "\\n";
+  const std::string unified = R"("Chunk ID: 1\nWall time: 10 seconds\nProcess running with session ID 3\nOutput:\nbuilding\n")";
+  struct Case {
+    const char* what;
+    std::string log;
+    Severity worst;  // info: clean
+  };
+  const std::vector<Case> cases = {
+      {"the same output", codex_event_log("shell_command", freeform, exec_end("FAIL test_parse\\n", 1)), Severity::info},
+      {"another exit code", codex_event_log("shell_command", freeform, exec_end("FAIL test_parse\\n", 0)), Severity::high},
+      {"other text", codex_event_log("shell_command", freeform, exec_end("ok\\n", 1)), Severity::high},
+      {"the whole of an output sent cut down", codex_event_log("shell", sent_cut, exec_end(lines, 0)), Severity::info},
+      {"a cut output that ends otherwise", codex_event_log("shell", sent_cut, exec_end(lines + "all passed\\n", 0)),
+       Severity::warning},
+      {"unified exec's process going on", codex_event_log("exec_command", unified, exec_end("building\\ndone\\n", 0)),
+       Severity::warning},
+      {"an output never sent", codex_event_log("shell_command", freeform, exec_end("ok\\n", 1), false), Severity::warning},
+  };
+  for (const Case& c : cases) {
+    for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+      SCOPED_TRACE(std::string(c.what) + (order == WrapOrder::live ? " (live)" : " (late)"));
+      const Wrapped w = wrap_text_and_check(c.log, "rollout.jsonl", order, LogEdit::none);
+      EXPECT_VERDICT(w.report.verify, Verdict::verified);
+      const bool high = any_high(w.report);
+      const bool warned = has_finding(w.report, "GC04", Severity::warning, "Codex event");
+      EXPECT_EQ(high, c.worst == Severity::high) << describe(w.report);
+      EXPECT_EQ(warned, c.worst == Severity::warning) << describe(w.report);
+      if (c.worst == Severity::info) expect_clean(w.report);
     }
   }
 }
