@@ -237,6 +237,7 @@ std::string codex_log(bool legacy) {
   log += line("02.400", "response_item", R"({"type":"function_call_output","call_id":"call_2","output":"/w"})");
   log += line("03.000", "response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Fixed."}]})");
   if (!legacy) log += line("03.000", "event_msg", R"({"type":"agent_message","message":"Fixed."})");
+  if (!legacy) log += line("03.100", "event_msg", R"({"type":"task_complete","turn_id":"t1","last_agent_message":"Fixed."})");
   return log;
 }
 
@@ -499,9 +500,9 @@ TEST(WrappedLogs, ASecretRedactedOnTheWireButNotInTheLogIsNoEdit) {
   replace_first(R"("content":"Fix the parser")", R"("content":"Fix the parser, my key is )" + key + R"(, do not print it")");
   replace_first(R"("text":"Looking at it.")", R"("text":"Looking at it. Your key )" + key + R"( is exposed.")");
   replace_first(R"("input":{"command":"ls"})", R"("input":{"command":"export ANTHROPIC_API_KEY=)" + key + R"(; ls"})");
-  // And a Codex answer that repeats it, in its message item and event.
+  // And a Codex answer that repeats it, in its message item and events.
   std::string codex = codex_log(false);
-  for (const std::string member : {R"("text":")", R"("message":")"}) {
+  for (const std::string member : {R"("text":")", R"("message":")", R"("last_agent_message":")"}) {
     codex.replace(codex.find(member + "Fixed."), member.size() + 6, member + "Fixed. Key " + key + " rotated.");
   }
   for (const auto& [name, text] : std::vector<std::pair<std::string, std::string>>{{"rollout.jsonl", codex}, {"claude.jsonl", log}}) {
@@ -757,6 +758,10 @@ TEST(WrappedLogs, WhatTheWireCarriedCannotBeHiddenByAFlagOrADeletion) {
                                             fixtures::WireForm::same, 1);
   EXPECT_NE(event.result.edit_note.find("agent_reasoning"), std::string::npos);
   EXPECT_TRUE(has_finding(event.report, "GC04", Severity::high, "agent_reasoning"));
+  const Wrapped last = wrap_text_and_check(codex_log(false), "rollout.jsonl", WrapOrder::live, LogEdit::change_event_answer,
+                                           fixtures::WireForm::same, 1);
+  EXPECT_NE(last.result.edit_note.find("task_complete"), std::string::npos);
+  EXPECT_TRUE(has_finding(last.report, "GC04", Severity::high, "task_complete"));
 }
 
 // Honest forms beside those edits stay clean: a line Claude Code writes
