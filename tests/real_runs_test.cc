@@ -6,11 +6,15 @@
 // are read in place, never copied into the repository.
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "cheatcheck/scanner.h"
 #include "cheatcheck/secrets/redact.h"
+#include "cli/json_writer.h"
 #include "core/bodies.h"
+#include "core/json_strict.h"
+#include "core/sse.h"
 #include "fixtures/writer/tamper.h"
 #include "fixtures/writer/wrap.h"
 #include "tests/support.h"
@@ -503,7 +507,9 @@ TEST(WrappedLogs, ASecretRedactedOnTheWireButNotInTheLogIsNoEdit) {
   // And a Codex answer that repeats it, in its message item and events.
   std::string codex = codex_log(false);
   for (const std::string member : {R"("text":")", R"("message":")", R"("last_agent_message":")"}) {
-    codex.replace(codex.find(member + "Fixed."), member.size() + 6, member + "Fixed. Key " + key + " rotated.");
+    std::string with_key = member;
+    with_key.append("Fixed. Key ").append(key).append(" rotated.");
+    codex.replace(codex.find(member + "Fixed."), member.size() + 6, with_key);
   }
   for (const auto& [name, text] : std::vector<std::pair<std::string, std::string>>{{"rollout.jsonl", codex}, {"claude.jsonl", log}}) {
     for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
@@ -850,6 +856,110 @@ TEST(WrappedLogs, CodexOutputEventsAreHeldToTheOutputSent) {
       if (c.worst == Severity::info) expect_clean(w.report);
     }
   }
+}
+
+// The Claude Code log of one real Anthropic answer (a stream of
+// ../shared/corpora/real-sse): a prompt, then one assistant line per block as
+// Claude Code writes them, each block as the stream finished it (a provider-run
+// tool's result as its start carried it whole, text, thinking and inputs
+// from their deltas). Empty when the stream is not an Anthropic one.
+std::string claude_log_of_stream(const std::string& sse) {
+  struct Open {
+    std::string start, text, input, signature;
+  };
+  std::map<int64_t, Open> blocks;
+  std::string id, model;
+  simdjson::dom::parser parser;
+  auto text = [](simdjson::simdjson_result<simdjson::dom::element> r) {
+    std::string_view v;
+    return r.get(v) ? std::string_view() : v;
+  };
+  for_each_sse_event(sse, [&](std::string_view, std::string_view data) {
+    simdjson::dom::element e;
+    if (parser.parse(simdjson::padded_string(data)).get(e)) return true;
+    const std::string_view type = text(e["type"]);
+    int64_t index = 0;
+    if (e["index"].get(index)) index = 0;
+    if (type == "message_start") {
+      id = text(e["message"]["id"]);
+      model = text(e["message"]["model"]);
+    } else if (type == "content_block_start") {
+      blocks[index].start = simdjson::minify(e["content_block"]);
+    } else if (type == "content_block_delta") {
+      const std::string_view kind = text(e["delta"]["type"]);
+      Open& b = blocks[index];
+      if (kind == "text_delta") b.text += text(e["delta"]["text"]);
+      if (kind == "thinking_delta") b.text += text(e["delta"]["thinking"]);
+      if (kind == "signature_delta") b.signature += text(e["delta"]["signature"]);
+      if (kind == "input_json_delta") b.input += text(e["delta"]["partial_json"]);
+    }
+    return true;
+  });
+  if (id.empty()) return {};
+  auto json = [](std::string_view s) {
+    std::string out;
+    append_json_string(&out, s);
+    return out;
+  };
+  std::string log = claude_line("p0", "", "00.000", "user", R"({"role":"user","content":"Look it up"})");
+  std::string parent = "p0";
+  int n = 0;
+  for (const auto& [index, b] : blocks) {
+    simdjson::dom::element start;
+    if (parser.parse(simdjson::padded_string(b.start)).get(start)) continue;
+    const std::string_view type = text(start["type"]);
+    std::string block = b.start;
+    if (type == "text") {
+      if (b.text.empty()) continue;
+      block = R"({"type":"text","text":)" + json(b.text) + "}";
+    } else if (type == "thinking") {
+      block = R"({"type":"thinking","thinking":)" + json(b.text) + R"(,"signature":)" + json(b.signature) + "}";
+    } else if (type == "tool_use" || type == "server_tool_use" || type == "mcp_tool_use") {
+      block = R"({"type":)" + json(type) + R"(,"id":)" + json(text(start["id"])) + R"(,"name":)" + json(text(start["name"])) + R"(,"input":)" +
+              (b.input.empty() ? std::string("{}") : b.input) + "}";
+    } else if (!type.ends_with("_tool_result")) {
+      continue;
+    }
+    const std::string uuid = "a" + std::to_string(++n);
+    const std::string time = (n < 10 ? "0" : "") + std::to_string(n) + ".000";
+    log += claude_line(uuid, parent, time, "assistant",
+                       R"({"id":)" + json(id) + R"(,"model":)" + json(model) +
+                           R"(,"type":"message","role":"assistant","content":[)" + block + "]}");
+    parent = uuid;
+  }
+  return log;
+}
+
+// Real Anthropic streams with provider-run tools (web search with
+// citations, tool search, MCP, code execution, the text editor's): the
+// results in their real shapes, logged as streamed, are clean; each one
+// changed in the log, and each such call's input, is high.
+TEST(RealRuns, ProviderRunToolResultsInTheirRealShapes) {
+  const std::string dir = testing::corpora_dir();
+  if (dir.empty() || !std::filesystem::is_directory(dir + "/real-sse/streams")) {
+    GTEST_SKIP() << "../shared/corpora/real-sse not found (set GOALCUP_SHARED_DIR): the real-stream tests did not run";
+  }
+  size_t logs = 0, results = 0, calls = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir + "/real-sse/streams")) {
+    if (e.path().extension() != ".sse") continue;
+    const std::string log = claude_log_of_stream(testing::read_file(e.path().string()));
+    if (log.find("_tool_result\"") == std::string::npos) continue;
+    ++logs;
+    SCOPED_TRACE(e.path().filename().string());
+    for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+      expect_clean(wrap_text_and_check(log, "claude.jsonl", order, LogEdit::none).report);
+    }
+    for (size_t target = 0; target < 4; ++target) {
+      for (LogEdit edit : {LogEdit::change_server_tool_result, LogEdit::change_server_tool_call}) {
+        const Wrapped w = wrap_text_and_check(log, "claude.jsonl", WrapOrder::live, edit, fixtures::WireForm::same, target);
+        ASSERT_TRUE(w.result.edited);
+        (edit == LogEdit::change_server_tool_result ? results : calls) += 1;
+        EXPECT_TRUE(has_finding(w.report, "GC04", Severity::high, "")) << w.result.edit_note << "\n" << describe(w.report);
+      }
+    }
+  }
+  EXPECT_GE(logs, 5u) << "the real streams with provider-run tools were not all found";
+  RecordProperty("streams", static_cast<int>(logs));
 }
 
 }  // namespace
