@@ -210,7 +210,9 @@ bool read_codex_item(simdjson::dom::object item, NativeInfo& n, StrictJsonParser
   if (type == "message") {
     n.assistant = role == "assistant";
     n.user = !n.assistant;
-    if (n.assistant || role == "user") read_content(item, "output_text", n);
+    // Developer messages (permissions, collaboration modes, a model's
+    // instructions) are sent as logged, like the user's.
+    if (n.assistant || role == "user" || role == "developer") read_content(item, "output_text", n);
     return true;
   }
   if (one_of(type, {"function_call", "custom_tool_call"})) {

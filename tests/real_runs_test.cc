@@ -145,7 +145,8 @@ INSTANTIATE_TEST_SUITE_P(Edits, RealRunEdits,
                                            LogEdit::change_prompt, LogEdit::change_event_prompt,
                                            LogEdit::change_event_answer, LogEdit::change_tool_use_result,
                                            LogEdit::hide_prompt, LogEdit::drop_answer_text, LogEdit::change_reasoning,
-                                           LogEdit::relabel_synthetic, LogEdit::drop_assistant_lines),
+                                           LogEdit::relabel_synthetic, LogEdit::drop_assistant_lines,
+                                           LogEdit::change_developer_message),
                          [](const auto& edit_case) {
                            std::string n = fixtures::log_edit_names()[static_cast<size_t>(edit_case.param) - 1];
                            std::replace(n.begin(), n.end(), '-', '_');
@@ -218,6 +219,8 @@ std::string codex_log(bool legacy) {
                            : line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.58.0"})");
   if (legacy) log += "{\"record_type\":\"state\"}\r\n";
   else log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
+  // What Codex 0.135 tells the model as a developer message (its permissions).
+  if (!legacy) log += line("00.900", "response_item", R"({"type":"message","role":"developer","content":[{"type":"input_text","text":"<permissions instructions>Ask before writing.</permissions instructions>"}]})");
   log += line("01.000", "response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Fix it"}]})");
   if (!legacy) log += line("01.000", "event_msg", R"({"type":"user_message","message":"Fix it","images":[]})");
   // A summary of two parts (streamed by summary_index, joined by a blank
@@ -264,7 +267,7 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
         // and only Claude Code structured copies of results.
         const LogEdit edit = static_cast<LogEdit>(e);
         const bool event_edit = edit == LogEdit::change_event_prompt || edit == LogEdit::change_event_answer ||
-                                edit == LogEdit::change_event_output;
+                                edit == LogEdit::change_event_output || edit == LogEdit::change_developer_message;
         const bool claude_edit = edit == LogEdit::change_tool_use_result || edit == LogEdit::hide_prompt ||
                                  edit == LogEdit::relabel_synthetic || edit == LogEdit::answer_as_title ||
                                  edit == LogEdit::change_server_tool_result;

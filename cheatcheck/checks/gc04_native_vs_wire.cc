@@ -590,11 +590,12 @@ class Gc04 final : public Check {
   }
 
   // The user's words a request carries: each text part of a user message,
-  // and its parts joined (Codex logs a prompt of several parts as one).
+  // and its parts joined (Codex logs a prompt of several parts as one);
+  // and a Responses developer message's, which Codex logs the same way.
   void sent_prompts(simdjson::dom::element item) {
     simdjson::dom::object o;
     std::string_view role, text;
-    if (item.get(o) || json::string(o, "role", &role) != json::Get::ok || role != "user") return;
+    if (item.get(o) || json::string(o, "role", &role) != json::Get::ok || (role != "user" && role != "developer")) return;
     auto add = [&](std::string_view said) {
       // Each request re-sends the prompts before it: only a new one is
       // normalized and kept.
@@ -1425,8 +1426,8 @@ class Gc04 final : public Check {
         continue;
       }
       ctx.emit(finding("GC04", Severity::high, {p.seq},
-                       "The harness logged a user prompt that no request sent the model: what the user asked was "
-                       "changed in the log."),
+                       "The harness logged a user prompt (or Codex developer message) that no request sent the "
+                       "model: what the user asked, or the model was told, was changed in the log."),
                "prompt-not-sent:" + std::to_string(p.seq));
     }
     emit_counted(ctx, "GC04", Severity::info, loose,
