@@ -67,7 +67,11 @@ void read_content(simdjson::dom::object message, std::string_view text_type, Nat
     }
     // A provider-run tool's result (web_search_tool_result, ...): what the
     // model was given, which the answer's stream carried whole.
-    if (t.ends_with("_tool_result") && n.assistant) n.server_results.push_back({str(b, "tool_use_id"), member_digest(b, "content")});
+    simdjson::dom::element result;
+    if (t.ends_with("_tool_result") && n.assistant) {
+      n.server_results.push_back({str(b, "tool_use_id"), member_digest(b, "content"),
+                                  b.at_key("content").get(result) ? std::string("{}") : simdjson::minify(result)});
+    }
     if (t == "tool_result" && n.user) {
       n.results.push_back(str(b, "tool_use_id"));
       simdjson::dom::element c;

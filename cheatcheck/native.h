@@ -41,6 +41,7 @@ struct ResultCopy {
 struct ServerResult {
   std::string id;    // the call's id (tool_use_id)
   Digest content{};  // json::value_digest of the block's content
+  std::string text;  // the content minified: for a wire form the recorder stored redacted
 };
 
 // What a Codex event says a tool returned (the UI's copy of a call's

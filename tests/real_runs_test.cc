@@ -507,6 +507,8 @@ TEST(WrappedLogs, ASecretRedactedOnTheWireButNotInTheLogIsNoEdit) {
   replace_first(R"("content":"Fix the parser")", R"("content":"Fix the parser, my key is )" + key + R"(, do not print it")");
   replace_first(R"("text":"Looking at it.")", R"("text":"Looking at it. Your key )" + key + R"( is exposed.")");
   replace_first(R"("input":{"command":"ls"})", R"("input":{"command":"export ANTHROPIC_API_KEY=)" + key + R"(; ls"})");
+  // A web search's result that shows it (stored redacted in the stream, whole in the log).
+  replace_first(R"("title":"Parser guide")", R"("title":"Parser guide )" + key + R"(")");
   // And a Codex answer that repeats it, in its message item and events.
   std::string codex = codex_log(false);
   for (const std::string member : {R"("text":")", R"("message":")", R"("last_agent_message":")"}) {

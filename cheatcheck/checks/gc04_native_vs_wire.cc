@@ -199,12 +199,14 @@ struct WireServerResult {
   uint64_t seq = 0;
   Digest content{};
   Identity answer{};  // the streamed answer's message id
+  std::optional<std::string> redacted;  // the content minified, when the recorder redacted part of it
 };
 struct LoggedServerResult {
   uint64_t seq = 0;
   Identity key{};
   Digest content{};
   std::string id;  // clipped, for the finding
+  std::optional<std::string> text;  // the content minified, within kMaxKeptBytes
 };
 
 // A Codex event repeating a tool's output, as logged.
@@ -438,8 +440,10 @@ class Gc04 final : public Check {
         return true;
       }
       simdjson::dom::element content;
-      const Digest digest = block.at_key("content").get(content) ? json::empty_object_digest() : json::value_digest(content);
-      wire_server_results_.try_emplace(identity(id), WireServerResult{seq, digest, answer});
+      const bool absent = block.at_key("content").get(content) != simdjson::SUCCESS;
+      WireServerResult w{seq, absent ? json::empty_object_digest() : json::value_digest(content), answer, std::nullopt};
+      if (!absent && has_redaction(data)) w.redacted = kept_text(simdjson::minify(content));
+      wire_server_results_.try_emplace(identity(id), std::move(w));
       return true;
     });
   }
@@ -703,7 +707,7 @@ class Gc04 final : public Check {
     if (!n.assistant) return;
     for (const ServerResult& s : n.server_results) {
       if (logged_server_results_.size() < kMaxTracked) {
-        logged_server_results_.push_back({r.seq, identity(s.id), s.content, clip_text(s.id)});
+        logged_server_results_.push_back({r.seq, identity(s.id), s.content, clip_text(s.id), kept_text(s.text)});
       }
     }
     // What the user said before this answer was sent with it.
@@ -1064,6 +1068,12 @@ class Gc04 final : public Check {
       logged.insert(l.key);
       auto it = wire_server_results_.find(l.key);
       if (it != wire_server_results_.end() && it->second.content == l.content) continue;
+      // The recorder redacted a secret in what was streamed; the log keeps it.
+      const auto& sent = it == wire_server_results_.end() ? std::nullopt : it->second.redacted;
+      if (sent && l.text && matches_with_redactions(*sent, *l.text)) {
+        redacted_texts_.add(l.seq);
+        continue;
+      }
       if (it == wire_server_results_.end()) {
         ctx.emit(finding("GC04", Severity::high, {l.seq},
                          "The harness logged the result of provider-run tool call " + l.id + " (a web search, fetch "
