@@ -848,6 +848,9 @@ TEST(WrappedLogs, CodexOutputEventsAreHeldToTheOutputSent) {
       {"unified exec's process going on", codex_event_log("exec_command", unified, exec_end("building\\ndone\\n", 0)),
        Severity::warning},
       {"an output never sent", codex_event_log("shell_command", freeform, exec_end("ok\\n", 1), false), Severity::warning},
+      // What the command printed is not the header's exit code.
+      {"a printed exit code", codex_event_log("shell", R"("make: Process exited with code 3\n")", exec_end("make: Process exited with code 3\\n", 0)),
+       Severity::info},
   };
   for (const Case& c : cases) {
     for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {

@@ -256,8 +256,11 @@ std::optional<int64_t> stated_exit_code(std::string_view text, std::optional<sim
       json::integer(metadata, "exit_code", &code) == json::Get::ok) {
     return code;
   }
+  // Only in the header above "Output:", not in what the command printed.
+  const std::string_view header = text.substr(0, text.find("Output:\n"));
+  if (header.size() == text.size()) return std::nullopt;
   for (std::string_view lead : {std::string_view("Exit code: "), std::string_view("Process exited with code ")}) {
-    const size_t at = text.find(lead);
+    const size_t at = header.find(lead);
     if (at == std::string_view::npos || (lead.front() == 'E' && at != 0)) continue;
     size_t end = at + lead.size();
     const bool negative = end < text.size() && text[end] == '-';
