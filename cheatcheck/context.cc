@@ -126,11 +126,16 @@ const WireBody& Context::wire_body() {
   return *wire_;
 }
 
-bool Context::is_sse_response() {
+bool Context::is_answer_response() {
   std::string_view dir;
   if (json::string(record_->body, "dir", &dir) != json::Get::ok || dir != "response") return false;
   const std::string ct = header_value(*record_, "content-type");
-  return ct.find("text/event-stream") != std::string::npos || looks_like_sse(wire_body().content());
+  if (ct.find("text/event-stream") != std::string::npos || looks_like_sse(wire_body().content())) return true;
+  // A Message returned whole (Claude Code's non-streaming fallback).
+  const std::string_view content = wire_body().content();
+  if (content.empty() || content.front() != '{') return false;
+  if (!answer_) answer_ = rebuild_message(content, limits_);
+  return !answer_->message_id.empty();
 }
 
 const RebuiltAnswer& Context::answer() {

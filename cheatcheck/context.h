@@ -89,8 +89,10 @@ class Context {
   void begin_record(const Record& r);
   const NativeInfo& native();          // for kind native
   const WireBody& wire_body();         // for kind wire: read_wire_body(), valid for this record
-  const RebuiltAnswer& answer();       // for an SSE wire response
-  bool is_sse_response();
+  const RebuiltAnswer& answer();  // for a wire response that is an answer
+  // A response carrying a model's answer: an event stream, or a Message
+  // returned whole (a request without "stream").
+  bool is_answer_response();
   // The wire body's content parsed as JSON, for a request whose content
   // opens with '{' (GC04 reads it; the secret scan then reads its strings
   // instead of parsing the body again). Lives until the next record.

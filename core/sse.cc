@@ -115,6 +115,20 @@ class Rebuilder {
     }
   }
 
+  // A Message returned whole (a request without "stream"): what a stream's
+  // message_start gives whole, finished. Anything else is no answer.
+  void on_message(std::string_view json) {
+    ++out_.events;
+    auto root = parser_.parse_copy(json, -1);
+    if (!root || get_str(*root, "type") != "message") {
+      ++out_.bad_events;
+      return;
+    }
+    out_.provider = RebuiltAnswer::Provider::anthropic;
+    start_message(*root);
+    out_.finished = true;
+  }
+
   RebuiltAnswer finish() {
     for (auto& [index, b] : blocks_) {
       RebuiltBlock out{b.kind, b.type, {}, -1};
@@ -153,19 +167,7 @@ class Rebuilder {
     if (type == "error" || (type.empty() && child(e, "error"))) {
       take_error(e);
     } else if (type == "message_start") {
-      auto m = child(e, "message");
-      out_.message_id = get_str(m, "id");
-      out_.model = get_str(m, "model");
-      anthropic_usage(child(m, "usage"));
-      // A message may start with its content given whole (a turn resumed
-      // after a client tool ran inside code execution starts with the next
-      // call): those blocks come first, by their place in the content.
-      simdjson::dom::array content;
-      if (m && !(*m)["content"].get(content)) {
-        int64_t at = 0;
-        for (auto cb : content) start_block(block(at++), cb);
-      }
-      if (const std::string stop = get_str(m, "stop_reason"); !stop.empty()) out_.stop_reason = stop;
+      start_message(child(e, "message"));
     } else if (type == "content_block_start") {
       start_block(block(index), child(e, "content_block"));
     } else if (type == "content_block_delta") {
@@ -188,6 +190,23 @@ class Rebuilder {
     } else if (type == "message_stop") {
       out_.finished = true;
     }
+  }
+
+  // A message's id, model and usage, and the content it starts with: a
+  // message may start with its content given whole (a turn resumed after a
+  // client tool ran inside code execution starts with the next call; a
+  // Message returned whole holds all of it): those blocks come first, by
+  // their place in the content.
+  void start_message(std::optional<simdjson::dom::element> m) {
+    out_.message_id = get_str(m, "id");
+    out_.model = get_str(m, "model");
+    anthropic_usage(child(m, "usage"));
+    simdjson::dom::array content;
+    if (m && !(*m)["content"].get(content)) {
+      int64_t at = 0;
+      for (auto cb : content) start_block(block(at++), cb);
+    }
+    if (const std::string stop = get_str(m, "stop_reason"); !stop.empty()) out_.stop_reason = stop;
   }
 
   // A content block as it starts (in content_block_start, or whole in
@@ -424,6 +443,12 @@ std::vector<std::string_view> RebuiltAnswer::text_blocks() const {
     if (b.kind == RebuiltBlock::Kind::text) out.push_back(b.text);
   }
   return out;
+}
+
+RebuiltAnswer rebuild_message(std::string_view json_body, const Limits& limits) {
+  Rebuilder r(limits);
+  r.on_message(json_body);
+  return r.finish();
 }
 
 RebuiltAnswer rebuild_answer(std::string_view sse_body, const Limits& limits) {

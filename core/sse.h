@@ -84,5 +84,9 @@ struct RebuiltAnswer {
 // Each data event is parsed under `limits` (the run's --max-depth and
 // --max-line-bytes); an event past them counts as a bad event.
 RebuiltAnswer rebuild_answer(std::string_view sse_body, const Limits& limits);
+// An Anthropic Message returned whole (a request without "stream", as
+// Claude Code's non-streaming fallback sends): the same answer, finished.
+// A body that is no Message gives an answer with no message_id.
+RebuiltAnswer rebuild_message(std::string_view json_body, const Limits& limits);
 
 }  // namespace goalcup

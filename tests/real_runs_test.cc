@@ -402,7 +402,8 @@ TEST(WrappedLogs, OtherWireFormsOfAnHonestLogAreCleanAndEditsStayHigh) {
       {"claude.jsonl", claude_log()}, {"rollout.jsonl", codex_log(false)}, {"long.jsonl", codex_long_log()}};
   const std::vector<std::pair<WireForm, std::string>> forms = {
       {WireForm::blocks, ""}, {WireForm::spacing, "white space"}, {WireForm::nfd, "white space or Unicode"},
-      {WireForm::truncate, "cut down"}, {WireForm::reminders, "system-reminder"}, {WireForm::compressed, ""}};
+      {WireForm::truncate, "cut down"}, {WireForm::reminders, "system-reminder"}, {WireForm::compressed, ""},
+      {WireForm::nonstreamed, ""}};
   for (const auto& [name, log] : logs) {
     for (const auto& [form, info] : forms) {
       SCOPED_TRACE(name + " form " + std::to_string(static_cast<int>(form)));
@@ -430,7 +431,7 @@ TEST(RealRuns, OtherWireFormsOfHonestRealLogsAreClean) {
   using fixtures::WireForm;
   for (const auto& log : logs) {
     for (WireForm form : {WireForm::blocks, WireForm::spacing, WireForm::nfd, WireForm::truncate, WireForm::reminders,
-                          WireForm::redacted, WireForm::compressed}) {
+                          WireForm::redacted, WireForm::compressed, WireForm::nonstreamed}) {
       SCOPED_TRACE(log.filename().string() + " form " + std::to_string(static_cast<int>(form)));
       const Wrapped w = wrap_text_and_check(testing::read_file(log.string()), log.filename().string(), WrapOrder::late, LogEdit::none, form);
       EXPECT_VERDICT(w.report.verify, Verdict::verified);

@@ -319,7 +319,7 @@ class Gc04 final : public Check {
       too_many_ = true;
       return;
     }
-    if (r.kind == Kind::wire && ctx.is_sse_response()) {
+    if (r.kind == Kind::wire && ctx.is_answer_response()) {
       wire_answer(r, ctx.answer(), ctx);
     } else if (r.kind == Kind::wire) {
       wire_request(r, ctx);
@@ -429,26 +429,45 @@ class Gc04 final : public Check {
     }
   }
 
-  // The results of provider-run tools an Anthropic answer streamed, each
-  // whole in its block's start: the block's content, by the call's id.
+  // The results of provider-run tools an Anthropic answer carried, each
+  // whole in its block's start (or in the Message returned whole): the
+  // block's content, by the call's id.
   void wire_server_results(std::string_view body, const Identity& answer, uint64_t seq, StrictJsonParser& parser) {
+    if (!looks_like_sse(body)) {
+      auto root = parser.parse_copy(body, static_cast<int64_t>(seq));
+      simdjson::dom::object message;
+      simdjson::dom::array content;
+      if (!root || root->get(message) || json::array(message, "content", &content) != json::Get::ok) return;
+      for (auto block : content) {
+        simdjson::dom::object b;
+        if (!block.get(b)) wire_server_result(b, answer, seq);
+      }
+      return;
+    }
     for_each_sse_event(body, [&](std::string_view, std::string_view data) {
       if (!holds(data, "content_block_start") || !holds(data, "_tool_result")) return true;
       auto root = parser.parse_copy(data, static_cast<int64_t>(seq));
       simdjson::dom::object event, block;
-      std::string_view type, id;
-      if (!root || root->get(event) || json::object(event, "content_block", &block) != json::Get::ok ||
-          json::string(block, "type", &type) != json::Get::ok || !type.ends_with("_tool_result") ||
-          json::string(block, "tool_use_id", &id) != json::Get::ok || wire_server_results_.size() >= kMaxTracked) {
-        return true;
-      }
-      simdjson::dom::element content;
-      const bool absent = block.at_key("content").get(content) != simdjson::SUCCESS;
-      WireServerResult w{seq, absent ? json::empty_object_digest() : json::value_digest(content), answer, std::nullopt};
-      if (!absent && has_redaction(data)) w.redacted = kept_text(simdjson::minify(content));
-      wire_server_results_.try_emplace(identity(id), std::move(w));
+      if (!root || root->get(event) || json::object(event, "content_block", &block) != json::Get::ok) return true;
+      wire_server_result(block, answer, seq);
       return true;
     });
+  }
+
+  void wire_server_result(simdjson::dom::object block, const Identity& answer, uint64_t seq) {
+    std::string_view type, id;
+    if (json::string(block, "type", &type) != json::Get::ok || !type.ends_with("_tool_result") ||
+        json::string(block, "tool_use_id", &id) != json::Get::ok || wire_server_results_.size() >= kMaxTracked) {
+      return;
+    }
+    simdjson::dom::element content;
+    const bool absent = block.at_key("content").get(content) != simdjson::SUCCESS;
+    WireServerResult w{seq, absent ? json::empty_object_digest() : json::value_digest(content), answer, std::nullopt};
+    if (!absent) {
+      std::string whole = simdjson::minify(content);
+      if (has_redaction(whole)) w.redacted = kept_text(whole);
+    }
+    wire_server_results_.try_emplace(identity(id), std::move(w));
   }
 
   // The model's reasoning as streamed: Anthropic thinking blocks (joined,

@@ -98,7 +98,7 @@ class Gc05 final : public Check {
   std::string_view id() const override { return "GC05"; }
 
   void on_record(const Record& r, Context& ctx) override {
-    if (r.kind == Kind::wire && ctx.is_sse_response()) {
+    if (r.kind == Kind::wire && ctx.is_answer_response()) {
       if (wire_keys_.size() < kMaxTracked) wire_keys(ctx.answer(), wire_keys_);
       keep_redacted(ctx.answer());
     } else if (r.kind == Kind::tunnel) {
