@@ -45,9 +45,11 @@ std::string wrap(std::string_view raw, const std::string& indent) {
     std::string_view line = text.substr(0, nl);
     text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
     do {
+      // Only the next `width` columns are measured: measuring the whole
+      // rest of the line at each cut made one long line quadratic.
+      const size_t max = prefix_bytes(line, width);
       size_t cut = line.size();
-      if (columns(line) > width) {
-        const size_t max = prefix_bytes(line, width);
+      if (max < line.size()) {
         cut = line.rfind(' ', max);
         if (cut == std::string_view::npos || cut == 0) cut = max;
       }

@@ -1130,6 +1130,33 @@ TEST(HostileBodies, UnansweredRequestsDoNotPileUp) {
   }
 }
 
+// One unbroken line of answer text of many megabytes: the text
+// conversation wraps it in time linear in its length (it measured the rest
+// of the line at each cut: 4 MB took 35 s, 20 MB over two minutes). A hang
+// guard, not a speed target: quadratic, 16 MB takes ten minutes; linear,
+// well under a second. (A request's inputs are clipped before they are
+// wrapped.)
+TEST(HostileBodies, TheTextConversationWrapsAMultiMegabyteLineInLinearTime) {
+  const size_t bytes = kMeasureBounds ? (16u << 20) : (2u << 20);
+  std::string line;
+  while (line.size() < bytes) line += (line.size() / 64) % 2 == 0 ? "x=1;" : "a word ";  // runs with and without spaces
+  std::string sse = R"(data:{"type":"message_start","message":{"id":"msg_1","model":"m"}})" "\n\n"
+                    R"(data:{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}})" "\n\n";
+  for (size_t at = 0; at < line.size(); at += 1 << 16) {
+    sse += R"(data:{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":")" + line.substr(at, 1 << 16) +
+           "\"}}\n\n";
+  }
+  sse += "data:{\"type\":\"message_stop\"}\n\n";
+  const std::string path = put("one-long-answer-line.jsonl",
+                               wire_record(0, "request", R"({"model":"m","messages":[{"role":"user","content":"go"}]})") +
+                                   wire_record(1, "response", sse));
+  const Outcome o = run_measured({GOALCUP_INSPECT_BIN, "conversation", path});
+  EXPECT_FALSE(o.killed);
+  EXPECT_EQ(o.exit_code, 1) << o.out.substr(0, 400);  // two records: no chain
+  EXPECT_LT(o.seconds, kHardSeconds / 3.0) << "the text conversation of a " << bytes / (1 << 20) << " MiB line";
+  EXPECT_NE(o.out.find("\n    x=1;x=1;"), std::string::npos) << o.out.substr(0, 2000);  // wrapped to the width
+}
+
 // A stream of 500,000 content blocks: the first 1,024 are kept apart, the
 // rest merged into one with their text; no view holds an entry per block.
 TEST(HostileBodies, AStreamOfHalfAMillionBlocksIsBounded) {
