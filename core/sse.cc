@@ -62,6 +62,7 @@ bool one_of(std::string_view s, std::initializer_list<std::string_view> names) {
 // (Anthropic's index, OpenAI's output_index, or order of first appearance
 // for Chat Completions), which is their order in the answer.
 struct Block {
+  int64_t key = 0;  // its key in the rebuilder's map
   RebuiltBlock::Kind kind = RebuiltBlock::Kind::other;
   std::string type;
   std::string text;
@@ -90,11 +91,24 @@ RebuiltBlock::Kind anthropic_kind(std::string_view type) {
 constexpr size_t kMaxBlocks = 1024;
 constexpr int64_t kOverflow = INT64_MAX;
 
+// Where a piece of a strand came from: the strand (a block's text or a
+// tool call's input), the event, the JSON pointer of its string.
+enum class Strand : uint8_t { text, input };
+struct PieceSource {
+  int64_t block;
+  Strand strand;
+  size_t event;
+  std::string_view pointer;
+};
+using PieceSink = std::function<void(const PieceSource&, std::string_view piece)>;
+
 class Rebuilder {
  public:
-  explicit Rebuilder(const Limits& limits) : parser_(limits) {}
+  explicit Rebuilder(const Limits& limits, const PieceSink* sink = nullptr) : parser_(limits), sink_(sink) {}
 
-  void on_event(std::string_view data) {
+  // `rank`: the event's rank among the dispatched events.
+  void on_event(std::string_view data, size_t rank) {
+    event_ = rank;
     ++out_.events;
     auto root = parser_.parse_copy(data, -1);
     if (!root) {
@@ -125,7 +139,7 @@ class Rebuilder {
       return;
     }
     out_.provider = RebuiltAnswer::Provider::anthropic;
-    start_message(*root);
+    start_message(*root, "");
     out_.finished = true;
   }
 
@@ -167,9 +181,9 @@ class Rebuilder {
     if (type == "error" || (type.empty() && child(e, "error"))) {
       take_error(e);
     } else if (type == "message_start") {
-      start_message(child(e, "message"));
+      start_message(child(e, "message"), "/message");
     } else if (type == "content_block_start") {
-      start_block(block(index), child(e, "content_block"));
+      start_block(block(index), child(e, "content_block"), "/content_block");
     } else if (type == "content_block_delta") {
       auto d = child(e, "delta");
       const std::string kind = get_str(d, "type");
@@ -180,9 +194,9 @@ class Rebuilder {
                  : kind == "input_json_delta" ? RebuiltBlock::Kind::tool_call
                                               : b.kind;
       }
-      if (kind == "text_delta") b.text += get_str(d, "text");
-      else if (kind == "thinking_delta") b.text += get_str(d, "thinking");
-      else if (kind == "input_json_delta") b.call.input += get_str(d, "partial_json");
+      if (kind == "text_delta") join(b, Strand::text, get_str(d, "text"), "/delta/text");
+      else if (kind == "thinking_delta") join(b, Strand::text, get_str(d, "thinking"), "/delta/thinking");
+      else if (kind == "input_json_delta") join(b, Strand::input, get_str(d, "partial_json"), "/delta/partial_json");
     } else if (type == "message_delta") {
       const std::string stop = get_str(child(e, "delta"), "stop_reason");
       if (!stop.empty()) out_.stop_reason = stop;
@@ -197,21 +211,26 @@ class Rebuilder {
   // client tool ran inside code execution starts with the next call; a
   // Message returned whole holds all of it): those blocks come first, by
   // their place in the content.
-  void start_message(std::optional<simdjson::dom::element> m) {
+  // `at`: the message's JSON pointer in its event ("" for a Message whole).
+  void start_message(std::optional<simdjson::dom::element> m, std::string_view at) {
     out_.message_id = get_str(m, "id");
     out_.model = get_str(m, "model");
     anthropic_usage(child(m, "usage"));
     simdjson::dom::array content;
     if (m && !(*m)["content"].get(content)) {
-      int64_t at = 0;
-      for (auto cb : content) start_block(block(at++), cb);
+      int64_t n = 0;
+      for (auto cb : content) {
+        const std::string place = std::string(at) + "/content/" + std::to_string(n);
+        start_block(block(n++), cb, place);
+      }
     }
     if (const std::string stop = get_str(m, "stop_reason"); !stop.empty()) out_.stop_reason = stop;
   }
 
   // A content block as it starts (in content_block_start, or whole in
-  // message_start): its kind, and the id, name, input or text it opens with.
-  static void start_block(Block& b, std::optional<simdjson::dom::element> cb) {
+  // message_start, at `place`): its kind, and the id, name, input or text it
+  // opens with.
+  void start_block(Block& b, std::optional<simdjson::dom::element> cb, const std::string& place) {
     b.type = get_str(cb, "type");
     b.kind = anthropic_kind(b.type);
     if (b.kind == RebuiltBlock::Kind::tool_call) {
@@ -222,9 +241,9 @@ class Rebuilder {
     } else if (b.kind == RebuiltBlock::Kind::tool_result) {
       b.text = get_str(cb, "tool_use_id");
     } else if (b.kind == RebuiltBlock::Kind::thinking) {
-      b.text += get_str(cb, "thinking");  // +=: blocks past kMaxBlocks share one
+      join(b, Strand::text, get_str(cb, "thinking"), place + "/thinking");  // joined: blocks past kMaxBlocks share one
     } else {
-      b.text += get_str(cb, "text");
+      join(b, Strand::text, get_str(cb, "text"), place + "/text");
     }
   }
 
@@ -259,19 +278,19 @@ class Rebuilder {
     } else if (type == "response.output_text.delta" || type == "response.refusal.delta") {
       Block& b = block(index);
       b.kind = RebuiltBlock::Kind::text;
-      b.text += get_str(e, "delta");
+      join(b, Strand::text, get_str(e, "delta"), "/delta");
     } else if (type == "response.reasoning_summary_text.delta" || type == "response.reasoning_text.delta") {
       Block& b = block(index);
       b.kind = RebuiltBlock::Kind::reasoning;
       const int64_t part = get_int(e, "summary_index");
-      if (part != b.summary_index && !b.text.empty()) b.text += "\n\n";
+      if (part != b.summary_index && !b.text.empty()) join(b, Strand::text, "\n\n", "");
       b.summary_index = part;
-      b.text += get_str(e, "delta");
+      join(b, Strand::text, get_str(e, "delta"), "/delta");
     } else if (type == "response.function_call_arguments.delta" || type == "response.custom_tool_call_input.delta" ||
                type == "response.code_interpreter_call_code.delta" || type == "response.mcp_call_arguments.delta") {
       Block& b = block(index);
       b.kind = RebuiltBlock::Kind::tool_call;
-      b.call.input += get_str(e, "delta");
+      join(b, Strand::input, get_str(e, "delta"), "/delta");
     }
   }
 
@@ -352,19 +371,22 @@ class Rebuilder {
     auto delta = child(choice, "delta");
     for (const char* key : {"reasoning_content", "reasoning"}) {
       const std::string r = get_str(delta, key);
-      if (!r.empty()) chat_block(-2, RebuiltBlock::Kind::reasoning).text += r;
+      if (!r.empty()) join(chat_block(-2, RebuiltBlock::Kind::reasoning), Strand::text, r, std::string("/choices/0/delta/") + key);
     }
     const std::string content = get_str(delta, "content");
-    if (!content.empty()) chat_block(-1, RebuiltBlock::Kind::text).text += content;
+    if (!content.empty()) join(chat_block(-1, RebuiltBlock::Kind::text), Strand::text, content, "/choices/0/delta/content");
     simdjson::dom::array calls;
     if (!delta || (*delta)["tool_calls"].get(calls)) return;
+    size_t at = 0;
     for (auto c : calls) {
       Block& b = chat_block(get_int(c, "index"), RebuiltBlock::Kind::tool_call);
       b.type = b.call.kind = "function";
       if (const std::string id = get_str(c, "id"); !id.empty()) b.call.id = id;
       auto fn = child(c, "function");
       if (const std::string name = get_str(fn, "name"); !name.empty()) b.call.name = name;
-      b.call.input += get_str(fn, "arguments");
+      const std::string place = sink_ ? "/choices/0/delta/tool_calls/" + std::to_string(at) + "/function/arguments" : "";
+      join(b, Strand::input, get_str(fn, "arguments"), place);
+      ++at;
     }
   }
 
@@ -385,12 +407,25 @@ class Rebuilder {
   // all later ones share (their text is kept, in stream order).
   Block& block(int64_t index) {
     if (auto it = blocks_.find(index); it != blocks_.end()) return it->second;
-    if (blocks_.size() < kMaxBlocks) return blocks_[index];
-    ++out_.blocks_merged;
-    return blocks_[kOverflow];
+    if (blocks_.size() >= kMaxBlocks) {
+      ++out_.blocks_merged;
+      index = kOverflow;
+    }
+    Block& b = blocks_[index];
+    b.key = index;
+    return b;
+  }
+
+  // Appends a piece of streamed text to a block's text or its call's input,
+  // and tells the sink (if any) where it came from.
+  void join(Block& b, Strand strand, std::string_view piece, std::string_view pointer) {
+    (strand == Strand::text ? b.text : b.call.input) += piece;
+    if (sink_ && !piece.empty()) (*sink_)(PieceSource{b.key, strand, event_, pointer}, piece);
   }
 
   StrictJsonParser parser_;
+  const PieceSink* sink_;
+  size_t event_ = 0;
   RebuiltAnswer out_;
   std::map<int64_t, Block> blocks_;
   std::map<int64_t, int64_t> chat_order_;
@@ -403,23 +438,32 @@ bool looks_like_sse(std::string_view body) {
          body.starts_with("id:") || body.starts_with("retry:");
 }
 
-void for_each_sse_event(std::string_view body,
-                        const std::function<bool(std::string_view, std::string_view)>& on_event) {
+namespace {
+
+// The one reading of an event stream: `on_event(event, data, data_lines)`
+// for each dispatched event (data lines joined with LF, as the SSE spec
+// says), stopping when it returns false. With `kSpans`, `data_lines` says
+// where each data line of the event sits.
+template <bool kSpans, typename F>
+void read_events(std::string_view body, F&& on_event) {
   std::string_view event;
   std::string data;
   bool has_data = false;
-  while (!body.empty()) {
+  std::vector<SseLineSpan> lines;
+  for (size_t pos = 0; pos < body.size();) {
     // A line ends in CRLF, LF or CR alone (the WHATWG event stream grammar).
-    const size_t end = body.find_first_of("\r\n");
-    const std::string_view line = body.substr(0, end);
-    size_t next = end == std::string_view::npos ? body.size() : end + 1;
-    if (end != std::string_view::npos && body[end] == '\r' && next < body.size() && body[next] == '\n') ++next;
-    body.remove_prefix(next);
+    const size_t end = std::min(body.find_first_of("\r\n", pos), body.size());
+    size_t next = end == body.size() ? end : end + 1;
+    if (end < body.size() && body[end] == '\r' && next < body.size() && body[next] == '\n') ++next;
+    const std::string_view line = body.substr(pos, end - pos);
+    const size_t begin = pos;
+    pos = next;
     if (line.empty()) {
-      if (has_data && !on_event(event, data)) return;
+      if (has_data && !on_event(event, data, lines)) return;
       event = {};
       data.clear();
       has_data = false;
+      if constexpr (kSpans) lines.clear();
       continue;
     }
     if (line.front() == ':') continue;  // a comment
@@ -432,9 +476,41 @@ void for_each_sse_event(std::string_view body,
       if (has_data) data += '\n';
       data += value;
       has_data = true;
+      if constexpr (kSpans) lines.push_back({begin, begin + line.size(), next});
     }
   }
-  if (has_data) on_event(event, data);  // a stream cut before its blank line
+  if (has_data) on_event(event, data, lines);  // a stream cut before its blank line
+}
+
+// Rebuilds `sse_body`, telling `sink` (if any) where each joined piece came from.
+RebuiltAnswer rebuild(std::string_view sse_body, const Limits& limits, const PieceSink* sink) {
+  Rebuilder r(limits, sink);
+  size_t rank = 0;
+  read_events<false>(sse_body, [&](std::string_view, std::string_view data, const std::vector<SseLineSpan>&) {
+    if (data != "[DONE]") r.on_event(data, rank);
+    ++rank;
+    return true;
+  });
+  return r.finish();
+}
+
+}  // namespace
+
+void for_each_sse_event(std::string_view body,
+                        const std::function<bool(std::string_view, std::string_view)>& on_event) {
+  read_events<false>(body, [&](std::string_view event, std::string_view data, const std::vector<SseLineSpan>&) {
+    return on_event(event, data);
+  });
+}
+
+void for_each_sse_event_lines(
+    std::string_view body,
+    const std::function<void(size_t rank, std::string_view data, const std::vector<SseLineSpan>& data_lines)>& on_event) {
+  size_t rank = 0;
+  read_events<true>(body, [&](std::string_view, std::string_view data, const std::vector<SseLineSpan>& lines) {
+    on_event(rank++, data, lines);
+    return true;
+  });
 }
 
 std::vector<std::string_view> RebuiltAnswer::text_blocks() const {
@@ -451,13 +527,20 @@ RebuiltAnswer rebuild_message(std::string_view json_body, const Limits& limits) 
   return r.finish();
 }
 
-RebuiltAnswer rebuild_answer(std::string_view sse_body, const Limits& limits) {
-  Rebuilder r(limits);
-  for_each_sse_event(sse_body, [&](std::string_view, std::string_view data) {
-    if (data != "[DONE]") r.on_event(data);
-    return true;
-  });
-  return r.finish();
+RebuiltAnswer rebuild_answer(std::string_view sse_body, const Limits& limits) { return rebuild(sse_body, limits, nullptr); }
+
+std::vector<SseStrand> sse_strands(std::string_view sse_body, const Limits& limits) {
+  std::vector<SseStrand> strands;
+  std::map<std::pair<int64_t, Strand>, size_t> index;  // (block, strand) -> place in `strands`
+  const PieceSink sink = [&](const PieceSource& from, std::string_view piece) {
+    auto [it, fresh] = index.try_emplace({from.block, from.strand}, strands.size());
+    if (fresh) strands.emplace_back();
+    SseStrand& s = strands[it->second];
+    s.pieces.push_back({from.event, std::string(from.pointer), s.text.size(), piece.size()});
+    s.text += piece;
+  };
+  (void)rebuild(sse_body, limits, &sink);
+  return strands;
 }
 
 }  // namespace goalcup

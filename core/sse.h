@@ -89,4 +89,35 @@ RebuiltAnswer rebuild_answer(std::string_view sse_body, const Limits& limits);
 // A body that is no Message gives an answer with no message_id.
 RebuiltAnswer rebuild_message(std::string_view json_body, const Limits& limits);
 
+// A text the rebuild joins from the strings of several events (a block's
+// text, thinking or reasoning summary, a tool call's streamed input), with
+// where each piece came from. The rebuild itself reports them, so every
+// delta kind it joins is here and no other list of them can fall behind:
+// the secret engine scans the joined texts, and the redaction and the
+// masking of a credential split across deltas edit the pieces found here.
+// A text an item gives whole (a finished output item, a tool input given at
+// its block's start) is one string of one event, not a strand.
+struct SseStrand {
+  struct Piece {
+    size_t event = 0;     // its event's rank among the stream's dispatched events
+    std::string pointer;  // JSON pointer of its string in the event's data; "" for text the rebuild put between parts
+    size_t at = 0, length = 0;  // its span of `text`
+  };
+  std::string text;
+  std::vector<Piece> pieces;
+};
+// The strands of a stream, in the order of their first piece.
+std::vector<SseStrand> sse_strands(std::string_view sse_body, const Limits& limits);
+
+// Where one dispatched event's data lines sit in the body: each line from
+// `begin` to `end` (its line end excluded), the next line starting at `next`.
+struct SseLineSpan {
+  size_t begin = 0, end = 0, next = 0;
+};
+// Calls `on_event(rank, data, data_lines)` for each dispatched event,
+// ranked as sse_strands() ranks them.
+void for_each_sse_event_lines(
+    std::string_view body,
+    const std::function<void(size_t rank, std::string_view data, const std::vector<SseLineSpan>& data_lines)>& on_event);
+
 }  // namespace goalcup

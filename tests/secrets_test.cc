@@ -973,6 +973,8 @@ TEST(Decoders, Base64RunsClassifyEveryByteValue) {
 }  // namespace goalcup::cheat
 
 #include "cheatcheck/secrets/redact.h"
+#include "core/sha256.h"
+#include "core/sse.h"
 
 namespace goalcup::cheat {
 namespace {
@@ -1024,6 +1026,95 @@ TEST(Redact, SecretsSplitAcrossDeltas) {
   const RebuiltAnswer a = rebuild_answer(*out, Limits{});
   ASSERT_EQ(a.tool_calls.size(), 1u);
   EXPECT_EQ(a.tool_calls[0].input, "your key is [REDACTED:anthropic-key] ok");
+}
+
+// What an answer streamed, joined: every block's text and every tool's input.
+std::string streamed(const RebuiltAnswer& a) {
+  std::string out;
+  for (const auto& b : a.blocks) out += b.text;
+  for (const auto& c : a.tool_calls) out += c.input;
+  return out;
+}
+
+// `key` as the text of a delta kind: in prose, or a string of a tool's JSON
+// input (there also spelled with a \u escape, which the scan decodes).
+std::string said(const testing::DeltaKind& kind, const std::string& key, bool escaped = false) {
+  if (!kind.json) return "the key is " + key + " ok";
+  return R"({"command":"echo the key is )" + (escaped ? "\\u00" + to_hex(key.substr(0, 1)) + key.substr(1) : key) +
+         R"( ok"})";
+}
+
+// The rebuild reports each piece it joins (sse_strands): a strand is the
+// text the engine scans, for every delta kind, and nothing else.
+TEST(SseStrands, AreTheTextsTheRebuildJoins) {
+  for (const auto& kind : testing::delta_kinds()) {
+    SCOPED_TRACE(kind.name);
+    const std::string text = said(kind, "sk-ant-api03-" + testing::random_chars(93, 5) + "AA");
+    const std::string sse = testing::split_delta_stream(kind, text);
+    const auto strands = sse_strands(sse, Limits{});
+    ASSERT_EQ(strands.size(), 1u);
+    EXPECT_EQ(strands[0].text, text);
+    EXPECT_EQ(streamed(rebuild_answer(sse, Limits{})), text);
+    EXPECT_EQ(strands[0].pieces.size(), (text.size() + 6) / 7);
+  }
+  // A stream that joins nothing has no strand.
+  EXPECT_TRUE(sse_strands("event: ping\ndata: {\"type\":\"ping\"}\n\n", Limits{}).empty());
+}
+
+// Whatever delta kind a stream split a key over, the redaction replaces it
+// (found in the text the rebuild joins): no piece left, the answer
+// rebuilt around the marker. A stream without it is left as it was.
+TEST(Redact, SecretsSplitAcrossEveryDeltaKindTheRebuildJoins) {
+  const std::string key = "sk-ant-api03-" + testing::random_chars(93, 31) + "AA";
+  Redactor red(std::vector<KnownSecret>{{key, "anthropic-key", ""}}, Limits{});
+  SecretEngine engine{Limits{}};
+  for (const auto& kind : testing::delta_kinds()) {
+    for (const bool escaped : {false, true}) {
+      if (escaped && !kind.json) continue;
+      SCOPED_TRACE(kind.name + (escaped ? " (\\u escaped)" : ""));
+      const std::string sse = testing::split_delta_stream(kind, said(kind, key, escaped));
+      std::vector<SecretHit> hits;
+      engine.scan(sse, "", &hits);
+      ASSERT_FALSE(hits.empty()) << "the engine joins this kind";
+      auto out = red.redact(sse);
+      ASSERT_TRUE(out);
+      EXPECT_EQ(streamed(rebuild_answer(*out, Limits{})), said(kind, "[REDACTED:anthropic-key]"));
+      hits.clear();
+      engine.scan(*out, "", &hits);
+      EXPECT_TRUE(hits.empty()) << *out;
+      for (size_t at = 0; at + 6 <= key.size(); at += 6) EXPECT_EQ(out->find(key.substr(at, 6)), std::string::npos) << *out;
+    }
+  }
+  EXPECT_FALSE(red.redact(testing::split_delta_stream(testing::delta_kinds()[0], "nothing to hide in here")).has_value());
+}
+
+// A trace that leaks in a request's query string and across deltas of
+// every kind is redacted, passes its own scan and verifies under the dev
+// key; a trace with nothing to redact comes out with no secret replaced.
+TEST(Redact, QueryStringsAndDeltasOfEveryKindComeOutClean) {
+  const testing::LeakyTrace leaky = testing::leaky_trace("leaky.jsonl");
+  const std::string out = testing::temp_dir() + "/leaky-redacted.jsonl";
+  std::filesystem::remove(out);
+  auto r = redact_trace(leaky.path, out, testing::source_path("fixtures/keys/dev-key.json"), Limits{});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->secrets, leaky.secrets.size());
+  const std::string copy = testing::read_file(out);
+  for (const auto& secret : leaky.secrets) {
+    for (size_t at = 0; at + 8 <= secret.size(); at += 8) EXPECT_EQ(copy.find(secret.substr(at, 8)), std::string::npos) << secret;
+  }
+  EXPECT_NE(copy.find("key=[REDACTED:google-api]"), std::string::npos);
+  Keyring ring = testing::dev_keyring();
+  WalkOptions opt;
+  opt.keyring = &ring;
+  EXPECT_VERDICT(walk_trace(out, opt), Verdict::verified);
+  for (const auto& f : scan_file(out, Limits{}, Policy{}).findings) ADD_FAILURE() << f.message;
+
+  const std::string clean = testing::write_temp("clean.jsonl", fixtures::join(testing::valid_trace()));
+  auto none = redact_trace(clean, testing::temp_dir() + "/clean-redacted.jsonl",
+                           testing::source_path("fixtures/keys/dev-key.json"), Limits{});
+  ASSERT_TRUE(none.ok()) << none.error().message;
+  EXPECT_EQ(none->secrets, 0u);
+  EXPECT_EQ(none->records_changed, 0u);
 }
 
 TEST(Redact, CodexPatchSplitAcrossDeltasComesOutClean) {
@@ -1318,6 +1409,21 @@ TEST(Mask, CredentialsShowAsTheirFindingsPreviewWhereverTheySit) {
   EXPECT_EQ(decoded, "key " + preview);
   EXPECT_EQ(m.count(), 1u);  // one credential, three places
   EXPECT_FALSE(m.mask("nothing secret here, only words and numbers 12345").has_value());
+}
+
+// A key split across deltas of any kind the rebuild joins shows as its
+// preview in the rebuilt answer, and no piece of it stays in the events.
+TEST(Mask, SecretsSplitAcrossEveryDeltaKindShowAsTheirPreview) {
+  const std::string key = "sk-ant-api03-" + testing::random_chars(93, 32) + "AA";
+  CredentialMasker m{Limits{}};
+  for (const auto& kind : testing::delta_kinds()) {
+    SCOPED_TRACE(kind.name);
+    const std::string masked = m.masked(testing::split_delta_stream(kind, said(kind, key)));
+    EXPECT_EQ(streamed(rebuild_answer(masked, Limits{})), said(kind, mask_secret(key)));  // (which shows its prefix)
+    for (size_t at = 12; at + 6 <= key.size(); at += 6) EXPECT_EQ(masked.find(key.substr(at, 6)), std::string::npos) << masked;
+  }
+  const std::string plain = testing::split_delta_stream(testing::delta_kinds()[0], "nothing to hide in here");
+  EXPECT_EQ(m.masked(plain), plain);
 }
 
 }  // namespace

@@ -10,6 +10,9 @@
 #include <fstream>
 #include <iterator>
 
+#include "cli/json_writer.h"
+#include "core/sha256.h"
+
 namespace goalcup::testing {
 
 std::string source_path(const std::string& relative) { return std::string(GOALCUP_SOURCE_DIR) + "/" + relative; }
@@ -48,6 +51,149 @@ std::string random_chars(size_t n, uint32_t seed, std::string_view alphabet) {
     out += alphabet[x % alphabet.size()];
   }
   return out;
+}
+
+const std::vector<DeltaKind>& delta_kinds() {
+  static const std::vector<DeltaKind> kinds{
+      {"text_delta", false},
+      {"thinking_delta", false},
+      {"input_json_delta", true},
+      {"response.output_text.delta", false},
+      {"response.refusal.delta", false},
+      {"response.reasoning_summary_text.delta", false},
+      {"response.reasoning_text.delta", false},
+      {"response.function_call_arguments.delta", true},
+      {"response.custom_tool_call_input.delta", false},
+      {"response.code_interpreter_call_code.delta", false},
+      {"response.mcp_call_arguments.delta", true},
+      {"chat:content", false},
+      {"chat:reasoning_content", false},
+      {"chat:reasoning", false},
+      {"chat:tool_calls", true},
+  };
+  return kinds;
+}
+
+namespace {
+
+std::string sse_event(std::string_view type, const std::string& data) {
+  return (type.empty() ? std::string() : "event: " + std::string(type) + "\n") + "data: " + data + "\n\n";
+}
+
+// One delta of `kind` carrying `piece` (a JSON string literal).
+std::string delta_event(const std::string& kind, const std::string& piece) {
+  if (kind == "text_delta" || kind == "thinking_delta" || kind == "input_json_delta") {
+    const std::string member = kind == "text_delta" ? "text" : kind == "thinking_delta" ? "thinking" : "partial_json";
+    return sse_event("content_block_delta", R"({"type":"content_block_delta","index":0,"delta":{"type":")" + kind +
+                                                R"(",")" + member + "\":" + piece + "}}");
+  }
+  if (kind.starts_with("response.")) {
+    return sse_event(kind, R"({"type":")" + kind + R"(","output_index":0,"summary_index":0,"delta":)" + piece + "}");
+  }
+  const std::string member = kind.substr(5);
+  const std::string delta = member == "tool_calls"
+                                ? R"({"tool_calls":[{"index":0,"function":{"arguments":)" + piece + "}}]}"
+                                : "{\"" + member + "\":" + piece + "}";
+  return sse_event("", R"({"id":"chatcmpl-1","model":"gpt-4o","choices":[{"index":0,"delta":)" + delta + "}]}");
+}
+
+// What opens the stream, so that the deltas build the block they belong to.
+std::string stream_start(const std::string& kind) {
+  if (kind == "text_delta" || kind == "thinking_delta" || kind == "input_json_delta") {
+    const std::string block = kind == "text_delta"       ? R"({"type":"text","text":""})"
+                              : kind == "thinking_delta" ? R"({"type":"thinking","thinking":""})"
+                                                         : R"({"type":"tool_use","id":"toolu_1","name":"Bash","input":{}})";
+    return sse_event("message_start", R"({"type":"message_start","message":{"id":"msg_1","model":"claude-sonnet-4-5"}})") +
+           sse_event("content_block_start", R"({"type":"content_block_start","index":0,"content_block":)" + block + "}");
+  }
+  if (kind.starts_with("response.")) {
+    const std::string item = kind.find("code_interpreter") != std::string::npos ? R"({"type":"code_interpreter_call","id":"ci_1"})"
+                             : kind.find("custom_tool") != std::string::npos    ? R"({"type":"custom_tool_call","call_id":"call_1","name":"apply_patch"})"
+                             : kind.find("function_call") != std::string::npos  ? R"({"type":"function_call","call_id":"call_1","name":"shell"})"
+                             : kind.find("mcp_call") != std::string::npos       ? R"({"type":"mcp_call","id":"mcp_1","name":"lookup"})"
+                             : kind.find("reasoning") != std::string::npos      ? R"({"type":"reasoning","id":"rs_1"})"
+                                                                                : R"({"type":"message","id":"msg_1"})";
+    return sse_event("response.created", R"({"type":"response.created","response":{"id":"resp_1","model":"gpt-5"}})") +
+           sse_event("response.output_item.added", R"({"type":"response.output_item.added","output_index":0,"item":)" + item + "}");
+  }
+  if (kind == "chat:tool_calls") {
+    return sse_event("", R"({"id":"chatcmpl-1","model":"gpt-4o","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,)"
+                         R"("id":"call_1","type":"function","function":{"name":"shell","arguments":""}}]}}]})");
+  }
+  return "";
+}
+
+std::string stream_end(const std::string& kind) {
+  if (kind.starts_with("response.")) {
+    return sse_event("response.completed", R"({"type":"response.completed","response":{"id":"resp_1","status":"completed"}})");
+  }
+  if (kind.starts_with("chat:")) {
+    return sse_event("", R"({"id":"chatcmpl-1","model":"gpt-4o","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]})") +
+           sse_event("", "[DONE]");
+  }
+  return sse_event("content_block_stop", R"({"type":"content_block_stop","index":0})") +
+         sse_event("message_stop", R"({"type":"message_stop"})");
+}
+
+}  // namespace
+
+std::string split_delta_stream(const DeltaKind& kind, std::string_view text, size_t piece) {
+  std::string out = stream_start(kind.name);
+  for (size_t at = 0; at < text.size(); at += piece) {
+    std::string q;
+    append_json_string(&q, text.substr(at, piece));
+    out += delta_event(kind.name, q);
+  }
+  return out + stream_end(kind.name);
+}
+
+std::string wire_body_json(uint64_t exchange, std::string_view dir_fields, std::string_view host, std::string_view body,
+                           std::string_view headers_json) {
+  std::string q;
+  append_json_string(&q, body);
+  return R"({"conn":1,"exchange":)" + std::to_string(exchange) + "," + std::string(dir_fields) + R"(,"host":")" + std::string(host) + R"(","headers":)" +
+         std::string(headers_json) + R"(,"body":)" + q + R"(,"encoding":"utf8","size":)" + std::to_string(body.size()) +
+         R"(,"sha256":")" + digest_ref(sha256(body)) + R"(","redactions":[],"complete":true})";
+}
+
+LeakyTrace leaky_trace(const std::string& name) {
+  LeakyTrace t;
+  fixtures::Lines lines;
+  auto b = trace_builder([&](const std::string& l) { lines.push_back(l); });
+  const std::string login = "glpat-" + random_chars(20, 7), query_key = "AIza" + random_chars(35, 8),
+                    bearer = random_chars(48, 9);
+  t.secrets = {login, query_key, bearer};
+  std::string header;
+  JsonWriter hw(&header);
+  hw.begin_object().field("format", "goalcup-trace").field("version", 0).field("entry_id", b.entry_id()).field("run_id", b.run_id());
+  hw.key("recorder").begin_object().field("name", "goalcup-fixture").field("version", "0.1.0").end_object();
+  hw.key("connector").begin_object().field("id", "x").field("version", "1.4.0").field("digest", digest_ref(sha256("x"))).end_object();
+  hw.key("participant").begin_object().field("login", login).field("repo", "fixture/goal-cup-entry").end_object();
+  hw.field("created_at", b.now_text()).end_object();
+  b.add("header", header);
+  b.add_start_receipt();
+  b.add("launch", R"({"capture":{"decrypt":[{"host":"api.example.com","paths":["/v1/messages"]}],"tunnel":[]}})");
+  const auto& kinds = delta_kinds();
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    const std::string key = "sk-ant-api03-" + random_chars(93, 100 + static_cast<uint32_t>(i)) + "AA";
+    t.secrets.push_back(key);
+    const std::string text = kinds[i].json ? R"({"command":"echo the key is )" + key + R"( ok"})" : "the key is " + key + " ok";
+    const std::string request = R"({"model":"m","stream":true,"messages":[{"role":"user","content":"go"}]})";
+    const std::string path = i == 0 ? "/v1/messages?beta=true&key=" + query_key : "/v1/messages";
+    const std::string headers = i == 0 ? R"([["authorization","Bearer )" + bearer + R"("]])" : "[]";
+    b.tick(100);
+    const uint64_t req = b.add("wire", wire_body_json(i, R"("dir":"request","method":"POST","path":")" + path + "\"",
+                                                      "api.example.com", request, headers));
+    if (i == 0) t.request_seq = req;
+    b.tick(100);
+    t.response_seqs.push_back(b.add("wire", wire_body_json(i, R"("dir":"response","status":200)", "api.example.com",
+                                                           split_delta_stream(kinds[i], text, text.size() / 2 + 1))));
+  }
+  b.add_exit(0);
+  b.add_seal("exit");
+  b.add_seal_ack();
+  t.path = write_temp(name, fixtures::join(lines));
+  return t;
 }
 
 fixtures::TraceBuilder trace_builder(fixtures::TraceBuilder::Sink sink) {

@@ -54,6 +54,40 @@ CommandResult run_command(const std::string& command);
 std::string random_chars(size_t n, uint32_t seed = 1,
                          std::string_view alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
 
+// A delta kind of a streamed answer: its name in the stream (Chat
+// Completions kinds as "chat:content"...), and whether what it streams is
+// JSON (a tool's arguments) rather than text.
+struct DeltaKind {
+  std::string name;
+  bool json = false;
+};
+// Every delta kind the providers stream an answer's text, thinking,
+// reasoning or a tool's input in (and inspect rebuilds, core/sse.cc).
+const std::vector<DeltaKind>& delta_kinds();
+// An answer's event stream in which `text` (JSON for a kind that streams
+// JSON) reaches the client in deltas of `kind` of `piece` bytes each, so
+// that a credential in it is split across deltas.
+std::string split_delta_stream(const DeltaKind& kind, std::string_view text, size_t piece = 7);
+// A wire record's body JSON for `body` in exchange `exchange` of
+// connection 1: `dir_fields` are "dir" and what goes with it
+// ("\"dir\":\"response\",\"status\":200").
+std::string wire_body_json(uint64_t exchange, std::string_view dir_fields, std::string_view host, std::string_view body,
+                           std::string_view headers_json = "[]");
+
+// A sealed trace (dev key) with credentials where a recorder's redactor
+// may miss them: the participant's login in the header, a key in a
+// request's query string, a bearer token no rule knows in its
+// authorization header, and an answer of each of delta_kinds() with a key
+// split in two across its deltas. `secrets` are all of them; `response_seqs`
+// the answers' seqs, in delta_kinds() order.
+struct LeakyTrace {
+  std::string path;
+  std::vector<std::string> secrets;
+  std::vector<uint64_t> response_seqs;
+  uint64_t request_seq = 0;  // the request with the query string and the header
+};
+LeakyTrace leaky_trace(const std::string& name);
+
 std::string write_temp(const std::string& name, const std::string& bytes);
 std::string read_file(const std::string& path);  // the bytes; "" if unreadable
 std::string temp_dir();

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "cheatcheck/context.h"
@@ -30,32 +31,91 @@ constexpr int kMaxDepth = 6;
 // redaction marker of its rule.
 std::string marker(const KnownSecret& k) { return k.replacement.empty() ? "[REDACTED:" + k.rule + "]" : k.replacement; }
 
-// The delta string of an SSE data object, and where it sits.
-struct DeltaRef {
-  size_t event = 0;          // index of the event in the stream
-  std::vector<std::string> path;
-  std::string text;
-};
+// The JSON pointer of a member or element under `at` ("/delta" + "text").
+std::string child_pointer(const std::string& at, std::string_view token) {
+  std::string out = at + "/";
+  for (char c : token) {
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out += c;
+  }
+  return out;
+}
 
-// Re-serializes `e`, putting `value` at `path`.
-void write_replacing(JsonWriter& w, simdjson::dom::element e, const std::vector<std::string>& path, size_t depth,
-                     const std::string& value) {
+// Re-serializes `e` (at JSON pointer `at`), each string named by an edit's
+// pointer replaced by its value.
+void write_edited(JsonWriter& w, simdjson::dom::element e, const std::string& at,
+                  const std::vector<std::pair<std::string, std::string>>& edits) {
+  const auto under = [&](const std::string& p) {
+    return std::any_of(edits.begin(), edits.end(), [&](const auto& x) {
+      return x.first == p || (x.first.size() > p.size() && x.first.starts_with(p) && x.first[p.size()] == '/');
+    });
+  };
+  const auto write_child = [&](simdjson::dom::element v, const std::string& p) {
+    const auto exact = std::find_if(edits.begin(), edits.end(), [&](const auto& x) { return x.first == p; });
+    if (exact != edits.end() && v.is_string()) w.value(exact->second);
+    else if (under(p)) write_edited(w, v, p, edits);
+    else write_dom(w, v);
+  };
   simdjson::dom::object o;
-  if (depth < path.size() && !e.get(o)) {
+  simdjson::dom::array a;
+  if (!e.get(o)) {
     w.begin_object();
-    for (auto field : o) {
-      w.key(field.key);
-      if (field.key == path[depth]) {
-        if (depth + 1 == path.size()) w.value(value);
-        else write_replacing(w, field.value, path, depth + 1, value);
-      } else {
-        write_dom(w, field.value);
-      }
+    for (auto f : o) {
+      w.key(f.key);
+      write_child(f.value, child_pointer(at, f.key));
     }
     w.end_object();
-    return;
+  } else if (!e.get(a)) {
+    w.begin_array();
+    size_t i = 0;
+    for (auto v : a) write_child(v, child_pointer(at, std::to_string(i++)));
+    w.end_array();
+  } else {
+    write_dom(w, e);
   }
-  write_dom(w, e);
+}
+
+// An edit of one streamed piece: the string at `pointer` in the data of
+// event `event` becomes `value`.
+struct PieceEdit {
+  size_t event;
+  std::string pointer, value;
+};
+
+// `body` with each edited event's data written again: its JSON
+// re-serialized with the edits, on its first data line; its other data
+// lines (a data JSON over several lines) dropped.
+std::optional<std::string> apply_piece_edits(std::string_view body, const std::vector<PieceEdit>& edits,
+                                             const Limits& limits) {
+  std::map<size_t, std::vector<std::pair<std::string, std::string>>> by_event;
+  for (const auto& e : edits) by_event[e.event].emplace_back(e.pointer, e.value);
+  struct Cut {
+    size_t from, to;
+    std::string with;
+  };
+  std::vector<Cut> cuts;
+  StrictJsonParser parser{limits};
+  for_each_sse_event_lines(body, [&](size_t rank, std::string_view data, const std::vector<SseLineSpan>& lines) {
+    auto it = by_event.find(rank);
+    if (it == by_event.end() || lines.empty()) return;
+    auto root = parser.parse_copy(data, -1);
+    if (!root) return;
+    std::string json;
+    JsonWriter w(&json);
+    write_edited(w, *root, "", it->second);
+    cuts.push_back({lines.front().begin, lines.front().end, "data: " + json});
+    for (size_t i = 1; i < lines.size(); ++i) cuts.push_back({lines[i].begin, lines[i].next, ""});
+  });
+  if (cuts.empty()) return std::nullopt;
+  std::string out;
+  size_t at = 0;
+  for (const Cut& c : cuts) {  // in body order
+    out.append(body.substr(at, c.from - at)).append(c.with);
+    at = c.to;
+  }
+  out.append(body.substr(at));
+  return out;
 }
 
 }  // namespace
@@ -94,31 +154,38 @@ bool Redactor::plain(std::string& s) const {
 }
 
 // Secrets visible only after \u or %XX decoding: found in the decoded text,
-// replaced in the encoded one over the exact span that encoded them.
-bool Redactor::mapped(std::string& s, bool percent) const {
+// at the exact span of `s` that encoded them.
+void Redactor::mapped_spans(std::string_view s, bool percent, std::vector<Span>* spans) const {
   std::string decoded;
   std::vector<uint32_t> src;
   const bool any = percent ? decode_percent(s, &decoded, &src) : (has_escapes(s) && decode_escapes(s, &decoded, &src));
-  if (!any) return false;
-  struct Span {
-    size_t from, to;
-    std::string with;
-  };
-  std::vector<Span> spans;
+  if (!any) return;
   for (const auto& k : secrets_) {
     for (size_t p = decoded.find(k.text); p != std::string::npos && !k.text.empty(); p = decoded.find(k.text, p + 1)) {
       const size_t end = p + k.text.size();
-      spans.push_back({src[p], end < src.size() ? src[end] : s.size(), marker(k)});
+      spans->push_back({src[p], end < src.size() ? src[end] : s.size(), marker(k)});
     }
   }
-  if (spans.empty()) return false;
-  std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.from > b.from; });
+}
+
+// Non-overlapping spans, the last first (so that replacing them in order
+// keeps the offsets of the rest valid).
+void Redactor::last_first(std::vector<Span>* spans) {
+  std::sort(spans->begin(), spans->end(), [](const Span& a, const Span& b) { return a.from > b.from; });
   size_t floor = SIZE_MAX;
-  for (const auto& sp : spans) {  // from the end, so offsets stay valid; overlaps skipped
-    if (sp.to > floor) continue;
-    s.replace(sp.from, sp.to - sp.from, sp.with);
+  std::erase_if(*spans, [&](const Span& sp) {
+    if (sp.to > floor) return true;  // overlaps one after it
     floor = sp.from;
-  }
+    return false;
+  });
+}
+
+bool Redactor::mapped(std::string& s, bool percent) const {
+  std::vector<Span> spans;
+  mapped_spans(s, percent, &spans);
+  if (spans.empty()) return false;
+  last_first(&spans);
+  for (const auto& sp : spans) s.replace(sp.from, sp.to - sp.from, sp.with);
   return true;
 }
 
@@ -173,92 +240,50 @@ std::optional<std::string> Redactor::json(std::string_view text, int depth) cons
   return out;
 }
 
-// A secret split across deltas: the first delta it touches gets the marker
-// where the secret began, the others lose their share of it.
+// Every known secret in `s`, plainly or spelled with \u escapes or %XX.
+std::vector<Redactor::Span> Redactor::secret_spans(std::string_view s) const {
+  std::vector<Span> spans;
+  for (const auto& k : secrets_) {
+    for (size_t p = s.find(k.text); p != std::string::npos && !k.text.empty(); p = s.find(k.text, p + 1)) {
+      spans.push_back({p, p + k.text.size(), marker(k)});
+    }
+  }
+  mapped_spans(s, false, &spans);
+  mapped_spans(s, true, &spans);
+  last_first(&spans);
+  return spans;
+}
+
+// A secret split across deltas, found in the text the rebuild joins from
+// them (sse_strands: every delta kind the secret engine's join reads): the
+// first piece it touches gets the marker where the secret began, the
+// others lose their share of it.
 std::optional<std::string> Redactor::sse(std::string_view text) const {
-  // Split into events, keeping each event's lines.
-  std::vector<std::string> events;
-  for (size_t pos = 0; pos < text.size();) {
-    size_t end = text.find("\n\n", pos);
-    end = end == std::string_view::npos ? text.size() : end + 2;
-    events.emplace_back(text.substr(pos, end - pos));
-    pos = end;
-  }
-  StrictJsonParser parser{limits_};
-  std::map<std::string, std::vector<DeltaRef>> blocks;  // per content block / output item
-  for (size_t i = 0; i < events.size(); ++i) {
-    const size_t d = events[i].find("data: ");
-    if (d == std::string::npos) continue;
-    const size_t nl = events[i].find('\n', d);
-    auto root = parser.parse_copy(std::string_view(events[i]).substr(d + 6, nl - d - 6), -1);
-    if (!root) continue;
-    std::string_view type, dt, str;
-    simdjson::dom::element e;
-    if (root->at_key("type").get(type)) continue;
-    std::vector<std::string> path;
-    std::string block;
-    if (type == "content_block_delta" && !root->at_pointer("/delta/type").get(e) && !e.get(dt)) {
-      path = {"delta", dt == "text_delta" ? "text" : dt == "input_json_delta" ? "partial_json" : ""};
-      int64_t idx = 0;
-      if (root->at_key("index").get(idx)) idx = 0;
-      block = "a" + std::to_string(idx);
-    } else if (type == "response.output_text.delta" || type == "response.function_call_arguments.delta" ||
-               type == "response.custom_tool_call_input.delta") {
-      path = {"delta"};
-      int64_t idx = 0;
-      if (root->at_key("output_index").get(idx)) idx = 0;
-      block = "o" + std::to_string(idx) + std::string(type);
-    } else {
-      continue;
-    }
-    if (path.back().empty() || root->at_pointer("/" + path[0] + (path.size() > 1 ? "/" + path[1] : "")).get(e) ||
-        e.get(str)) {
-      continue;
-    }
-    blocks[block].push_back({i, path, std::string(str)});
-  }
-  bool changed = false;
-  for (auto& [name, deltas] : blocks) {
-    std::string joined;
-    std::vector<size_t> starts;
-    for (const auto& d : deltas) {
-      starts.push_back(joined.size());
-      joined += d.text;
-    }
-    for (const auto& k : secrets_) {
-      for (size_t p = joined.find(k.text); p != std::string::npos && !k.text.empty(); p = joined.find(k.text, p + 1)) {
-        const size_t end = p + k.text.size();
-        for (size_t j = 0; j < deltas.size(); ++j) {
-          const size_t a = starts[j], b = a + deltas[j].text.size();
-          if (b <= p || a >= end) continue;
-          const size_t from = std::max(a, p) - a, to = std::min(b, end) - a;
-          deltas[j].text.replace(from, to - from, a <= p ? marker(k) : "");
-          changed = true;
-        }
-        // Rebuild the joined view after the edit for further matches.
-        joined.clear();
-        for (size_t j = 0; j < deltas.size(); ++j) {
-          starts[j] = joined.size();
-          joined += deltas[j].text;
-        }
+  std::vector<PieceEdit> edits;
+  for (const SseStrand& strand : sse_strands(text, limits_)) {
+    const std::vector<Span> spans = secret_spans(strand.text);
+    if (spans.empty()) continue;
+    std::vector<std::string> pieces;
+    for (const auto& p : strand.pieces) pieces.push_back(strand.text.substr(p.at, p.length));
+    for (const Span& sp : spans) {  // the last first: a piece's earlier offsets stay valid
+      bool marked = false;
+      for (size_t j = 0; j < pieces.size(); ++j) {
+        const auto& p = strand.pieces[j];
+        if (p.at + p.length <= sp.from || p.at >= sp.to || p.pointer.empty()) continue;  // a separator cannot be edited
+        const size_t from = std::max(p.at, sp.from) - p.at, to = std::min(p.at + p.length, sp.to) - p.at;
+        pieces[j].replace(from, to - from, marked ? "" : sp.with);
+        marked = true;
       }
     }
-    if (!changed) continue;
-    for (const auto& d : deltas) {
-      std::string& ev = events[d.event];
-      const size_t ds = ev.find("data: "), nl = ev.find('\n', ds);
-      auto root = parser.parse_copy(std::string_view(ev).substr(ds + 6, nl - ds - 6), -1);
-      if (!root) continue;
-      std::string data;
-      JsonWriter w(&data);
-      write_replacing(w, *root, d.path, 0, d.text);
-      ev.replace(ds + 6, nl - ds - 6, data);
+    for (size_t j = 0; j < pieces.size(); ++j) {
+      const auto& p = strand.pieces[j];
+      if (!p.pointer.empty() && pieces[j] != std::string_view(strand.text).substr(p.at, p.length)) {
+        edits.push_back({p.event, p.pointer, std::move(pieces[j])});
+      }
     }
   }
-  if (!changed) return std::nullopt;
-  std::string out;
-  for (const auto& ev : events) out += ev;
-  return out;
+  if (edits.empty()) return std::nullopt;
+  return apply_piece_edits(text, edits, limits_);
 }
 
 std::optional<std::string> Redactor::redact(std::string_view text, int depth) const {
@@ -371,29 +396,33 @@ void write_headers_without_coding(JsonWriter& w, simdjson::dom::element headers)
   w.end_array();
 }
 
+// A member of a record's body, redacted: a string as such, arrays and
+// objects (argv, headers...) as JSON.
+void write_redacted(JsonWriter& w, simdjson::dom::element value, const Redactor& red, bool* changed) {
+  std::string_view s;
+  if (!value.get(s)) {
+    auto x = red.redact(s);
+    *changed |= x.has_value();
+    w.value(x ? std::string_view(*x) : s);
+    return;
+  }
+  std::string inner;
+  JsonWriter iw(&inner);
+  write_dom(iw, value);
+  auto x = red.redact(inner);
+  *changed |= x.has_value();
+  w.raw(x ? *x : inner);
+}
+
 // The body of one record, rewritten.
 std::string rewrite_body(const Record& r, const Redactor& red, bool* changed) {
   std::string out;
   JsonWriter w(&out);
   if (r.kind != Kind::wire) {
-    std::function<void(simdjson::dom::element)> walk;
     w.begin_object();
     for (auto f : r.body) {
       w.key(f.key);
-      std::string_view s;
-      if (!f.value.get(s)) {
-        auto x = red.redact(s);
-        *changed |= x.has_value();
-        w.value(x ? std::string_view(*x) : s);
-      } else {
-        simdjson::dom::element e = f.value;
-        std::string inner;
-        JsonWriter iw(&inner);
-        write_dom(iw, e);
-        auto x = red.redact(inner);  // arrays and objects (argv, headers...) as JSON
-        *changed |= x.has_value();
-        w.raw(x ? *x : inner);
-      }
+      write_redacted(w, f.value, red, changed);
     }
     w.end_object();
     return out;
@@ -423,8 +452,10 @@ std::string rewrite_body(const Record& r, const Redactor& red, bool* changed) {
       auto x = red.redact(inner);
       *changed |= x.has_value();
       w.raw(x ? *x : inner);
-    } else {
+    } else if (f.key == "body" || f.key == "sha256" || f.key == "redactions") {
       write_dom(w, f.value);
+    } else {
+      write_redacted(w, f.value, red, changed);  // the path and its query string, ...
     }
   }
   w.end_object();

@@ -31,8 +31,16 @@ class Redactor {
   std::optional<std::string> redact(std::string_view text, int depth = 0) const;
 
  private:
+  // A span of a text that spells a secret, and what replaces it.
+  struct Span {
+    size_t from, to;
+    std::string with;
+  };
   bool plain(std::string& s) const;
+  void mapped_spans(std::string_view s, bool percent, std::vector<Span>* spans) const;
+  static void last_first(std::vector<Span>* spans);
   bool mapped(std::string& s, bool percent) const;
+  std::vector<Span> secret_spans(std::string_view s) const;
   std::optional<std::string> json(std::string_view text, int depth) const;
   std::optional<std::string> sse(std::string_view text) const;
   bool base64_runs(std::string& s, int depth) const;
