@@ -204,6 +204,7 @@ int main(int argc, char** argv) {
   if (*summary) {
     Summary s = summarize(trace, wopt);
     if (report_unreadable(s.verify)) return 2;
+    if (!show_secrets) mask_summary(s, masker);
     summary_printer(view_format, style).print(std::cout, s);
     return status_of(s.verify);
   }
@@ -236,7 +237,7 @@ int main(int argc, char** argv) {
     auto verified = verify_first(trace, input, wopt);
     if (!verified) return 2;
     const VerdictView verdict(*verified);
-    if (*records) (void)list_records(input.path(), wopt, filter, view_format, style, verdict);
+    if (*records) (void)list_records(input.path(), wopt, filter, view_format, style, verdict, show_secrets ? nullptr : &masker);
     else (void)print_conversation(input.path(), wopt, view_format, style, verdict, show_secrets ? nullptr : &masker);
     return status_of(*verified);
   }

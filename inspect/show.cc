@@ -219,7 +219,7 @@ class ShowVisitor final : public RecordVisitor {
     // Read on to the end: the verdict and the marks need the whole chain.
     if (line.index != seq_) return true;
     if (masker_ && line.bytes.size() < kMaskWholeLineBelow) {
-      if (auto masked = masker_->mask(line.bytes)) return render_masked(std::move(*masked), line, hash);
+      if (auto masked = masker_->mask_record(line.bytes)) return render_masked(std::move(*masked), line, hash);
     }
     render(r, line, hash);
     return true;
@@ -254,10 +254,22 @@ class ShowVisitor final : public RecordVisitor {
   cheat::CredentialMasker* masker_;
 };
 
+// A record's description, its credentials masked (a token in a path's
+// query string) when there is a masker: before it is cut to fit, so that
+// the cut never leaves a piece of one.
+std::string described(const Record& r, BodyParsers& parsers, cheat::CredentialMasker* masker) {
+  std::string d = describe(r, parsers);
+  if (masker) {
+    if (auto m = masker->mask(d)) d = std::move(*m);
+  }
+  return d;
+}
+
 // One fixed-width line per record: seq, time of day to the millisecond,
 // its mark, kind, and as much of the description as fits the width. The
 // date is a line of its own whenever it changes.
-std::string record_line(const Record& r, char mark, std::string* date, const Style& st, BodyParsers& parsers) {
+std::string record_line(const Record& r, char mark, std::string* date, const Style& st, BodyParsers& parsers,
+                        cheat::CredentialMasker* masker) {
   const std::string t = format_time(r.t);  // 2026-11-21T02:49:01.913000000Z
   std::string out;
   if (t.compare(0, 10, *date) != 0) {
@@ -269,7 +281,7 @@ std::string record_line(const Record& r, char mark, std::string* date, const Sty
   std::string kind = fit_columns(safe_text(r.kind_text), 13);
   kind.resize(kind.size() + 14 - columns(kind), ' ');
   const size_t used = head.size() + 12 + 3 + 14;
-  const std::string what = fit_columns(safe_text(describe(r, parsers)), kWidth - std::min(kWidth, used));
+  const std::string what = fit_columns(safe_text(described(r, parsers, masker)), kWidth - std::min(kWidth, used));
   const std::string marked = mark == ' ' ? " " : st.paint(std::string(1, mark), Color::red);
   return out + head + st.paint(t.substr(11, 12), Color::dim) + " " + marked + " " + kind + what + "\n";
 }
@@ -290,11 +302,12 @@ class RecordListPrinter {
 
 class TextRecordList final : public RecordListPrinter {
  public:
-  TextRecordList(const Style& st, const VerdictView& v, const Limits& limits) : st_(st), verdict_(v), parsers_(limits) {
+  TextRecordList(const Style& st, const VerdictView& v, const Limits& limits, cheat::CredentialMasker* masker)
+      : st_(st), verdict_(v), parsers_(limits), masker_(masker) {
     print_text(std::cout, verdict_.banner(st_, true), st_);
   }
   void record(const Record& r, const Line&) override {
-    print_text(std::cout, record_line(r, verdict_.mark_char(r.seq), &date_, st_, parsers_), st_);
+    print_text(std::cout, record_line(r, verdict_.mark_char(r.seq), &date_, st_, parsers_, masker_), st_);
   }
   // Listed too, marked, so that the list never skips over the fault it is
   // meant to show.
@@ -312,16 +325,18 @@ class TextRecordList final : public RecordListPrinter {
   const VerdictView& verdict_;
   std::string date_;
   BodyParsers parsers_;
+  cheat::CredentialMasker* masker_;
 };
 
 class JsonRecordList final : public RecordListPrinter {
  public:
-  JsonRecordList(const VerdictView& v, const Limits& limits)
-      : verdict_(v), parsers_(limits), stream_(std::cout, v, "records") {}
+  JsonRecordList(const VerdictView& v, const Limits& limits, cheat::CredentialMasker* masker)
+      : verdict_(v), parsers_(limits), masker_(masker), stream_(std::cout, v, "records") {}
   void record(const Record& r, const Line& line) override {
     std::string out;
     JsonWriter w(&out);
-    w.begin_object().field("seq", r.seq).field("t", r.t_text).field("kind", r.kind_text).field("description", describe(r, parsers_));
+    w.begin_object().field("seq", r.seq).field("t", r.t_text).field("kind", r.kind_text);
+    w.field("description", described(r, parsers_, masker_));
     w.field("bytes", static_cast<uint64_t>(line.bytes.size()));
     write_marks_json(w, verdict_.marks(r.seq));
     w.end_object();
@@ -333,6 +348,7 @@ class JsonRecordList final : public RecordListPrinter {
  private:
   const VerdictView& verdict_;
   BodyParsers parsers_;
+  cheat::CredentialMasker* masker_;
   JsonItemStream stream_;
 };
 
@@ -364,10 +380,10 @@ class ListVisitor final : public RecordVisitor {
   RecordListPrinter& printer_;
 };
 
-std::unique_ptr<RecordListPrinter> make_record_list_printer(Format format, const Style& style,
-                                                            const VerdictView& verdict, const Limits& limits) {
-  if (format == Format::json) return std::make_unique<JsonRecordList>(verdict, limits);
-  return std::make_unique<TextRecordList>(style, verdict, limits);
+std::unique_ptr<RecordListPrinter> make_record_list_printer(Format format, const Style& style, const VerdictView& verdict,
+                                                            const Limits& limits, cheat::CredentialMasker* masker) {
+  if (format == Format::json) return std::make_unique<JsonRecordList>(verdict, limits, masker);
+  return std::make_unique<TextRecordList>(style, verdict, limits, masker);
 }
 
 }  // namespace
@@ -398,8 +414,8 @@ std::optional<std::string> unknown_kind(const std::vector<std::string>& kinds) {
 }
 
 VerifyReport list_records(const std::string& path, const WalkOptions& options, const RecordFilter& filter,
-                          Format format, const Style& style, const VerdictView& verdict) {
-  const auto printer = make_record_list_printer(format, style, verdict, options.limits);
+                          Format format, const Style& style, const VerdictView& verdict, cheat::CredentialMasker* masker) {
+  const auto printer = make_record_list_printer(format, style, verdict, options.limits, masker);
   ListVisitor v(filter, *printer);
   VerifyReport rep = walk_trace(path, options, &v);
   printer->end();

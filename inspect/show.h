@@ -75,8 +75,10 @@ struct RecordFilter {
 std::optional<std::string> unknown_kind(const std::vector<std::string>& kinds);
 
 // Streams one line (or one JSON object) per matching record to stdout after
-// the banner of `verdict` (the verify pass made before).
+// the banner of `verdict` (the verify pass made before). With a `masker`,
+// credentials in the descriptions show as their masked previews.
 VerifyReport list_records(const std::string& path, const WalkOptions& options, const RecordFilter& filter,
-                          Format format, const Style& style, const VerdictView& verdict);
+                          Format format, const Style& style, const VerdictView& verdict,
+                          cheat::CredentialMasker* masker = nullptr);
 
 }  // namespace goalcup::inspect

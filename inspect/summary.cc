@@ -1,5 +1,6 @@
 #include "inspect/summary.h"
 
+#include "cheatcheck/secrets/mask.h"
 #include "cli/safe_text.h"
 #include "core/bodies.h"
 #include "core/json_strict.h"
@@ -127,6 +128,35 @@ Summary summarize(const std::string& path, const WalkOptions& options) {
   Summary s = std::move(v.summary());
   s.verify = std::move(rep);
   return s;
+}
+
+void mask_summary(Summary& s, cheat::CredentialMasker& masker) {
+  const auto mask = [&](std::string& text) {
+    if (auto m = masker.mask(text)) text = std::move(*m);
+  };
+  const auto mask_set = [&](std::set<std::string>& set) {
+    std::set<std::string> out;
+    for (std::string item : set) {  // a copy: a set's keys cannot change in place
+      mask(item);
+      out.insert(std::move(item));
+    }
+    set = std::move(out);
+  };
+  for (std::string* text : {&s.entry_id, &s.run_id, &s.connector_id, &s.connector_version, &s.connector_digest,
+                            &s.participant, &s.repo, &s.launch.harness_id, &s.launch.harness_version,
+                            &s.launch.program_digest, &s.launch.image_digest, &s.exit_signal}) {
+    mask(*text);
+  }
+  mask_set(s.models_requested);
+  mask_set(s.models_answered);
+  std::map<std::string, uint64_t> kinds;
+  for (const auto& [kind, n] : s.kinds) {
+    std::string name = kind;
+    mask(name);
+    kinds[name] += n;  // two kinds may show alike once masked
+  }
+  s.kinds = std::move(kinds);
+  for (auto& gap : s.gaps) mask(gap.second);
 }
 
 std::string format_summary_text(const Summary& s, const Style& st) {

@@ -17,6 +17,10 @@
 #include "core/walk.h"
 #include "inspect/exchange.h"
 
+namespace goalcup::cheat {
+class CredentialMasker;
+}
+
 namespace goalcup::inspect {
 
 struct Summary : HeaderInfo {
@@ -51,6 +55,9 @@ class SummaryVisitor final : public RecordVisitor {
 };
 
 Summary summarize(const std::string& path, const WalkOptions& options);
+// Every text of `s` that the trace named (participant, ids, models, kinds,
+// gaps...) with its credentials shown as their masked previews.
+void mask_summary(Summary& s, cheat::CredentialMasker& masker);
 std::string format_summary_text(const Summary& s, const Style& style);
 void write_summary_json(JsonWriter& w, const Summary& s);
 // The view's printer for the run's `format`: text, or json

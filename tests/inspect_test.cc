@@ -634,5 +634,54 @@ TEST(InspectCli, CredentialsAreMaskedUnlessShowSecrets) {
   EXPECT_NE(hs.str().find("credential(s) masked"), std::string::npos);
 }
 
+// How many of `secrets` show a piece of 12 characters in `out`, its
+// wrapped lines joined again.
+size_t pieces_of(const std::vector<std::string>& secrets, const std::string& out) {
+  std::string joined;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i] != '\n') {
+      joined += out[i];
+      continue;
+    }
+    while (i + 1 < out.size() && out[i + 1] == ' ') ++i;
+  }
+  size_t n = 0;
+  for (const auto& s : secrets) {
+    bool any = false;
+    for (size_t at = 0; at + 12 <= s.size() && !any; at += 4) any = joined.find(s.substr(at, 12)) != std::string::npos;
+    n += any;
+  }
+  return n;
+}
+
+// Every view masks every credential the trace scan finds, wherever the
+// recorder left it: a credential header no rule knows (show), a key split
+// across deltas of any kind (show, conversation), a key in a query string
+// (records, show) and the participant's login (summary). --show-secrets
+// prints them.
+TEST(InspectCli, EveryViewMasksWhatTheTraceScanFinds) {
+  const testing::LeakyTrace leaky = testing::leaky_trace("leaky-views.jsonl");
+  const std::string bin = std::string(GOALCUP_INSPECT_BIN) + " --dev-key " + testing::source_path("fixtures/keys/dev-key.json");
+  std::vector<std::string> views{"summary", "summary --json", "records", "records --json", "conversation",
+                                 "conversation --format markdown", "conversation --format json"};
+  for (const uint64_t seq : leaky.response_seqs) {
+    views.push_back("show --json SEQ " + std::to_string(seq));
+    views.push_back("show SEQ " + std::to_string(seq));
+  }
+  views.push_back("show SEQ " + std::to_string(leaky.request_seq));
+  views.push_back("show --json SEQ " + std::to_string(leaky.request_seq));
+  size_t open = 0;
+  for (const std::string& view : views) {
+    SCOPED_TRACE(view);
+    std::string args = view;
+    if (const size_t at = args.find("SEQ "); at != std::string::npos) args.replace(at, 3, leaky.path);
+    else args += " " + leaky.path;
+    const auto masked = testing::run_command(bin + " " + args);
+    EXPECT_EQ(pieces_of(leaky.secrets, masked.out), 0u) << masked.out;
+    open += pieces_of(leaky.secrets, testing::run_command(bin + " --show-secrets " + args).out);
+  }
+  EXPECT_GE(open, leaky.secrets.size());  // the views do show them when asked
+}
+
 }  // namespace
 }  // namespace goalcup::inspect

@@ -1426,6 +1426,25 @@ TEST(Mask, SecretsSplitAcrossEveryDeltaKindShowAsTheirPreview) {
   EXPECT_EQ(m.masked(plain), plain);
 }
 
+// A record is masked as the trace scan reads it: a credential header's
+// value that no rule knows (a bearer token) is masked too, the rest of the
+// record kept.
+TEST(Mask, ARecordsCredentialHeaderIsMaskedThoughNoRuleKnowsIt) {
+  const std::string token = testing::random_chars(48, 33);
+  const auto line = [&](const std::string& header) {
+    return fixtures::record_line(5, "2026-11-26T00:00:01.000Z", "wire", Digest{},
+                                 testing::wire_body_json(0, R"("dir":"request","method":"POST","path":"/v1/messages")",
+                                                         "api.example.com", "{}", R"([[")" + header + R"(","Bearer )" + token + R"("]])"));
+  };
+  CredentialMasker m{Limits{}};
+  auto masked = m.mask_record(line("authorization"));
+  ASSERT_TRUE(masked);
+  EXPECT_EQ(masked->find(token), std::string::npos) << *masked;
+  EXPECT_NE(masked->find("Bearer " + mask_secret(token)), std::string::npos) << *masked;
+  // The same value under a header that names no credential is no finding.
+  EXPECT_FALSE(m.mask_record(line("x-request-id")).has_value());
+}
+
 }  // namespace
 }  // namespace goalcup::cheat
 

@@ -3,6 +3,7 @@
 #include "cheatcheck/secrets/prefilter.h"
 #include "cheatcheck/secrets/redact.h"
 #include "cheatcheck/secrets/rules.h"
+#include "cheatcheck/secrets/trace_scan.h"
 #include "core/lines.h"
 
 namespace goalcup::cheat {
@@ -15,11 +16,28 @@ std::optional<std::string> CredentialMasker::mask(std::string_view text) {
   if (!Prefilter::instance().may_hold_secret(std::string_view(padded_).substr(0, text.size()))) return std::nullopt;
   hits_.clear();
   engine_.scan(text, "", &hits_);
-  if (hits_.empty()) return std::nullopt;
+  std::vector<const SecretHit*> found;
+  for (const SecretHit& h : hits_) found.push_back(&h);
+  return mask_hits(text, found);
+}
+
+std::optional<std::string> CredentialMasker::mask_record(std::string_view line) {
+  if (!records_) records_ = make_record_line_scanner(true, limits_);
+  padded_.assign(line);
+  padded_.append(kLinePadding, '\0');  // the scanner's parser reads past the end
+  ScanOutput out;
+  records_->scan(std::string_view(padded_).substr(0, line.size()), 0, &out);
+  std::vector<const SecretHit*> found;
+  for (const LocatedHit& h : out.hits) found.push_back(&h.hit);
+  return mask_hits(line, found);
+}
+
+std::optional<std::string> CredentialMasker::mask_hits(std::string_view text, const std::vector<const SecretHit*>& hits) {
+  if (hits.empty()) return std::nullopt;
   std::vector<KnownSecret> secrets;
-  for (const SecretHit& h : hits_) {
-    seen_.insert(h.secret);
-    secrets.push_back({h.secret, std::string(secret_rules()[h.rule].id), mask_secret(h.secret)});
+  for (const SecretHit* h : hits) {
+    seen_.insert(h->secret);
+    secrets.push_back({h->secret, std::string(secret_rules()[h->rule].id), mask_secret(h->secret)});
   }
   return Redactor(std::move(secrets), limits_).redact(text);
 }

@@ -8,11 +8,13 @@
 
 #include <absl/container/flat_hash_set.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "cheatcheck/secrets/engine.h"
+#include "cheatcheck/secrets/scan_pool.h"
 
 namespace goalcup::cheat {
 
@@ -24,12 +26,20 @@ class CredentialMasker {
   std::optional<std::string> mask(std::string_view text);
   // `text` masked, or as it was.
   std::string masked(std::string_view text) { return mask(text).value_or(std::string(text)); }
+  // A record's line with each credential masked that the trace scan finds
+  // in it (cheatcheck's GC02/GC03: also a credential header's value that no
+  // rule knows, a wire body under base64 or a content coding), or nullopt.
+  std::optional<std::string> mask_record(std::string_view line);
   // Distinct credentials masked so far (the HTML page reports it).
   uint64_t count() const { return seen_.size(); }
 
  private:
+  // The secrets of `hits` masked in `text`.
+  std::optional<std::string> mask_hits(std::string_view text, const std::vector<const SecretHit*>& hits);
+
   SecretEngine engine_;
   Limits limits_;
+  std::unique_ptr<LineScanner> records_;  // made on first use
   std::vector<SecretHit> hits_;
   std::string padded_;
   absl::flat_hash_set<std::string> seen_;
