@@ -220,7 +220,7 @@ class Rebuilder {
     if (m && !(*m)["content"].get(content)) {
       int64_t n = 0;
       for (auto cb : content) {
-        const std::string place = std::string(at) + "/content/" + std::to_string(n);
+        const std::string place = sink_ ? std::string(at) + "/content/" + std::to_string(n) : std::string();
         start_block(block(n++), cb, place);
       }
     }
@@ -230,7 +230,7 @@ class Rebuilder {
   // A content block as it starts (in content_block_start, or whole in
   // message_start, at `place`): its kind, and the id, name, input or text it
   // opens with.
-  void start_block(Block& b, std::optional<simdjson::dom::element> cb, const std::string& place) {
+  void start_block(Block& b, std::optional<simdjson::dom::element> cb, std::string_view place) {
     b.type = get_str(cb, "type");
     b.kind = anthropic_kind(b.type);
     if (b.kind == RebuiltBlock::Kind::tool_call) {
@@ -241,9 +241,9 @@ class Rebuilder {
     } else if (b.kind == RebuiltBlock::Kind::tool_result) {
       b.text = get_str(cb, "tool_use_id");
     } else if (b.kind == RebuiltBlock::Kind::thinking) {
-      join(b, Strand::text, get_str(cb, "thinking"), place + "/thinking");  // joined: blocks past kMaxBlocks share one
+      join(b, Strand::text, get_str(cb, "thinking"), sink_ ? std::string(place) + "/thinking" : "");  // joined: blocks past kMaxBlocks share one
     } else {
-      join(b, Strand::text, get_str(cb, "text"), place + "/text");
+      join(b, Strand::text, get_str(cb, "text"), sink_ ? std::string(place) + "/text" : "");
     }
   }
 
@@ -371,7 +371,9 @@ class Rebuilder {
     auto delta = child(choice, "delta");
     for (const char* key : {"reasoning_content", "reasoning"}) {
       const std::string r = get_str(delta, key);
-      if (!r.empty()) join(chat_block(-2, RebuiltBlock::Kind::reasoning), Strand::text, r, std::string("/choices/0/delta/") + key);
+      if (!r.empty()) {
+        join(chat_block(-2, RebuiltBlock::Kind::reasoning), Strand::text, r, sink_ ? std::string("/choices/0/delta/") + key : "");
+      }
     }
     const std::string content = get_str(delta, "content");
     if (!content.empty()) join(chat_block(-1, RebuiltBlock::Kind::text), Strand::text, content, "/choices/0/delta/content");
