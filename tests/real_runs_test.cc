@@ -146,7 +146,7 @@ INSTANTIATE_TEST_SUITE_P(Edits, RealRunEdits,
                                            LogEdit::change_event_answer, LogEdit::change_tool_use_result,
                                            LogEdit::hide_prompt, LogEdit::drop_answer_text, LogEdit::change_reasoning,
                                            LogEdit::relabel_synthetic, LogEdit::drop_assistant_lines,
-                                           LogEdit::change_developer_message),
+                                           LogEdit::change_developer_message, LogEdit::change_model),
                          [](const auto& edit_case) {
                            std::string n = fixtures::log_edit_names()[static_cast<size_t>(edit_case.param) - 1];
                            std::replace(n.begin(), n.end(), '-', '_');
@@ -270,7 +270,7 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
                                 edit == LogEdit::change_event_output || edit == LogEdit::change_developer_message;
         const bool claude_edit = edit == LogEdit::change_tool_use_result || edit == LogEdit::hide_prompt ||
                                  edit == LogEdit::relabel_synthetic || edit == LogEdit::answer_as_title ||
-                                 edit == LogEdit::change_server_tool_result;
+                                 edit == LogEdit::change_server_tool_result || edit == LogEdit::change_model;
         if ((event_edit && name != "rollout.jsonl") || (claude_edit && name != "claude.jsonl")) {
           EXPECT_FALSE(w.result.edited);
           continue;
@@ -750,7 +750,7 @@ TEST(WrappedLogs, WhatTheWireCarriedCannotBeHiddenByAFlagOrADeletion) {
       {"claude.jsonl", claude_log()}, {"rollout.jsonl", codex_log(false)}, {"legacy.jsonl", codex_log(true)}};
   for (const auto& [name, log] : logs) {
     for (LogEdit edit : {LogEdit::hide_prompt, LogEdit::drop_answer_text, LogEdit::change_reasoning,
-                         LogEdit::relabel_synthetic, LogEdit::drop_assistant_lines}) {
+                         LogEdit::relabel_synthetic, LogEdit::drop_assistant_lines, LogEdit::change_model}) {
       for (size_t target = 0; target < 3; ++target) {
         const Wrapped w = wrap_text_and_check(log, name, WrapOrder::live, edit, fixtures::WireForm::same, target);
         if (!w.result.edited) continue;

@@ -83,6 +83,7 @@ struct WireAnswer {
   Digest thinking{};       // its thinking blocks' text, joined
   bool has_thinking = false;
   int64_t redacted_thinking = -1;  // index in redacted_answers_ of its thinking, stored redacted
+  std::optional<Identity> model_id = std::nullopt;  // identity() of the model the answer names, if it names one
 };
 
 struct WireCall {
@@ -162,6 +163,9 @@ struct NativeMessage {
   std::unique_ptr<Sha256> thinking = std::make_unique<Sha256>();
   bool has_thinking = false;
   std::optional<std::string> kept_thinking = std::string();
+  std::optional<Identity> model;  // identity() of the model its first line names
+  bool mixed_models = false;      // a later line of the answer names another
+  std::string model_name;         // clipped, for the finding: the other one when mixed
 };
 
 // A user text a request sent the model (Anthropic and Chat Completions
@@ -384,6 +388,7 @@ class Gc04 final : public Check {
     if (a.message_id.empty()) return;
     WireAnswer& w = wire_by_id_[identity(a.message_id)] =
         WireAnswer{r.seq, sha256(a.text), sha256(trimmed(a.text)), model_index(a.model), false, a.finished};
+    if (!a.model.empty()) w.model_id = identity(a.model);
     w.redacted = keep_redacted_answer(a.text, r.seq);
     w.has_text = !trimmed(a.text).empty();
     wire_reasoning(a, w, r.seq);
@@ -747,6 +752,12 @@ class Gc04 final : public Check {
     if (n.harness == NativeInfo::Harness::claude_code && !n.message_id.empty()) {
       NativeMessage& m = native_by_id_[identity(n.message_id)];
       if (m.id.empty()) m.id = clip_text(n.message_id);
+      if (!n.model.empty() && !m.mixed_models) {
+        const Identity model = identity(n.model);
+        if (!m.model || *m.model != model) m.model_name = clip_text(n.model);
+        m.mixed_models = m.model && *m.model != model;
+        if (!m.model) m.model = model;
+      }
       if (m.seqs.size() < kMaxSeqs) m.seqs.push_back(r.seq);
       m.text->update(n.text);
       m.has_text |= !n.text.empty();
@@ -964,6 +975,16 @@ class Gc04 final : public Check {
         continue;
       }
       it->second.logged = true;
+      // Claude Code logs the model the response names: another model in
+      // the log claims the answer came from a model that did not give it.
+      if (m.mixed_models || (m.model && it->second.model_id && *m.model != *it->second.model_id)) {
+        std::vector<uint64_t> seqs = m.seqs;
+        seqs.push_back(it->second.seq);
+        ctx.emit(finding("GC04", Severity::high, seqs,
+                         "The harness logged answer " + id + " as from model " + m.model_name + ", but its wire "
+                         "response at seq " + std::to_string(it->second.seq) + " names another model."),
+                 "model-differs:" + id);
+      }
       thinking_of(m, it->second, ctx);
       // Claude Code logs every text block of an answer (one line each): an
       // answer logged by its tool calls alone lost the model's words.
