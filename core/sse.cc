@@ -524,7 +524,9 @@ std::vector<std::string_view> RebuiltAnswer::text_blocks() const {
 }
 
 RebuiltAnswer rebuild_message(std::string_view json_body, const Limits& limits) {
-  Rebuilder r(limits);
+  // A tool input sits inside the Message (a stream sends it as a string):
+  // the depth bound of JSON nested in a record applies.
+  Rebuilder r(nested_limits(limits));
   r.on_message(json_body);
   return r.finish();
 }

@@ -134,45 +134,7 @@ std::string_view wire_body(const Record& r, std::string* decoded, size_t max) {
 
 RebuiltAnswer read_answer(std::string_view body, BodyParsers& parsers) {
   if (looks_like_sse(body)) return rebuild_answer(body, parsers.limits);
-  // A non-streamed message: {"id", "model", "content": [...], "stop_reason", "usage"}.
-  RebuiltAnswer a;
-  auto root = parsers.answer.parse_copy(body, -1);
-  const absl::Cleanup release = [&] { parsers.answer.release_if_large(body.size()); };
-  if (!root) return a;
-  a.message_id = str(*root, "id");
-  a.model = str(*root, "model");
-  a.stop_reason = str(*root, "stop_reason");
-  a.finished = true;
-  simdjson::dom::array content;
-  if (!root->at_key("content").get(content)) {
-    a.provider = RebuiltAnswer::Provider::anthropic;
-    for (auto b : content) {
-      const std::string type = str(b, "type");
-      if (type == "text") {
-        a.blocks.push_back({RebuiltBlock::Kind::text, type, str(b, "text"), -1});
-        a.text += a.blocks.back().text;
-      } else if (type == "tool_use" || type == "server_tool_use" || type == "mcp_tool_use") {
-        simdjson::dom::element input;
-        std::string json_text;
-        if (!b.at_key("input").get(input)) json_text = simdjson::minify(input);
-        a.blocks.push_back({RebuiltBlock::Kind::tool_call, type, {}, static_cast<int64_t>(a.tool_calls.size())});
-        a.tool_calls.push_back({str(b, "id"), str(b, "name"), json_text, type, type != "tool_use"});
-      } else if (type == "thinking") {
-        a.blocks.push_back({RebuiltBlock::Kind::thinking, type, str(b, "thinking"), -1});
-      } else if (type == "redacted_thinking") {
-        a.blocks.push_back({RebuiltBlock::Kind::redacted_thinking, type, {}, -1});
-      }
-    }
-  }
-  simdjson::dom::element usage;
-  if (!root->at_key("usage").get(usage)) {
-    int64_t v;
-    if (!usage["input_tokens"].get(v)) a.input_tokens = v;
-    if (!usage["output_tokens"].get(v)) a.output_tokens = v;
-    if (!usage["cache_read_input_tokens"].get(v)) a.cache_read_tokens = v;
-    if (!usage["cache_creation_input_tokens"].get(v)) a.cache_write_tokens = v;
-  }
-  return a;
+  return rebuild_message(body, parsers.limits);  // a Message returned whole
 }
 
 std::string describe(const Record& r, BodyParsers& parsers) {

@@ -22,10 +22,10 @@ namespace goalcup::inspect {
 struct BodyParsers {
   // Bodies nested in records get the nested depth bound (core/limits.h).
   explicit BodyParsers(const Limits& run_limits)
-      : limits(run_limits), request(nested_limits(run_limits)), answer(nested_limits(run_limits)),
-        native(nested_limits(run_limits)), statement(run_limits) {}
+      : limits(run_limits), request(nested_limits(run_limits)), native(nested_limits(run_limits)),
+        statement(run_limits) {}
   Limits limits;
-  StrictJsonParser request, answer, native, statement;
+  StrictJsonParser request, native, statement;
 };
 
 struct NewInput {

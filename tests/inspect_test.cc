@@ -185,6 +185,28 @@ TEST(Conversation, EventStreamLinesEndInCrLfLfOrCr) {
   }
 }
 
+// A Message returned whole (Claude Code's non-streaming fallback) is the
+// same answer a stream gives, a tool input nested deeper than the run's
+// bound included (it sits inside the Message, as JSON nested in a record);
+// any other JSON is no answer.
+TEST(Conversation, AMessageReturnedWholeIsAnAnswer) {
+  std::string deep = "1";
+  for (int i = 0; i < 100; ++i) deep = "[" + deep + "]";
+  const std::string message =
+      R"({"id":"msg_4","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"hi"},)"
+      R"({"type":"tool_use","id":"toolu_4","name":"roll","input":{"x":)" + deep +
+      R"(}}],"stop_reason":"tool_use","usage":{"input_tokens":3,"output_tokens":5}})";
+  const RebuiltAnswer a = rebuild_message(message, Limits{});
+  EXPECT_EQ(a.message_id, "msg_4");
+  EXPECT_EQ(a.text, "hi");
+  ASSERT_EQ(a.tool_calls.size(), 1u);
+  EXPECT_EQ(a.tool_calls[0].id, "toolu_4");
+  EXPECT_TRUE(a.finished);
+  EXPECT_EQ(a.output_tokens, 5);
+  EXPECT_TRUE(rebuild_message(R"({"type":"error","error":{"type":"overloaded_error"}})", Limits{}).message_id.empty());
+  EXPECT_TRUE(rebuild_message(R"({"input_tokens":12})", Limits{}).message_id.empty());
+}
+
 // A provider's error inside the stream is shown, not an empty answer: an
 // Anthropic error event (overloaded mid-answer), OpenAI's error event and
 // failed response, a Chat Completions error chunk.
