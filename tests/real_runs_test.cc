@@ -271,11 +271,18 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
         const bool claude_edit = edit == LogEdit::change_tool_use_result || edit == LogEdit::hide_prompt ||
                                  edit == LogEdit::relabel_synthetic || edit == LogEdit::answer_as_title ||
                                  edit == LogEdit::change_server_tool_result || edit == LogEdit::change_model;
-        if ((event_edit && name != "rollout.jsonl") || (claude_edit && name != "claude.jsonl")) {
+        if ((event_edit && name != "rollout.jsonl") || (claude_edit && name != "claude.jsonl") ||
+            (edit == LogEdit::remove_prompt && name == "claude.jsonl")) {
           EXPECT_FALSE(w.result.edited);
           continue;
         }
         ASSERT_TRUE(w.result.edited) << fixtures::log_edit_names()[e - 1];
+        // A Codex prompt missing from the rollout is a warning until real
+        // Codex requests show that Codex logs every user text it sends.
+        if (edit == LogEdit::remove_prompt) {
+          EXPECT_TRUE(has_finding(w.report, "GC04", Severity::warning, "rollout does not show")) << describe(w.report);
+          continue;
+        }
         // A title the main model wrote is possible (a harness may use one
         // model for both): an answer moved there is a warning.
         if (edit == LogEdit::answer_as_title) {

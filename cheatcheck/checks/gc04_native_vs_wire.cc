@@ -177,6 +177,7 @@ struct WirePrompt {
   uint64_t seq = 0;  // the first request
   Digest loose{};    // loose_text, without Claude Code's <system-reminder> blocks
   bool harness_record = false;  // a local command or bash-mode record, which Claude Code may send reworded
+  bool codex = false;           // sent by Codex (a Responses input), before any compaction
   std::vector<std::pair<uint64_t, uint64_t>> carriers;  // (conn, exchange)
   std::optional<std::string> redacted;  // the text, when the recorder redacted part of it
 };
@@ -528,10 +529,10 @@ class Gc04 final : public Check {
       for (auto item : items) {
         sent_results(item, r.seq);
         sent_prompts(item);
-        // Claude Code (Anthropic messages): every user text sent must be
-        // logged. Codex is not held so: after a compaction it sends texts
-        // it rebuilt from the `compacted` line.
-        if (list == "messages" && exchange) carried_prompts(item, *exchange, r.seq);
+        // Every user text sent must be logged: Claude Code's (Anthropic
+        // messages) always; Codex's (Responses input) until it compacts,
+        // after which it sends texts it rebuilt from the `compacted` line.
+        if (exchange) carried_prompts(item, *exchange, r.seq, list == "input");
       }
     }
   }
@@ -657,7 +658,8 @@ class Gc04 final : public Check {
 
   // The user texts a request carries, each with the requests that carried
   // it (the first few: every request re-sends the conversation).
-  void carried_prompts(simdjson::dom::element item, std::pair<uint64_t, uint64_t> exchange, uint64_t seq) {
+  void carried_prompts(simdjson::dom::element item, std::pair<uint64_t, uint64_t> exchange, uint64_t seq, bool codex) {
+    if (codex && compacted_) return;
     simdjson::dom::object o;
     std::string_view role, text;
     if (item.get(o) || json::string(o, "role", &role) != json::Get::ok || role != "user") return;
@@ -670,6 +672,7 @@ class Gc04 final : public Check {
         if (trimmed(unreminded).empty() || wire_prompts_sent_.size() >= kMaxTracked) return;
         WirePrompt p;
         p.seq = seq;
+        p.codex = codex;
         p.loose = sha256(loose_text(unreminded));
         p.harness_record = said.starts_with("<command-") || said.starts_with("<local-command-") || said.starts_with("<bash-");
         if (has_redaction(said) && kept_bytes_ + said.size() <= kMaxKeptBytes) {
@@ -689,7 +692,7 @@ class Gc04 final : public Check {
     for (auto part : parts) {
       simdjson::dom::object p;
       std::string_view type;
-      if (!part.get(p) && json::string(p, "type", &type) == json::Get::ok && type == "text" &&
+      if (!part.get(p) && json::string(p, "type", &type) == json::Get::ok && (type == "text" || type == "input_text") &&
           json::string(p, "text", &text) == json::Get::ok) {
         add(text);
       }
@@ -698,6 +701,7 @@ class Gc04 final : public Check {
 
   void native_line(const Record& r, const NativeInfo& n, StrictJsonParser& input_parser) {
     if (n.synthetic) synthetic_.add(r.seq);
+    if (n.harness == NativeInfo::Harness::codex && n.type == "compacted") compacted_ = true;
     if (n.synthetic && !n.message_id.empty()) {
       synthetic_ids_.emplace_back(identity(n.message_id), r.seq);
     }
@@ -1242,7 +1246,7 @@ class Gc04 final : public Check {
         return it != answer_of_exchange_.end() && logged_answers.contains(it->second);
       });
     };
-    SeqList records, redacted;
+    SeqList records, redacted, codex_missing;
     std::vector<uint64_t> missing;
     for (const auto& entry : wire_prompts_sent_) {
       const WirePrompt& p = entry.second;
@@ -1260,6 +1264,7 @@ class Gc04 final : public Check {
         }
       }
       if (p.harness_record) records.add(p.seq);
+      else if (p.codex) codex_missing.add(p.seq);
       else missing.push_back(p.seq);
     }
     std::sort(missing.begin(), missing.end());
@@ -1275,6 +1280,12 @@ class Gc04 final : public Check {
                  "harness log does not show as sent: Claude Code may word these apart from its log, or the log "
                  "changed them.",
                  "prompt-record-not-logged");
+    // A warning, not high: no real Codex request has been compared with
+    // its rollout yet to show that Codex logs every user text it sends.
+    emit_counted(ctx, "GC04", Severity::warning, codex_missing,
+                 "Codex request(s) sent the model a user text that the rollout does not show, on any line, though it "
+                 "shows the answer (and no compaction came before): a prompt removed from the log?",
+                 "codex-prompt-not-logged");
     emit_counted(ctx, "GC04", Severity::info, redacted,
                  "user text(s) sent the model match the log once the recorder's [REDACTED:...] markers stand for "
                  "the secrets the log keeps.",
@@ -1668,6 +1679,7 @@ class Gc04 final : public Check {
   absl::flat_hash_map<Digest, WirePrompt> wire_prompts_sent_;  // Claude Code user texts sent, by exact digest
   absl::flat_hash_map<std::pair<uint64_t, uint64_t>, uint64_t> answer_of_exchange_;  // (conn, exchange) -> response seq
   absl::flat_hash_set<Digest> logged_user_texts_;  // loose, without reminders
+  bool compacted_ = false;  // a Codex `compacted` line was seen: its later requests carry rebuilt texts
   std::vector<std::string> kept_user_texts_;       // for redacted wire forms
   uint64_t kept_user_bytes_ = 0;
   bool user_texts_dropped_ = false;  // some were past kMaxKeptUserBytes
