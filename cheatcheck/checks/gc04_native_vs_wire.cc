@@ -324,6 +324,7 @@ class Gc04 final : public Check {
       too_many_ = true;
       return;
     }
+    if (r.kind == Kind::wire) stored_redacted_ = lists_redactions(r);
     if (r.kind == Kind::wire && ctx.is_answer_response()) {
       wire_answer(r, ctx.answer(), ctx);
     } else if (r.kind == Kind::wire) {
@@ -397,7 +398,7 @@ class Gc04 final : public Check {
     if (a.provider != RebuiltAnswer::Provider::anthropic && a.finished) {
       // Each message item of a finished answer must be logged with it.
       for (std::string_view item : a.text_blocks()) {
-        if (!trimmed(item).empty() && !has_redaction(item)) wire_items_.emplace_back(r.seq, sha256(item));
+        if (!trimmed(item).empty() && !redacted_here(item)) wire_items_.emplace_back(r.seq, sha256(item));
       }
     }
     if (a.provider != RebuiltAnswer::Provider::anthropic) {
@@ -421,7 +422,7 @@ class Gc04 final : public Check {
       auto [it, added] = wire_calls_.try_emplace(identity(call.id), WireCall{r.seq, identity(call.name),
                                                           json::text_value_digest(call.input, ctx.body_parser()),
                                                           complete && !call.provider_run, clip_text(call.id), std::nullopt});
-      if (added && has_redaction(call.input)) it->second.redacted = kept_text(canonical_input(call.input, ctx.body_parser()));
+      if (added && redacted_here(call.input)) it->second.redacted = kept_text(canonical_input(call.input, ctx.body_parser()));
     }
   }
 
@@ -471,7 +472,7 @@ class Gc04 final : public Check {
     WireServerResult w{seq, absent ? json::empty_object_digest() : json::value_digest(content), answer, std::nullopt};
     if (!absent) {
       std::string whole = simdjson::minify(content);
-      if (has_redaction(whole)) w.redacted = kept_text(whole);
+      if (redacted_here(whole)) w.redacted = kept_text(whole);
     }
     wire_server_results_.try_emplace(identity(id), std::move(w));
   }
@@ -487,7 +488,7 @@ class Gc04 final : public Check {
         w.has_thinking = true;
       } else if (b.kind == RebuiltBlock::Kind::reasoning && !b.text.empty() && wire_reasoning_.size() < kMaxTracked) {
         wire_reasoning_.insert(sha256(b.text));
-        if (has_redaction(b.text) && kept_bytes_ + b.text.size() <= kMaxKeptBytes) {
+        if (redacted_here(b.text) && kept_bytes_ + b.text.size() <= kMaxKeptBytes) {
           kept_bytes_ += b.text.size();
           redacted_reasoning_.emplace_back(b.text);
         }
@@ -536,6 +537,14 @@ class Gc04 final : public Check {
       }
     }
   }
+
+  // The recorder lists each span it redacted (`redactions`): a marker in a
+  // body that lists none is text the body carried, to be matched as it is.
+  static bool lists_redactions(const Record& r) {
+    simdjson::dom::array spans;
+    return json::array(r.body, "redactions", &spans) == json::Get::ok && spans.size() > 0;
+  }
+  bool redacted_here(std::string_view text) const { return stored_redacted_ && has_redaction(text); }
 
   // The recorder stored the body cut at its size cap (`complete` false).
   static bool stored_cut(const Record& r) {
@@ -596,7 +605,7 @@ class Gc04 final : public Check {
         if (reminded) sent.unreminded.push_back(sha256(loose_text(without_reminders(text))));
       }
     }
-    const bool marked = marks.cut || (marks.redaction_opening && has_redaction(text));
+    const bool marked = marks.cut || (marks.redaction_opening && redacted_here(text));
     if (!marked) return;
     if (text.size() <= 2 * Excerpt::kExcerptBytes && kept_bytes_ + text.size() <= kMaxKeptBytes) {
       kept_bytes_ += text.size();
@@ -633,7 +642,7 @@ class Gc04 final : public Check {
       // normalized and kept.
       if (wire_prompts_.size() >= kMaxTracked || !wire_prompts_.insert(sha256(said)).second) return;
       wire_prompts_loose_.insert(sha256(loose_text(said)));
-      if (has_redaction(said) && kept_bytes_ + said.size() <= kMaxKeptBytes) {
+      if (redacted_here(said) && kept_bytes_ + said.size() <= kMaxKeptBytes) {
         kept_bytes_ += said.size();
         redacted_prompts_.emplace_back(said);
       }
@@ -675,7 +684,7 @@ class Gc04 final : public Check {
         p.codex = codex;
         p.loose = sha256(loose_text(unreminded));
         p.harness_record = said.starts_with("<command-") || said.starts_with("<local-command-") || said.starts_with("<bash-");
-        if (has_redaction(said) && kept_bytes_ + said.size() <= kMaxKeptBytes) {
+        if (redacted_here(said) && kept_bytes_ + said.size() <= kMaxKeptBytes) {
           kept_bytes_ += said.size();
           p.redacted = std::string(said);
         }
@@ -933,7 +942,7 @@ class Gc04 final : public Check {
   // An answer's text the recorder stored redacted, kept (within
   // kMaxKeptBytes) to match the log's text, which keeps the secret.
   int64_t keep_redacted_answer(std::string_view text, uint64_t seq) {
-    if (!has_redaction(text) || kept_bytes_ + text.size() > kMaxKeptBytes) return -1;
+    if (!redacted_here(text) || kept_bytes_ + text.size() > kMaxKeptBytes) return -1;
     kept_bytes_ += text.size();
     redacted_answers_.emplace_back(seq, std::string(text));
     return static_cast<int64_t>(redacted_answers_.size() - 1);
@@ -1679,6 +1688,7 @@ class Gc04 final : public Check {
   absl::flat_hash_map<Digest, WirePrompt> wire_prompts_sent_;  // Claude Code user texts sent, by exact digest
   absl::flat_hash_map<std::pair<uint64_t, uint64_t>, uint64_t> answer_of_exchange_;  // (conn, exchange) -> response seq
   absl::flat_hash_set<Digest> logged_user_texts_;  // loose, without reminders
+  bool stored_redacted_ = false;  // the wire record being read lists redaction spans
   bool compacted_ = false;  // a Codex `compacted` line was seen: its later requests carry rebuilt texts
   std::vector<std::string> kept_user_texts_;       // for redacted wire forms
   uint64_t kept_user_bytes_ = 0;
