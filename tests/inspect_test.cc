@@ -598,6 +598,26 @@ TEST(InspectCli, TextFitsTheDocumentedWidth) {
 namespace goalcup::inspect {
 namespace {
 
+// How many of `secrets` show a piece of 12 characters in `out`, its
+// wrapped lines joined again.
+size_t pieces_of(const std::vector<std::string>& secrets, const std::string& out) {
+  std::string joined;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i] != '\n') {
+      joined += out[i];
+      continue;
+    }
+    while (i + 1 < out.size() && out[i + 1] == ' ') ++i;
+  }
+  size_t n = 0;
+  for (const auto& s : secrets) {
+    bool any = false;
+    for (size_t at = 0; at + 12 <= s.size() && !any; at += 4) any = joined.find(s.substr(at, 12)) != std::string::npos;
+    n += any;
+  }
+  return n;
+}
+
 // Credentials show masked in every view unless --show-secrets is given, and
 // the HTML page says how many it masked (leaks sample: 15 planted secrets).
 TEST(InspectCli, CredentialsAreMaskedUnlessShowSecrets) {
@@ -624,26 +644,11 @@ TEST(InspectCli, CredentialsAreMaskedUnlessShowSecrets) {
   }
   // `show`, record by record: no piece of a credential, also where text
   // wrapping cut it or a stream split it over deltas.
-  auto pieces_shown = [&](std::string out) {
-    std::string joined;  // wrapped lines joined again
-    for (size_t i = 0; i < out.size(); ++i) {
-      if (out[i] != '\n') {
-        joined += out[i];
-        continue;
-      }
-      while (i + 1 < out.size() && out[i + 1] == ' ') ++i;
-    }
-    size_t n = 0;
-    for (const auto& s : secrets) {
-      for (size_t at = 0; at + 12 <= s.size(); at += 4) n += joined.find(s.substr(at, 12)) != std::string::npos;
-    }
-    return n;
-  };
   size_t shown_pieces = 0, open_pieces = 0;
   for (int seq = 0; seq < 50; ++seq) {
     for (const std::string format : {" ", " --json "}) {
-      shown_pieces += pieces_shown(testing::run_command(bin + " show" + format + leaks + " " + std::to_string(seq)).out);
-      open_pieces += pieces_shown(testing::run_command(bin + " --show-secrets show" + format + leaks + " " + std::to_string(seq)).out);
+      shown_pieces += pieces_of(secrets, testing::run_command(bin + " show" + format + leaks + " " + std::to_string(seq)).out);
+      open_pieces += pieces_of(secrets, testing::run_command(bin + " --show-secrets show" + format + leaks + " " + std::to_string(seq)).out);
     }
   }
   EXPECT_EQ(shown_pieces, 0u);
@@ -656,25 +661,6 @@ TEST(InspectCli, CredentialsAreMaskedUnlessShowSecrets) {
   EXPECT_NE(hs.str().find("credential(s) masked"), std::string::npos);
 }
 
-// How many of `secrets` show a piece of 12 characters in `out`, its
-// wrapped lines joined again.
-size_t pieces_of(const std::vector<std::string>& secrets, const std::string& out) {
-  std::string joined;
-  for (size_t i = 0; i < out.size(); ++i) {
-    if (out[i] != '\n') {
-      joined += out[i];
-      continue;
-    }
-    while (i + 1 < out.size() && out[i + 1] == ' ') ++i;
-  }
-  size_t n = 0;
-  for (const auto& s : secrets) {
-    bool any = false;
-    for (size_t at = 0; at + 12 <= s.size() && !any; at += 4) any = joined.find(s.substr(at, 12)) != std::string::npos;
-    n += any;
-  }
-  return n;
-}
 
 // Every view masks every credential the trace scan finds, wherever the
 // recorder left it: a credential header no rule knows (show), a key split

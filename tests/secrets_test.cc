@@ -1622,14 +1622,10 @@ TEST(ScanCache, FindingsOfATraceAreTheSameWithAndWithoutIt) {
   }
 }
 
-// The scan of a trace check reads each record's texts from the walk's parse
-// (TextArena) instead of parsing the line again: it must report exactly what
-// a scanner parsing the line itself reports, for every kind of record, with
-// headers (numbered past a malformed one), base64 bodies (valid or not),
-// native lines showing a provider's key, markers and lines that do not parse.
-TEST(RecordTexts, ScanOfTheWalksTextsIsTheScanOfTheLine) {
+// The lines of two six-turn traces (Claude Code, Codex) with every secret
+// plant the fixture writer has; `written` says what was planted.
+std::vector<std::string> secret_planted_lines(fixtures::WrittenTrace* written) {
   std::vector<std::string> lines;
-  fixtures::WrittenTrace written;
   for (auto style : {fixtures::HarnessStyle::claude_code, fixtures::HarnessStyle::codex}) {
     fixtures::TraceSpec spec;
     spec.style = style;
@@ -1637,8 +1633,19 @@ TEST(RecordTexts, ScanOfTheWalksTextsIsTheScanOfTheLine) {
     for (const auto& n : fixtures::plant_names()) {
       if (n.starts_with("secret-")) spec.plants.push_back(n);
     }
-    for (auto& l : fixtures::conversation_lines(spec, testing::dev_key(), &written)) lines.push_back(std::move(l));
+    for (auto& l : fixtures::conversation_lines(spec, testing::dev_key(), written)) lines.push_back(std::move(l));
   }
+  return lines;
+}
+
+// The scan of a trace check reads each record's texts from the walk's parse
+// (TextArena) instead of parsing the line again: it must report exactly what
+// a scanner parsing the line itself reports, for every kind of record, with
+// headers (numbered past a malformed one), base64 bodies (valid or not),
+// native lines showing a provider's key, markers and lines that do not parse.
+TEST(RecordTexts, ScanOfTheWalksTextsIsTheScanOfTheLine) {
+  fixtures::WrittenTrace written;
+  std::vector<std::string> lines = secret_planted_lines(&written);
   ASSERT_FALSE(written.secrets.empty());
   const std::string& secret = written.secrets.front().second;
   const std::string prev = "\"prev\":\"sha256:" + std::string(64, '0') + "\"";
@@ -1698,17 +1705,8 @@ TEST(RecordTexts, ScanOfTheWalksTextsIsTheScanOfTheLine) {
 // generic assignment, and documents deeper than the scan's --max-depth
 // (which the checks, under a looser bound, parse: those are not shared).
 TEST(RecordTexts, ScanOfTheChecksParseIsTheScanOfTheLine) {
-  std::vector<std::string> lines;
   fixtures::WrittenTrace written;
-  for (auto style : {fixtures::HarnessStyle::claude_code, fixtures::HarnessStyle::codex}) {
-    fixtures::TraceSpec spec;
-    spec.style = style;
-    spec.turns = 6;
-    for (const auto& n : fixtures::plant_names()) {
-      if (n.starts_with("secret-")) spec.plants.push_back(n);
-    }
-    for (auto& l : fixtures::conversation_lines(spec, testing::dev_key(), &written)) lines.push_back(std::move(l));
-  }
+  std::vector<std::string> lines = secret_planted_lines(&written);
   ASSERT_FALSE(written.secrets.empty());
   std::string secret;
   JsonWriter(&secret).value(written.secrets.front().second);

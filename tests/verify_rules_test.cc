@@ -76,15 +76,21 @@ TEST(Rules, SealedWithoutSealAckIsIncomplete) {
   EXPECT_GT(u.unattested_records, 0u);
 }
 
+// A restart trace with one member of its last `kind` record set to `raw`,
+// chained again, and without the seal_ack that no longer matches.
+Lines restart_with(std::string_view kind, const std::string& member, const std::string& raw) {
+  Lines lines = valid_trace(HarnessStyle::claude_code, Ending::restart);
+  const size_t at = static_cast<size_t>(find_last(lines, kind));
+  lines[at] = with_body(lines[at], set_member(line_body(lines[at]), member, raw));
+  rechain(lines, at + 1);
+  lines.pop_back();
+  return lines;
+}
+
 TEST(Rules, RecoveredSealNeedsNoExit) {
   EXPECT_VERDICT(verify_lines(valid_trace(HarnessStyle::claude_code, Ending::restart)), Verdict::verified);
   // Any other reason does.
-  Lines lines = valid_trace(HarnessStyle::claude_code, Ending::restart);
-  const size_t seal = static_cast<size_t>(find_last(lines, "seal"));
-  lines[seal] = with_body(lines[seal], set_member(line_body(lines[seal]), "reason", "\"exit\""));
-  rechain(lines, seal + 1);
-  lines.pop_back();  // its seal_ack no longer matches
-  auto r = verify_lines(lines);
+  auto r = verify_lines(restart_with("seal", "reason", "\"exit\""));
   EXPECT_TRUE(has_error(r, Code::missing_exit)) << testing::error_codes(r);
 }
 
@@ -92,12 +98,7 @@ TEST(Rules, RecoveredSealNeedsNoExit) {
 // IngestLost gap records the restart (spec 4.7): otherwise deleting the exit
 // and relabelling the seal would hide how the harness ended.
 TEST(Rules, ARecoveredSealWithoutItsIngestLostGapNeedsTheExit) {
-  Lines lines = valid_trace(HarnessStyle::claude_code, Ending::restart);
-  const size_t gap = static_cast<size_t>(find_last(lines, "gap"));
-  lines[gap] = with_body(lines[gap], set_member(line_body(lines[gap]), "gap", "\"ProxyRestart\""));
-  rechain(lines, gap + 1);
-  lines.pop_back();  // its seal_ack no longer matches
-  auto r = verify_lines(lines);
+  auto r = verify_lines(restart_with("gap", "gap", "\"ProxyRestart\""));
   EXPECT_TRUE(has_error(r, Code::missing_exit)) << testing::error_codes(r);
 }
 
