@@ -79,6 +79,13 @@ bool LaunchFacts::path_listed(const DecryptRule& rule, std::string_view path) co
   return at != paths_.end() && at->first == index && decrypt[index].paths[at->second] == path;
 }
 
+bool LaunchFacts::path_under_listed(const DecryptRule& rule, std::string_view path) {
+  return std::any_of(rule.paths.begin(), rule.paths.end(), [&](const std::string& listed) {
+    const std::string_view base = std::string_view(listed).substr(0, listed.find_last_not_of('/') + 1);
+    return path.size() > base.size() && path.starts_with(base) && path[base.size()] == '/';
+  });
+}
+
 void Context::begin_record(const Record& r) {
   record_ = &r;
   native_.reset();

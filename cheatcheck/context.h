@@ -41,6 +41,10 @@ struct LaunchFacts : LaunchInfo {
   // The rule for `host` (the last that names it, by same_host()), or null.
   const DecryptRule* decrypt_rule(std::string_view host) const;
   bool path_listed(const DecryptRule& rule, std::string_view path) const;
+  // `path` lies under one of the rule's paths, segment by segment
+  // ("/v1/messages/count_tokens" under "/v1/messages", not "/v1/messagesX").
+  // The format does not say whether the listed paths are exact or prefixes.
+  static bool path_under_listed(const DecryptRule& rule, std::string_view path);
 
  private:
   std::vector<uint32_t> rules_by_host_;                  // rule indexes, sorted by same_host() form, then index

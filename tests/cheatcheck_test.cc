@@ -366,6 +366,40 @@ TEST(CheatCheck, DecryptRulesAreFoundAsSameHostFindsThem) {
   EXPECT_FALSE(l.decrypt_listed("example.com"));
 }
 
+// The format lists the paths a recorder retains without saying whether
+// they are exact or prefixes: a request under a listed path (a token count
+// under /v1/messages) is a warning, one beside it a high finding.
+TEST(CheatCheck, GC11RequestUnderADeclaredPathIsAWarningBesideItHigh) {
+  fixtures::Lines lines;
+  auto b = testing::trace_builder([&](const std::string& l) { lines.push_back(l); });
+  b.add_header("claude-code");
+  b.add_start_receipt();
+  b.add("launch", R"({"capture":{"decrypt":[{"host":"api.anthropic.com","paths":["/v1/messages"]}],"tunnel":[]}})");
+  uint64_t exchange = 0;
+  auto request = [&](const std::string& path) {
+    return b.add("wire", testing::wire_body_json(exchange++, R"("dir":"request","method":"POST","path":")" + path + "\"",
+                                                 "api.anthropic.com", R"({"model":"m","messages":[]})", "[]"));
+  };
+  request("/v1/messages?beta=true");
+  const uint64_t under = request("/v1/messages/count_tokens?beta=true");
+  const uint64_t beside = request("/v1/messagesX");
+  b.add_exit(0);
+  b.add_seal("exit");
+  b.add_seal_ack();
+  auto r = check(testing::write_temp("gc11-paths.jsonl", fixtures::join(lines)));
+  std::vector<std::pair<Severity, std::vector<uint64_t>>> paths;
+  for (const Finding* f : of(r, "GC11")) paths.emplace_back(f->severity, f->seqs);
+  EXPECT_EQ(paths, (std::vector<std::pair<Severity, std::vector<uint64_t>>>{{Severity::high, {beside}},
+                                                                            {Severity::warning, {under}}}))
+      << describe(r);
+  const DecryptRule rule{"h", {"/v1/messages"}};
+  EXPECT_TRUE(LaunchFacts::path_under_listed(rule, "/v1/messages/batches"));
+  EXPECT_FALSE(LaunchFacts::path_under_listed(rule, "/v1/messages"));
+  EXPECT_FALSE(LaunchFacts::path_under_listed(rule, "/v1/messages2"));
+  EXPECT_TRUE(LaunchFacts::path_under_listed(DecryptRule{"h", {"/v1/"}}, "/v1/messages"));
+  EXPECT_TRUE(LaunchFacts::path_under_listed(DecryptRule{"h", {"/"}}, "/v1"));
+}
+
 TEST(CheatCheck, GC06ReportsAnyGap) {
   TraceSpec spec;
   spec.ending = fixtures::Ending::restart;

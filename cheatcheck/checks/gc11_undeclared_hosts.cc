@@ -28,9 +28,11 @@ class Gc11 final : public Check {
     }
     if (dir != "request" || json::string(r.body, "path", &path) != json::Get::ok || rule->paths.empty()) return;
     path = path.substr(0, path.find('?'));
-    if (!l.path_listed(*rule, path)) {
-      outside_.add("path " + clip_text(host) + clip_text(path), r.seq);
-    }
+    if (l.path_listed(*rule, path)) return;
+    // Under a listed path: a recorder that reads its paths as prefixes stores
+    // it honestly, and nothing is hidden by storing more.
+    NamedSeqs& list = LaunchFacts::path_under_listed(*rule, path) ? under_ : outside_;
+    list.add("path " + clip_text(host) + clip_text(path), r.seq);
   }
 
   void finish(const VerifyReport&, Context& ctx) override {
@@ -39,6 +41,13 @@ class Gc11 final : public Check {
                        std::to_string(list.count) + " wire record(s) for " + what +
                            ", which the launch does not declare under capture.decrypt."),
                what);
+    }
+    for (const auto& [what, list] : under_.all()) {
+      ctx.emit(finding("GC11", Severity::warning, list.seqs,
+                       std::to_string(list.count) + " wire record(s) for " + what +
+                           ", under a path the launch declares under capture.decrypt but not one of them "
+                           "(the format does not say whether declared paths are prefixes)."),
+               "under:" + what);
     }
     for (const auto& [host, list] : tunnelled_.all()) {
       ctx.emit(finding("GC11", Severity::high, list.seqs,
@@ -56,7 +65,7 @@ class Gc11 final : public Check {
     }
   }
 
-  NamedSeqs outside_, tunnelled_;
+  NamedSeqs outside_, under_, tunnelled_;
 };
 
 }  // namespace
