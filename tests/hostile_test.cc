@@ -911,20 +911,12 @@ std::string native_line(uint64_t seq, std::string_view source, std::string_view 
 std::string wire_record(uint64_t seq, std::string_view dir, std::string_view text) {
   const std::string escaped = json_escaped(text);
   const bool request = dir == "request";
-  // The recorder lists the span of each marker it wrote.
-  std::string spans;
-  for (size_t at = text.find("[REDACTED:"); at != std::string_view::npos; at = text.find("[REDACTED:", at + 1)) {
-    const size_t close = text.find(']', at);
-    if (close == std::string_view::npos) break;
-    spans += std::string(spans.empty() ? "" : ",") + "{\"offset\":" + std::to_string(at) + ",\"length\":" +
-             std::to_string(close + 1 - at) + ",\"rule\":\"" + std::string(text.substr(at + 10, close - at - 10)) + "\"}";
-  }
   const std::string body = std::string("{\"conn\":1,\"exchange\":1,\"dir\":\"") + std::string(dir) +
                            "\",\"host\":\"api.anthropic.com\"," +
                            (request ? "\"method\":\"POST\",\"path\":\"/v1/messages\"," : "\"status\":200,") +
                            "\"headers\":[],\"body\":\"" + escaped + "\",\"encoding\":\"utf8\",\"size\":" +
                            std::to_string(text.size()) + ",\"sha256\":\"" + digest_ref(sha256(text)) +
-                           "\",\"redactions\":[" + spans + "],\"complete\":true}";
+                           "\",\"redactions\":" + fixtures::redaction_spans(text) + ",\"complete\":true}";
   return record_of_kind(seq, "wire", body);
 }
 
