@@ -23,9 +23,9 @@ bool parse_severity(std::string_view text, Severity* out) {
   return false;
 }
 
-std::string make_fingerprint(std::string_view check, std::string_view run_id, std::string_view key) {
+std::string make_fingerprint(std::string_view check, std::string_view run_id, Severity severity, std::string_view key) {
   std::string material;
-  material.append(check).append("\x1f").append(run_id).append("\x1f").append(key);
+  material.append(check).append("\x1f").append(run_id).append("\x1f").append(severity_name(severity)).append("\x1f").append(key);
   return to_hex(sha256(material));
 }
 

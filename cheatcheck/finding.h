@@ -26,8 +26,11 @@ struct SecretInfo {
   std::string text;           // the secret itself: only with --show-secrets
 };
 
+// The finding that says the trace fails verification (never suppressed).
+inline constexpr std::string_view kVerifyCheck = "verify";
+
 struct Finding {
-  std::string check;  // "GC01".."GC13", or "verify"
+  std::string check;  // "GC01".."GC13", or kVerifyCheck
   Severity severity = Severity::info;
   std::vector<uint64_t> seqs;  // records that show it (at most kMaxSeqs)
   std::string message;         // one sentence a judge understands
@@ -55,8 +58,9 @@ struct SeqList {
   bool empty() const { return count == 0; }
 };
 
-// Fingerprint from the check, the run (empty for plain files) and a key that
-// identifies the finding within the run without volatile details.
-std::string make_fingerprint(std::string_view check, std::string_view run_id, std::string_view key);
+// Fingerprint from the check, the run (empty for plain files), the severity
+// (a baselined warning must not hide a later high of the same kind) and a
+// key that identifies the finding within the run without volatile details.
+std::string make_fingerprint(std::string_view check, std::string_view run_id, Severity severity, std::string_view key);
 
 }  // namespace goalcup::cheat

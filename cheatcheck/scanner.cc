@@ -40,7 +40,7 @@ void verification_finding(const VerifyReport& v, Context& ctx) {
   for (const auto& err : v.errors) {
     if (err.seq >= 0 && seqs.size() < kMaxSeqs) seqs.push_back(static_cast<uint64_t>(err.seq));
   }
-  ctx.emit(finding("verify", Severity::high, seqs,
+  ctx.emit(finding(kVerifyCheck, Severity::high, seqs,
                    "The trace fails verification (" + std::to_string(v.error_count) + " error(s), first " +
                        std::string(code_name(e.code)) + (e.seq >= 0 ? " at seq " + std::to_string(e.seq) : "") +
                        ": " + e.message + ")."),

@@ -44,6 +44,9 @@ Status Suppressions::load_allowlist(const std::string& path) {
 
 void Suppressions::apply(std::vector<Finding>& findings) const {
   for (auto& f : findings) {
+    // Evidence that fails verification is never cleared: its fingerprint
+    // names the run its unsigned header claims, which any upload can copy.
+    if (f.check == kVerifyCheck) continue;
     f.suppressed = ids_.contains(f.fingerprint) || (f.has_secret && ids_.contains(f.secret.secret_sha256));
   }
 }
