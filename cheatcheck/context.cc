@@ -1,5 +1,7 @@
 #include "cheatcheck/context.h"
 
+#include <arpa/inet.h>
+
 #include <algorithm>
 
 #include "core/json_strict.h"
@@ -13,6 +15,20 @@ std::string_view host_name(std::string_view host) {
   // A fully qualified name ends with the root's dot: the same host.
   if (host.ends_with('.')) host.remove_suffix(1);
   return host;
+}
+
+std::string_view without_port(std::string_view host) {
+  if (host.starts_with('[')) return host.substr(1, host.find(']') - 1);
+  const size_t colon = host.find(':');
+  if (colon == std::string_view::npos || host.find(':', colon + 1) != std::string_view::npos) return host;
+  return host.substr(0, colon);
+}
+
+bool ip_literal(std::string_view host) {
+  if (host.empty() || host.size() > 64) return false;
+  const std::string text(host);
+  unsigned char address[16];
+  return inet_pton(AF_INET, text.c_str(), address) == 1 || inet_pton(AF_INET6, text.c_str(), address) == 1;
 }
 
 bool in_domain(std::string_view host, std::string_view domain) {
@@ -154,7 +170,7 @@ void Context::emit(Finding f, std::string_view key) {
   // A credential is its own finding: the secret scan bounds those itself
   // (10,000 distinct), and redact and SARIF list every one.
   if (!f.has_secret && ++emitted_[{f.check, f.severity}] > kMaxFindingsPerKind) return;
-  f.fingerprint = make_fingerprint(f.check, facts_.run_id, key);
+  f.fingerprint = make_fingerprint(f.check, facts_.run_id, f.severity, key);
   std::sort(f.seqs.begin(), f.seqs.end());
   f.seqs.erase(std::unique(f.seqs.begin(), f.seqs.end()), f.seqs.end());
   if (f.seqs.size() > kMaxSeqs) f.seqs.resize(kMaxSeqs);
@@ -169,7 +185,7 @@ void Context::note_dropped() {
                         std::to_string(emitted - kMaxFindingsPerKind) + " more " + std::string(severity_name(severity)) +
                             " finding(s) of " + check + " not listed: at most " +
                             std::to_string(kMaxFindingsPerKind) + " of a check and severity are kept.");
-    f.fingerprint = make_fingerprint(check, facts_.run_id, "not-listed:" + std::string(severity_name(severity)));
+    f.fingerprint = make_fingerprint(check, facts_.run_id, severity, "not-listed");
     findings_.push_back(std::move(f));
   }
 }

@@ -30,6 +30,12 @@ bool same_host(std::string_view a, std::string_view b);
 std::string_view host_name(std::string_view host);
 // `host` is `domain` or a name under it (same_host() rules).
 bool in_domain(std::string_view host, std::string_view domain);
+// A tunnel's host as a recorder may write it ("name", "name:port",
+// "a.b.c.d:port", "[v6]:port" or a bare v6 address) without its port: a
+// tunnel carries its port apart, and any port of a host is that host.
+std::string_view without_port(std::string_view host);
+// An IPv4 or IPv6 address (after without_port()), not a name.
+bool ip_literal(std::string_view host);
 
 struct LaunchFacts : LaunchInfo {
   bool present = false;

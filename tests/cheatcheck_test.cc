@@ -400,6 +400,41 @@ TEST(CheatCheck, GC11RequestUnderADeclaredPathIsAWarningBesideItHigh) {
   EXPECT_TRUE(LaunchFacts::path_under_listed(DecryptRule{"h", {"/"}}, "/v1"));
 }
 
+// A tunnel to a provider written as an address, or with another port, is
+// still traffic the proxy could not read (red-team 14 #5): an address is a
+// warning (which service it reached cannot be told), a declared host on any
+// port high; a tunnel to a package registry says nothing.
+TEST(CheatCheck, GC05TunnelsByAddressOrPortAreNotMissed) {
+  fixtures::Lines lines;
+  auto b = testing::trace_builder([&](const std::string& l) { lines.push_back(l); });
+  b.add_header("claude-code");
+  b.add_start_receipt();
+  b.add("launch", R"({"capture":{"decrypt":[{"host":"api.anthropic.com","paths":["/v1/messages"]}],"tunnel":[]}})");
+  auto tunnel = [&](const std::string& host) {
+    return b.add("tunnel", R"({"conn":9,"host":")" + host + R"(","port":443,"bytes_up":48000,"bytes_down":391000,"closed":")" +
+                               b.now_text() + "\"}");
+  };
+  const uint64_t v4 = tunnel("160.79.104.10"), v6 = tunnel("[2607:6bc0::10]:443"), bare_v6 = tunnel("2607:6bc0::10");
+  const uint64_t other_port = tunnel("api.anthropic.com:8443");
+  tunnel("registry.npmjs.org");
+  b.add_exit(0);
+  b.add_seal("exit");
+  b.add_seal_ack();
+  auto r = check(testing::write_temp("tunnel-forms.jsonl", fixtures::join(lines)));
+  std::vector<std::pair<Severity, std::vector<uint64_t>>> gc05;
+  for (const Finding* f : of(r, "GC05")) gc05.emplace_back(f->severity, f->seqs);
+  EXPECT_EQ(gc05, (std::vector<std::pair<Severity, std::vector<uint64_t>>>{
+                      {Severity::high, {other_port}}, {Severity::warning, {v4}}, {Severity::warning, {v6}},
+                      {Severity::warning, {bare_v6}}}))
+      << describe(r);
+  ASSERT_EQ(of(r, "GC11").size(), 1u) << describe(r);
+  EXPECT_EQ(of(r, "GC11")[0]->seqs, std::vector<uint64_t>{other_port});
+  EXPECT_EQ(without_port("[::1]:8080"), "::1");
+  EXPECT_EQ(without_port("h:443"), "h");
+  EXPECT_FALSE(ip_literal("api.anthropic.com"));
+  EXPECT_FALSE(ip_literal("1.2.3"));
+}
+
 TEST(CheatCheck, GC06ReportsAnyGap) {
   TraceSpec spec;
   spec.ending = fixtures::Ending::restart;
@@ -609,6 +644,29 @@ TEST(CheatCheck, FingerprintsAreStableAndBaselinesSuppress) {
   allow.apply(c.findings);
   EXPECT_TRUE(of(c, "GC02").at(0)->suppressed);
   EXPECT_FALSE(of(c, "GC03").at(0)->suppressed);
+}
+
+// A baseline clears what a judge has seen, never more (red-team 14 #1): a
+// trace that fails verification fails whatever is suppressed, since its
+// fingerprints name the run its unsigned header claims; and a fingerprint
+// holds the severity, so a baselined warning does not hide a later high.
+TEST(CheatCheck, BaselinesNeverClearAnInvalidTraceOrAHigherSeverity) {
+  auto tampered = check(testing::sample_path("tampered-edit_mid.jsonl"));
+  ASSERT_EQ(tampered.verify.verdict, Verdict::invalid);
+  Suppressions everything;
+  std::string ids;
+  for (const Finding& f : tampered.findings) ids += f.fingerprint + "\n";
+  ASSERT_TRUE(everything.load_allowlist(testing::write_temp("allow-all.txt", ids)).ok());
+  everything.apply(tampered.findings);
+  ASSERT_FALSE(of(tampered, "verify").empty());
+  EXPECT_FALSE(of(tampered, "verify").at(0)->suppressed);
+  EXPECT_TRUE(fails(tampered, Severity::high));
+
+  Context ctx(Policy{}, Limits{});
+  ctx.emit(finding("GC01", Severity::warning, {1}, "a short tail"), "unacknowledged");
+  ctx.emit(finding("GC01", Severity::high, {1}, "a long tail"), "unacknowledged");
+  ASSERT_EQ(ctx.findings().size(), 2u);
+  EXPECT_NE(ctx.findings()[0].fingerprint, ctx.findings()[1].fingerprint);
 }
 
 TEST(CheatCheck, SarifPlacesFindingsOnTheirLines) {

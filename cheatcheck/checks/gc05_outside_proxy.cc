@@ -147,6 +147,12 @@ class Gc05 final : public Check {
                        "decrypt, passed through the proxy: a process of the run may have asked another model."),
                "other-model:" + host);
     }
+    for (const auto& [host, list] : addresses_.all()) {
+      ctx.emit(finding("GC05", Severity::warning, list.seqs,
+                       "Connections to " + host + ", an address, not a name, passed through the proxy: it cannot "
+                       "tell which service they reached, and a process can reach a provider's API by address."),
+               "address:" + host);
+    }
     for (const auto& [host, list] : calls_.all()) {
       ctx.emit(finding("GC05", Severity::warning, list.seqs,
                        "Tool output shows a network client calling " + host +
@@ -165,8 +171,10 @@ class Gc05 final : public Check {
   void tunnel(const Record& r, Context& ctx) {
     std::string_view host;
     if (json::string(r.body, "host", &host) != json::Get::ok) return;
-    if (ctx.facts().launch.decrypt_listed(host)) tunnels_.add(host, r.seq);
-    else if (model_api_host(host)) other_models_.add(host, r.seq);
+    const std::string_view name = without_port(host);
+    if (ctx.facts().launch.decrypt_listed(name)) tunnels_.add(host, r.seq);
+    else if (model_api_host(name)) other_models_.add(host, r.seq);
+    else if (ip_literal(name)) addresses_.add(host, r.seq);
   }
 
   void tool_output(const Record& r) {
@@ -213,7 +221,7 @@ class Gc05 final : public Check {
     keep(a.text);
     for (std::string_view t : a.text_blocks()) keep(t);
   }
-  NamedSeqs tunnels_, other_models_, calls_, mentions_;
+  NamedSeqs tunnels_, other_models_, addresses_, calls_, mentions_;
 };
 
 }  // namespace

@@ -60,7 +60,7 @@ class Gc11 final : public Check {
  private:
   void tunnel(const Record& r, Context& ctx) {
     std::string_view host;
-    if (json::string(r.body, "host", &host) == json::Get::ok && ctx.facts().launch.decrypt_listed(host)) {
+    if (json::string(r.body, "host", &host) == json::Get::ok && ctx.facts().launch.decrypt_listed(without_port(host))) {
       tunnelled_.add(clip_text(host), r.seq);
     }
   }
