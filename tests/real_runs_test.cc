@@ -738,6 +738,8 @@ TEST(WrappedLogs, AKeyInACompressedBodyIsFoundAndRedactedInItsContent) {
   coded = false;
   EXPECT_EQ(bodies_with_key(out, &coded), 0u);
   EXPECT_EQ(testing::read_file(out).find(secret.substr(0, 20)), std::string::npos);
+  // The bodies now stored decoded still say how they were sent (red-team 14 #7).
+  EXPECT_NE(testing::read_file(out).find(R"(["x-goalcup-redact-stored-decoded",")"), std::string::npos);
 }
 
 }  // namespace

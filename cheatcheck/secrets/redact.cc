@@ -381,16 +381,22 @@ Result<Signer> load_signer(const std::string& path) {
   return s;
 }
 
-// A wire record's headers without its content-encoding (its body is now
-// stored as the content itself).
+// A wire record's headers with its content-encoding renamed: the body is
+// now stored as the content itself, and the copy still says how it was sent
+// (`size` stays the size as received, as for any redacted body).
+constexpr std::string_view kDecodedHeader = "x-goalcup-redact-stored-decoded";
 void write_headers_without_coding(JsonWriter& w, simdjson::dom::element headers) {
   simdjson::dom::array list;
   if (headers.get(list)) return write_dom(w, headers);
   w.begin_array();
   for (auto h : list) {
     simdjson::dom::array pair;
-    std::string_view name;
-    if (!h.get(pair) && pair.size() == 2 && !pair.at(0).get(name) && name == "content-encoding") continue;
+    std::string_view name, coding;
+    if (!h.get(pair) && pair.size() == 2 && !pair.at(0).get(name) && name == "content-encoding" &&
+        !pair.at(1).get(coding)) {
+      w.begin_array().value(kDecodedHeader).value(coding).end_array();
+      continue;
+    }
     write_dom(w, h);
   }
   w.end_array();
