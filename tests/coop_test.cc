@@ -183,5 +183,30 @@ TEST(Coop, EveryManifestRule) {
   }
 }
 
+// coop reads a manifest with serde, which refuses a repeated field where
+// yaml-cpp keeps both (red-team 14 #8): in YAML or JSON, at the top or
+// nested, the same value or another, it is a refusal; an alias used twice
+// repeats no key.
+TEST(Coop, AManifestThatRepeatsAFieldIsRefused) {
+  const std::string good = "spec_version: coop/v1\nname: aria\nbrain: &b {provider_id: p, model: m}\n";
+  const std::vector<std::string> repeated = {
+      "spec_version: coop/v1\nname: aria\nname: aria\nbrain: {provider_id: p, model: m}\n",
+      R"({"spec_version":"coop/v1","name":"aria","name":"BAD NAME","brain":{"provider_id":"p","model":"m"}})",
+      "spec_version: coop/v1\nname: aria\nbrain: {provider_id: p, model: m, model: n}\n"};
+  auto refusals = [](const std::string& text) {
+    const std::string path = testing::write_temp("manifest.yaml", text);
+    return of(audit_manifest(path, Limits{}, Policy{}), "MAN00");
+  };
+  EXPECT_TRUE(refusals(good).empty());
+  EXPECT_TRUE(refusals(good + "metadata: {a: *b, c: *b}\n").empty());
+  for (const std::string& text : repeated) {
+    SCOPED_TRACE(text);
+    const auto found = refusals(text);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0]->severity, Severity::high);
+    EXPECT_NE(found[0]->message.find("given twice"), std::string::npos) << found[0]->message;
+  }
+}
+
 }  // namespace
 }  // namespace goalcup::cheat

@@ -552,6 +552,29 @@ struct Refusal {
   std::string key, message;
 };
 
+// The first mapping key that a mapping repeats, searched breadth-first
+// within a budget of nodes (aliases can make a small file a huge tree; a
+// walk that runs out says nothing). coop reads a manifest with serde, which
+// refuses a repeated field of a struct and (serde_yaml 0.9) any repeated
+// mapping key, where yaml-cpp keeps both.
+std::optional<std::string> repeated_key(const YAML::Node& root) {
+  constexpr size_t kMaxNodes = 100'000;
+  std::vector<YAML::Node> queue{root};
+  for (size_t i = 0; i < queue.size() && queue.size() < kMaxNodes; ++i) {
+    const YAML::Node node = queue[i];
+    std::set<std::string> keys;
+    for (auto it = node.begin(); (node.IsMap() || node.IsSequence()) && it != node.end(); ++it) {
+      if (node.IsSequence()) {
+        queue.push_back(*it);
+        continue;
+      }
+      if (it->first.IsScalar() && !keys.insert(it->first.Scalar()).second) return it->first.Scalar();
+      queue.push_back(it->second);
+    }
+  }
+  return std::nullopt;
+}
+
 class ManifestRules {
  public:
   // Every refusal, in the order coop checks (coop stops at the first).
@@ -793,6 +816,9 @@ class ManifestAudit {
       file.for_each_chunk([&](std::string_view chunk, uint64_t) { text += chunk; });
       try {
         const YAML::Node root = YAML::Load(text);
+        if (auto key = repeated_key(root)) {
+          emit("MAN00", Severity::high, *key, "coop refuses this: the field is given twice (coop's parser refuses a repeated field)");
+        }
         ManifestRules rules;
         for (const Refusal& r : rules.check(root)) emit(r.check, Severity::high, r.key, "coop refuses this: " + r.message);
         for (const std::string& key : rules.unchecked_metadata_urls(root)) {
