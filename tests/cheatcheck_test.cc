@@ -52,6 +52,25 @@ std::string describe(const CheatReport& r) {
   return s;
 }
 
+// A Claude Code trace built record by record: its opening (header, start
+// receipt, a launch decrypting api.anthropic.com /v1/messages) is written
+// at once; close() ends it (exit 0, seal, seal ack) and writes the file.
+struct ClaudeCodeTrace {
+  fixtures::Lines lines;
+  fixtures::TraceBuilder b = testing::trace_builder([this](const std::string& l) { lines.push_back(l); });
+  ClaudeCodeTrace() {
+    b.add_header("claude-code");
+    b.add_start_receipt();
+    b.add("launch", R"({"capture":{"decrypt":[{"host":"api.anthropic.com","paths":["/v1/messages"]}],"tunnel":[]}})");
+  }
+  std::string close(const std::string& name) {
+    b.add_exit(0);
+    b.add_seal("exit");
+    b.add_seal_ack();
+    return testing::write_temp(name, fixtures::join(lines));
+  }
+};
+
 struct PlantCase {
   const char* plant;
   const char* check;
@@ -259,11 +278,8 @@ TEST(CheatCheck, CodexAnswerOfTwoMessageItemsMatchesItsTwoLines) {
 // case, also where one straddles the 64 KiB windows the search lowercases,
 // and text that only holds "api" names no host.
 TEST(CheatCheck, ToolOutputNamingProviderHostsInAnyCaseAndPlace) {
-  fixtures::Lines lines;
-  auto b = testing::trace_builder([&](const std::string& l) { lines.push_back(l); });
-  b.add_header("claude-code");
-  b.add_start_receipt();
-  b.add("launch", R"({"capture":{"decrypt":[{"host":"api.anthropic.com","paths":["/v1/messages"]}],"tunnel":[]}})");
+  ClaudeCodeTrace t;
+  auto& b = t.b;
   auto tool_output = [&](const std::string& output) {
     std::string q;
     append_json_string(&q, R"({"type":"user","message":{"role":"user","content":")" + output + R"("}})");
@@ -277,10 +293,7 @@ TEST(CheatCheck, ToolOutputNamingProviderHostsInAnyCaseAndPlace) {
   const uint64_t called = tool_output(pad + call);
   const uint64_t mentioned = tool_output("see https://generativelanguage.GoogleApis.com/v1 for the docs");
   tool_output("a rapid api for capital letters, apiary and openrouter.ai without its path");
-  b.add_exit(0);
-  b.add_seal("exit");
-  b.add_seal_ack();
-  auto r = check(testing::write_temp("tool-output-hosts.jsonl", fixtures::join(lines)));
+  auto r = check(t.close("tool-output-hosts.jsonl"));
   std::vector<std::pair<Severity, std::vector<uint64_t>>> hosts;
   for (const Finding* f : of(r, "GC05")) {
     if (f->message.find("Tool output") == std::string::npos) continue;
@@ -370,11 +383,8 @@ TEST(CheatCheck, DecryptRulesAreFoundAsSameHostFindsThem) {
 // they are exact or prefixes: a request under a listed path (a token count
 // under /v1/messages) is a warning, one beside it a high finding.
 TEST(CheatCheck, GC11RequestUnderADeclaredPathIsAWarningBesideItHigh) {
-  fixtures::Lines lines;
-  auto b = testing::trace_builder([&](const std::string& l) { lines.push_back(l); });
-  b.add_header("claude-code");
-  b.add_start_receipt();
-  b.add("launch", R"({"capture":{"decrypt":[{"host":"api.anthropic.com","paths":["/v1/messages"]}],"tunnel":[]}})");
+  ClaudeCodeTrace t;
+  auto& b = t.b;
   uint64_t exchange = 0;
   auto request = [&](const std::string& path) {
     return b.add("wire", testing::wire_body_json(exchange++, R"("dir":"request","method":"POST","path":")" + path + "\"",
@@ -383,10 +393,7 @@ TEST(CheatCheck, GC11RequestUnderADeclaredPathIsAWarningBesideItHigh) {
   request("/v1/messages?beta=true");
   const uint64_t under = request("/v1/messages/count_tokens?beta=true");
   const uint64_t beside = request("/v1/messagesX");
-  b.add_exit(0);
-  b.add_seal("exit");
-  b.add_seal_ack();
-  auto r = check(testing::write_temp("gc11-paths.jsonl", fixtures::join(lines)));
+  auto r = check(t.close("gc11-paths.jsonl"));
   std::vector<std::pair<Severity, std::vector<uint64_t>>> paths;
   for (const Finding* f : of(r, "GC11")) paths.emplace_back(f->severity, f->seqs);
   EXPECT_EQ(paths, (std::vector<std::pair<Severity, std::vector<uint64_t>>>{{Severity::high, {beside}},
@@ -405,11 +412,8 @@ TEST(CheatCheck, GC11RequestUnderADeclaredPathIsAWarningBesideItHigh) {
 // warning (which service it reached cannot be told), a declared host on any
 // port high; a tunnel to a package registry says nothing.
 TEST(CheatCheck, GC05TunnelsByAddressOrPortAreNotMissed) {
-  fixtures::Lines lines;
-  auto b = testing::trace_builder([&](const std::string& l) { lines.push_back(l); });
-  b.add_header("claude-code");
-  b.add_start_receipt();
-  b.add("launch", R"({"capture":{"decrypt":[{"host":"api.anthropic.com","paths":["/v1/messages"]}],"tunnel":[]}})");
+  ClaudeCodeTrace t;
+  auto& b = t.b;
   auto tunnel = [&](const std::string& host) {
     return b.add("tunnel", R"({"conn":9,"host":")" + host + R"(","port":443,"bytes_up":48000,"bytes_down":391000,"closed":")" +
                                b.now_text() + "\"}");
@@ -417,10 +421,7 @@ TEST(CheatCheck, GC05TunnelsByAddressOrPortAreNotMissed) {
   const uint64_t v4 = tunnel("160.79.104.10"), v6 = tunnel("[2607:6bc0::10]:443"), bare_v6 = tunnel("2607:6bc0::10");
   const uint64_t other_port = tunnel("api.anthropic.com:8443");
   tunnel("registry.npmjs.org");
-  b.add_exit(0);
-  b.add_seal("exit");
-  b.add_seal_ack();
-  auto r = check(testing::write_temp("tunnel-forms.jsonl", fixtures::join(lines)));
+  auto r = check(t.close("tunnel-forms.jsonl"));
   std::vector<std::pair<Severity, std::vector<uint64_t>>> gc05;
   for (const Finding* f : of(r, "GC05")) gc05.emplace_back(f->severity, f->seqs);
   EXPECT_EQ(gc05, (std::vector<std::pair<Severity, std::vector<uint64_t>>>{
