@@ -16,10 +16,6 @@
 namespace goalcup::inspect {
 namespace {
 
-// Entities for markup, controls visible (cli/safe_text.h): short, as the
-// page calls it everywhere.
-std::string esc(std::string_view raw) { return html_text(raw); }
-
 struct Mark {
   uint64_t seq;
   int64_t t;        // recorder time, ns
@@ -57,10 +53,10 @@ struct Row {
 
 class HtmlVisitor final : public RecordVisitor {
  public:
-  HtmlVisitor(const HtmlLimits& l, const Limits& run_limits, RecordVisitor* cheat)
+  HtmlVisitor(const HtmlLimits& l, const Limits& run_limits, RecordVisitor* cheat, cheat::CredentialMasker* masker)
       : limits_(l), summary_(run_limits), native_(l.marks), wire_(l.marks), acks_(l.marks), events_(l.marks),
         conversation_([this](const Exchange& e) { on_exchange(e); }, l.text_bytes, run_limits), cheat_(cheat),
-        parsers_(run_limits) {}
+        masker_(masker), parsers_(run_limits) {}
 
   void on_bad_line(const Line& line, const Error& e) override {
     if (cheat_) cheat_->on_bad_line(line, e);
@@ -100,6 +96,12 @@ class HtmlVisitor final : public RecordVisitor {
   std::string page(const VerifyReport& v, const cheat::CheatReport* findings, const std::string& file);
 
  private:
+  // Entities for markup, controls visible (cli/safe_text.h), each credential
+  // masked first: masked after escaping, a rule that needs a quote or an `&`
+  // would no longer see the text it matches. Short, as the page calls it
+  // everywhere.
+  std::string esc(std::string_view raw) { return html_text(masker_ ? masker_->masked(raw) : std::string(raw)); }
+
   void on_exchange(const Exchange& e) {
     wire_.add({e.response_seq, e.has_request ? e.request_t.nanos : e.response_t.nanos, e.response_t.nanos,
                "exchange " + std::to_string(e.number)});
@@ -152,6 +154,7 @@ class HtmlVisitor final : public RecordVisitor {
   std::optional<int64_t> first_t_;
   int64_t last_t_ = 0;
   RecordVisitor* cheat_;
+  cheat::CredentialMasker* masker_;  // null: --show-secrets
   std::set<uint64_t> linked_;
   BodyParsers parsers_;  // for describe()
 };
@@ -525,10 +528,10 @@ std::string HtmlVisitor::page(const VerifyReport& v, const cheat::CheatReport* f
 }  // namespace
 
 VerifyReport render_html(const std::string& path, const WalkOptions& options, const HtmlLimits& limits,
-                         const cheat::CheatOptions* cheat, std::string* page) {
+                         const cheat::CheatOptions* cheat, cheat::CredentialMasker* masker, std::string* page) {
   std::optional<cheat::CheatScan> scan;
   if (cheat) scan.emplace(*cheat);
-  HtmlVisitor v(limits, options.limits, scan ? &scan->visitor() : nullptr);
+  HtmlVisitor v(limits, options.limits, scan ? &scan->visitor() : nullptr, masker);
   VerifyReport rep = walk_trace(path, options, &v);
   if (unreadable_message(rep)) return rep;
   std::optional<cheat::CheatReport> findings;

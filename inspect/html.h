@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cheatcheck/scanner.h"
+#include "cheatcheck/secrets/mask.h"
 #include "core/walk.h"
 
 namespace goalcup::inspect {
@@ -20,7 +21,8 @@ struct HtmlLimits {
 
 // Renders the page; returns the verify report of the pass. With `cheat`,
 // the cheat checks run in the same pass and their findings lead the page.
+// With `masker`, every text is masked before it is escaped into the page.
 VerifyReport render_html(const std::string& path, const WalkOptions& options, const HtmlLimits& limits,
-                         const cheat::CheatOptions* cheat, std::string* page);
+                         const cheat::CheatOptions* cheat, cheat::CredentialMasker* masker, std::string* page);
 
 }  // namespace goalcup::inspect

@@ -61,8 +61,9 @@ std::optional<VerifyReport> verify_first(const std::string& trace, ReplayableInp
   return rep;
 }
 
-// Every credential on the page shows as its masked preview, and the page
-// says how many there were.
+// Every credential on the page shows as its masked preview (each text was
+// masked before it was escaped; the whole page again, for what spans
+// texts), and the page says how many there were.
 void mask_page(cheat::CredentialMasker& masker, std::string* page) {
   *page = masker.masked(*page);
   const size_t body = page->find("<body");
@@ -259,7 +260,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string page;
-  VerifyReport rep = render_html(trace, wopt, hl, no_checks ? nullptr : &copt, &page);
+  VerifyReport rep = render_html(trace, wopt, hl, no_checks ? nullptr : &copt, show_secrets ? nullptr : &masker, &page);
   if (report_unreadable(rep)) return 2;  // the file is discarded, never written
   if (!show_secrets) mask_page(masker, &page);
   Status written = file->write(page);

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/json_strict.h"
+#include "fixtures/writer/wrap.h"
 #include "inspect/conversation.h"
 #include "inspect/html.h"
 #include "inspect/summary.h"
@@ -360,7 +361,7 @@ TEST(Html, SelfContainedAndCapped) {
   limits.marks = 50;
   limits.records = 30;
   std::string page;
-  render_html(path, opt, limits, nullptr, &page);
+  render_html(path, opt, limits, nullptr, nullptr, &page);
   for (const char* id : {"id=\"summary\"", "id=\"timeline\"", "id=\"conversation\"", "id=\"records\"", "<svg"}) {
     EXPECT_NE(page.find(id), std::string::npos) << id;
   }
@@ -387,7 +388,7 @@ TEST(Html, FindingsLeadThePageAndLinkToTheirRecords) {
   WalkOptions opt;
   cheat::CheatOptions copt;
   std::string page;
-  const VerifyReport rep = render_html(testing::sample_path("claude-code-restart.jsonl"), opt, HtmlLimits{}, &copt, &page);
+  const VerifyReport rep = render_html(testing::sample_path("claude-code-restart.jsonl"), opt, HtmlLimits{}, &copt, nullptr, &page);
   EXPECT_VERDICT(rep, Verdict::verified);
   const size_t findings = page.find("id=\"findings\"");
   ASSERT_NE(findings, std::string::npos);
@@ -398,9 +399,46 @@ TEST(Html, FindingsLeadThePageAndLinkToTheirRecords) {
   EXPECT_NE(page.find("id=\"proves\""), std::string::npos);
   EXPECT_EQ(page.find("DEV KEY"), std::string::npos);  // pinned keys
   // Without the checks, the page says they were not run.
-  render_html(testing::sample_path("claude-code-restart.jsonl"), opt, HtmlLimits{}, nullptr, &page);
+  render_html(testing::sample_path("claude-code-restart.jsonl"), opt, HtmlLimits{}, nullptr, nullptr, &page);
   EXPECT_EQ(page.find("<b>GC06</b>"), std::string::npos);
   EXPECT_NE(page.find("The checks were not run"), std::string::npos);
+}
+
+// The page masks each text before escaping it (red-team 14b #6): masked
+// after, `"` is `&quot;` and `&` is `&amp;`, and the rules that need a
+// quote (a JSON header member, Docker's "auth") or that read a password up
+// to its end no longer see what they match. Without a masker (--show-secrets)
+// the page shows them.
+TEST(Html, CredentialsInToolOutputAreMaskedBeforeEscaping) {
+  const std::vector<std::string> secrets = {"Tx9kLm2Qp7Vz4Rw8Ys3Nb6Hc", "Fw3Jq8Lz5Pm2Xv7Tk9Rb4Nd",
+                                            "ZGVwbG95OlJ0OCNrUTJ2WDl6TG1QNHc=", "Kp2Lm9Qz"};
+  const std::string output = "{\n  \"headers\": {\"Authorization\": \"Bearer " + secrets[0] + "\", \"x-api-key\": \"" +
+                             secrets[1] + "\"}\n}\n{\"auths\": {\"registry.example.com\": {\"auth\": \"" + secrets[2] +
+                             "\"}}}\nmachine api.example.com login bob password Hj7&" + secrets[3] + "\n";
+  std::string quoted;
+  append_json_string(&quoted, output);
+  const std::string m = R"("id":"msg_A","model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  const std::string log =
+      R"({"parentUuid":null,"type":"user","message":{"role":"user","content":"Show the config"},"uuid":"u1","timestamp":"2026-01-01T10:00:01Z"})" "\n"
+      R"({"parentUuid":"u1","type":"assistant","message":{)" + m + R"(,"content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"cat cfg"}}]},"uuid":"u2","timestamp":"2026-01-01T10:00:02Z"})" "\n"
+      R"({"parentUuid":"u2","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":)" + quoted + R"(}]},"uuid":"u3","timestamp":"2026-01-01T10:00:03Z"})" "\n"
+      R"({"parentUuid":"u3","type":"assistant","message":{)" + std::string(m).replace(6, 5, "msg_B") + R"(,"content":[{"type":"text","text":"Done."}]},"uuid":"u4","timestamp":"2026-01-01T10:00:04Z"})" "\n";
+  fixtures::WrapSpec spec;
+  spec.file = "session.jsonl";
+  fixtures::Lines lines;
+  fixtures::wrap_log(log, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+  const std::string path = testing::write_temp("html-masking.jsonl", fixtures::join(lines));
+  WalkOptions opt;
+  Keyring ring = testing::dev_keyring();
+  opt.keyring = &ring;
+  cheat::CredentialMasker masker(opt.limits);
+  std::string page;
+  render_html(path, opt, HtmlLimits{}, nullptr, &masker, &page);
+  ASSERT_NE(page.find("Show the config"), std::string::npos);
+  for (const std::string& secret : secrets) EXPECT_EQ(page.find(secret), std::string::npos) << secret;
+  EXPECT_GE(masker.count(), secrets.size());
+  render_html(path, opt, HtmlLimits{}, nullptr, nullptr, &page);
+  for (const std::string& secret : secrets) EXPECT_NE(page.find(secret), std::string::npos) << secret;
 }
 
 // A clipped body shows the size it had on the wire, not the clipped size.
@@ -671,7 +709,7 @@ TEST(InspectCli, EveryViewMasksWhatTheTraceScanFinds) {
   const testing::LeakyTrace leaky = testing::leaky_trace("leaky-views.jsonl");
   const std::string bin = std::string(GOALCUP_INSPECT_BIN) + " --dev-key " + testing::source_path("fixtures/keys/dev-key.json");
   std::vector<std::string> views{"summary", "summary --json", "records", "records --json", "conversation",
-                                 "conversation --format markdown", "conversation --format json"};
+                                 "conversation --format markdown", "conversation --format json", "html -o -"};
   for (const uint64_t seq : leaky.response_seqs) {
     views.push_back("show --json SEQ " + std::to_string(seq));
     views.push_back("show SEQ " + std::to_string(seq));
