@@ -4,7 +4,6 @@
 #include <sstream>
 
 #include "core/json_strict.h"
-#include "fixtures/writer/wrap.h"
 #include "inspect/conversation.h"
 #include "inspect/html.h"
 #include "inspect/summary.h"
@@ -415,19 +414,7 @@ TEST(Html, CredentialsInToolOutputAreMaskedBeforeEscaping) {
   const std::string output = "{\n  \"headers\": {\"Authorization\": \"Bearer " + secrets[0] + "\", \"x-api-key\": \"" +
                              secrets[1] + "\"}\n}\n{\"auths\": {\"registry.example.com\": {\"auth\": \"" + secrets[2] +
                              "\"}}}\nmachine api.example.com login bob password Hj7&" + secrets[3] + "\n";
-  std::string quoted;
-  append_json_string(&quoted, output);
-  const std::string m = R"("id":"msg_A","model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
-  const std::string log =
-      R"({"parentUuid":null,"type":"user","message":{"role":"user","content":"Show the config"},"uuid":"u1","timestamp":"2026-01-01T10:00:01Z"})" "\n"
-      R"({"parentUuid":"u1","type":"assistant","message":{)" + m + R"(,"content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"cat cfg"}}]},"uuid":"u2","timestamp":"2026-01-01T10:00:02Z"})" "\n"
-      R"({"parentUuid":"u2","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":)" + quoted + R"(}]},"uuid":"u3","timestamp":"2026-01-01T10:00:03Z"})" "\n"
-      R"({"parentUuid":"u3","type":"assistant","message":{)" + std::string(m).replace(6, 5, "msg_B") + R"(,"content":[{"type":"text","text":"Done."}]},"uuid":"u4","timestamp":"2026-01-01T10:00:04Z"})" "\n";
-  fixtures::WrapSpec spec;
-  spec.file = "session.jsonl";
-  fixtures::Lines lines;
-  fixtures::wrap_log(log, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
-  const std::string path = testing::write_temp("html-masking.jsonl", fixtures::join(lines));
+  const std::string path = testing::claude_trace_with_tool_output("html-masking.jsonl", output);
   WalkOptions opt;
   Keyring ring = testing::dev_keyring();
   opt.keyring = &ring;

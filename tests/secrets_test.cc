@@ -1338,6 +1338,26 @@ TEST(Redact, NothingThatDecodesToAPartOfACredentialIsLeft) {
   }
 }
 
+// A key inside base64 in a wire request (`base64 -w0 .env` as a tool's
+// output) is redacted inside the encoding, so the copy's body shows no
+// marker and lists no span: its size is then the size stored, and the copy
+// checks clean (red-team 14b #7: GC13 was high on it).
+TEST(Redact, AKeyInsideBase64InARequestLeavesACopyThatChecksClean) {
+  const std::string secret = "sk-ant-api03-" + testing::random_chars(93, 31) + "AA";
+  const std::string in = testing::claude_trace_with_tool_output(
+      "base64-env.jsonl", "$ base64 -w0 .env\n" + base64_encode("APP_ENV=production\nANTHROPIC_API_KEY=" + secret + "\n"));
+  const std::string out = testing::temp_dir() + "/base64-env-redacted.jsonl";
+  auto r = redact_trace(in, out, testing::source_path("fixtures/keys/dev-key.json"), Limits{});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(leftover(read_file(out), {secret}), "");
+  CheatOptions copt;
+  Keyring ring = testing::dev_keyring();
+  copt.walk.keyring = &ring;
+  const CheatReport copy = check_trace(out, copt);
+  EXPECT_VERDICT(copy.verify, Verdict::verified);
+  for (const Finding& f : copy.findings) EXPECT_LT(f.severity, Severity::warning) << f.check << ": " << f.message;
+}
+
 // Keys of the newer rules are removed whole, plainly and inside base64 in
 // an environment variable, and the copy holds nothing the engine finds.
 TEST(Redact, NewFormatsAreRemovedWhole) {

@@ -1,5 +1,7 @@
 #include "tests/support.h"
 
+#include "fixtures/writer/wrap.h"
+
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -194,6 +196,29 @@ LeakyTrace leaky_trace(const std::string& name) {
   b.add_seal_ack();
   t.path = write_temp(name, fixtures::join(lines));
   return t;
+}
+
+std::string claude_trace_with_tool_output(const std::string& name, const std::string& output) {
+  std::string quoted;
+  append_json_string(&quoted, output);
+  auto message = [](const std::string& id, const std::string& content) {
+    return R"({"id":")" + id + R"(","model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,)"
+           R"("output_tokens":9},"content":[)" + content + "]}";
+  };
+  auto line = [](const std::string& uuid, const std::string& parent, const std::string& type, const std::string& msg) {
+    return R"({"parentUuid":)" + (parent.empty() ? std::string("null") : "\"" + parent + "\"") + R"(,"type":")" + type +
+           R"(","message":)" + msg + R"(,"uuid":")" + uuid + R"(","timestamp":"2026-01-01T10:00:0)" + uuid.substr(1) + "Z\"}\n";
+  };
+  const std::string log =
+      line("u1", "", "user", R"({"role":"user","content":"Show the config"})") +
+      line("u2", "u1", "assistant", message("msg_A", R"({"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"cat cfg"}})")) +
+      line("u3", "u2", "user", R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":)" + quoted + "}]}") +
+      line("u4", "u3", "assistant", message("msg_B", R"({"type":"text","text":"Done."})"));
+  fixtures::WrapSpec spec;
+  spec.file = "session.jsonl";
+  fixtures::Lines lines;
+  fixtures::wrap_log(log, spec, dev_key(), [&](const std::string& l) { lines.push_back(l); });
+  return write_temp(name, fixtures::join(lines));
 }
 
 fixtures::TraceBuilder trace_builder(fixtures::TraceBuilder::Sink sink) {

@@ -74,6 +74,12 @@ std::string split_delta_stream(const DeltaKind& kind, std::string_view text, siz
 std::string wire_body_json(uint64_t exchange, std::string_view dir_fields, std::string_view host, std::string_view body,
                            std::string_view headers_json = "[]");
 
+// The honest trace (dev key, written by the fixture writer's wrap) around a
+// short Claude Code log in which a Bash call's result is `output`: the
+// prompt "Show the config", the call, its result, then "Done.". Returns the
+// trace's path (written under `name` in the test's scratch folder).
+std::string claude_trace_with_tool_output(const std::string& name, const std::string& output);
+
 // A sealed trace (dev key) with credentials where a recorder's redactor
 // may miss them: the participant's login in the header, a key in a
 // request's query string, a bearer token no rule knows in its
