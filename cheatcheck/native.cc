@@ -41,6 +41,10 @@ void add_prompt(std::string_view text, NativeInfo& n) {
   n.prompts.emplace_back(text);
 }
 
+void add_copy(ProviderCopy::Kind kind, simdjson::dom::element value, NativeInfo& n) {
+  n.provider_copies.push_back({kind, copy_digest(kind, value), simdjson::minify(value)});
+}
+
 // Text, tool calls and tool results of a message's content (Anthropic
 // blocks or Responses output items' content).
 void read_content(simdjson::dom::object message, std::string_view text_type, NativeInfo& n) {
@@ -60,6 +64,11 @@ void read_content(simdjson::dom::object message, std::string_view text_type, Nat
       n.thinking += str(b, "thinking");
       n.has_thinking = true;
     }
+    simdjson::dom::array citations;
+    if (t == text_type && n.assistant && json::array(b, "citations", &citations) == json::Get::ok) {
+      for (auto citation : citations) add_copy(ProviderCopy::Kind::citation, citation, n);
+    }
+
     if (is_call_block(t) && n.assistant) {
       simdjson::dom::element input;
       n.calls.push_back({str(b, "id"), str(b, "name"), member_digest(b, "input"),
@@ -186,6 +195,29 @@ void read_claude(simdjson::dom::object o, NativeInfo& n) {
 }
 
 }  // namespace
+
+Digest copy_digest(ProviderCopy::Kind kind, simdjson::dom::element value) {
+  Sha256 h;
+  h.update(std::to_string(static_cast<int>(kind)) + ":");
+  simdjson::dom::object o;
+  if (value.get(o)) {
+    h.update(to_hex(json::value_digest(value)));
+    return h.finish();
+  }
+  // Members in key order, each its key (length first) and value's digest;
+  // null ones left out.
+  std::vector<std::pair<std::string_view, Digest>> members;
+  for (auto field : o) {
+    if (!field.value.is_null()) members.emplace_back(field.key, json::value_digest(field.value));
+  }
+  std::sort(members.begin(), members.end());
+  for (const auto& [key, d] : members) {
+    h.update(std::to_string(key.size()) + ":");
+    h.update(key);
+    h.update(to_hex(d));
+  }
+  return h.finish();
+}
 
 std::vector<std::string> action_strings(simdjson::dom::object action) {
   std::vector<std::string> out;

@@ -44,6 +44,21 @@ struct ServerResult {
   std::string text;  // the content minified: for a wire form the recorder stored redacted
 };
 
+// What the provider gave the model that a log copies from the stream as it
+// came, compared by value (copy_digest): a citation of an answer's text
+// (Anthropic, streamed in citations_delta or whole in its block).
+struct ProviderCopy {
+  enum class Kind : uint8_t { citation };
+  Kind kind = Kind::citation;
+  Digest value{};
+  std::string text;  // the value minified: for a wire form the recorder stored redacted
+};
+
+// A copy's value as compared: an object by its members that are not null
+// (a serializer may drop those or write them out), each as a JSON value;
+// anything else as its JSON value. Tagged with its kind.
+Digest copy_digest(ProviderCopy::Kind kind, simdjson::dom::element value);
+
 // What a Codex event says a tool returned (the UI's copy of a call's
 // output): exec_command_end's aggregated output, patch_apply_end's stdout,
 // mcp_tool_call_end's text content.
@@ -119,6 +134,8 @@ struct NativeInfo {
   std::optional<EventOutput> event_output;
   // Claude Code: the results of provider-run tools an answer's line holds.
   std::vector<ServerResult> server_results;
+  // What the line copies of what the provider streamed (citations).
+  std::vector<ProviderCopy> provider_copies;
   // Claude Code: content-replacement lines, the harness's note that it sent
   // a tool result in a shorter form (id, the form sent when it says).
   std::vector<std::pair<std::string, std::string>> replacements;

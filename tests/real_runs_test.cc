@@ -206,7 +206,9 @@ std::string claude_log() {
                      said("msg_W", R"({"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{"query":"parser docs"}})"));
   log += claude_line("u10", "u9", "07.100", "assistant",
                      said("msg_W", R"({"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[{"type":"web_search_result","title":"Parser guide","url":"https://example.com/parser","encrypted_content":"RW5j","page_age":null}]})"));
-  log += claude_line("u11", "u10", "07.200", "assistant", said("msg_W", R"({"type":"text","text":"The guide says to start with parse()."})"));
+  // The text that cites it, with its citation as streamed (citations_delta).
+  log += claude_line("u11", "u10", "07.200", "assistant",
+                     said("msg_W", R"({"type":"text","text":"The guide says to start with parse().","citations":[{"type":"web_search_result_location","cited_text":"Start with parse().","url":"https://example.com/parser","title":"Parser guide","encrypted_index":"RW5k"}]})"));
   return log;
 }
 
@@ -270,7 +272,8 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
                                 edit == LogEdit::change_event_output || edit == LogEdit::change_developer_message;
         const bool claude_edit = edit == LogEdit::change_tool_use_result || edit == LogEdit::hide_prompt ||
                                  edit == LogEdit::relabel_synthetic || edit == LogEdit::answer_as_title ||
-                                 edit == LogEdit::change_server_tool_result || edit == LogEdit::change_model;
+                                 edit == LogEdit::change_server_tool_result || edit == LogEdit::change_model ||
+                                 edit == LogEdit::change_citation;
         if ((event_edit && name != "rollout.jsonl") || (claude_edit && name != "claude.jsonl") ||
             (edit == LogEdit::remove_prompt && name == "claude.jsonl")) {
           EXPECT_FALSE(w.result.edited);
@@ -423,7 +426,7 @@ TEST(WrappedLogs, OtherWireFormsOfAnHonestLogAreCleanAndEditsStayHigh) {
       }
       for (LogEdit edit : {LogEdit::change_tool_result, LogEdit::change_prompt, LogEdit::change_event_prompt,
                            LogEdit::change_event_answer, LogEdit::hide_prompt, LogEdit::drop_answer_text,
-                           LogEdit::change_reasoning}) {
+                           LogEdit::change_reasoning, LogEdit::change_citation}) {
         const Wrapped w = wrap_text_and_check(log, name, WrapOrder::live, edit, form);
         if (!w.result.edited) continue;
         EXPECT_TRUE(any_high(w.report)) << w.result.edit_note << ": no high finding\n" << describe(w.report);
@@ -884,6 +887,7 @@ TEST(WrappedLogs, CodexOutputEventsAreHeldToTheOutputSent) {
 std::string claude_log_of_stream(const std::string& sse) {
   struct Open {
     std::string start, text, input, signature;
+    std::vector<std::string> citations;  // from citations_delta, minified
   };
   std::map<int64_t, Open> blocks;
   std::string id, model;
@@ -910,6 +914,7 @@ std::string claude_log_of_stream(const std::string& sse) {
       if (kind == "thinking_delta") b.text += text(e["delta"]["thinking"]);
       if (kind == "signature_delta") b.signature += text(e["delta"]["signature"]);
       if (kind == "input_json_delta") b.input += text(e["delta"]["partial_json"]);
+      if (kind == "citations_delta") b.citations.push_back(simdjson::minify(e["delta"]["citation"]));
     }
     return true;
   });
@@ -929,7 +934,18 @@ std::string claude_log_of_stream(const std::string& sse) {
     std::string block = b.start;
     if (type == "text") {
       if (b.text.empty()) continue;
-      block = R"({"type":"text","text":)" + json(b.text) + "}";
+      block = R"({"type":"text","text":)" + json(b.text);
+      // The citations its start held and those streamed after it, as a client that keeps them logs them.
+      simdjson::dom::array held;
+      if (!start["citations"].get(held)) {
+        std::vector<std::string> all;
+        for (auto c : held) all.push_back(simdjson::minify(c));
+        all.insert(all.end(), b.citations.begin(), b.citations.end());
+        block += R"(,"citations":[)";
+        for (size_t c = 0; c < all.size(); ++c) block += (c ? "," : "") + all[c];
+        block += "]";
+      }
+      block += "}";
     } else if (type == "thinking") {
       block = R"({"type":"thinking","thinking":)" + json(b.text) + R"(,"signature":)" + json(b.signature) + "}";
     } else if (type == "tool_use" || type == "server_tool_use" || type == "mcp_tool_use") {
@@ -978,6 +994,36 @@ TEST(RealRuns, ProviderRunToolResultsInTheirRealShapes) {
   }
   EXPECT_GE(logs, 5u) << "the real streams with provider-run tools were not all found";
   RecordProperty("streams", static_cast<int>(logs));
+}
+
+// The real Anthropic stream whose answer cites the web search's results:
+// its citations logged as streamed are clean, under every way the answer
+// may come (streamed, or returned whole); each citation changed in the log
+// is high.
+TEST(RealRuns, CitationsInTheirRealShape) {
+  const std::string dir = testing::corpora_dir();
+  if (dir.empty() || !std::filesystem::is_directory(dir + "/real-sse/streams")) {
+    GTEST_SKIP() << "../shared/corpora/real-sse not found (set GOALCUP_SHARED_DIR): the real-stream tests did not run";
+  }
+  size_t logs = 0, edits = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir + "/real-sse/streams")) {
+    if (e.path().extension() != ".sse") continue;
+    const std::string log = claude_log_of_stream(testing::read_file(e.path().string()));
+    if (log.find(R"("citations":[{)") == std::string::npos) continue;
+    ++logs;
+    SCOPED_TRACE(e.path().filename().string());
+    for (fixtures::WireForm form : {fixtures::WireForm::same, fixtures::WireForm::nonstreamed}) {
+      expect_clean(wrap_text_and_check(log, "claude.jsonl", WrapOrder::live, LogEdit::none, form).report);
+      for (size_t target = 0; target < 6; ++target) {
+        const Wrapped w = wrap_text_and_check(log, "claude.jsonl", WrapOrder::live, LogEdit::change_citation, form, target);
+        ASSERT_TRUE(w.result.edited);
+        ++edits;
+        EXPECT_TRUE(has_finding(w.report, "GC04", Severity::high, "citation")) << w.result.edit_note << "\n" << describe(w.report);
+      }
+    }
+  }
+  EXPECT_GE(logs, 1u) << "the real stream with citations was not found";
+  RecordProperty("edits", static_cast<int>(edits));
 }
 
 }  // namespace

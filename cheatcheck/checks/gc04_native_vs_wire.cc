@@ -214,6 +214,14 @@ struct LoggedServerResult {
   std::optional<std::string> text;  // the content minified, within kMaxKeptBytes
 };
 
+// A copy the log holds of what the provider streamed (ProviderCopy).
+struct LoggedCopy {
+  uint64_t seq = 0;
+  ProviderCopy::Kind kind = ProviderCopy::Kind::citation;
+  Digest value{};
+  std::optional<std::string> text;  // within kMaxKeptBytes, for redacted wire forms
+};
+
 // A Codex event repeating a tool's output, as logged.
 struct LoggedEventOutput {
   uint64_t seq = 0;
@@ -346,6 +354,7 @@ class Gc04 final : public Check {
     calls(ctx);
     codex_items(ctx);
     server_results(ctx);
+    provider_copies(ctx);
     searches(ctx);
     event_outputs(ctx);
     codex_reasoning(ctx);
@@ -413,6 +422,7 @@ class Gc04 final : public Check {
         std::any_of(a.blocks.begin(), a.blocks.end(), [](const RebuiltBlock& b) { return b.kind == RebuiltBlock::Kind::tool_result; })) {
       wire_server_results(ctx.wire_body().content(), identity(a.message_id), r.seq, ctx.body_parser());
     }
+    if (a.provider == RebuiltAnswer::Provider::anthropic) wire_copies(ctx.wire_body().content(), r.seq, ctx.body_parser());
     // A stream cut short (or stopped at max_tokens) may hold a call the
     // harness rightly never ran or logged.
     const bool complete = a.finished && a.stop_reason != "max_tokens" && a.stop_reason != "incomplete";
@@ -475,6 +485,60 @@ class Gc04 final : public Check {
       if (redacted_here(whole)) w.redacted = kept_text(whole);
     }
     wire_server_results_.try_emplace(identity(id), std::move(w));
+  }
+
+  // What an Anthropic answer streamed that a log copies as it came: the
+  // citations of its text blocks (whole in a block's start, or one by one
+  // in citations_delta events).
+  void wire_copies(std::string_view body, uint64_t seq, StrictJsonParser& parser) {
+    if (!holds(body, "citation")) return;
+    auto blocks_of = [&](simdjson::dom::object message) {
+      simdjson::dom::array content;
+      if (json::array(message, "content", &content) != json::Get::ok) return;
+      for (auto block : content) {
+        simdjson::dom::object b;
+        if (!block.get(b)) block_copies(b);
+      }
+    };
+    if (!looks_like_sse(body)) {
+      auto root = parser.parse_copy(body, static_cast<int64_t>(seq));
+      simdjson::dom::object message;
+      if (root && !root->get(message)) blocks_of(message);
+      return;
+    }
+    for_each_sse_event(body, [&](std::string_view, std::string_view data) {
+      if (!holds(data, "citation")) return true;
+      auto root = parser.parse_copy(data, static_cast<int64_t>(seq));
+      simdjson::dom::object event, held;
+      simdjson::dom::element citation;
+      if (!root || root->get(event)) return true;
+      if (json::object(event, "content_block", &held) == json::Get::ok) block_copies(held);
+      if (json::object(event, "message", &held) == json::Get::ok) blocks_of(held);
+      if (json::object(event, "delta", &held) == json::Get::ok && !held.at_key("citation").get(citation)) {
+        wire_copy(ProviderCopy::Kind::citation, citation);
+      }
+      return true;
+    });
+  }
+
+  void block_copies(simdjson::dom::object block) {
+    std::string_view type;
+    simdjson::dom::array citations;
+    if (json::string(block, "type", &type) != json::Get::ok) return;
+    if (type == "text" && json::array(block, "citations", &citations) == json::Get::ok) {
+      for (auto citation : citations) wire_copy(ProviderCopy::Kind::citation, citation);
+    }
+  }
+
+  void wire_copy(ProviderCopy::Kind kind, simdjson::dom::element value) {
+    if (wire_copies_.size() >= kMaxTracked) return;
+    wire_copies_.insert(copy_digest(kind, value));
+    if (!stored_redacted_) return;
+    std::string text = simdjson::minify(value);
+    if (has_redaction(text) && kept_bytes_ + text.size() <= kMaxKeptBytes) {
+      kept_bytes_ += text.size();
+      redacted_copies_.push_back(std::move(text));
+    }
   }
 
   // The model's reasoning as streamed: Anthropic thinking blocks (joined,
@@ -743,6 +807,9 @@ class Gc04 final : public Check {
     }
     if (n.harness == NativeInfo::Harness::codex && !event_outputs_.empty()) {
       for (size_t i = 0; i < n.result_texts.size() && i < n.results.size(); ++i) codex_output(n.results[i], n.result_texts[i]);
+    }
+    for (const ProviderCopy& c : n.provider_copies) {
+      if (logged_copies_.size() < kMaxTracked) logged_copies_.push_back({r.seq, c.kind, c.value, kept_text(c.text)});
     }
     if (!n.assistant) return;
     for (const ServerResult& s : n.server_results) {
@@ -1152,6 +1219,29 @@ class Gc04 final : public Check {
                  "answer(s) the harness logged streamed the result of a provider-run tool (web search, fetch, code "
                  "execution) that the log leaves out.",
                  "server-result-not-logged");
+  }
+
+  // What the log copies of what the provider streamed (citations) must be a
+  // copy of something streamed: what the model cited rewritten in the log
+  // is an edit. Compared as
+  // values, null members apart (a serializer may drop them). A copy the
+  // log leaves out is not judged: Claude Code is not known to log every
+  // citation it was streamed.
+  void provider_copies(Context& ctx) {
+    for (const LoggedCopy& l : logged_copies_) {
+      if (wire_copies_.contains(l.value)) continue;
+      if (l.text) {
+        const RedactedMatch match = comparer_.first_match(redacted_copies_, *l.text).first;
+        if (match != RedactedMatch::no) {
+          (match == RedactedMatch::yes ? redacted_texts_ : uncompared_).add(l.seq);
+          continue;
+        }
+      }
+      ctx.emit(finding("GC04", Severity::high, {l.seq},
+                       "The harness logged a citation (what a source the model cited says, and where) that no "
+                       "answer streamed on the wire: what the model cited was changed in the log."),
+               "citation-unmatched:" + to_hex(l.value));
+    }
   }
 
   // Codex: each web search the log shows (a web_search_call item, logged
@@ -1659,7 +1749,8 @@ class Gc04 final : public Check {
            wire_prompts_.size() + replaced_.size() + copy_differs_.size() + wire_prompts_sent_.size() +
            wire_items_.size() + logged_reasoning_.size() + event_reasoning_.size() + synthetic_ids_.size() +
            logged_user_texts_.size() + wire_server_results_.size() + logged_server_results_.size() +
-           event_outputs_.size() + codex_outputs_.size() + wire_searched_.size() + logged_searched_.size();
+           event_outputs_.size() + codex_outputs_.size() + wire_searched_.size() + logged_searched_.size() +
+           wire_copies_.size() + logged_copies_.size();
   }
 
   absl::flat_hash_map<Identity, WireAnswer> wire_by_id_;
@@ -1667,6 +1758,9 @@ class Gc04 final : public Check {
   absl::flat_hash_set<Digest> wire_searched_;                 // strings of web searches streamed (Responses)
   std::vector<std::pair<uint64_t, Digest>> logged_searched_;  // and of those logged (seq, string)
   std::vector<LoggedServerResult> logged_server_results_;
+  absl::flat_hash_set<Digest> wire_copies_;   // copy_digest() of what answers streamed that logs copy
+  std::vector<std::string> redacted_copies_;  // those stored redacted, minified
+  std::vector<LoggedCopy> logged_copies_;
   std::vector<LoggedEventOutput> event_outputs_;
   absl::flat_hash_map<Identity, std::string> codex_outputs_;  // call id -> output logged (once events are seen)
   absl::flat_hash_set<Identity> outputs_dropped_;  // outputs past kMaxEventBytes
