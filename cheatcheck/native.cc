@@ -68,6 +68,10 @@ void read_content(simdjson::dom::object message, std::string_view text_type, Nat
     if (t == text_type && n.assistant && json::array(b, "citations", &citations) == json::Get::ok) {
       for (auto citation : citations) add_copy(ProviderCopy::Kind::citation, citation, n);
     }
+    simdjson::dom::element data;
+    if (t == "redacted_thinking" && n.assistant && !b.at_key("data").get(data)) {
+      add_copy(ProviderCopy::Kind::redacted_thinking, data, n);
+    }
 
     if (is_call_block(t) && n.assistant) {
       simdjson::dom::element input;

@@ -46,9 +46,10 @@ struct ServerResult {
 
 // What the provider gave the model that a log copies from the stream as it
 // came, compared by value (copy_digest): a citation of an answer's text
-// (Anthropic, streamed in citations_delta or whole in its block).
+// (Anthropic, streamed in citations_delta or whole in its block), the data
+// of a redacted_thinking block (whole in its block's start).
 struct ProviderCopy {
-  enum class Kind : uint8_t { citation };
+  enum class Kind : uint8_t { citation, redacted_thinking };
   Kind kind = Kind::citation;
   Digest value{};
   std::string text;  // the value minified: for a wire form the recorder stored redacted
@@ -134,7 +135,8 @@ struct NativeInfo {
   std::optional<EventOutput> event_output;
   // Claude Code: the results of provider-run tools an answer's line holds.
   std::vector<ServerResult> server_results;
-  // What the line copies of what the provider streamed (citations).
+  // What the line copies of what the provider streamed (citations,
+  // redacted thinking).
   std::vector<ProviderCopy> provider_copies;
   // Claude Code: content-replacement lines, the harness's note that it sent
   // a tool result in a shorter form (id, the form sent when it says).

@@ -182,7 +182,10 @@ std::string claude_log() {
   // Thinking logged as streamed, with its signature.
   log += claude_line("u1t", "u1", "01.900", "assistant",
                      said("msg_A", R"({"type":"thinking","thinking":"The parser is the file to read.","signature":"c2ln"})"));
-  log += claude_line("u2", "u1t", "02.000", "assistant", said("msg_A", R"({"type":"text","text":"Looking at it."})"));
+  // Thinking the provider's safety systems encrypted, logged as its block's start carried it.
+  log += claude_line("u1r", "u1t", "01.950", "assistant",
+                     said("msg_A", R"({"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YdFXu"})"));
+  log += claude_line("u2", "u1r", "02.000", "assistant", said("msg_A", R"({"type":"text","text":"Looking at it."})"));
   log += claude_line("u3", "u2", "02.100", "assistant",
                      said("msg_A", R"({"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}})"));
   log += claude_line("u4", "u3", "02.200", "assistant",
@@ -273,7 +276,7 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
         const bool claude_edit = edit == LogEdit::change_tool_use_result || edit == LogEdit::hide_prompt ||
                                  edit == LogEdit::relabel_synthetic || edit == LogEdit::answer_as_title ||
                                  edit == LogEdit::change_server_tool_result || edit == LogEdit::change_model ||
-                                 edit == LogEdit::change_citation;
+                                 edit == LogEdit::change_citation || edit == LogEdit::change_redacted_thinking;
         if ((event_edit && name != "rollout.jsonl") || (claude_edit && name != "claude.jsonl") ||
             (edit == LogEdit::remove_prompt && name == "claude.jsonl")) {
           EXPECT_FALSE(w.result.edited);
@@ -426,7 +429,7 @@ TEST(WrappedLogs, OtherWireFormsOfAnHonestLogAreCleanAndEditsStayHigh) {
       }
       for (LogEdit edit : {LogEdit::change_tool_result, LogEdit::change_prompt, LogEdit::change_event_prompt,
                            LogEdit::change_event_answer, LogEdit::hide_prompt, LogEdit::drop_answer_text,
-                           LogEdit::change_reasoning, LogEdit::change_citation}) {
+                           LogEdit::change_reasoning, LogEdit::change_citation, LogEdit::change_redacted_thinking}) {
         const Wrapped w = wrap_text_and_check(log, name, WrapOrder::live, edit, form);
         if (!w.result.edited) continue;
         EXPECT_TRUE(any_high(w.report)) << w.result.edit_note << ": no high finding\n" << describe(w.report);
@@ -951,7 +954,7 @@ std::string claude_log_of_stream(const std::string& sse) {
     } else if (type == "tool_use" || type == "server_tool_use" || type == "mcp_tool_use") {
       block = R"({"type":)" + json(type) + R"(,"id":)" + json(text(start["id"])) + R"(,"name":)" + json(text(start["name"])) + R"(,"input":)" +
               (b.input.empty() ? std::string("{}") : b.input) + "}";
-    } else if (!type.ends_with("_tool_result")) {
+    } else if (!type.ends_with("_tool_result") && type != "redacted_thinking") {
       continue;
     }
     const std::string uuid = "a" + std::to_string(++n);
@@ -996,33 +999,38 @@ TEST(RealRuns, ProviderRunToolResultsInTheirRealShapes) {
   RecordProperty("streams", static_cast<int>(logs));
 }
 
-// The real Anthropic stream whose answer cites the web search's results:
-// its citations logged as streamed are clean, under every way the answer
-// may come (streamed, or returned whole); each citation changed in the log
-// is high.
-TEST(RealRuns, CitationsInTheirRealShape) {
+// The real Anthropic streams whose answer cites the web search's results,
+// or holds redacted thinking: what the log copies of them (citations, the
+// block's data) logged as streamed is clean, under every way the answer
+// may come (streamed, or returned whole); each one changed in the log is
+// high.
+TEST(RealRuns, CitationsAndRedactedThinkingInTheirRealShape) {
   const std::string dir = testing::corpora_dir();
   if (dir.empty() || !std::filesystem::is_directory(dir + "/real-sse/streams")) {
     GTEST_SKIP() << "../shared/corpora/real-sse not found (set GOALCUP_SHARED_DIR): the real-stream tests did not run";
   }
   size_t logs = 0, edits = 0;
+  const std::vector<std::pair<LogEdit, std::string>> shapes = {
+      {LogEdit::change_citation, R"("citations":[{)"}, {LogEdit::change_redacted_thinking, R"("redacted_thinking")"}};
   for (const auto& e : std::filesystem::directory_iterator(dir + "/real-sse/streams")) {
     if (e.path().extension() != ".sse") continue;
     const std::string log = claude_log_of_stream(testing::read_file(e.path().string()));
-    if (log.find(R"("citations":[{)") == std::string::npos) continue;
-    ++logs;
-    SCOPED_TRACE(e.path().filename().string());
-    for (fixtures::WireForm form : {fixtures::WireForm::same, fixtures::WireForm::nonstreamed}) {
-      expect_clean(wrap_text_and_check(log, "claude.jsonl", WrapOrder::live, LogEdit::none, form).report);
-      for (size_t target = 0; target < 6; ++target) {
-        const Wrapped w = wrap_text_and_check(log, "claude.jsonl", WrapOrder::live, LogEdit::change_citation, form, target);
-        ASSERT_TRUE(w.result.edited);
-        ++edits;
-        EXPECT_TRUE(has_finding(w.report, "GC04", Severity::high, "citation")) << w.result.edit_note << "\n" << describe(w.report);
+    for (const auto& [edit, shape] : shapes) {
+      if (log.find(shape) == std::string::npos) continue;
+      ++logs;
+      SCOPED_TRACE(e.path().filename().string());
+      for (fixtures::WireForm form : {fixtures::WireForm::same, fixtures::WireForm::nonstreamed}) {
+        expect_clean(wrap_text_and_check(log, "claude.jsonl", WrapOrder::live, LogEdit::none, form).report);
+        for (size_t target = 0; target < 6; ++target) {
+          const Wrapped w = wrap_text_and_check(log, "claude.jsonl", WrapOrder::live, edit, form, target);
+          ASSERT_TRUE(w.result.edited);
+          ++edits;
+          EXPECT_TRUE(has_finding(w.report, "GC04", Severity::high, "wire")) << w.result.edit_note << "\n" << describe(w.report);
+        }
       }
     }
   }
-  EXPECT_GE(logs, 1u) << "the real stream with citations was not found";
+  EXPECT_GE(logs, 2u) << "the real streams with citations and redacted thinking were not all found";
   RecordProperty("edits", static_cast<int>(edits));
 }
 

@@ -489,9 +489,9 @@ class Gc04 final : public Check {
 
   // What an Anthropic answer streamed that a log copies as it came: the
   // citations of its text blocks (whole in a block's start, or one by one
-  // in citations_delta events).
+  // in citations_delta events) and its redacted_thinking blocks' data.
   void wire_copies(std::string_view body, uint64_t seq, StrictJsonParser& parser) {
-    if (!holds(body, "citation")) return;
+    if (!holds(body, "citation") && !holds(body, "redacted_thinking")) return;
     auto blocks_of = [&](simdjson::dom::object message) {
       simdjson::dom::array content;
       if (json::array(message, "content", &content) != json::Get::ok) return;
@@ -507,7 +507,7 @@ class Gc04 final : public Check {
       return;
     }
     for_each_sse_event(body, [&](std::string_view, std::string_view data) {
-      if (!holds(data, "citation")) return true;
+      if (!holds(data, "citation") && !holds(data, "redacted_thinking")) return true;
       auto root = parser.parse_copy(data, static_cast<int64_t>(seq));
       simdjson::dom::object event, held;
       simdjson::dom::element citation;
@@ -524,10 +524,12 @@ class Gc04 final : public Check {
   void block_copies(simdjson::dom::object block) {
     std::string_view type;
     simdjson::dom::array citations;
+    simdjson::dom::element data;
     if (json::string(block, "type", &type) != json::Get::ok) return;
     if (type == "text" && json::array(block, "citations", &citations) == json::Get::ok) {
       for (auto citation : citations) wire_copy(ProviderCopy::Kind::citation, citation);
     }
+    if (type == "redacted_thinking" && !block.at_key("data").get(data)) wire_copy(ProviderCopy::Kind::redacted_thinking, data);
   }
 
   void wire_copy(ProviderCopy::Kind kind, simdjson::dom::element value) {
@@ -1221,9 +1223,10 @@ class Gc04 final : public Check {
                  "server-result-not-logged");
   }
 
-  // What the log copies of what the provider streamed (citations) must be a
-  // copy of something streamed: what the model cited rewritten in the log
-  // is an edit. Compared as
+  // What the log copies of what the provider streamed (citations, the data
+  // of redacted thinking) must be a copy of something streamed: what the
+  // model cited, or its encrypted reasoning, rewritten in the log is an
+  // edit. Compared as
   // values, null members apart (a serializer may drop them). A copy the
   // log leaves out is not judged: Claude Code is not known to log every
   // citation it was streamed.
@@ -1237,10 +1240,13 @@ class Gc04 final : public Check {
           continue;
         }
       }
+      const bool citation = l.kind == ProviderCopy::Kind::citation;
       ctx.emit(finding("GC04", Severity::high, {l.seq},
-                       "The harness logged a citation (what a source the model cited says, and where) that no "
-                       "answer streamed on the wire: what the model cited was changed in the log."),
-               "citation-unmatched:" + to_hex(l.value));
+                       citation ? "The harness logged a citation (what a source the model cited says, and where) that "
+                                  "no answer streamed on the wire: what the model cited was changed in the log."
+                                : "The harness logged a redacted_thinking block whose data no answer streamed on the "
+                                  "wire: the model's encrypted reasoning was changed in the log."),
+               std::string(citation ? "citation-unmatched:" : "redacted-thinking-unmatched:") + to_hex(l.value));
     }
   }
 
