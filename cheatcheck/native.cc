@@ -239,6 +239,25 @@ std::vector<std::string> action_strings(simdjson::dom::object action) {
   return out;
 }
 
+std::vector<std::string> search_details(simdjson::dom::object action) {
+  std::vector<std::string> out = action_strings(action);
+  simdjson::dom::array queries;
+  if (json::array(action, "queries", &queries) == json::Get::ok && queries.size() > 1) {
+    std::string first, joined;
+    for (auto q : queries) {
+      std::string_view s;
+      if (q.get(s)) continue;
+      if (joined.empty() && first.empty()) first = std::string(s);
+      joined += (joined.empty() ? "" : ", ") + std::string(s);
+    }
+    if (!first.empty()) out.push_back(first + " ...");
+    out.push_back(std::move(joined));
+  }
+  const std::string pattern = str(action, "pattern"), url = str(action, "url");
+  if (!pattern.empty()) out.push_back("'" + pattern + "'" + (url.empty() ? "" : " in " + url));
+  return out;
+}
+
 namespace {
 
 // A Responses item, as Codex logs it (inside response_item, or bare in a
@@ -349,6 +368,13 @@ void read_codex_event(simdjson::dom::object payload, NativeInfo& n) {
   // The turn's last answer, repeated (null when the turn ended without one).
   if (type == "task_complete") n.event_answer = str(payload, "last_agent_message");
   if (type == "agent_reasoning") n.event_reasoning = str(payload, "text");
+  // A provider-run web search as the UI shows it: its query in Codex's
+  // words, and (in releases that add it) the action it repeats.
+  if (type == "web_search_end") {
+    n.search_detail = str(payload, "query");
+    simdjson::dom::object action;
+    if (json::object(payload, "action", &action) == json::Get::ok) n.searched = action_strings(action);
+  }
 }
 
 void read_codex(simdjson::dom::object o, NativeInfo& n, StrictJsonParser& input_parser) {

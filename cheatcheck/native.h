@@ -129,8 +129,12 @@ struct NativeInfo {
   // task_complete event's last_agent_message.
   std::string event_answer;
   // Codex: the strings of a web_search_call's action (its query, queries,
-  // url or pattern), which Codex logs without the item's id.
+  // url or pattern), which Codex logs without the item's id; and of a
+  // web_search_end event's action.
   std::vector<std::string> searched;
+  // Codex: a web_search_end event's query, the UI's wording of the search
+  // (search_details()).
+  std::string search_detail;
   // Codex: an event repeating a tool's output.
   std::optional<EventOutput> event_output;
   // Claude Code: the results of provider-run tools an answer's line holds.
@@ -153,6 +157,11 @@ struct NativeInfo {
 // The strings of a web search's action (Responses web_search_call: query,
 // queries, url, pattern), as a native line and a stream both hold them.
 std::vector<std::string> action_strings(simdjson::dom::object action);
+// The ways Codex words a search's action for its web_search_end event (the
+// event's query): each string of the action, the first of several queries
+// followed by " ..." (or all of them joined by ", "), "'pattern' in url"
+// and "'pattern'".
+std::vector<std::string> search_details(simdjson::dom::object action);
 
 // Reads a native record's body. `parser` is reused between calls;
 // `input_parser` reads a call's arguments (JSON in a string) while the

@@ -235,6 +235,10 @@ std::string codex_log(bool legacy) {
   if (!legacy) log += line("02.000", "event_msg", R"({"type":"agent_reasoning","text":"**Reading**\n\nThe parser first."})");
   // A web search the provider ran (Codex logs it without the item's id).
   log += line("02.000", "response_item", R"({"type":"web_search_call","status":"completed","action":{"type":"search","query":"parser docs"}})");
+  // Its end event, in a release that keeps an extended history.
+  if (!legacy) {
+    log += line("02.000", "event_msg", R"({"type":"web_search_end","call_id":"ws_1","query":"parser docs","action":{"type":"search","query":"parser docs"}})");
+  }
   log += line("02.000", "response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Checking."}]})");
   if (!legacy) log += line("02.000", "event_msg", R"({"type":"agent_message","message":"Checking."})");
   log += line("02.000", "response_item", R"({"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"]}","call_id":"call_1"})");
@@ -272,7 +276,8 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
         // and only Claude Code structured copies of results.
         const LogEdit edit = static_cast<LogEdit>(e);
         const bool event_edit = edit == LogEdit::change_event_prompt || edit == LogEdit::change_event_answer ||
-                                edit == LogEdit::change_event_output || edit == LogEdit::change_developer_message;
+                                edit == LogEdit::change_event_output || edit == LogEdit::change_developer_message ||
+                                edit == LogEdit::change_search_event;
         const bool claude_edit = edit == LogEdit::change_tool_use_result || edit == LogEdit::hide_prompt ||
                                  edit == LogEdit::relabel_synthetic || edit == LogEdit::answer_as_title ||
                                  edit == LogEdit::change_server_tool_result || edit == LogEdit::change_model ||
@@ -811,6 +816,45 @@ TEST(WrappedLogs, HarnessOwnLinesBesideWhatTheWireCarriedAreNotHigh) {
     for (const auto& f : w.report.findings) {
       EXPECT_TRUE(f.severity != Severity::warning && f.severity != Severity::high) << describe(w.report);
     }
+  }
+}
+
+// Codex words a web search for its web_search_end event's query from the
+// search's action (the query; the first of several queries and " ...";
+// "'pattern' in url"): each wording of a search streamed is clean, a query
+// no search streamed is high.
+TEST(WrappedLogs, CodexSearchEventsAreHeldToTheSearchesStreamed) {
+  auto log_of = [](const std::string& action, const std::string& query) {
+    auto line = [](const std::string& type, const std::string& payload) {
+      return R"({"timestamp":"2026-01-01T10:00:01Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+    };
+    std::string log = line("session_meta", R"({"id":"s1","cli_version":"0.80.0"})");
+    log += line("response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Look it up"}]})");
+    log += line("response_item", R"({"type":"web_search_call","status":"completed","action":)" + action + "}");
+    log += line("event_msg", R"({"type":"web_search_end","call_id":"ws_1","query":)" + query + R"(,"action":)" + action + "}");
+    log += line("response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Found."}]})");
+    return log;
+  };
+  struct Case {
+    std::string action, query;
+    bool high;
+  };
+  const std::vector<Case> cases = {
+      {R"({"type":"search","query":"parser docs"})", R"("parser docs")", false},
+      {R"({"type":"search","queries":["parser docs","lexer docs"]})", R"("parser docs ...")", false},
+      {R"({"type":"open_page","url":"https://example.com/parser"})", R"("https://example.com/parser")", false},
+      {R"({"type":"find_in_page","url":"https://example.com/parser","pattern":"def parse"})",
+       R"("'def parse' in https://example.com/parser")", false},
+      {R"({"type":"search","query":"parser docs"})", R"("")", false},  // Codex says nothing: nothing to compare
+      {R"({"type":"search","query":"parser docs"})", R"("lexer docs")", true},
+      {R"({"type":"find_in_page","url":"https://example.com/parser","pattern":"def parse"})",
+       R"("'def lex' in https://example.com/parser")", true},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.action + " / " + c.query);
+    const Wrapped w = wrap_text_and_check(log_of(c.action, c.query), "rollout.jsonl", WrapOrder::live, LogEdit::none);
+    EXPECT_EQ(has_finding(w.report, "GC04", Severity::high, "web_search_end"), c.high) << describe(w.report);
+    if (!c.high) expect_clean(w.report);
   }
 }
 

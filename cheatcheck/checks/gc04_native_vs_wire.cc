@@ -444,6 +444,9 @@ class Gc04 final : public Check {
     for (const std::string& said : action_strings(o)) {
       if (wire_searched_.size() < kMaxTracked) wire_searched_.insert(sha256(said));
     }
+    for (const std::string& detail : search_details(o)) {
+      if (wire_search_details_.size() < kMaxTracked) wire_search_details_.insert(sha256(detail));
+    }
   }
 
   // The results of provider-run tools an Anthropic answer carried, each
@@ -806,6 +809,9 @@ class Gc04 final : public Check {
     if (n.event_output) event_output(*n.event_output, r.seq);
     for (const std::string& said : n.searched) {
       if (logged_searched_.size() < kMaxTracked) logged_searched_.emplace_back(r.seq, sha256(said));
+    }
+    if (!n.search_detail.empty() && logged_search_details_.size() < kMaxTracked) {
+      logged_search_details_.emplace_back(r.seq, sha256(n.search_detail));
     }
     if (n.harness == NativeInfo::Harness::codex && !event_outputs_.empty()) {
       for (size_t i = 0; i < n.result_texts.size() && i < n.results.size(); ++i) codex_output(n.results[i], n.result_texts[i]);
@@ -1260,6 +1266,15 @@ class Gc04 final : public Check {
                        "Codex logged a web search (web_search_call) whose query or page no search streamed on the "
                        "wire asked for: what the model searched was changed in the log."),
                "search-unmatched:" + to_hex(said));
+    }
+    // A web_search_end event repeats the search in Codex's words: it must
+    // word a search streamed (web_search_action_detail in Codex's source).
+    for (const auto& [seq, detail] : logged_search_details_) {
+      if (wire_search_details_.contains(detail)) continue;
+      ctx.emit(finding("GC04", Severity::high, {seq},
+                       "Codex logged a web_search_end event whose query words no search streamed on the wire: what "
+                       "the model searched was changed in the log."),
+               "search-event-unmatched:" + to_hex(detail));
     }
   }
 
@@ -1756,13 +1771,15 @@ class Gc04 final : public Check {
            wire_items_.size() + logged_reasoning_.size() + event_reasoning_.size() + synthetic_ids_.size() +
            logged_user_texts_.size() + wire_server_results_.size() + logged_server_results_.size() +
            event_outputs_.size() + codex_outputs_.size() + wire_searched_.size() + logged_searched_.size() +
-           wire_copies_.size() + logged_copies_.size();
+           wire_copies_.size() + logged_copies_.size() + wire_search_details_.size() + logged_search_details_.size();
   }
 
   absl::flat_hash_map<Identity, WireAnswer> wire_by_id_;
   absl::flat_hash_map<Identity, WireServerResult> wire_server_results_;  // call id -> streamed provider-run result
   absl::flat_hash_set<Digest> wire_searched_;                 // strings of web searches streamed (Responses)
   std::vector<std::pair<uint64_t, Digest>> logged_searched_;  // and of those logged (seq, string)
+  absl::flat_hash_set<Digest> wire_search_details_;                 // search_details() of those streamed
+  std::vector<std::pair<uint64_t, Digest>> logged_search_details_;  // web_search_end queries logged (seq, query)
   std::vector<LoggedServerResult> logged_server_results_;
   absl::flat_hash_set<Digest> wire_copies_;   // copy_digest() of what answers streamed that logs copy
   std::vector<std::string> redacted_copies_;  // those stored redacted, minified
