@@ -295,7 +295,13 @@ bool read_codex_item(simdjson::dom::object item, NativeInfo& n, StrictJsonParser
   }
   if (type == "web_search_call") {
     simdjson::dom::object action;
+    simdjson::dom::array sources;
     if (json::object(item, "action", &action) == json::Get::ok) n.searched = action_strings(action);
+    // Codex's own type for the action drops its sources; a log that holds
+    // them holds what the search streamed.
+    if (json::object(item, "action", &action) == json::Get::ok && json::array(action, "sources", &sources) == json::Get::ok) {
+      for (auto source : sources) add_copy(ProviderCopy::Kind::search_source, source, n);
+    }
     return true;
   }
   if (type == "reasoning") {

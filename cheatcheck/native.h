@@ -47,9 +47,10 @@ struct ServerResult {
 // What the provider gave the model that a log copies from the stream as it
 // came, compared by value (copy_digest): a citation of an answer's text
 // (Anthropic, streamed in citations_delta or whole in its block), the data
-// of a redacted_thinking block (whole in its block's start).
+// of a redacted_thinking block (whole in its block's start); a web search's
+// sources (Responses: its action's `sources`, in the item done).
 struct ProviderCopy {
-  enum class Kind : uint8_t { citation, redacted_thinking };
+  enum class Kind : uint8_t { citation, redacted_thinking, search_source };
   Kind kind = Kind::citation;
   Digest value{};
   std::string text;  // the value minified: for a wire form the recorder stored redacted
@@ -140,7 +141,7 @@ struct NativeInfo {
   // Claude Code: the results of provider-run tools an answer's line holds.
   std::vector<ServerResult> server_results;
   // What the line copies of what the provider streamed (citations,
-  // redacted thinking).
+  // redacted thinking, search sources).
   std::vector<ProviderCopy> provider_copies;
   // Claude Code: content-replacement lines, the harness's note that it sent
   // a tool result in a shorter form (id, the form sent when it says).

@@ -235,6 +235,11 @@ std::string codex_log(bool legacy) {
   if (!legacy) log += line("02.000", "event_msg", R"({"type":"agent_reasoning","text":"**Reading**\n\nThe parser first."})");
   // A web search the provider ran (Codex logs it without the item's id).
   log += line("02.000", "response_item", R"({"type":"web_search_call","status":"completed","action":{"type":"search","query":"parser docs"}})");
+  // One that keeps the sources it consulted (Codex's own type drops them; a
+  // release or fork that kept them would log them as streamed).
+  if (!legacy) {
+    log += line("02.000", "response_item", R"({"type":"web_search_call","status":"completed","action":{"type":"search","query":"parser guide","sources":[{"type":"url","url":"https://example.com/parser"}]}})");
+  }
   // Its end event, in a release that keeps an extended history.
   if (!legacy) {
     log += line("02.000", "event_msg", R"({"type":"web_search_end","call_id":"ws_1","query":"parser docs","action":{"type":"search","query":"parser docs"}})");
@@ -277,7 +282,7 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
         const LogEdit edit = static_cast<LogEdit>(e);
         const bool event_edit = edit == LogEdit::change_event_prompt || edit == LogEdit::change_event_answer ||
                                 edit == LogEdit::change_event_output || edit == LogEdit::change_developer_message ||
-                                edit == LogEdit::change_search_event;
+                                edit == LogEdit::change_search_event || edit == LogEdit::change_search_source;
         const bool claude_edit = edit == LogEdit::change_tool_use_result || edit == LogEdit::hide_prompt ||
                                  edit == LogEdit::relabel_synthetic || edit == LogEdit::answer_as_title ||
                                  edit == LogEdit::change_server_tool_result || edit == LogEdit::change_model ||
@@ -1076,6 +1081,65 @@ TEST(RealRuns, CitationsAndRedactedThinkingInTheirRealShape) {
   }
   EXPECT_GE(logs, 2u) << "the real streams with citations and redacted thinking were not all found";
   RecordProperty("edits", static_cast<int>(edits));
+}
+
+// A Codex rollout that logs each output item of a real Responses stream as
+// the item done carried it (Codex logs a web search without its id), after
+// the user's prompt. Empty when the stream is not a Responses one.
+std::string codex_log_of_stream(const std::string& sse) {
+  std::vector<std::string> items;
+  simdjson::dom::parser parser;
+  for_each_sse_event(sse, [&](std::string_view, std::string_view data) {
+    simdjson::dom::element e, item;
+    std::string_view type, kind;
+    if (parser.parse(simdjson::padded_string(data)).get(e) || e["type"].get(type) || type != "response.output_item.done" ||
+        e["item"].get(item) || item["type"].get(kind)) {
+      return true;
+    }
+    std::string whole = simdjson::minify(item);
+    if (kind == "web_search_call") {
+      std::string_view id;
+      if (!item["id"].get(id)) whole.replace(whole.find(R"("id":")"), 8 + id.size(), "");
+      if (whole.starts_with("{,")) whole.erase(1, 1);
+    }
+    items.push_back(whole);
+    return true;
+  });
+  if (items.empty()) return {};
+  auto line = [](const std::string& type, const std::string& payload) {
+    return R"({"timestamp":"2026-01-01T10:00:01Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  std::string log = line("session_meta", R"({"id":"s1","cli_version":"0.80.0"})");
+  log += line("response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Look it up"}]})");
+  for (const std::string& item : items) log += line("response_item", item);
+  return log;
+}
+
+// The real Responses streams with a web search that returned its sources
+// (asked for with include) and with code interpreter calls: a rollout that
+// logs them as streamed is clean; one whose sources or code were changed
+// is high.
+TEST(RealRuns, ProviderRunItemsOfRealResponsesStreams) {
+  const std::string dir = testing::corpora_dir();
+  if (dir.empty() || !std::filesystem::is_directory(dir + "/real-sse/streams")) {
+    GTEST_SKIP() << "../shared/corpora/real-sse not found (set GOALCUP_SHARED_DIR): the real-stream tests did not run";
+  }
+  size_t logs = 0;
+  const std::vector<std::pair<LogEdit, std::string>> shapes = {{LogEdit::change_search_source, R"("sources":[{)"}};
+  for (const auto& e : std::filesystem::directory_iterator(dir + "/real-sse/streams")) {
+    if (e.path().extension() != ".sse") continue;
+    const std::string log = codex_log_of_stream(testing::read_file(e.path().string()));
+    for (const auto& [edit, shape] : shapes) {
+      if (log.find(shape) == std::string::npos) continue;
+      ++logs;
+      SCOPED_TRACE(e.path().filename().string());
+      expect_clean(wrap_text_and_check(log, "rollout.jsonl", WrapOrder::live, LogEdit::none).report);
+      const Wrapped w = wrap_text_and_check(log, "rollout.jsonl", WrapOrder::live, edit);
+      ASSERT_TRUE(w.result.edited);
+      EXPECT_TRUE(has_finding(w.report, "GC04", Severity::high, "wire")) << w.result.edit_note << "\n" << describe(w.report);
+    }
+  }
+  EXPECT_GE(logs, static_cast<size_t>(shapes.size())) << "the real Responses streams with these items were not all found";
 }
 
 }  // namespace

@@ -423,6 +423,7 @@ class Gc04 final : public Check {
       wire_server_results(ctx.wire_body().content(), identity(a.message_id), r.seq, ctx.body_parser());
     }
     if (a.provider == RebuiltAnswer::Provider::anthropic) wire_copies(ctx.wire_body().content(), r.seq, ctx.body_parser());
+    if (a.provider == RebuiltAnswer::Provider::openai_responses) item_copies(ctx.wire_body().content(), r.seq, ctx.body_parser());
     // A stream cut short (or stopped at max_tokens) may hold a call the
     // harness rightly never ran or logged.
     const bool complete = a.finished && a.stop_reason != "max_tokens" && a.stop_reason != "incomplete";
@@ -519,6 +520,28 @@ class Gc04 final : public Check {
       if (json::object(event, "message", &held) == json::Get::ok) blocks_of(held);
       if (json::object(event, "delta", &held) == json::Get::ok && !held.at_key("citation").get(citation)) {
         wire_copy(ProviderCopy::Kind::citation, citation);
+      }
+      return true;
+    });
+  }
+
+  // What a Responses answer's items streamed that a log copies: a web
+  // search's sources (in its item done).
+  void item_copies(std::string_view body, uint64_t seq, StrictJsonParser& parser) {
+    if (!holds(body, "\"sources\"")) return;
+    for_each_sse_event(body, [&](std::string_view, std::string_view data) {
+      if (!holds(data, "response.output_item.done") || !holds(data, "\"sources\"")) return true;
+      auto root = parser.parse_copy(data, static_cast<int64_t>(seq));
+      simdjson::dom::object event, item, action;
+      simdjson::dom::array sources;
+      std::string_view type;
+      if (!root || root->get(event) || json::object(event, "item", &item) != json::Get::ok ||
+          json::string(item, "type", &type) != json::Get::ok) {
+        return true;
+      }
+      if (type == "web_search_call" && json::object(item, "action", &action) == json::Get::ok &&
+          json::array(action, "sources", &sources) == json::Get::ok) {
+        for (auto source : sources) wire_copy(ProviderCopy::Kind::search_source, source);
       }
       return true;
     });
@@ -1230,9 +1253,9 @@ class Gc04 final : public Check {
   }
 
   // What the log copies of what the provider streamed (citations, the data
-  // of redacted thinking) must be a copy of something streamed: what the
-  // model cited, or its encrypted reasoning, rewritten in the log is an
-  // edit. Compared as
+  // of redacted thinking, a web search's sources) must be a copy of
+  // something streamed: what the model cited or searched, or its encrypted
+  // reasoning, rewritten in the log is an edit. Compared as
   // values, null members apart (a serializer may drop them). A copy the
   // log leaves out is not judged: Claude Code is not known to log every
   // citation it was streamed.
@@ -1246,14 +1269,25 @@ class Gc04 final : public Check {
           continue;
         }
       }
-      const bool citation = l.kind == ProviderCopy::Kind::citation;
+      const auto [what, key] = copy_words(l.kind);
       ctx.emit(finding("GC04", Severity::high, {l.seq},
-                       citation ? "The harness logged a citation (what a source the model cited says, and where) that "
-                                  "no answer streamed on the wire: what the model cited was changed in the log."
-                                : "The harness logged a redacted_thinking block whose data no answer streamed on the "
-                                  "wire: the model's encrypted reasoning was changed in the log."),
-               std::string(citation ? "citation-unmatched:" : "redacted-thinking-unmatched:") + to_hex(l.value));
+                       std::string("The harness logged ") + what + " that no answer streamed on the wire: it was changed "
+                       "in the log."),
+               std::string(key) + to_hex(l.value));
     }
+  }
+
+  // A copy's kind in a finding's words, and its key's prefix.
+  static std::pair<const char*, const char*> copy_words(ProviderCopy::Kind kind) {
+    switch (kind) {
+      case ProviderCopy::Kind::citation:
+        return {"a citation (what a source the model cited says, and where)", "citation-unmatched:"};
+      case ProviderCopy::Kind::redacted_thinking:
+        return {"a redacted_thinking block's data (the model's encrypted reasoning)", "redacted-thinking-unmatched:"};
+      case ProviderCopy::Kind::search_source:
+        return {"a web search's source (what the search consulted)", "search-source-unmatched:"};
+    }
+    return {"a copy of what the provider streamed", "copy-unmatched:"};
   }
 
   // Codex: each web search the log shows (a web_search_call item, logged
