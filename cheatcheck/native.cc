@@ -201,17 +201,22 @@ void read_claude(simdjson::dom::object o, NativeInfo& n) {
 }  // namespace
 
 Digest copy_digest(ProviderCopy::Kind kind, simdjson::dom::element value) {
+  simdjson::dom::object o;
+  if (!value.get(o)) return copy_digest(kind, o, {});
   Sha256 h;
   h.update(std::to_string(static_cast<int>(kind)) + ":");
-  simdjson::dom::object o;
-  if (value.get(o)) {
-    h.update(to_hex(json::value_digest(value)));
-    return h.finish();
-  }
+  h.update(to_hex(json::value_digest(value)));
+  return h.finish();
+}
+
+Digest copy_digest(ProviderCopy::Kind kind, simdjson::dom::object o, std::span<const std::string_view> only) {
+  Sha256 h;
+  h.update(std::to_string(static_cast<int>(kind)) + ":");
   // Members in key order, each its key (length first) and value's digest;
-  // null ones left out.
+  // null ones left out, and those `only` does not name when it names any.
   std::vector<std::pair<std::string_view, Digest>> members;
   for (auto field : o) {
+    if (!only.empty() && std::find(only.begin(), only.end(), field.key) == only.end()) continue;
     if (!field.value.is_null()) members.emplace_back(field.key, json::value_digest(field.value));
   }
   std::sort(members.begin(), members.end());
@@ -221,6 +226,16 @@ Digest copy_digest(ProviderCopy::Kind kind, simdjson::dom::element value) {
     h.update(to_hex(d));
   }
   return h.finish();
+}
+
+std::string copy_text(simdjson::dom::object o, std::span<const std::string_view> only) {
+  std::string out;
+  for (std::string_view key : only) {
+    simdjson::dom::element v;
+    out += o.at_key(key).get(v) ? std::string("null") : simdjson::minify(v);
+    out += '\n';
+  }
+  return out;
 }
 
 std::vector<std::string> action_strings(simdjson::dom::object action) {
@@ -301,6 +316,15 @@ bool read_codex_item(simdjson::dom::object item, NativeInfo& n, StrictJsonParser
     // them holds what the search streamed.
     if (json::object(item, "action", &action) == json::Get::ok && json::array(action, "sources", &sources) == json::Get::ok) {
       for (auto source : sources) add_copy(ProviderCopy::Kind::search_source, source, n);
+    }
+    return true;
+  }
+  // A code interpreter the provider ran (no Codex release is known to log
+  // one: its own item types have none): what it ran and what it printed.
+  if (type == "code_interpreter_call") {
+    if (item.at_key("code").error() == simdjson::SUCCESS || item.at_key("outputs").error() == simdjson::SUCCESS) {
+      const ProviderCopy::Kind kind = ProviderCopy::Kind::code_interpreter;
+      n.provider_copies.push_back({kind, copy_digest(kind, item, kCodeInterpreterMembers), copy_text(item, kCodeInterpreterMembers)});
     }
     return true;
   }

@@ -3,7 +3,9 @@
 // (current, and the legacy format of bare items and state lines).
 #pragma once
 
+#include <array>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -48,9 +50,10 @@ struct ServerResult {
 // came, compared by value (copy_digest): a citation of an answer's text
 // (Anthropic, streamed in citations_delta or whole in its block), the data
 // of a redacted_thinking block (whole in its block's start); a web search's
-// sources (Responses: its action's `sources`, in the item done).
+// sources (Responses: its action's `sources`, in the item done); a code
+// interpreter call's code and outputs (in the item done).
 struct ProviderCopy {
-  enum class Kind : uint8_t { citation, redacted_thinking, search_source };
+  enum class Kind : uint8_t { citation, redacted_thinking, search_source, code_interpreter };
   Kind kind = Kind::citation;
   Digest value{};
   std::string text;  // the value minified: for a wire form the recorder stored redacted
@@ -60,6 +63,14 @@ struct ProviderCopy {
 // (a serializer may drop those or write them out), each as a JSON value;
 // anything else as its JSON value. Tagged with its kind.
 Digest copy_digest(ProviderCopy::Kind kind, simdjson::dom::element value);
+// An object by the members named `only` (all when empty), those that are
+// not null; and the text compared with a redacted wire form: those members'
+// values minified, in the order `only` names them.
+Digest copy_digest(ProviderCopy::Kind kind, simdjson::dom::object o, std::span<const std::string_view> only);
+std::string copy_text(simdjson::dom::object o, std::span<const std::string_view> only);
+// What of a code interpreter call is compared: its code and outputs (not
+// its id, which Codex may not log, status or container).
+inline constexpr std::array<std::string_view, 2> kCodeInterpreterMembers = {"code", "outputs"};
 
 // What a Codex event says a tool returned (the UI's copy of a call's
 // output): exec_command_end's aggregated output, patch_apply_end's stdout,
@@ -141,7 +152,7 @@ struct NativeInfo {
   // Claude Code: the results of provider-run tools an answer's line holds.
   std::vector<ServerResult> server_results;
   // What the line copies of what the provider streamed (citations,
-  // redacted thinking, search sources).
+  // redacted thinking, search sources, code interpreter calls).
   std::vector<ProviderCopy> provider_copies;
   // Claude Code: content-replacement lines, the harness's note that it sent
   // a tool result in a shorter form (id, the form sent when it says).

@@ -240,6 +240,11 @@ std::string codex_log(bool legacy) {
   if (!legacy) {
     log += line("02.000", "response_item", R"({"type":"web_search_call","status":"completed","action":{"type":"search","query":"parser guide","sources":[{"type":"url","url":"https://example.com/parser"}]}})");
   }
+  // A code interpreter the provider ran, as a harness that logs one would
+  // (no Codex release is known to).
+  if (!legacy) {
+    log += line("02.000", "response_item", R"({"type":"code_interpreter_call","id":"ci_1","status":"completed","code":"2 + 2","container_id":"cntr_1","outputs":[{"type":"logs","logs":"4\n"}]})");
+  }
   // Its end event, in a release that keeps an extended history.
   if (!legacy) {
     log += line("02.000", "event_msg", R"({"type":"web_search_end","call_id":"ws_1","query":"parser docs","action":{"type":"search","query":"parser docs"}})");
@@ -282,7 +287,8 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
         const LogEdit edit = static_cast<LogEdit>(e);
         const bool event_edit = edit == LogEdit::change_event_prompt || edit == LogEdit::change_event_answer ||
                                 edit == LogEdit::change_event_output || edit == LogEdit::change_developer_message ||
-                                edit == LogEdit::change_search_event || edit == LogEdit::change_search_source;
+                                edit == LogEdit::change_search_event || edit == LogEdit::change_search_source ||
+                                edit == LogEdit::change_code_interpreter;
         const bool claude_edit = edit == LogEdit::change_tool_use_result || edit == LogEdit::hide_prompt ||
                                  edit == LogEdit::relabel_synthetic || edit == LogEdit::answer_as_title ||
                                  edit == LogEdit::change_server_tool_result || edit == LogEdit::change_model ||
@@ -1125,7 +1131,8 @@ TEST(RealRuns, ProviderRunItemsOfRealResponsesStreams) {
     GTEST_SKIP() << "../shared/corpora/real-sse not found (set GOALCUP_SHARED_DIR): the real-stream tests did not run";
   }
   size_t logs = 0;
-  const std::vector<std::pair<LogEdit, std::string>> shapes = {{LogEdit::change_search_source, R"("sources":[{)"}};
+  const std::vector<std::pair<LogEdit, std::string>> shapes = {{LogEdit::change_search_source, R"("sources":[{)"},
+                                                                {LogEdit::change_code_interpreter, R"("type":"code_interpreter_call")"}};
   for (const auto& e : std::filesystem::directory_iterator(dir + "/real-sse/streams")) {
     if (e.path().extension() != ".sse") continue;
     const std::string log = codex_log_of_stream(testing::read_file(e.path().string()));

@@ -526,11 +526,13 @@ class Gc04 final : public Check {
   }
 
   // What a Responses answer's items streamed that a log copies: a web
-  // search's sources (in its item done).
+  // search's sources, a code interpreter's code and outputs (each whole in
+  // its item done).
   void item_copies(std::string_view body, uint64_t seq, StrictJsonParser& parser) {
-    if (!holds(body, "\"sources\"")) return;
+    auto wanted = [](std::string_view text) { return holds(text, "\"sources\"") || holds(text, "code_interpreter_call"); };
+    if (!wanted(body)) return;
     for_each_sse_event(body, [&](std::string_view, std::string_view data) {
-      if (!holds(data, "response.output_item.done") || !holds(data, "\"sources\"")) return true;
+      if (!holds(data, "response.output_item.done") || !wanted(data)) return true;
       auto root = parser.parse_copy(data, static_cast<int64_t>(seq));
       simdjson::dom::object event, item, action;
       simdjson::dom::array sources;
@@ -542,6 +544,10 @@ class Gc04 final : public Check {
       if (type == "web_search_call" && json::object(item, "action", &action) == json::Get::ok &&
           json::array(action, "sources", &sources) == json::Get::ok) {
         for (auto source : sources) wire_copy(ProviderCopy::Kind::search_source, source);
+      }
+      if (type == "code_interpreter_call") {
+        const ProviderCopy::Kind kind = ProviderCopy::Kind::code_interpreter;
+        add_wire_copy(copy_digest(kind, item, kCodeInterpreterMembers), copy_text(item, kCodeInterpreterMembers));
       }
       return true;
     });
@@ -559,10 +565,15 @@ class Gc04 final : public Check {
   }
 
   void wire_copy(ProviderCopy::Kind kind, simdjson::dom::element value) {
+    add_wire_copy(copy_digest(kind, value), simdjson::minify(value));
+  }
+
+  // A copy streamed, by its digest; its text kept when the recorder
+  // redacted part of it.
+  void add_wire_copy(const Digest& digest, std::string text) {
     if (wire_copies_.size() >= kMaxTracked) return;
-    wire_copies_.insert(copy_digest(kind, value));
+    wire_copies_.insert(digest);
     if (!stored_redacted_) return;
-    std::string text = simdjson::minify(value);
     if (has_redaction(text) && kept_bytes_ + text.size() <= kMaxKeptBytes) {
       kept_bytes_ += text.size();
       redacted_copies_.push_back(std::move(text));
@@ -1286,6 +1297,8 @@ class Gc04 final : public Check {
         return {"a redacted_thinking block's data (the model's encrypted reasoning)", "redacted-thinking-unmatched:"};
       case ProviderCopy::Kind::search_source:
         return {"a web search's source (what the search consulted)", "search-source-unmatched:"};
+      case ProviderCopy::Kind::code_interpreter:
+        return {"a code interpreter call (the code the provider ran, and what it printed)", "code-interpreter-unmatched:"};
     }
     return {"a copy of what the provider streamed", "copy-unmatched:"};
   }
