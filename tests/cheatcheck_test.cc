@@ -273,6 +273,53 @@ TEST(CheatCheck, CodexAnswerOfTwoMessageItemsMatchesItsTwoLines) {
   for (const Finding* f : of(r, "GC04")) EXPECT_NE(f->severity, Severity::high) << describe(r);
 }
 
+// A Codex answer the recorder stored redacted (its body lists the span)
+// matches the line that keeps the secret; the same marker in a body that
+// lists no span is text the answer carried, so a log putting a key in its
+// place logged words the model never sent: high in GC04 and GC05 alike.
+TEST(CheatCheck, ARedactionMarkerStandsForASecretOnlyWhereTheRecorderListsIt) {
+  const std::string key = "sk-ant-api03-" + std::string(40, 'x');
+  for (const bool listed : {true, false}) {
+    SCOPED_TRACE(listed ? "spans listed" : "no span listed");
+    fixtures::Lines lines;
+    auto b = testing::trace_builder([&](const std::string& l) { lines.push_back(l); });
+    b.add_header("codex");
+    b.add_start_receipt();
+    b.add("launch", R"({"capture":{"decrypt":[{"host":"api.openai.com","paths":["/v1/responses"]}],"tunnel":[]}})");
+    auto wire = [&](const std::string& dir_fields, const std::string& body) {
+      std::string q;
+      append_json_string(&q, body);
+      const size_t at = body.find("[REDACTED:");
+      const std::string spans = listed && at != std::string::npos
+                                    ? R"([{"offset":)" + std::to_string(at) + R"(,"length":24,"rule":"anthropic-key"}])"
+                                    : "[]";
+      return b.add("wire", R"({"conn":1,"exchange":0,)" + dir_fields + R"(,"host":"api.openai.com","headers":[],"body":)" +
+                               q + R"(,"encoding":"utf8","size":)" + std::to_string(body.size()) + R"(,"sha256":")" +
+                               digest_ref(sha256(body)) + R"(","redactions":)" + spans + R"(,"complete":true})");
+    };
+    wire(R"("dir":"request","method":"POST","path":"/v1/responses")", R"({"model":"gpt-5-codex","input":[]})");
+    wire(R"("dir":"response","status":200)",
+         "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_1\",\"model\":\"gpt-5-codex\"}}\n\n"
+         "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"output_index\":0,"
+         "\"delta\":\"Key [REDACTED:anthropic-key] rotated.\"}\n\n"
+         "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_1\",\"status\":\"completed\"}}\n\n");
+    std::string q;
+    append_json_string(&q, R"({"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Key )" +
+                               key + R"( rotated."}]}})");
+    b.add("native", R"({"source":"codex","file":"rollout.jsonl","line_no":1,"text":)" + q + "}");
+    b.add_exit(0);
+    b.add_seal("exit");
+    b.add_seal_ack();
+    const CheatReport r = check(testing::write_temp("redaction-listed.jsonl", fixtures::join(lines)));
+    EXPECT_VERDICT(r.verify, Verdict::verified);
+    for (const char* id : {"GC04", "GC05"}) {
+      const auto found = of(r, id);
+      const bool high = std::any_of(found.begin(), found.end(), [](const Finding* f) { return f->severity == Severity::high; });
+      EXPECT_EQ(high, !listed) << id << "\n" << describe(r);
+    }
+  }
+}
+
 // Tool output that runs a client against a provider's host is a warning,
 // one that only names a host is listed: hosts are found without regard to
 // case, also where one straddles the 64 KiB windows the search lowercases,

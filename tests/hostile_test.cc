@@ -1068,7 +1068,8 @@ TEST(HostileBodies, ManyAnswersAgainstManyRedactedOnesAreBounded) {
     trace += record_of_kind(seq++, "wire", R"({"conn":1,"exchange":)" + n + R"(,"dir":"response","host":"api.openai.com","status":200,)" +
                                                R"("headers":[["content-type","text/event-stream"]],"body":")" + json_escaped(sse) +
                                                R"(","encoding":"utf8","size":)" + std::to_string(sse.size()) + R"(,"sha256":")" +
-                                               digest_ref(sha256(sse)) + R"(","complete":true})");
+                                               digest_ref(sha256(sse)) +
+                                               R"(","redactions":[{"offset":0,"length":14,"rule":"k"}],"complete":true})");
     const std::string logged = R"({"type":"assistant","uuid":"a)" + n +
                                R"(","message":{"role":"assistant","content":[{"type":"text","text":"q)" + n + R"( other"}]}})";
     trace += native_line(seq++, "claude-code", "p/s.jsonl", logged);

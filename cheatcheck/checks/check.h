@@ -78,6 +78,11 @@ void emit_counted(Context& ctx, std::string_view check, Severity severity, const
                   const std::string& key);
 
 std::string seconds_text(int64_t nanos);
+
+// The recorder lists each span it redacted in a wire record (`redactions`):
+// a [REDACTED:rule] marker in a body that lists none is text the body
+// carried (a tool printing the words), not a secret taken out.
+bool lists_redactions(const Record& r);
 // A policy's seconds as nanoseconds, saturated (a policy may say 1e300).
 int64_t seconds_to_nanos(double seconds);
 

@@ -641,12 +641,6 @@ class Gc04 final : public Check {
     }
   }
 
-  // The recorder lists each span it redacted (`redactions`): a marker in a
-  // body that lists none is text the body carried, to be matched as it is.
-  static bool lists_redactions(const Record& r) {
-    simdjson::dom::array spans;
-    return json::array(r.body, "redactions", &spans) == json::Get::ok && spans.size() > 0;
-  }
   bool redacted_here(std::string_view text) const { return stored_redacted_ && has_redaction(text); }
 
   // The recorder stored the body cut at its size cap (`complete` false).

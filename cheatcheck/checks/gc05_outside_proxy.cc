@@ -100,7 +100,9 @@ class Gc05 final : public Check {
   void on_record(const Record& r, Context& ctx) override {
     if (r.kind == Kind::wire && ctx.is_answer_response()) {
       if (wire_keys_.size() < kMaxTracked) wire_keys(ctx.answer(), wire_keys_);
-      keep_redacted(ctx.answer());
+      // A marker stands for a secret only where the recorder says it wrote
+      // one; elsewhere it is text the answer carried, matched as it stands.
+      if (lists_redactions(r)) keep_redacted(ctx.answer());
     } else if (r.kind == Kind::tunnel) {
       tunnel(r, ctx);
     } else if (r.kind == Kind::native) {

@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "cheatcheck/checks/check.h"
+#include "core/json_strict.h"
 
 namespace goalcup::cheat {
 
@@ -49,6 +50,11 @@ void emit_counted(Context& ctx, std::string_view check, Severity severity, const
                   const std::string& key) {
   if (list.empty()) return;
   ctx.emit(finding(std::string(check), severity, list.seqs, std::to_string(list.count) + " " + what), key);
+}
+
+bool lists_redactions(const Record& r) {
+  simdjson::dom::array spans;
+  return json::array(r.body, "redactions", &spans) == json::Get::ok && spans.size() > 0;
 }
 
 std::string seconds_text(int64_t nanos) {
