@@ -74,6 +74,17 @@ struct Skipped {
   std::string reason;
 };
 
+// GC13's SHA-256 of each stored body, done on the secret scan's workers so
+// that the walking thread, which sets the pace of a run, does not do it.
+class BodyDigests {
+ public:
+  virtual ~BodyDigests() = default;
+  // Queues the check that SHA-256 of `bytes` is `stated` ("sha256:<hex>").
+  virtual void check(uint64_t seq, std::string_view bytes, std::string_view stated) = 0;
+  // Waits for every check queued; the seqs whose bytes did not match.
+  virtual const SeqList& mismatches() = 0;
+};
+
 class Context {
  public:
   // `limits` are the run's (the command-line options): they bound every
@@ -94,6 +105,10 @@ class Context {
   StrictJsonParser& body_parser() { return body_parser_; }
   TraceFacts& facts() { return facts_; }
   const TraceFacts& facts() const { return facts_; }
+  // Where body digests are checked off this thread, or null (then a check
+  // hashes in place).
+  BodyDigests* body_digests() const { return body_digests_; }
+  void set_body_digests(BodyDigests* digests) { body_digests_ = digests; }
 
   // Per-record views, computed at most once per record.
   void begin_record(const Record& r);
@@ -135,6 +150,7 @@ class Context {
   TraceFacts facts_;
   Limits limits_;
   const Record* record_ = nullptr;
+  BodyDigests* body_digests_ = nullptr;
   StrictJsonParser native_parser_;
   StrictJsonParser native_input_parser_;
   StrictJsonParser statement_parser_;

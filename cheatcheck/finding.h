@@ -56,6 +56,11 @@ struct SeqList {
     if (seq < *highest) *highest = seq;
   }
   bool empty() const { return count == 0; }
+  // Adds every seq `other` counted: the lowest of both are the lowest of all.
+  void merge(const SeqList& other) {
+    for (uint64_t seq : other.seqs) add(seq);
+    count += other.count - other.seqs.size();
+  }
 };
 
 // Fingerprint from the check, the run (empty for plain files), the severity

@@ -61,7 +61,9 @@ void sort_findings(std::vector<Finding>& findings) {
 struct CheatScan::State {
   explicit State(const CheatOptions& o)
       : options(o), ctx(o.policy ? *o.policy : kNoPolicy, o.walk.limits), checks(make_trace_checks()),
-        secrets(o.secrets ? o.secret_threads : 0, o.keep_secret_text, o.walk.limits), visitor(ctx, checks, o.secrets ? &secrets : nullptr) {}
+        secrets(o.secrets ? o.secret_threads : 0, o.keep_secret_text, o.walk.limits), visitor(ctx, checks, o.secrets ? &secrets : nullptr) {
+    if (o.secrets) ctx.set_body_digests(secrets.body_digests());
+  }
   static inline const Policy kNoPolicy{};
   CheatOptions options;
   Context ctx;

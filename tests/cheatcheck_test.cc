@@ -184,6 +184,53 @@ TEST(CheatCheck, SeqListKeepsTheLowestSeqsInAnyOrder) {
   EXPECT_EQ(scrambled.count, 3 * kMaxSeqs);
 }
 
+// Merging keeps what adding every seq of both would: the lowest kMaxSeqs
+// of all, and every one counted (GC13 merges the digests its workers found).
+TEST(CheatCheck, SeqListMergeKeepsTheLowestOfBoth) {
+  SeqList all, a, b;
+  for (uint64_t s = 0; s < 3 * kMaxSeqs; ++s) {
+    all.add(s);
+    (s % 3 == 0 ? a : b).add(s);
+  }
+  a.merge(b);
+  std::sort(a.seqs.begin(), a.seqs.end());
+  std::sort(all.seqs.begin(), all.seqs.end());
+  EXPECT_EQ(a.seqs, all.seqs);
+  EXPECT_EQ(a.count, all.count);
+  SeqList none;
+  none.merge(SeqList{});
+  EXPECT_TRUE(none.empty());
+}
+
+// GC13 hashes stored bodies on the secret scan's workers when it has some:
+// the same finding as hashing them on the walking thread, or with no scan.
+TEST(CheatCheck, BodyDigestsOnWorkersFindWhatTheWalkingThreadFinds) {
+  static const Keyring ring = testing::dev_keyring();
+  TraceSpec spec;
+  spec.turns = 6;
+  const std::string clean = write_trace(spec, "digest-clean").path;
+  spec.plants = {"bad-digest"};
+  Planted planted = write_trace(spec, "digest-planted");
+  auto gc13 = [&](const std::string& path, bool secrets, unsigned workers) {
+    CheatOptions opt;
+    opt.walk.keyring = &ring;
+    opt.secrets = secrets;
+    opt.secret_threads = workers;
+    std::vector<std::string> out;
+    const CheatReport report = check_trace(path, opt);
+    for (const Finding* f : of(report, "GC13")) {
+      if (f->severity == Severity::high) out.push_back(f->message + " " + ::testing::PrintToString(f->seqs));
+    }
+    return out;
+  };
+  const auto in_place = gc13(planted.path, true, 0);
+  ASSERT_EQ(in_place.size(), 1u);
+  EXPECT_NE(in_place[0].find("sha256 does not match"), std::string::npos) << in_place[0];
+  EXPECT_EQ(gc13(planted.path, true, 2), in_place);
+  EXPECT_EQ(gc13(planted.path, false, 0), in_place);
+  EXPECT_TRUE(gc13(clean, true, 2).empty());
+}
+
 // Claude Code writes API errors into its log as assistant lines of model
 // <synthetic>. They never crossed the wire and are no model answer: GC04
 // lists them for reading, and neither GC04 nor GC05 calls them cheating.

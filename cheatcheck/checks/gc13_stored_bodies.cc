@@ -22,15 +22,14 @@ class Gc13 final : public Check {
     if (!body.present) return;
     if (!body.base64_ok) return bad_digest_.add(r.seq);
     std::string_view digest;
-    if (json::string(r.body, "sha256", &digest) == json::Get::ok && digest != digest_ref(sha256(body.bytes()))) {
-      bad_digest_.add(r.seq);
-    }
+    if (json::string(r.body, "sha256", &digest) == json::Get::ok) check_digest(r.seq, body.bytes(), digest, ctx);
     check_size(r, body);
     check_redactions(r, body);
     check_model(r, body, ctx);
   }
 
   void finish(const VerifyReport&, Context& ctx) override {
+    if (BodyDigests* digests = ctx.body_digests()) bad_digest_.merge(digests->mismatches());
     emit(ctx, bad_digest_, "wire record(s) whose sha256 does not match the stored body.", "digest");
     emit(ctx, bad_size_, "wire record(s) whose size does not match the stored body (no redactions, complete).", "size");
     emit(ctx, bad_redaction_, "wire record(s) with a redaction span that does not hold its [REDACTED:...] marker.",
@@ -55,6 +54,11 @@ class Gc13 final : public Check {
   }
 
  private:
+  void check_digest(uint64_t seq, std::string_view bytes, std::string_view stated, Context& ctx) {
+    if (BodyDigests* digests = ctx.body_digests()) return digests->check(seq, bytes, stated);
+    if (stated != digest_ref(sha256(bytes))) bad_digest_.add(seq);
+  }
+
   void check_size(const Record& r, const WireBody& body) {
     uint64_t size = 0;
     bool complete = true;

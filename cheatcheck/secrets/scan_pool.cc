@@ -1,6 +1,7 @@
 #include "cheatcheck/secrets/scan_pool.h"
 
 #include "core/lines.h"
+#include "core/sha256.h"
 
 namespace goalcup::cheat {
 namespace {
@@ -12,7 +13,8 @@ constexpr size_t kCopyAtMost = 8 << 20;  // longer lines are scanned where they 
 
 }  // namespace
 
-size_t ScanPool::batch_bytes(const Batch& b) { return b.bytes.size() + b.texts.bytes(); }
+size_t ScanPool::batch_bytes(const Batch& b) { return b.bytes.size() + b.texts.bytes() + b.digest_bytes.size(); }
+
 
 ScanPool::ScanPool(unsigned threads, const MakeScanner& make, Sink sink)
     : make_(make), sink_(std::move(sink)), current_(std::make_unique<Batch>()) {
@@ -54,6 +56,29 @@ void ScanPool::scan_batch(LineScanner& scanner, Batch& batch) {
     }
     start = batch.ends[i];
   }
+  check_digests(batch);
+}
+
+void ScanPool::check_digests(Batch& batch) {
+  size_t start = 0;
+  for (const DigestJob& job : batch.digests) {
+    const std::string_view bytes = std::string_view(batch.digest_bytes).substr(start, job.end - start);
+    if (digest_ref(sha256(bytes)) != job.stated) batch.out.digest_mismatches.push_back(job.seq);
+    start = job.end;
+  }
+}
+
+void ScanPool::add_digest(uint64_t seq, std::string_view bytes, std::string_view stated) {
+  if (bytes.size() > kCopyAtMost) {
+    // As scan_here(): a copy of a huge body would only add to its memory.
+    flush();
+    ScanOutput out;
+    if (digest_ref(sha256(bytes)) != stated) out.digest_mismatches.push_back(seq);
+    return sink_(out);
+  }
+  current_->digest_bytes.append(bytes);
+  current_->digests.push_back({seq, current_->digest_bytes.size(), std::string(stated)});
+  if (batch_bytes(*current_) >= kBatchBytes) submit();
 }
 
 void ScanPool::add(std::string_view line, uint64_t seq, const Record* record, const ParsedBody* parsed,
@@ -63,7 +88,7 @@ void ScanPool::add(std::string_view line, uint64_t seq, const Record* record, co
   current_->ends.push_back(current_->bytes.size());
   current_->seqs.push_back(seq);
   current_->records.push_back(record ? std::optional(current_->texts.add(*record, parsed, max_depth)) : std::nullopt);
-  if (current_->bytes.size() + current_->texts.bytes() >= kBatchBytes || current_->ends.size() >= kBatchLines) submit();
+  if (batch_bytes(*current_) >= kBatchBytes || current_->ends.size() >= kBatchLines) submit();
 }
 
 // A huge line is scanned on this thread, in its place in the order: a copy
@@ -84,7 +109,7 @@ void ScanPool::scan_here(std::string_view line, uint64_t seq, const Record* reco
 }
 
 void ScanPool::submit() {
-  if (current_->ends.empty()) return;
+  if (current_->ends.empty() && current_->digests.empty()) return;
   auto batch = std::exchange(current_, take_spare());
   batch->bytes.append(kLinePadding, '\0');  // parsers read past the last line
   if (inline_) {
@@ -128,15 +153,21 @@ std::unique_ptr<ScanPool::Batch> ScanPool::take_spare() {
 
 void ScanPool::give_back(std::unique_ptr<Batch> b) {
   // Grown for one long line: let it go.
-  if (b->bytes.capacity() > 4 * kBatchBytes || b->texts.capacity() > 4 * kBatchBytes) return;
+  if (b->bytes.capacity() > 4 * kBatchBytes || b->texts.capacity() > 4 * kBatchBytes ||
+      b->digest_bytes.capacity() > 4 * kBatchBytes) {
+    return;
+  }
   b->bytes.clear();
   b->ends.clear();
   b->seqs.clear();
   b->texts.clear();
   b->records.clear();
+  b->digest_bytes.clear();
+  b->digests.clear();
   b->out.hits.clear();
   b->out.markers.clear();
   b->out.provider_key_lines.clear();
+  b->out.digest_mismatches.clear();
   b->done = false;
   spare_.push_back(std::move(b));
 }

@@ -38,6 +38,7 @@ struct ScanOutput {
   std::vector<LocatedHit> hits;
   absl::flat_hash_set<std::string> markers;  // names in [REDACTED:...] markers
   std::vector<uint64_t> provider_key_lines;  // native lines showing a model provider's key
+  std::vector<uint64_t> digest_mismatches;   // add_digest() seqs whose bytes hash to another digest
 };
 
 // A record's texts, read out of it where it was parsed.
@@ -75,22 +76,37 @@ class ScanPool {
   // content parsed, if it was (TextArena::add, with the scan's `max_depth`).
   void add(std::string_view line, uint64_t seq, const Record* record = nullptr, const ParsedBody* parsed = nullptr,
            uint32_t max_depth = 0);
+  // Queues the check that SHA-256 of `bytes` is `stated` (a digest_ref(),
+  // "sha256:<hex>"), for a worker: the bytes are copied (cheaper than
+  // hashing them), a huge body is hashed here. A mismatch comes back in
+  // the output of its batch (digest_mismatches).
+  void add_digest(uint64_t seq, std::string_view bytes, std::string_view stated);
+  // Whether lines are scanned on workers (not inside add()).
+  bool threaded() const { return inline_ == nullptr; }
   // Delivers every result so far (the sink has seen every line added).
   void flush();
   // Flushes and stops the workers. Idempotent.
   void finish();
 
  private:
+  struct DigestJob {
+    uint64_t seq = 0;
+    size_t end = 0;      // of its bytes in Batch::digest_bytes
+    std::string stated;  // the digest_ref() the bytes must have
+  };
   struct Batch {
     std::string bytes;
     std::vector<size_t> ends;  // end offset of each line in bytes
     std::vector<uint64_t> seqs;
     TextArena texts;
     std::vector<std::optional<RecordTexts>> records;  // per line, when parsed by the caller
+    std::string digest_bytes;                         // add_digest()'s bytes, one after the other
+    std::vector<DigestJob> digests;
     ScanOutput out;
     bool done = false;
   };
   static void scan_batch(LineScanner& scanner, Batch& batch);
+  static void check_digests(Batch& batch);
   static size_t batch_bytes(const Batch& b);  // what it holds, for the bound on bytes in flight
   void scan_here(std::string_view line, uint64_t seq, const Record* record);
   void submit();

@@ -315,6 +315,7 @@ void TraceSecretScan::collect(ScanOutput& out) {
   }
   for (const auto& h : out.hits) collector_.add(h.hit, h.seq, h.location);
   for (uint64_t seq : out.provider_key_lines) provider_key_lines_.add(seq);
+  for (uint64_t seq : out.digest_mismatches) digest_mismatches_.add(seq);
 }
 
 void TraceSecretScan::finish(Context& ctx) {

@@ -57,7 +57,7 @@ class SecretCollector {
 // lines are scanned on workers (with the texts of the walk's parse, copied,
 // or parsing the line again when given none) and collected here in order. A long text seen
 // before in the trace is not scanned again (ScanCache).
-class TraceSecretScan {
+class TraceSecretScan final : public BodyDigests {
  public:
   // `limits` are the run's: each record line and the JSON inside its
   // strings are parsed under them.
@@ -72,6 +72,16 @@ class TraceSecretScan {
     pool_.add(line, seq, &record, parsed, max_depth_);
   }
   void finish(Context& ctx);
+  // GC13's body digests on the workers; null when there are none (hashing
+  // in place then costs the same, without the copy).
+  BodyDigests* body_digests() { return pool_.threaded() ? this : nullptr; }
+  void check(uint64_t seq, std::string_view bytes, std::string_view stated) override {
+    pool_.add_digest(seq, bytes, stated);
+  }
+  const SeqList& mismatches() override {
+    pool_.flush();
+    return digest_mismatches_;
+  }
 
  private:
   void collect(ScanOutput& out);
@@ -79,6 +89,7 @@ class TraceSecretScan {
   SecretCollector collector_;
   absl::flat_hash_set<std::string> markers_;
   SeqList provider_key_lines_;
+  SeqList digest_mismatches_;
   uint32_t max_depth_;  // the run's --max-depth, under which the workers parse
   ScanCache cache_;  // before pool_: its workers use it until they stop
   ScanPool pool_;
