@@ -108,6 +108,7 @@ void Context::begin_record(const Record& r) {
   native_text_.reset();
   wire_.reset();
   answer_.reset();
+  answer_streamed_ = false;
   if (request_json_) {
     request_json_.reset();
     request_parser_.release_if_large(request_bytes_);
@@ -162,8 +163,18 @@ bool Context::is_answer_response() {
 }
 
 const RebuiltAnswer& Context::answer() {
-  if (!answer_) answer_ = rebuild_answer(wire_body().content(), limits_);
+  if (!answer_) {
+    answer_ = rebuild_answer(wire_body().content(), limits_);
+    answer_streamed_ = true;
+  }
   return *answer_;
+}
+
+std::optional<RebuiltAnswer> Context::lend_answer() {
+  if (!answer_ || !answer_streamed_ || !wire_) return std::nullopt;
+  if (!wire_->content_encoding.empty() || (wire_->base64 && !wire_->base64_ok)) return std::nullopt;
+  answer_streamed_ = false;
+  return std::exchange(answer_, std::nullopt);
 }
 
 void Context::emit(Finding f, std::string_view key) {

@@ -127,6 +127,11 @@ class Context {
   std::optional<ParsedBody> parsed_request();
   // A native record's text as native() parsed it, when it was asked for.
   std::optional<ParsedBody> parsed_native();
+  // answer() when it was asked for this record and is rebuild_answer() of
+  // content() == bytes() (no content coding, base64 that decodes): handed
+  // to the secret scan, which then need not rebuild the stream. Moved out:
+  // call it once the checks are done with the record.
+  std::optional<RebuiltAnswer> lend_answer();
 
   // `key` identifies the finding within the run (no volatile details);
   // the fingerprint is derived from it. At most kMaxFindingsPerKind of one
@@ -163,6 +168,7 @@ class Context {
   std::optional<simdjson::dom::element> native_text_;  // native()'s document, in native_parser_
   std::optional<WireBody> wire_;
   std::optional<RebuiltAnswer> answer_;
+  bool answer_streamed_ = false;  // answer_ is rebuild_answer() of content()
   std::vector<Finding> findings_;
   std::map<std::pair<std::string, Severity>, uint64_t> emitted_;  // check, severity -> findings emitted
   std::vector<Skipped> skipped_;

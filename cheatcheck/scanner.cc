@@ -19,7 +19,7 @@ class CheckVisitor final : public RecordVisitor {
     for (auto& c : checks_) c->on_record(r, ctx_);
     if (secrets_) {
       const std::optional<ParsedBody> parsed = r.kind == Kind::native ? ctx_.parsed_native() : ctx_.parsed_request();
-      secrets_->on_record(line.bytes, line.index, r, parsed ? &*parsed : nullptr);
+      secrets_->on_record(line.bytes, line.index, r, parsed ? &*parsed : nullptr, ctx_.lend_answer());
     }
     return true;
   }

@@ -764,6 +764,39 @@ TEST(Decoders, ChainsAreReported) {
   EXPECT_TRUE(finds(sse, "anthropic-key", ant, "sse-join"));
 }
 
+// The checks' rebuild of a response stream is lent to the scan, which then
+// reads it instead of rebuilding the same bytes: the same hits. Only for
+// those bytes in place: the same text elsewhere is rebuilt as always.
+TEST(Decoders, ALentAnswerStandsForTheStreamItWasRebuiltFrom) {
+  std::string sse;
+  const std::string ant = "sk-ant-api03-" + testing::random_chars(93, 31) + "AA";
+  for (size_t i = 0; i < ant.size(); i += 9) {
+    sse += "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"" +
+           ant.substr(i, 9) + "\"}}\n\n";
+  }
+  auto hits = [](std::string_view text, std::string_view lent_text, const RebuiltAnswer* lent) {
+    SecretEngine engine{Limits{}};
+    engine.lend_answer(lent_text, lent);
+    std::vector<SecretHit> out;
+    engine.scan(text, "", &out);
+    std::vector<std::string> found;
+    for (const auto& h : out) found.push_back(rule_of(h) + " " + h.chain + " " + h.secret);
+    return found;
+  };
+  const std::vector<std::string> rebuilt = hits(sse, {}, nullptr);
+  ASSERT_EQ(rebuilt, std::vector<std::string>{"anthropic-key sse-join " + ant});
+  const RebuiltAnswer answer = rebuild_answer(sse, Limits{});
+  EXPECT_EQ(hits(sse, sse, &answer), rebuilt);
+  // A lent answer is read: one that holds another key shows it...
+  RebuiltAnswer other = answer;
+  const std::string other_key = "sk-ant-api03-" + testing::random_chars(93, 32) + "AA";
+  other.blocks.front().text = other_key;
+  EXPECT_EQ(hits(sse, sse, &other), std::vector<std::string>{"anthropic-key sse-join " + other_key});
+  // ...but only for the text it was lent for, not for a copy of it.
+  const std::string copy = sse;
+  EXPECT_EQ(hits(copy, sse, &other), rebuilt);
+}
+
 // The run's --max-depth reaches JSON the engine finds: past it, the text is
 // scanned as it stands (the key still found, by its format, with no "json"
 // step), within it the key is found inside the parsed JSON.

@@ -245,7 +245,10 @@ void SecretEngine::judge_member(std::string_view key, std::string_view value, co
 }
 
 void SecretEngine::scan_sse(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out) {
-  const RebuiltAnswer a = rebuild_answer(text, limits_);
+  const bool lent = lent_answer_ && text.data() == lent_text_.data() && text.size() == lent_text_.size();
+  std::optional<RebuiltAnswer> own;
+  if (!lent) own = rebuild_answer(text, limits_);
+  const RebuiltAnswer& a = lent ? *lent_answer_ : *own;
   const std::string next = extend(chain, "sse-join");
   for (std::string_view block : a.text_blocks()) scan_at(block, next, depth + 1, out);
   for (const auto& call : a.tool_calls) scan_at(call.input, next, depth + 1, out);

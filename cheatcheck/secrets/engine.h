@@ -13,6 +13,7 @@
 
 #include "cheatcheck/finding.h"
 #include "core/json_strict.h"
+#include "core/sse.h"
 
 namespace goalcup::cheat {
 
@@ -50,6 +51,13 @@ class SecretEngine {
   // Texts scanned before (by any engine sharing `cache`) are not scanned
   // again; `cache` must outlive the engine.
   void use_cache(ScanCache* cache) { cache_ = cache; }
+  // Until lent again, the SSE of exactly `text` (these bytes, in place) is
+  // read from `answer`, rebuild_answer() of it under the same limits made
+  // by the checks, instead of rebuilding it; null lends nothing.
+  void lend_answer(std::string_view text, const RebuiltAnswer* answer) {
+    lent_text_ = text;
+    lent_answer_ = answer;
+  }
 
  private:
   // `owner`, when given, holds `text` and may be freed once `text` is no
@@ -78,6 +86,8 @@ class SecretEngine {
   uint64_t budget_ = 0;  // derived bytes left for the current top-level scan
   uint64_t refused_ = 0;  // decodings the budget refused
   ScanCache* cache_ = nullptr;
+  std::string_view lent_text_;
+  const RebuiltAnswer* lent_answer_ = nullptr;
 };
 
 // Calls f(text, path) for every string value under `e`, with its place

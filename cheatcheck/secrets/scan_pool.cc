@@ -11,9 +11,19 @@ constexpr size_t kBatchLines = 4096;
 constexpr size_t kMaxInFlight = 16 << 20;
 constexpr size_t kCopyAtMost = 8 << 20;  // longer lines are scanned where they are
 
+// What a lent answer holds, counted with the bytes in flight.
+size_t answer_bytes(const RebuiltAnswer& a) {
+  size_t n = a.text.size();
+  for (const auto& block : a.blocks) n += block.text.size();
+  for (const auto& call : a.tool_calls) n += call.input.size();
+  return n;
+}
+
 }  // namespace
 
-size_t ScanPool::batch_bytes(const Batch& b) { return b.bytes.size() + b.texts.bytes() + b.digest_bytes.size(); }
+size_t ScanPool::batch_bytes(const Batch& b) {
+  return b.bytes.size() + b.texts.bytes() + b.answer_bytes + b.digest_bytes.size();
+}
 
 
 ScanPool::ScanPool(unsigned threads, const MakeScanner& make, Sink sink)
@@ -49,7 +59,7 @@ void ScanPool::scan_batch(LineScanner& scanner, Batch& batch) {
   for (size_t i = 0; i < batch.ends.size(); ++i) {
     const std::string_view line = std::string_view(batch.bytes).substr(start, batch.ends[i] - start);
     if (const auto& record = batch.records[i]) {
-      const LineTexts texts{&batch.texts, *record};
+      const LineTexts texts{&batch.texts, *record, batch.answers[i] ? &*batch.answers[i] : nullptr};
       scanner.scan(line, batch.seqs[i], &texts, &batch.out);
     } else {
       scanner.scan(line, batch.seqs[i], nullptr, &batch.out);
@@ -82,12 +92,14 @@ void ScanPool::add_digest(uint64_t seq, std::string_view bytes, std::string_view
 }
 
 void ScanPool::add(std::string_view line, uint64_t seq, const Record* record, const ParsedBody* parsed,
-                   uint32_t max_depth) {
+                   uint32_t max_depth, std::optional<RebuiltAnswer> answer) {
   if (line.size() > kCopyAtMost) return scan_here(line, seq, record);
   current_->bytes.append(line);
   current_->ends.push_back(current_->bytes.size());
   current_->seqs.push_back(seq);
   current_->records.push_back(record ? std::optional(current_->texts.add(*record, parsed, max_depth)) : std::nullopt);
+  if (answer && record) current_->answer_bytes += answer_bytes(*answer);
+  current_->answers.push_back(record ? std::move(answer) : std::nullopt);
   if (batch_bytes(*current_) >= kBatchBytes || current_->ends.size() >= kBatchLines) submit();
 }
 
@@ -162,6 +174,8 @@ void ScanPool::give_back(std::unique_ptr<Batch> b) {
   b->seqs.clear();
   b->texts.clear();
   b->records.clear();
+  b->answers.clear();
+  b->answer_bytes = 0;
   b->digest_bytes.clear();
   b->digests.clear();
   b->out.hits.clear();

@@ -45,6 +45,8 @@ struct ScanOutput {
 struct LineTexts {
   const TextArena* arena = nullptr;
   RecordTexts record;
+  // A response's stream as the checks rebuilt it (Context::lend_answer()).
+  const RebuiltAnswer* answer = nullptr;
 };
 
 // Scans one line; one instance per thread. Each line has kLinePadding
@@ -74,8 +76,10 @@ class ScanPool {
   // after it, as LineReader's lines have. `record`, when given, is the line
   // parsed: its texts are copied with it, and `parsed` is its wire body's
   // content parsed, if it was (TextArena::add, with the scan's `max_depth`).
+  // `answer`, when given, is its wire body's stream as the checks rebuilt
+  // it (Context::lend_answer()): the scan reads it instead of rebuilding.
   void add(std::string_view line, uint64_t seq, const Record* record = nullptr, const ParsedBody* parsed = nullptr,
-           uint32_t max_depth = 0);
+           uint32_t max_depth = 0, std::optional<RebuiltAnswer> answer = std::nullopt);
   // Queues the check that SHA-256 of `bytes` is `stated` (a digest_ref(),
   // "sha256:<hex>"), for a worker: the bytes are copied (cheaper than
   // hashing them), a huge body is hashed here. A mismatch comes back in
@@ -100,6 +104,8 @@ class ScanPool {
     std::vector<uint64_t> seqs;
     TextArena texts;
     std::vector<std::optional<RecordTexts>> records;  // per line, when parsed by the caller
+    std::vector<std::optional<RebuiltAnswer>> answers;  // per line, when lent
+    size_t answer_bytes = 0;
     std::string digest_bytes;                         // add_digest()'s bytes, one after the other
     std::vector<DigestJob> digests;
     ScanOutput out;

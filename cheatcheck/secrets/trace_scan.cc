@@ -1,5 +1,6 @@
 #include "cheatcheck/secrets/trace_scan.h"
 
+#include <absl/cleanup/cleanup.h>
 #include <strings.h>
 
 #include <cstring>
@@ -161,7 +162,9 @@ class RecordLineScanner final : public LineScanner {
       const TextItem& item = items[i];
       switch (item.role) {
         case TextItem::Role::header: scan_header(item.index, arena.name(item), arena.text(item)); break;
-        case TextItem::Role::wire_body: scan_wire_body(arena.text(item), item.base64, arena.name(item)); break;
+        case TextItem::Role::wire_body:
+          scan_wire_body(arena.text(item), item.base64, arena.name(item), texts.answer);
+          break;
         case TextItem::Role::json_body: i += scan_parsed(item, items.subspan(i + 1), arena, "body.body"); break;
         case TextItem::Role::json_field: {
           const size_t first = out_->hits.size();
@@ -201,8 +204,15 @@ class RecordLineScanner final : public LineScanner {
 
   // A body under a content coding is scanned as the content it carried (a
   // bomb's first 32 MiB): a key inside gzip or zstd bytes is still a key.
-  void scan_wire_body(std::string_view stored, bool base64, std::string_view coding) {
+  // `answer`, when given, is the checks' rebuild of its content as a stream
+  // (lent only for a body without a content coding that decodes).
+  void scan_wire_body(std::string_view stored, bool base64, std::string_view coding, const RebuiltAnswer* answer) {
     const WireBody wire = wire_body(stored, base64, SIZE_MAX, std::string(coding));
+    if (answer && wire.content_encoding.empty() && (!wire.base64 || wire.base64_ok)) {
+      engine_.lend_answer(wire.bytes(), answer);  // what is scanned below, the checks' content()
+      const absl::Cleanup unlend = [&] { engine_.lend_answer({}, nullptr); };
+      return scan_string(wire.bytes(), "body.body", wire.base64 ? "base64" : "");
+    }
     const bool inflated = !wire.content_encoding.empty() && wire.content_status != ContentDecoding::corrupt &&
                           wire.content_status != ContentDecoding::unknown;
     if (inflated || (wire.base64 && wire.base64_ok)) {

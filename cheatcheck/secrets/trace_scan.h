@@ -68,8 +68,11 @@ class TraceSecretScan final : public BodyDigests {
   // then need not parse it again.
   // `parsed`, when given, is its wire body's content parsed (by the checks):
   // its strings go instead of the body, which the workers then need not parse.
-  void on_record(std::string_view line, uint64_t seq, const Record& record, const ParsedBody* parsed = nullptr) {
-    pool_.add(line, seq, &record, parsed, max_depth_);
+  // `answer`, when given, is its wire body's stream as the checks rebuilt it
+  // (Context::lend_answer()).
+  void on_record(std::string_view line, uint64_t seq, const Record& record, const ParsedBody* parsed = nullptr,
+                 std::optional<RebuiltAnswer> answer = std::nullopt) {
+    pool_.add(line, seq, &record, parsed, max_depth_, std::move(answer));
   }
   void finish(Context& ctx);
   // GC13's body digests on the workers; null when there are none (hashing
