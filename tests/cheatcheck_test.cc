@@ -229,6 +229,20 @@ TEST(CheatCheck, BodyDigestsOnWorkersFindWhatTheWalkingThreadFinds) {
   EXPECT_EQ(gc13(planted.path, true, 2), in_place);
   EXPECT_EQ(gc13(planted.path, false, 0), in_place);
   EXPECT_TRUE(gc13(clean, true, 2).empty());
+
+  // A stated digest of another length than any digest_ref() is wrong
+  // without hashing, on workers or not (the chain breaks too: no matter).
+  std::ifstream in(clean);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t at = text.find("\"sha256\":\"sha256:");
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at + std::string_view("\"sha256\":\"sha256:").size() + 64, "00");
+  const std::string longer = ::testing::TempDir() + "digest-longer.jsonl";
+  std::ofstream(longer, std::ios::binary) << text;
+  const auto on_workers = gc13(longer, true, 2);
+  ASSERT_EQ(on_workers.size(), 1u);
+  EXPECT_NE(on_workers[0].find("1 wire record(s) whose sha256 does not match"), std::string::npos) << on_workers[0];
+  EXPECT_EQ(gc13(longer, true, 0), on_workers);
 }
 
 // Claude Code writes API errors into its log as assistant lines of model

@@ -780,6 +780,7 @@ TEST(Decoders, ALentAnswerStandsForTheStreamItWasRebuiltFrom) {
     std::vector<SecretHit> out;
     engine.scan(text, "", &out);
     std::vector<std::string> found;
+    found.reserve(out.size());
     for (const auto& h : out) found.push_back(rule_of(h) + " " + h.chain + " " + h.secret);
     return found;
   };
