@@ -1,6 +1,7 @@
 #include "cheatcheck/scanner.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "cheatcheck/checks/check.h"
 #include "cheatcheck/secrets/trace_scan.h"
@@ -54,7 +55,10 @@ void sort_findings(std::vector<Finding>& findings) {
     if (a.severity != b.severity) return a.severity > b.severity;
     if (a.check != b.check) return a.check < b.check;
     const uint64_t sa = a.seqs.empty() ? UINT64_MAX : a.seqs.front(), sb = b.seqs.empty() ? UINT64_MAX : b.seqs.front();
-    return sa < sb;
+    if (sa != sb) return sa < sb;
+    // Checks emit some findings in hash-map order: the same trace must give
+    // the same report, byte for byte, on every run.
+    return std::tie(a.message, a.fingerprint) < std::tie(b.message, b.fingerprint);
   });
 }
 

@@ -778,6 +778,19 @@ TEST(CheatCheck, BaselinesNeverClearAnInvalidTraceOrAHigherSeverity) {
   EXPECT_NE(ctx.findings()[0].fingerprint, ctx.findings()[1].fingerprint);
 }
 
+// Findings that tie on severity, check and first seq (GC04 emits some in
+// hash-map order) are put in one order, so a report is the same on every
+// run (helper-40 saw one trace give four different reports).
+TEST(CheatCheck, FindingsThatTieAreSortedTheSameWhateverTheirEmittedOrder) {
+  const Finding a = finding("GC04", Severity::high, {7}, "the text for msg_a differs");
+  const Finding b = finding("GC04", Severity::high, {7}, "the text for msg_b differs");
+  std::vector<Finding> one{a, b}, other{b, a};
+  sort_findings(one);
+  sort_findings(other);
+  ASSERT_EQ(one.size(), other.size());
+  for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i].message, other[i].message);
+}
+
 TEST(CheatCheck, SarifPlacesFindingsOnTheirLines) {
   ReportSet set;
   set.reports.push_back(check(testing::sample_path("claude-code-sealed-unacked.jsonl")));
