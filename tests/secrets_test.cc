@@ -853,6 +853,35 @@ TEST(Decoders, NestingAndSizeAreBounded) {
   EXPECT_LT(engine.scanned_bytes(), 20 * s.size());
 }
 
+// A line of chained assignments ("secret=secret=...") is many empty values,
+// not one value per name running to the end of the line: each bare value
+// was read (and kept, when judged a secret) up to 64 KiB, so 1 MiB took
+// about half an hour and gigabytes. Not timed here: the test's timeout is
+// what a quadratic scan would run into.
+TEST(SecretRules, ChainedAssignmentsOnOneLineScanInLinearTime) {
+  for (std::string_view name : {"secret=", "api_key=", "AccountKey=", ":_authToken=", "SharedAccessKey=", "password="}) {
+    std::string line;
+    while (line.size() < (1u << 20)) line += name;
+    size_t kept = 0;
+    for (const auto& h : scan(line)) kept += h.secret.size();
+    EXPECT_LT(kept, 2 * line.size()) << name;
+  }
+  // Many distinct secrets on one line, and values next to them: each kept
+  // once, without comparing every one with every other (2 MB took minutes).
+  std::string ids, mixed;
+  const std::string base32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  for (uint32_t i = 0; ids.size() < (2u << 20); ++i) ids += "AKIA" + testing::random_chars(16, i, base32) + " ";
+  for (uint32_t i = 0; mixed.size() < (1u << 20); ++i) {
+    mixed += "secret=" + testing::random_chars(20, i) + " AKIA" + testing::random_chars(16, i, base32) + " ";
+  }
+  EXPECT_GT(scan(ids).size(), 90000u);
+  EXPECT_GT(scan(mixed).size(), 20000u);
+  // The last value of a chain, and each value of a line of them, are still read.
+  EXPECT_TRUE(finds("secret=secret=Zq8rT2vLm9Xk3Wp7", "generic-secret", "Zq8rT2vLm9Xk3Wp7"));
+  EXPECT_TRUE(finds("a=1 api_key=Zq8rT2vLm9Xk3Wp7 token=Hk3x9Lq2Vb7Nm4Pz", "generic-secret", "Zq8rT2vLm9Xk3Wp7"));
+  EXPECT_TRUE(finds("a=1 api_key=Zq8rT2vLm9Xk3Wp7 token=Hk3x9Lq2Vb7Nm4Pz", "generic-secret", "Hk3x9Lq2Vb7Nm4Pz"));
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream ss;

@@ -1,5 +1,7 @@
 #include "cheatcheck/secrets/engine.h"
 
+#include <algorithm>
+
 #include "cheatcheck/secrets/decoders.h"
 #include "cheatcheck/secrets/matcher.h"
 #include "cheatcheck/secrets/rules.h"
@@ -55,16 +57,55 @@ void for_each_member(simdjson::dom::element e, F&& f) {
   }
 }
 
+bool assignment(const Candidate& c) {
+  const Rule& rule = secret_rules()[c.rule];
+  return rule.extract == Extract::value && rule.id == "generic-secret";
+}
+
+// Where each generic assignment's name begins, sorted.
+std::vector<size_t> assignment_starts(std::string_view text, const std::vector<Candidate>& cands) {
+  std::vector<size_t> starts;
+  for (const Candidate& c : cands) {
+    if (assignment(c)) starts.push_back(assignment_start(text, c.end));
+  }
+  std::sort(starts.begin(), starts.end());
+  return starts;
+}
+
+}  // namespace
+
+namespace {
+
+// `hit` in place of `h`, the same secret: a more specific rule, or the same kind by a shorter chain.
+void keep_better(SecretHit& h, SecretHit&& hit) {
+  const bool better_rule = generic(h.rule) && !generic(hit.rule);
+  const bool shorter = !generic(hit.rule) == !generic(h.rule) && steps(hit.chain) < steps(h.chain);
+  if (better_rule || shorter) h = std::move(hit);
+}
+
+constexpr size_t kIndexFrom = 32;  // hits in an out before keep_hit indexes it
+
 }  // namespace
 
 void add_hit(SecretHit hit, std::vector<SecretHit>* out) {
   for (auto& h : *out) {
-    if (h.secret != hit.secret) continue;
-    const bool better_rule = generic(h.rule) && !generic(hit.rule);
-    const bool shorter = !generic(hit.rule) == !generic(h.rule) && steps(hit.chain) < steps(h.chain);
-    if (better_rule || shorter) h = std::move(hit);
-    return;
+    if (h.secret == hit.secret) return keep_better(h, std::move(hit));
   }
+  out->push_back(std::move(hit));
+}
+
+void SecretEngine::keep_hit(SecretHit hit, std::vector<SecretHit>* out) {
+  if (out->size() < kIndexFrom) return add_hit(std::move(hit), out);
+  HitIndex& index = hit_index_[out];
+  const std::hash<std::string> hash;
+  for (; index.indexed < out->size(); ++index.indexed) index.at.emplace(hash((*out)[index.indexed].secret), index.indexed);
+  const size_t key = hash(hit.secret);
+  for (auto [it, last] = index.at.equal_range(key); it != last; ++it) {
+    SecretHit& h = (*out)[it->second];
+    if (h.secret == hit.secret) return keep_better(h, std::move(hit));
+  }
+  index.at.emplace(key, out->size());
+  ++index.indexed;
   out->push_back(std::move(hit));
 }
 
@@ -75,6 +116,7 @@ SecretEngine::SecretEngine(const Limits& limits) : limits_(limits) {
 
 void SecretEngine::scan(std::string_view text, std::string_view chain, std::vector<SecretHit>* out) {
   budget_ = kBudgetFactor * text.size() + (1 << 20);
+  hit_index_.clear();
   scan_at(text, std::string(chain), 0, out);
 }
 
@@ -83,6 +125,7 @@ void SecretEngine::scan_parsed(size_t text_bytes, std::string_view chain, std::s
                                std::vector<SecretHit>* out) {
   // scan() then scan_at() at depth 0, down to scan_json()'s walk.
   budget_ = kBudgetFactor * text_bytes + (1 << 20);
+  hit_index_.clear();
   if (text_bytes < kMinText) return;
   scanned_ += text_bytes;
   const std::string next = extend(std::string(chain), "json");
@@ -122,13 +165,14 @@ void SecretEngine::scan_text_cached(std::string_view text, const std::string& ch
   if (auto seen = cache_->find(key, text, chain, depth); seen && seen->budget_used <= budget_) {
     budget_ -= seen->budget_used;
     scanned_ += seen->scanned;
-    for (const SecretHit& h : seen->hits) add_hit(h, out);
+    for (const SecretHit& h : seen->hits) keep_hit(h, out);
     return;
   }
   auto entry = std::make_shared<ScanCache::Entry>();
   const uint64_t budget_before = budget_, scanned_before = scanned_, refused_before = refused_;
   scan_text(text, chain, depth, &entry->hits, nullptr);
-  for (const SecretHit& h : entry->hits) add_hit(h, out);
+  hit_index_.erase(&entry->hits);  // its address may hold another entry's hits next
+  for (const SecretHit& h : entry->hits) keep_hit(h, out);
   if (refused_ != refused_before) return;  // cut short by the budget: not what a fuller budget finds
   entry->text = text;
   entry->chain = chain;
@@ -149,25 +193,37 @@ void SecretEngine::match(std::string_view text, const std::string& chain, std::v
   Matcher::instance().scan(text, &cands);
   auto rules = secret_rules();
   std::vector<std::pair<size_t, size_t>> specific;  // spans of specific rules, to drop generic overlaps
-  std::vector<SecretHit> found;
+  std::vector<std::pair<SecretHit, std::pair<size_t, size_t>>> found;  // generic hits and their spans
+  const std::vector<size_t> assignments = assignment_starts(text, cands);
   for (const Candidate& c : cands) {
-    auto e = extract_secret(rules[c.rule], text, c.start, c.end);
+    // A bare value ends where the next assignment begins.
+    const auto next = std::upper_bound(assignments.begin(), assignments.end(), c.end - 1);
+    auto e = extract_secret(rules[c.rule], text, c.start, c.end, next == assignments.end() ? SIZE_MAX : *next);
     if (!e) continue;
-    if (!generic(c.rule)) specific.emplace_back(e->start, e->end);
-    found.push_back({c.rule, std::string(text.substr(e->start, e->end - e->start)), chain, e->severity, e->note});
+    SecretHit hit{c.rule, std::string(text.substr(e->start, e->end - e->start)), chain, e->severity, e->note};
+    if (generic(c.rule)) {
+      found.emplace_back(std::move(hit), std::pair{e->start, e->end});  // judged once every specific span is known
+    } else {
+      specific.emplace_back(e->start, e->end);
+      keep_hit(std::move(hit), out);
+    }
   }
-  for (auto& h : found) {
+  std::sort(specific.begin(), specific.end());
+  for (auto& [h, span] : found) {
     // A generic assignment whose value holds a known format, plainly or as
     // base64 text, is reported as that format instead.
-    if (generic(h.rule) && holds_known_format(h.secret, text, specific)) continue;
-    add_hit(std::move(h), out);
+    if (holds_known_format(h.secret, span, specific)) continue;
+    keep_hit(std::move(h), out);
   }
 }
 
-bool SecretEngine::holds_known_format(const std::string& value, std::string_view text,
+bool SecretEngine::holds_known_format(const std::string& value, std::pair<size_t, size_t> span,
                                       const std::vector<std::pair<size_t, size_t>>& specific) {
-  for (const auto& [s, e] : specific) {
-    if (value.find(text.substr(s, e - s)) != std::string::npos) return true;
+  // The specific spans that start inside the value (sorted): only those can
+  // lie in it, so that many values and spans on a line cost their number.
+  for (auto it = std::lower_bound(specific.begin(), specific.end(), std::pair{span.first, size_t{0}});
+       it != specific.end() && it->first < span.second; ++it) {
+    if (it->second <= span.second) return true;
   }
   // The value decoded the ways decode_more would decode it.
   std::string decoded;
@@ -241,7 +297,7 @@ void SecretEngine::judge_member(std::string_view key, std::string_view value, co
     if (!generic(c.rule) && extract_secret(rules[c.rule], value, c.start, c.end)) return;  // reported as that format
   }
   static const uint32_t kGeneric = static_cast<uint32_t>(*rule_index("generic-secret"));
-  add_hit({kGeneric, std::string(value), chain, rules[kGeneric].severity, ""}, out);
+  keep_hit({kGeneric, std::string(value), chain, rules[kGeneric].severity, ""}, out);
 }
 
 void SecretEngine::scan_sse(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out) {

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "cheatcheck/finding.h"
@@ -71,18 +72,27 @@ class SecretEngine {
   // False (and counted) when decoding `bytes` more would pass the budget.
   bool within_budget(size_t bytes);
   void match(std::string_view text, const std::string& chain, std::vector<SecretHit>* out);
+  // add_hit through an index of `out` by secret once it is long, so that a
+  // text holding many distinct secrets costs their number, not its square.
+  void keep_hit(SecretHit hit, std::vector<SecretHit>* out);
   void decode_more(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out,
                    std::string* owner);
   bool scan_json(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out);
   void judge_member(std::string_view key, std::string_view value, const std::string& chain,
                     std::vector<SecretHit>* out);
   void scan_sse(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out);
-  static bool holds_known_format(const std::string& value, std::string_view text,
+  // `specific`: the spans of specific rules' secrets in the text, sorted.
+  static bool holds_known_format(const std::string& value, std::pair<size_t, size_t> span,
                                  const std::vector<std::pair<size_t, size_t>>& specific);
 
   Limits limits_;                          // the run's, for SSE events too
   std::vector<StrictJsonParser> parsers_;  // one per nesting depth
   uint64_t scanned_ = 0;
+  struct HitIndex {
+    size_t indexed = 0;  // out's first hits, in the index
+    std::unordered_multimap<size_t, size_t> at;  // hash of a secret -> its place in out
+  };
+  std::unordered_map<const std::vector<SecretHit>*, HitIndex> hit_index_;  // for the current top-level scan
   uint64_t budget_ = 0;  // derived bytes left for the current top-level scan
   uint64_t refused_ = 0;  // decodings the budget refused
   ScanCache* cache_ = nullptr;

@@ -1073,7 +1073,7 @@ std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, 
 
 // A generic assignment's value: quoted (anything up to the same quote on
 // the line) or bare (up to a space or a separator).
-std::optional<Extracted> generic_value(const Rule& rule, std::string_view text, size_t end) {
+std::optional<Extracted> generic_value(const Rule& rule, std::string_view text, size_t end, size_t value_limit) {
   const std::string_view name = assigned_name(text, end);
   if (!secret_name(name)) return std::nullopt;  // before reading a value that may be long
   // "${API_KEY:?API_KEY is required}": a shell expansion that fails with a
@@ -1112,7 +1112,8 @@ std::optional<Extracted> generic_value(const Rule& rule, std::string_view text, 
   // cut short, its redaction would leave the rest behind.
   constexpr size_t kMaxBareValue = 64 << 10;
   size_t e = i;
-  while (e < text.size() && e - i < kMaxBareValue && static_cast<unsigned char>(text[e]) > ' ' && !is_quote(text[e]) &&
+  const size_t limit = std::min({text.size(), value_limit, i + kMaxBareValue});
+  while (e < limit && static_cast<unsigned char>(text[e]) > ' ' && !is_quote(text[e]) &&
          text[e] != '<' && text[e] != '\\') {
     ++e;
   }
@@ -1294,8 +1295,8 @@ std::optional<Extracted> password_value(const Rule& rule, std::string_view text,
   return Extracted{end, close, rule.severity, ""};
 }
 
-std::optional<Extracted> value_after(const Rule& rule, std::string_view text, size_t end) {
-  if (rule.id == "generic-secret") return generic_value(rule, text, end);
+std::optional<Extracted> value_after(const Rule& rule, std::string_view text, size_t end, size_t value_limit) {
+  if (rule.id == "generic-secret") return generic_value(rule, text, end, value_limit);
   if (rule.id == "password-assignment") return password_value(rule, text, end);
   if (end > 0 && !is_quote(text[end - 1]) && member_path(text, end)) return std::nullopt;
   const size_t value_end = grow(text, end, end, rule);
@@ -1799,6 +1800,11 @@ std::optional<Extracted> pem_block(std::string_view text, size_t start) {
 
 std::span<const Rule> secret_rules() { return kRules; }
 
+size_t assignment_start(std::string_view text, size_t value_start) {
+  const std::string_view name = assigned_name(text, value_start);
+  return name.empty() ? value_start : static_cast<size_t>(name.data() - text.data());
+}
+
 bool generic_assignment(std::string_view name, std::string_view value) {
   static const Rule& rule = kRules[*rule_index("generic-secret")];
   return judge_generic(rule, value, 0, value.size(), true, name).has_value();
@@ -1858,12 +1864,14 @@ bool says_it_is_fake(const Rule& rule, std::string_view secret) {
   return !rule.id.starts_with("slack-") && rule.id != "telegram-bot-token" && typed_number_in(secret);
 }
 
-std::optional<Extracted> extract_candidate(const Rule& rule, std::string_view text, size_t start, size_t end);
+std::optional<Extracted> extract_candidate(const Rule& rule, std::string_view text, size_t start, size_t end,
+                                           size_t value_limit);
 
 }  // namespace
 
-std::optional<Extracted> extract_secret(const Rule& rule, std::string_view text, size_t start, size_t end) {
-  auto found = extract_candidate(rule, text, start, end);
+std::optional<Extracted> extract_secret(const Rule& rule, std::string_view text, size_t start, size_t end,
+                                        size_t value_limit) {
+  auto found = extract_candidate(rule, text, start, end, value_limit);
   if (!found || found->severity != Severity::high) return found;
   const std::string_view secret = text.substr(found->start, found->end - found->start);
   if (documented_key_stem(secret)) {
@@ -1881,7 +1889,8 @@ std::optional<Extracted> extract_secret(const Rule& rule, std::string_view text,
 
 namespace {
 
-std::optional<Extracted> extract_candidate(const Rule& rule, std::string_view text, size_t start, size_t end) {
+std::optional<Extracted> extract_candidate(const Rule& rule, std::string_view text, size_t start, size_t end,
+                                           size_t value_limit) {
   if (rule.lead) {  // the random head before the literal
     if (start < rule.lead) return std::nullopt;
     for (size_t i = start - rule.lead; i < start; ++i) {
@@ -1959,7 +1968,7 @@ std::optional<Extracted> extract_candidate(const Rule& rule, std::string_view te
       if (begin == std::string_view::npos) return std::nullopt;
       return pem_block(text, from + begin);
     }
-    case Extract::value: return value_after(rule, text, end);
+    case Extract::value: return value_after(rule, text, end, value_limit);
   }
   return std::nullopt;
 }

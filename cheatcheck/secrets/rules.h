@@ -73,7 +73,15 @@ struct Extracted {
   Severity severity = Severity::high;
   std::string note;  // e.g. "checksum does not match"
 };
-std::optional<Extracted> extract_secret(const Rule& rule, std::string_view text, size_t start, size_t end);
+// A generic assignment's bare value stops at `value_limit`, where the next
+// assignment on the line begins: `secret=secret=...` is many empty values,
+// not one value per name each running to the end of the line (which made a
+// line of chained assignments cost its length squared).
+std::optional<Extracted> extract_secret(const Rule& rule, std::string_view text, size_t start, size_t end,
+                                        size_t value_limit = SIZE_MAX);
+// Where the assignment whose value starts at `value_start` begins: the
+// first character of the name assigned to (value_start if there is none).
+size_t assignment_start(std::string_view text, size_t value_start);
 
 // Whether `value` assigned to `name` (a JSON member, a header) passes the
 // generic-secret rule's judgement of names and values.
