@@ -853,6 +853,15 @@ TEST(Decoders, NestingAndSizeAreBounded) {
   EXPECT_LT(engine.scanned_bytes(), 20 * s.size());
 }
 
+// A 20-mer starting ACCA (1 in 256 guides of a CRISPR library) reads as an
+// AWS key id; a key id's random part is never four letters only.
+TEST(SecretRules, DnaSequencesAreNotAwsKeyIds) {
+  EXPECT_TRUE(scan("guide_07\tACCAGTTCGATGCAAGTCGA\tchr3:1204417").empty());
+  EXPECT_TRUE(scan("AKIAACGTACGTTTGGCCAA").empty());
+  EXPECT_TRUE(finds("aws_access_key_id = ACCAGTTCGATGCAAGTC7Q", "aws-key-id", "ACCAGTTCGATGCAAGTC7Q"));
+  EXPECT_EQ(highest("aws_access_key_id = ACCAGTTCGATGCAAGTC7Q"), Severity::high);
+}
+
 // A line of chained assignments ("secret=secret=...") is many empty values,
 // not one value per name running to the end of the line: each bare value
 // was read (and kept, when judged a secret) up to 64 KiB, so 1 MiB took

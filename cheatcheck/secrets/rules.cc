@@ -664,6 +664,11 @@ bool layout_ok(std::string_view id, std::string_view token) {
   return true;
 }
 
+// "ACCAGTTCGATGCAAGTCGA": a DNA sequence (a guide, a primer, a read), not
+// the 16 random base32 characters of an AWS key id, which all fall in
+// {A,C,G,T} about once in 10^15 ids.
+bool nucleotides(std::string_view v) { return v.find_first_not_of("ACGT") == std::string_view::npos; }
+
 bool weak_head(const Rule& rule) { return rule.pattern.starts_with("EAAA") || rule.pattern.ends_with("NRAL"); }
 
 // A time-based (version 1) UUID is an identifier: random tokens are v4.
@@ -1916,6 +1921,7 @@ std::optional<Extracted> extract_candidate(const Rule& rule, std::string_view te
       }
       const std::string_view token = text.substr(start, e - start);
       if (filler_token(token) || spelled_in_words(token) || !layout_ok(rule.id, token)) return std::nullopt;
+      if (rule.id == "aws-key-id" && nucleotides(token.substr(4))) return std::nullopt;
       // Heads that base64 of binary data spells often (EAAA: zero bytes):
       // after '+' or '/' the match is a piece of such a run, not a token.
       if (weak_head(rule) && start > 0 && (text[start - 1] == '+' || text[start - 1] == '/')) return std::nullopt;
