@@ -562,6 +562,22 @@ TEST(SecretRules, TokensThatSayTheyAreFakeAreWarnings) {
             Severity::high);
 }
 
+// Microsoft's emulator keys and RFC 7617's Basic example are the same on
+// every machine and in every doc: reported, never high.
+TEST(SecretRules, PublishedEmulatorKeysAndRfcExamplesAreNotHigh) {
+  const std::string azurite = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+  const std::string cosmos = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
+  EXPECT_EQ(highest("DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=" + azurite + ";"),
+            Severity::warning);
+  EXPECT_NE(highest("AccountEndpoint=https://localhost:8081/;AccountKey=" + cosmos), Severity::high);
+  EXPECT_EQ(highest("Authorization: Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ=="), Severity::warning);
+  EXPECT_NE(highest(R"({"auths":{"r":{"auth":"QWxhZGRpbjpvcGVuIHNlc2FtZQ=="}}})"), Severity::high);
+  // A key of the same shape that nobody published, and a Basic pair, stay high.
+  std::string key = testing::random_chars(86, 7, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") + "==";
+  EXPECT_EQ(highest("DefaultEndpointsProtocol=https;AccountName=prodstore;AccountKey=" + key + ";"), Severity::high);
+  EXPECT_EQ(highest("Authorization: Basic " + base64_encode("deploy:Zq8rT2vLm9Xk3Wp7")), Severity::high);
+}
+
 // What library docs print: OAuth RFCs' example credentials, a capital word
 // naming the token, a flag named in prose.
 TEST(SecretRules, DocumentationExamplesAreNotHigh) {

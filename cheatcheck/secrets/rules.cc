@@ -1853,6 +1853,20 @@ bool rfc_example_credential(std::string_view secret) {
   return false;
 }
 
+// Credentials published as the same value for everyone: the keys of
+// Microsoft's local emulators (Azurite's and the Storage Emulator's
+// devstoreaccount1, the Cosmos DB Emulator's), printed in its docs and in
+// every local.settings.json and docker-compose file that uses them, and
+// RFC 7617's Basic example "Aladdin:open sesame" (also MDN's).
+bool published_credential(std::string_view secret) {
+  for (std::string_view f : {"Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw",
+                             "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw",
+                             "QWxhZGRpbjpvcGVuIHNlc2FtZQ"}) {
+    if (secret.find(f) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 // "AKIATESTTESTTESTTEST", "sk_live_testkeyfortesting...", "hf_faketoken...":
 // a token whose random part spells that it is a test's. Random characters
 // spell a 4-letter word about once in a million places, so only short
@@ -1885,6 +1899,9 @@ std::optional<Extracted> extract_secret(const Rule& rule, std::string_view text,
   } else if (rfc_example_credential(secret)) {
     found->severity = Severity::warning;
     found->note = "an OAuth RFC's example credential";
+  } else if (published_credential(secret)) {
+    found->severity = Severity::warning;
+    found->note = "a published example (an emulator's key, an RFC's)";
   } else if (says_it_is_fake(rule, secret)) {
     found->severity = Severity::warning;
     found->note = "it says it is a test's";
