@@ -878,6 +878,19 @@ TEST(SecretRules, DnaSequencesAreNotAwsKeyIds) {
   EXPECT_EQ(highest("aws_access_key_id = ACCAGTTCGATGCAAGTC7Q"), Severity::high);
 }
 
+// The AWS CLI's docs print private keys whose bodies say EXAMPLE: a
+// documented example, like AKIAIOSFODNN7EXAMPLE, never reported.
+TEST(SecretRules, PrivateKeysThatSayExampleAreDocumentationExamples) {
+  const std::string chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const std::string body = "MIIEpAIBAAKCAQEA" + testing::random_chars(48, 11, chars) + "\n" + testing::random_chars(64, 12, chars) + "\n";
+  const std::string example = "-----BEGIN RSA PRIVATE KEY-----\n" + body + testing::random_chars(40, 13, chars) +
+                              "EXAMPLEKEY\n-----END RSA PRIVATE KEY-----";
+  EXPECT_TRUE(scan(example).empty());
+  const std::string real = "-----BEGIN RSA PRIVATE KEY-----\n" + body + testing::random_chars(50, 13, chars) +
+                           "\n-----END RSA PRIVATE KEY-----";
+  EXPECT_EQ(highest(real), Severity::high);
+}
+
 // A line of chained assignments ("secret=secret=...") is many empty values,
 // not one value per name running to the end of the line: each bare value
 // was read (and kept, when judged a secret) up to 64 KiB, so 1 MiB took

@@ -1790,6 +1790,9 @@ std::optional<Extracted> pem_block(std::string_view text, size_t start) {
       payload.find_first_not_of("xX*.-_<>") == std::string::npos) {
     return std::nullopt;
   }
+  // A documented example: AWS's CLI docs print private keys whose bodies
+  // say EXAMPLE (a random body holds it about once in 10^12 keys).
+  if (payload.find("EXAMPLE") != std::string::npos) return std::nullopt;
   const bool base64 = payload.find_first_not_of(
                           "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=") == std::string::npos;
   std::string decoded;
