@@ -1080,6 +1080,27 @@ TEST(Decoders, Base64RunsClassifyEveryByteValue) {
 namespace goalcup::cheat {
 namespace {
 
+// A token as a URL's user, redacted (by redact or by the recorder), leaves
+// a marker whose colon is no user:password separator: nothing to report,
+// so redact can write the copy. A password after the marker still is one.
+TEST(SecretRules, ARedactionMarkerInAUrlIsNoPassword) {
+  const std::string token = "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";
+  EXPECT_TRUE(scan("origin\thttps://[REDACTED:github-pat]@github.com/acme/app.git (fetch)").empty());
+  EXPECT_TRUE(scan("git clone https://[REDACTED:github-pat]:x-oauth-basic@github.com/acme/app.git").empty());
+  EXPECT_TRUE(scan("git clone https://[REDACTED:github-pat]:@github.com/acme/app.git").empty());
+  EXPECT_TRUE(finds("git clone https://[REDACTED:user]:Zq8rT2vLm9@git.internal/r.git", "url-credentials", "Zq8rT2vLm9"));
+  EXPECT_TRUE(finds("git clone https://Zq8rT2vLm9Xk3Wp7Hk3x:x-oauth-basic@github.com/a.git", "url-credentials",
+                    "Zq8rT2vLm9Xk3Wp7Hk3x"));
+  Redactor red(std::vector<KnownSecret>{{token, "github-pat", ""}}, Limits{});
+  for (const std::string& line : {"origin\thttps://" + token + "@github.com/acme/app.git (fetch)",
+                                  "git clone https://" + token + ":x-oauth-basic@github.com/acme/app.git",
+                                  "git clone https://" + token + ":@github.com/acme/app.git"}) {
+    const auto copy = red.redact(line);
+    ASSERT_TRUE(copy) << line;
+    EXPECT_TRUE(scan(*copy).empty()) << *copy;
+  }
+}
+
 TEST(Redact, EveryEncodingIsRedactedInPlace) {
   Redactor red(std::vector<KnownSecret>{{"sk-ant-api03-SECRETSECRETSECRET0123456789", "anthropic-key", ""}}, Limits{});
   const std::string key = "sk-ant-api03-SECRETSECRETSECRET0123456789";

@@ -1375,6 +1375,19 @@ std::optional<Extracted> cli_password(const Rule& rule, std::string_view text, s
   return Extracted{from, to, rule.severity, ""};
 }
 
+// The colon that ends a URL's user: the first outside a redaction marker
+// ("https://[REDACTED:github-pat]@github.com", ours or a recorder's), whose
+// own colon separates nothing. A marker is never a password.
+size_t userinfo_colon(std::string_view userinfo) {
+  size_t from = 0;
+  while (true) {
+    const size_t colon = userinfo.find(':', from), marker = userinfo.find("[REDACTED:", from);
+    if (colon == std::string_view::npos || marker == std::string_view::npos || colon < marker) return colon;
+    from = userinfo.find(']', marker);
+    if (from == std::string_view::npos) return from;
+  }
+}
+
 // "scheme://user:password@host": the match ends at the '@'.
 std::optional<Extracted> url_userinfo(const Rule& rule, std::string_view text, size_t end) {
   const size_t at = end - 1;
@@ -1387,11 +1400,12 @@ std::optional<Extracted> url_userinfo(const Rule& rule, std::string_view text, s
   const size_t scheme = text.rfind("://", at);
   if (scheme == std::string_view::npos || at - scheme > 400) return std::nullopt;
   const std::string_view userinfo = text.substr(scheme + 3, at - scheme - 3);
-  const size_t colon = userinfo.find(':');
+  const size_t colon = userinfo_colon(userinfo);
   if (colon == std::string_view::npos) return std::nullopt;
   const std::string_view user = userinfo.substr(0, colon), password = userinfo.substr(colon + 1);
   // GitHub's token-as-user form: https://<token>:x-oauth-basic@github.com
-  if (password == "x-oauth-basic" && user.size() >= rule.min_len && !placeholder(user) && !filler_token(user)) {
+  if (password == "x-oauth-basic") {
+    if (user.size() < rule.min_len || placeholder(user) || filler_token(user)) return std::nullopt;
     return Extracted{scheme + 3, scheme + 3 + colon, rule.severity, ""};
   }
   if (!weak_url_password(user, password) &&
