@@ -1101,6 +1101,24 @@ TEST(SecretRules, ARedactionMarkerInAUrlIsNoPassword) {
   }
 }
 
+// A token redacted inside another value's base64 (GitHub Actions' Basic
+// extraheader, a Docker config's auth) leaves base64 of text with a marker:
+// the outer value is no credential any more, so redact can write the copy.
+// The same values with the token in them stay findings.
+TEST(Redact, AValueEncodingOnlyAMarkerIsNoCredential) {
+  const std::string token = "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";
+  Redactor red(std::vector<KnownSecret>{{token, "github-pat", ""}}, Limits{});
+  const std::string header = "http.https://github.com/.extraheader=AUTHORIZATION: basic " +
+                             base64_encode("x-access-token:" + token);
+  const std::string docker = base64_encode(R"({"auths":{"ghcr.io":{"auth":")" + base64_encode("bob:" + token) + R"("}}})");
+  for (const std::string& line : {header, docker}) {
+    EXPECT_EQ(highest(line), Severity::high) << line;
+    const auto copy = red.redact(line);
+    ASSERT_TRUE(copy) << line;
+    EXPECT_TRUE(scan(*copy).empty()) << *copy;
+  }
+}
+
 TEST(Redact, EveryEncodingIsRedactedInPlace) {
   Redactor red(std::vector<KnownSecret>{{"sk-ant-api03-SECRETSECRETSECRET0123456789", "anthropic-key", ""}}, Limits{});
   const std::string key = "sk-ant-api03-SECRETSECRETSECRET0123456789";

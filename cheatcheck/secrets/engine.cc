@@ -57,6 +57,14 @@ void for_each_member(simdjson::dom::element e, F&& f) {
   }
 }
 
+// A value that is base64 of text holding a redaction marker: the copy of a
+// credential-carrying value (a Basic header, a Docker auth) whose credential
+// was redacted inside it. The marker is no credential, nor is what holds it.
+bool encodes_a_marker(std::string_view secret) {
+  std::string decoded;
+  return secret.size() >= 16 && decode_base64_text(secret, &decoded) && decoded.find("[REDACTED:") != std::string::npos;
+}
+
 bool assignment(const Candidate& c) {
   const Rule& rule = secret_rules()[c.rule];
   return rule.extract == Extract::value && rule.id == "generic-secret";
@@ -199,7 +207,7 @@ void SecretEngine::match(std::string_view text, const std::string& chain, std::v
     // A bare value ends where the next assignment begins.
     const auto next = std::upper_bound(assignments.begin(), assignments.end(), c.end - 1);
     auto e = extract_secret(rules[c.rule], text, c.start, c.end, next == assignments.end() ? SIZE_MAX : *next);
-    if (!e) continue;
+    if (!e || encodes_a_marker(text.substr(e->start, e->end - e->start))) continue;
     SecretHit hit{c.rule, std::string(text.substr(e->start, e->end - e->start)), chain, e->severity, e->note};
     if (generic(c.rule)) {
       found.emplace_back(std::move(hit), std::pair{e->start, e->end});  // judged once every specific span is known
@@ -289,7 +297,7 @@ bool SecretEngine::scan_json(std::string_view text, const std::string& chain, in
 // {"api_token": "v"}: the key names the value, which its own scan cannot see.
 void SecretEngine::judge_member(std::string_view key, std::string_view value, const std::string& chain,
                                 std::vector<SecretHit>* out) {
-  if (!generic_assignment(key, value)) return;
+  if (!generic_assignment(key, value) || encodes_a_marker(value)) return;
   thread_local std::vector<Candidate> cands;
   Matcher::instance().scan(value, &cands);
   auto rules = secret_rules();
