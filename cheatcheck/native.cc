@@ -167,6 +167,27 @@ void read_result_copy(simdjson::dom::object o, NativeInfo& n) {
   }
 }
 
+// What a line written again says (NativeInfo::copy_key): its members but
+// the ones Claude Code's transcript writer stamps around each message.
+Digest copy_key(simdjson::dom::object o) {
+  static constexpr std::array<std::string_view, 9> kStamped = {
+      "sessionId", "parentUuid", "timestamp", "cwd", "version", "gitBranch", "userType", "entrypoint", "slug"};
+  std::vector<std::pair<std::string_view, Digest>> members;
+  for (auto field : o) {
+    if (std::find(kStamped.begin(), kStamped.end(), field.key) == kStamped.end()) {
+      members.emplace_back(field.key, json::value_digest(field.value));
+    }
+  }
+  std::sort(members.begin(), members.end());
+  Sha256 h;
+  for (const auto& [key, digest] : members) {
+    h.update(std::to_string(key.size()) + ":");
+    h.update(key);
+    h.update(std::string_view(reinterpret_cast<const char*>(digest.data()), digest.size()));
+  }
+  return h.finish();
+}
+
 void read_claude(simdjson::dom::object o, NativeInfo& n) {
   n.type = str(o, "type");
   n.understood = std::find(kClaudeTypes.begin(), kClaudeTypes.end(), n.type) != kClaudeTypes.end();
@@ -176,6 +197,7 @@ void read_claude(simdjson::dom::object o, NativeInfo& n) {
   }
   n.uuid = str(o, "uuid");
   n.parent_uuid = str(o, "parentUuid");
+  if (!n.uuid.empty()) n.copy_key = copy_key(o);
   bool side = false;
   n.sidechain = json::boolean(o, "isSidechain", &side) == json::Get::ok && side;
   if (n.type == "summary") n.summary = str(o, "summary");

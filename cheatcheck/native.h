@@ -114,6 +114,14 @@ struct NativeInfo {
   std::string message_id;       // Claude: message.id
   std::string model;            // Claude: message.model
   std::string uuid, parent_uuid;
+  // Claude Code: the line's value without the members Claude Code stamps
+  // anew when it writes a line again (json::value_digest, without
+  // sessionId, parentUuid, timestamp, cwd, version, gitBranch, userType,
+  // entrypoint, slug). `--resume`/`--continue` start a new file with a copy
+  // of the conversation (same uuids, a new sessionId), and some releases
+  // append the history to the same file again: such a line says nothing
+  // its first copy did not.
+  Digest copy_key{};
   std::optional<Timestamp> time;
   std::string text;             // assistant text in this line
   std::vector<NativeCall> calls;     // tool calls the model made, as logged

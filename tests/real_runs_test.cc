@@ -642,6 +642,76 @@ TEST(WrappedLogs, AnAnswerInterruptedMidStreamIsNotAWarning) {
   }
 }
 
+// Claude Code writes a session's history again when it is resumed: a new
+// file that copies the conversation with a new sessionId (--resume,
+// --continue), or the history appended to the same file (1.0.67 with
+// stream-json input). Such a copy is compared once (an answer's text read
+// twice is not "differs from its stream"); a copy that says other than the
+// line it repeats is read as it stands, and an answer changed there is high.
+Wrapped wrap_resumed(const std::string& log, fixtures::ResumeCopy copy, WrapOrder order,
+                     const std::string& from = "", const std::string& to = "") {
+  fixtures::WrapSpec spec;
+  spec.order = order;
+  spec.file = "projects/p/claude.jsonl";
+  spec.resume_copy = copy;
+  fixtures::Lines lines;
+  Wrapped w;
+  w.result = fixtures::wrap_log(log, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+  // The cheater's: the last line holding `from` (a copy) says `to`.
+  for (size_t i = lines.size(); !from.empty() && i-- > 0;) {
+    std::string body = fixtures::line_body(lines[i]);
+    const size_t at = body.find(from);
+    if (fixtures::line_kind(lines[i]) != "native" || at == std::string::npos) continue;
+    lines[i] = fixtures::with_body(lines[i], body.replace(at, from.size(), to));
+    fixtures::rechain(lines, i);
+    break;
+  }
+  static const Keyring ring = testing::dev_keyring();
+  CheatOptions opt;
+  opt.walk.keyring = &ring;
+  w.report = check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt);
+  return w;
+}
+
+TEST(WrappedLogs, AResumedSessionsCopyOfItsHistoryIsComparedOnce) {
+  for (auto copy : {fixtures::ResumeCopy::new_file, fixtures::ResumeCopy::same_file}) {
+    for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+      SCOPED_TRACE(std::string(copy == fixtures::ResumeCopy::new_file ? "new file" : "same file") +
+                   (order == WrapOrder::live ? " (live)" : " (late)"));
+      const Wrapped honest = wrap_resumed(claude_log(), copy, order);
+      EXPECT_VERDICT(honest.report.verify, Verdict::verified);
+      expect_clean(honest.report);
+      EXPECT_TRUE(has_finding(honest.report, "GC04", Severity::info, "resumed session")) << describe(honest.report);
+      // The copy of msg_B's line says other words than the answer streamed.
+      const Wrapped changed = wrap_resumed(claude_log(), copy, order, R"(\"text\":\"Fixed.\")", R"(\"text\":\"Fixed, and the tests pass.\")");
+      EXPECT_TRUE(has_finding(changed.report, "GC04", Severity::high, "msg_B")) << describe(changed.report);
+      EXPECT_TRUE(has_finding(changed.report, "GC12", Severity::warning, "repeat a uuid")) << describe(changed.report);
+      // A copy under another parent would move what it says: compared once, but a warning.
+      const Wrapped moved = wrap_resumed(claude_log(), copy, order, R"(\"parentUuid\":\"u7\")", R"(\"parentUuid\":\"u1\")");
+      EXPECT_TRUE(has_finding(moved.report, "GC12", Severity::warning, "another parent")) << describe(moved.report);
+      EXPECT_FALSE(has_finding(moved.report, "GC04", Severity::high, "")) << describe(moved.report);
+    }
+  }
+}
+
+TEST(RealRuns, ResumedSessionsOfRealLogsAreClean) {
+  const auto logs = real_logs();
+  SKIP_WITHOUT_CORPORA(logs);
+  size_t copied = 0;
+  for (const auto& log : logs) {
+    const std::string text = testing::read_file(log.string());
+    if (log.parent_path().filename() != "claude-code") continue;
+    for (auto copy : {fixtures::ResumeCopy::new_file, fixtures::ResumeCopy::same_file}) {
+      SCOPED_TRACE(log.filename().string() + (copy == fixtures::ResumeCopy::new_file ? " (new file)" : " (same file)"));
+      const Wrapped w = wrap_resumed(text, copy, WrapOrder::late);
+      EXPECT_VERDICT(w.report.verify, Verdict::verified);
+      expect_clean(w.report);
+      copied += has_finding(w.report, "GC04", Severity::info, "resumed session") ? 1 : 0;
+    }
+  }
+  EXPECT_GT(copied, 0u);
+}
+
 // Compaction: the harness asks the model to summarise the conversation and
 // logs the answer only as its summary line (Claude Code versions without a
 // compaction agent file: an isCompactSummary user line, reworded; Codex: the

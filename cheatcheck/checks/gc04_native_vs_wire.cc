@@ -387,6 +387,10 @@ class Gc04 final : public Check {
                  "answer(s) streamed thinking the harness log does not show with them: the model's reasoning is "
                  "missing from the log.",
                  "thinking-not-logged");
+    emit_counted(ctx, "GC04", Severity::info, copies_,
+                 "Claude Code line(s) repeat an earlier line of their uuid word for word (a resumed session's copy "
+                 "of its history): compared once.",
+                 "line-copies");
     emit_counted(ctx, "GC04", Severity::info, synthetic_,
                  "assistant line(s) have model <synthetic>: Claude Code "
                  "writes these itself (API errors, placeholders), so they were not matched to the wire. "
@@ -806,6 +810,7 @@ class Gc04 final : public Check {
   }
 
   void native_line(const Record& r, const NativeInfo& n, StrictJsonParser& input_parser) {
+    if (is_copy(n)) return copies_.add(r.seq);
     if (n.synthetic) synthetic_.add(r.seq);
     if (n.harness == NativeInfo::Harness::codex && n.type == "compacted") compacted_ = true;
     if (n.synthetic && !n.message_id.empty()) {
@@ -894,6 +899,19 @@ class Gc04 final : public Check {
     } else if (n.harness == NativeInfo::Harness::codex && !n.text.empty()) {
       codex_texts_.push_back({r.seq, sha256(n.text), kept_text(n.text)});
     }
+  }
+
+  // A Claude Code line that repeats an earlier line of its uuid in all it
+  // says (a resumed session's copy of its history, in a new file or the
+  // same): compared once, or an answer's text would read as doubled. A line
+  // of that uuid saying anything else is read, and judged, as it stands.
+  bool is_copy(const NativeInfo& n) {
+    if (n.harness != NativeInfo::Harness::claude_code || n.uuid.empty()) return false;
+    const Identity uuid = identity(n.uuid);
+    if (auto it = first_lines_.find(uuid); it != first_lines_.end()) return it->second == n.copy_key;
+    // Past the bound a repeat is read as it stands, which is stricter.
+    if (first_lines_.size() < kMaxTracked) first_lines_.emplace(uuid, n.copy_key);
+    return false;
   }
 
   // A Codex event's account of a tool's output, kept (within
@@ -1881,6 +1899,8 @@ class Gc04 final : public Check {
   std::vector<LoggedAnswer> codex_texts_;
   absl::flat_hash_set<uint64_t> matched_answers_;  // wire seqs
   SeqList synthetic_;
+  absl::flat_hash_map<Identity, Digest> first_lines_;  // Claude Code uuid -> copy_key of its first line
+  SeqList copies_;                                     // lines that repeat it
   std::vector<std::string> models_;
   std::vector<Identity> model_ids_;
   uint64_t native_lines_ = 0;

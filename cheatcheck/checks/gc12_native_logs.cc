@@ -82,7 +82,11 @@ class Gc12 final : public Check {
          "was reordered.", "parent-after");
     emit(ctx, Severity::high, result_before_call_, "tool result(s) logged before the tool call they answer: the log "
          "was reordered.", "result-before-call");
-    emit(ctx, Severity::warning, dup_uuids_, "Claude Code line(s) repeat a uuid seen earlier.", "dup-uuid");
+    emit(ctx, Severity::warning, dup_uuids_, "Claude Code line(s) repeat a uuid seen earlier, saying other than its "
+         "first line or under another parent.", "dup-uuid");
+    emit(ctx, Severity::info, copies_, "Claude Code line(s) repeat an earlier line of their uuid word for word but "
+         "for the members Claude Code stamps anew (sessionId, timestamp, ...), under the same parent: a resumed "
+         "session's copy of its history.", "uuid-copies");
     emit(ctx, Severity::info, unfamiliar_, "native line(s) of bookkeeping types this tool has not seen (" +
          unfamiliar_names() + "): they hold no message, so nothing the model said was left unjudged.", "unfamiliar");
     emit(ctx, Severity::info, backwards_, "native line(s) carry a timestamp before an earlier line of their file "
@@ -101,7 +105,10 @@ class Gc12 final : public Check {
     if (!n.parent_uuid.empty() && !uuids_.contains(identity(n.parent_uuid))) {
       pending_parents_.try_emplace(identity(n.parent_uuid), seq);
     }
-    if (!uuids_.insert(self).second) dup_uuids_.add(seq);
+    const Identity parent_id = identity(n.parent_uuid);
+    const auto [it, first] = uuids_.try_emplace(self, Line{n.copy_key, parent_id});
+    // A copy under another parent would move what it says elsewhere in the conversation.
+    if (!first) (it->second.copy_key == n.copy_key && it->second.parent == parent_id ? copies_ : dup_uuids_).add(seq);
   }
 
   void order_of_calls(uint64_t seq, const NativeInfo& n) {
@@ -138,12 +145,18 @@ class Gc12 final : public Check {
   }
 
   absl::flat_hash_map<Identity, FileState> files_;  // by identity()
-  absl::flat_hash_set<Identity> uuids_, calls_;
+  // A Claude Code line, by uuid (its first): what it says (NativeInfo::copy_key), and under which parent.
+  struct Line {
+    Digest copy_key{};
+    Identity parent{};
+  };
+  absl::flat_hash_map<Identity, Line> uuids_;
+  absl::flat_hash_set<Identity> calls_;
   absl::flat_hash_map<Identity, uint64_t> pending_parents_, pending_results_;  // id -> first seq naming it
   static constexpr size_t kNamesShown = 8;
   std::vector<std::string> unfamiliar_types_;  // the first kNamesShown, for the message
   bool too_many_ = false;
-  SeqList unfamiliar_, not_understood_, crafted_, truncated_, skips_, repeats_, dup_uuids_, backwards_, parent_after_, result_before_call_;
+  SeqList unfamiliar_, not_understood_, crafted_, truncated_, skips_, repeats_, dup_uuids_, copies_, backwards_, parent_after_, result_before_call_;
 };
 
 }  // namespace
