@@ -830,6 +830,7 @@ class Gc04 final : public Check {
       replaced_.try_emplace(identity(id), Replacement{sha256(replacement), replacement.starts_with(kPersisted)});
     }
     const Identity thread = identity(n.file + (n.sidechain ? "\x01sidechain" : ""));
+    if (n.harness == NativeInfo::Harness::claude_code && n.user) unheld_prompts(n, r.seq);
     for (const std::string& said : n.prompts) {
       unanswered_[thread].push_back(logged_prompts_.size());
       logged_prompts_.push_back({r.seq, SaidDigests::of(said), false, std::nullopt});
@@ -853,6 +854,10 @@ class Gc04 final : public Check {
       if (logged_copies_.size() < kMaxTracked) logged_copies_.push_back({r.seq, c.kind, c.value, kept_text(c.text)});
     }
     if (!n.assistant) return;
+    if (auto it = unfollowed_.find(identity(n.file)); it != unfollowed_.end()) {
+      for (size_t i : it->second) flagged_[i].followed = true;
+      unfollowed_.erase(it);
+    }
     for (const ServerResult& s : n.server_results) {
       if (logged_server_results_.size() < kMaxTracked) {
         logged_server_results_.push_back({r.seq, identity(s.id), s.content, clip_text(s.id), kept_text(s.text)});
@@ -898,6 +903,21 @@ class Gc04 final : public Check {
       }
     } else if (n.harness == NativeInfo::Harness::codex && !n.text.empty()) {
       codex_texts_.push_back({r.seq, sha256(n.text), kept_text(n.text)});
+    }
+  }
+
+  // Claude Code user texts the prompt check passes over as they stand
+  // (shown only in the transcript, a local command's or bash mode's record)
+  // or judges only on their sidechain (a sidechain's prompt): kept to say
+  // which of them, with a model answer after them in their file, no request
+  // sent. Called before the line's prompts join logged_prompts_.
+  void unheld_prompts(const NativeInfo& n, uint64_t seq) {
+    for (const std::string& said : n.user_texts) {
+      const auto held = std::find(n.prompts.begin(), n.prompts.end(), said);
+      if ((held != n.prompts.end() && !n.sidechain) || flagged_.size() >= kMaxTracked) continue;
+      const int64_t prompt = held == n.prompts.end() ? -1 : static_cast<int64_t>(logged_prompts_.size() + (held - n.prompts.begin()));
+      unfollowed_[identity(n.file)].push_back(flagged_.size());
+      flagged_.push_back({seq, SaidDigests::of(said), kept_text(said), prompt, false});
     }
   }
 
@@ -1673,6 +1693,7 @@ class Gc04 final : public Check {
                        "model: what the user asked, or the model was told, was changed in the log."),
                "prompt-not-sent:" + std::to_string(p.seq));
     }
+    unsent_flagged(ctx);
     emit_counted(ctx, "GC04", Severity::info, loose,
                  "logged user prompt(s) differ from what was sent only in white space or Unicode normalization.",
                  "prompt-loose");
@@ -1682,6 +1703,31 @@ class Gc04 final : public Check {
                  "prompt-redacted");
   }
 
+
+  // Claude Code user lines the prompt check passes over (transcript only,
+  // a command's or bash mode's record, a sidechain's prompt judged on no
+  // sidechain) that a model answer follows in their file and no request
+  // sent: Claude Code sends such records in later requests, and a
+  // sidechain's prompt in its own, so one that no request carried may be a
+  // line added to tell the judge what the model never heard. A warning: a
+  // harness may word its records apart, and may never send a line shown
+  // only in the transcript.
+  void unsent_flagged(Context& ctx) {
+    SeqList unsent;
+    for (const FlaggedPrompt& f : flagged_) {
+      if (!f.followed || (f.prompt >= 0 && logged_prompts_[static_cast<size_t>(f.prompt)].answered)) continue;
+      if (wire_prompts_.contains(f.said.exact) || wire_prompts_loose_.contains(f.said.loose)) continue;
+      const RedactedMatch match = f.text ? comparer_.first_match(redacted_prompts_, *f.text).first : RedactedMatch::no;
+      if (match == RedactedMatch::not_compared) uncompared_.add(f.seq);
+      if (match == RedactedMatch::no) unsent.add(f.seq);
+    }
+    emit_counted(ctx, "GC04", Severity::warning, unsent,
+                 "Claude Code user line(s) that are not held to the wire as they stand (shown only in the transcript, "
+                 "a local command's or bash mode's record, a sidechain's prompt) come before a model answer in their "
+                 "file, and no request sent them: read them; a line added to the log to tell the judge what the "
+                 "model never heard looks so.",
+                 "flagged-prompt-not-sent");
+  }
 
   // Codex's agent_message events repeat each answer's text for its UI, and
   // task_complete its turn's last.
@@ -1879,6 +1925,16 @@ class Gc04 final : public Check {
   SeqList missing_thinking_;
   std::vector<std::string> redacted_prompts_;  // user texts sent with redaction markers
   std::vector<LoggedPrompt> logged_prompts_;
+  // A Claude Code user text the prompt check passes over as it stands.
+  struct FlaggedPrompt {
+    uint64_t seq = 0;
+    SaidDigests said;
+    std::optional<std::string> text;  // within kMaxKeptBytes, for redacted forms
+    int64_t prompt = -1;  // its entry in logged_prompts_ (a sidechain's prompt), else -1
+    bool followed = false;  // a model answer follows it in its file
+  };
+  std::vector<FlaggedPrompt> flagged_;
+  absl::flat_hash_map<Identity, std::vector<size_t>> unfollowed_;  // file -> flagged_ no answer follows yet
   absl::flat_hash_map<Identity, std::vector<size_t>> unanswered_;  // file (and sidechain) -> prompts not yet answered
   std::vector<LoggedAnswer> event_answers_;
   std::vector<std::pair<uint64_t, std::string>> redacted_answers_;  // wire seq, answer text stored redacted

@@ -82,6 +82,10 @@ class Gc12 final : public Check {
          "was reordered.", "parent-after");
     emit(ctx, Severity::high, result_before_call_, "tool result(s) logged before the tool call they answer: the log "
          "was reordered.", "result-before-call");
+    emit(ctx, Severity::high, chain_crossed_, "Claude Code line(s) name as parent a line of their own file on the "
+         "other chain (a sidechain's line under the main chain's, or the reverse): Claude Code starts a sidechain "
+         "with no parent and never links the two in one file, so a line was added or moved between them.",
+         "chain-crossed");
     emit(ctx, Severity::warning, dup_uuids_, "Claude Code line(s) repeat a uuid seen earlier, saying other than its "
          "first line or under another parent.", "dup-uuid");
     emit(ctx, Severity::info, copies_, "Claude Code line(s) repeat an earlier line of their uuid word for word but "
@@ -102,11 +106,14 @@ class Gc12 final : public Check {
       parent_after_.add(it->second);
       pending_parents_.erase(it);
     }
-    if (!n.parent_uuid.empty() && !uuids_.contains(identity(n.parent_uuid))) {
+    const Identity file = identity(n.file);
+    if (auto parent = uuids_.find(identity(n.parent_uuid)); !n.parent_uuid.empty() && parent == uuids_.end()) {
       pending_parents_.try_emplace(identity(n.parent_uuid), seq);
+    } else if (!n.parent_uuid.empty() && parent->second.file == file && parent->second.sidechain != n.sidechain) {
+      chain_crossed_.add(seq);
     }
     const Identity parent_id = identity(n.parent_uuid);
-    const auto [it, first] = uuids_.try_emplace(self, Line{n.copy_key, parent_id});
+    const auto [it, first] = uuids_.try_emplace(self, Line{n.copy_key, parent_id, file, n.sidechain});
     // A copy under another parent would move what it says elsewhere in the conversation.
     if (!first) (it->second.copy_key == n.copy_key && it->second.parent == parent_id ? copies_ : dup_uuids_).add(seq);
   }
@@ -145,10 +152,13 @@ class Gc12 final : public Check {
   }
 
   absl::flat_hash_map<Identity, FileState> files_;  // by identity()
-  // A Claude Code line, by uuid (its first): what it says (NativeInfo::copy_key), and under which parent.
+  // A Claude Code line, by uuid (its first): what it says (NativeInfo::copy_key), under which parent,
+  // in which file, on which chain.
   struct Line {
     Digest copy_key{};
     Identity parent{};
+    Identity file{};
+    bool sidechain = false;
   };
   absl::flat_hash_map<Identity, Line> uuids_;
   absl::flat_hash_set<Identity> calls_;
@@ -156,7 +166,7 @@ class Gc12 final : public Check {
   static constexpr size_t kNamesShown = 8;
   std::vector<std::string> unfamiliar_types_;  // the first kNamesShown, for the message
   bool too_many_ = false;
-  SeqList unfamiliar_, not_understood_, crafted_, truncated_, skips_, repeats_, dup_uuids_, copies_, backwards_, parent_after_, result_before_call_;
+  SeqList unfamiliar_, not_understood_, crafted_, truncated_, skips_, repeats_, dup_uuids_, copies_, chain_crossed_, backwards_, parent_after_, result_before_call_;
 };
 
 }  // namespace
