@@ -712,6 +712,46 @@ TEST(RealRuns, ResumedSessionsOfRealLogsAreClean) {
   EXPECT_GT(copied, 0u);
 }
 
+// A run whose only answer the user interrupted: the log holds no assistant
+// line, which is no sign that it was not captured (info, as for any answer
+// cut short). A log with its finished answer taken out still says so.
+TEST(WrappedLogs, AnInterruptedFirstAnswerIsNotALogMissing) {
+  auto line = [](const std::string& type, const std::string& payload) {
+    return R"({"timestamp":"2026-01-01T10:00:00Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  const std::string opened = line("session_meta", R"({"id":"s1","cli_version":"0.58.0"})") +
+                             line("turn_context", R"({"model":"gpt-5-codex"})");
+  static const Keyring ring = testing::dev_keyring();
+  CheatOptions opt;
+  opt.walk.keyring = &ring;
+  auto run = [&](const std::string& log, bool stream_error, bool drop_answer) {
+    fixtures::WrapSpec spec;
+    spec.interrupt = true;
+    spec.stream_error = stream_error;
+    fixtures::Lines lines;
+    fixtures::wrap_log(log, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+    for (size_t i = 0; drop_answer && i < lines.size(); ++i) {
+      if (fixtures::line_kind(lines[i]) == "native" && fixtures::line_body(lines[i]).find("output_text") != std::string::npos) {
+        fixtures::delete_record(lines, i, true);
+        break;
+      }
+    }
+    return check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt);
+  };
+  for (bool error : {false, true}) {
+    SCOPED_TRACE(error ? "with a stream error" : "cut");
+    const CheatReport r = run(opened, error, false);
+    expect_clean(r);
+    EXPECT_TRUE(has_finding(r, "GC04", Severity::info, "cut short")) << describe(r);
+  }
+  const std::string answered = opened +
+      line("response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Fix it"}]})") +
+      line("response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Fixed."}]})");
+  const CheatReport dropped = run(answered, false, true);
+  EXPECT_TRUE(has_finding(dropped, "GC04", Severity::warning, "not captured")) << describe(dropped);
+  EXPECT_TRUE(has_finding(dropped, "GC04", Severity::info, "cut short")) << describe(dropped);
+}
+
 // Compaction: the harness asks the model to summarise the conversation and
 // logs the answer only as its summary line (Claude Code versions without a
 // compaction agent file: an isCompactSummary user line, reworded; Codex: the

@@ -1796,10 +1796,7 @@ class Gc04 final : public Check {
                  "(isCompactSummary) were never logged as assistant lines: the harness summarised the "
                  "conversation and logged the summary only as that line.",
                  "unlogged-compaction");
-    emit_counted(ctx, "GC04", Severity::info, cut,
-                 "wire response(s) cut short before the end of their stream were "
-                 "never logged: a harness writes no part of an answer the user interrupted or the network broke.",
-                 "unlogged-cut");
+    unlogged_cut(ctx, cut);
     emit_counted(ctx, "GC04", Severity::warning, warn,
                  "wire response(s) were never logged by the harness (" +
                      by_model(warn_models) + ").",
@@ -1843,9 +1840,19 @@ class Gc04 final : public Check {
   // Answers crossed the wire but the log shows none: a log deleted, never
   // written or kept elsewhere hides what GC04 and GC05 compare, so it is
   // said, though nothing in it can be matched.
+  static void unlogged_cut(Context& ctx, const SeqList& cut) {
+    emit_counted(ctx, "GC04", Severity::info, cut,
+                 "wire response(s) cut short before the end of their stream were "
+                 "never logged: a harness writes no part of an answer the user interrupted or the network broke.",
+                 "unlogged-cut");
+  }
+
+  // An answer cut short is no sign of a missing log: a harness writes no
+  // part of it (a run whose only answer the user interrupted logs none).
   void no_log(Context& ctx) {
-    SeqList answers;
-    for (const auto& [id, w] : wire_by_id_) answers.add(w.seq);
+    SeqList answers, cut;
+    for (const auto& [id, w] : wire_by_id_) (w.finished ? answers : cut).add(w.seq);
+    unlogged_cut(ctx, cut);
     if (answers.empty()) return;
     ctx.emit(finding("GC04", Severity::warning, answers.seqs,
                      std::to_string(answers.count) + " wire response(s) and no assistant line in the harness log: "
