@@ -436,7 +436,11 @@ void read_codex(simdjson::dom::object o, NativeInfo& n, StrictJsonParser& input_
     if (n.type == "response_item") {
       n.understood = read_codex_item(payload, n, input_parser);
     } else {
-      if (n.type == "compacted") n.summary = str(payload, "message");
+      simdjson::dom::array history;
+      if (n.type == "compacted") {
+        n.summary = str(payload, "message");
+        n.replaced_history = json::array(payload, "replacement_history", &history) == json::Get::ok && history.size() > 0;
+      }
       if (n.type == "event_msg") read_codex_event(payload, n);
       n.understood = one_of(n.type, {"session_meta", "turn_context", "event_msg", "compacted", "world_state",
                                      "inter_agent_communication", "inter_agent_communication_metadata"});

@@ -168,6 +168,9 @@ struct NativeInfo {
   // Text a harness wrote from a side call's answer: a Claude Code
   // `summary` line's title, a Codex `compacted` line's summary.
   std::string summary;
+  // Codex: a `compacted` line holding the history it replaced the
+  // conversation with (replacement_history, remote compaction).
+  bool replaced_history = false;
   // Claude Code: the user line holding a compaction's summary
   // (isCompactSummary). Versions that keep no compaction agent file log the
   // summarising answer nowhere else, and reworded.

@@ -782,6 +782,45 @@ TEST(WrappedLogs, CompactionSummaryCallsAreMatchedToTheirSummaryLines) {
   EXPECT_TRUE(has_finding(c.report, "GC04", Severity::info, "compaction summary")) << describe(c.report);
 }
 
+// Codex sends, after a compaction, texts it rebuilt from the summary, so a
+// user text sent then and missing from the rollout is excused. Only a
+// compaction the wire shows excuses it (the summarising answer, streamed
+// and logged nowhere but in the `compacted` line): a fake `compacted` line
+// does not switch the check off.
+TEST(WrappedLogs, OnlyACompactionTheWireShowsExcusesACodexPromptMissing) {
+  auto line = [](const std::string& type, const std::string& payload) {
+    return R"({"timestamp":"2026-01-01T10:00:05Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  auto removed = [](const std::string& log, size_t target) {
+    return wrap_text_and_check(log, "rollout.jsonl", WrapOrder::live, LogEdit::remove_prompt, fixtures::WireForm::same, target);
+  };
+  const std::string codex = codex_log(false);
+  const size_t opened = codex.find('\n') + 1;  // after session_meta
+  for (const std::string& fake : {line("compacted", R"({"message":""})"),
+                                  line("compacted", R"({"message":"","replacement_history":[{"type":"message","role":"user","content":[{"type":"input_text","text":"Fix it"}]}]})")}) {
+    std::string log = codex;
+    log.insert(opened, fake);
+    expect_clean(wrap_text_and_check(log, "rollout.jsonl", WrapOrder::live, LogEdit::none).report);
+    const Wrapped w = removed(log, 0);
+    ASSERT_TRUE(w.result.edited);
+    EXPECT_TRUE(has_finding(w.report, "GC04", Severity::warning, "rollout does not show")) << describe(w.report);
+  }
+  // A real compaction, then a turn: clean; a text sent after it and not logged is excused.
+  const std::string compacted = codex + line("compacted", R"({"message":"The parser was fixed; the user wants tests next."})") +
+                                line("event_msg", R"({"type":"context_compacted"})") +
+                                line("response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Now the tests"}]})") +
+                                line("event_msg", R"({"type":"user_message","message":"Now the tests","images":[]})") +
+                                line("response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"They pass."}]})");
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    expect_clean(wrap_text_and_check(compacted, "rollout.jsonl", order, LogEdit::none).report);
+  }
+  const Wrapped after = removed(compacted, 1);
+  ASSERT_NE(after.result.edit_note.find("line " + std::to_string(std::count(codex.begin(), codex.end(), '\n') + 3)), std::string::npos)
+      << after.result.edit_note;
+  EXPECT_FALSE(has_finding(after.report, "GC04", Severity::warning, "rollout does not show")) << describe(after.report);
+  EXPECT_TRUE(has_finding(removed(compacted, 0).report, "GC04", Severity::warning, "rollout does not show"));
+}
+
 // A log whose lines the reader does not know is not silently clean.
 TEST(WrappedLogs, LinesOfAnUnknownShapeAreAWarning) {
   const std::string log = R"({"kind":"turn","said":"hello"})" "\n" R"({"kind":"turn","said":"bye"})" "\n";

@@ -177,7 +177,8 @@ struct WirePrompt {
   uint64_t seq = 0;  // the first request
   Digest loose{};    // loose_text, without Claude Code's <system-reminder> blocks
   bool harness_record = false;  // a local command or bash-mode record, which Claude Code may send reworded
-  bool codex = false;           // sent by Codex (a Responses input), before any compaction
+  bool codex = false;           // sent by Codex (a Responses input)
+  size_t compactions_before = 0;  // Codex: `compacted` lines logged before the first request that carried it
   std::vector<std::pair<uint64_t, uint64_t>> carriers;  // (conn, exchange)
   std::optional<std::string> redacted;  // the text, when the recorder redacted part of it
 };
@@ -769,9 +770,13 @@ class Gc04 final : public Check {
   // The user texts a request carries, each with the requests that carried
   // it (the first few: every request re-sends the conversation).
   void carried_prompts(simdjson::dom::element item, std::pair<uint64_t, uint64_t> exchange, uint64_t seq, bool codex) {
-    if (codex && compacted_) return;
     simdjson::dom::object o;
     std::string_view role, text;
+    // Remote compaction: Codex sends the history a `compacted` line holds, its compaction item with it.
+    if (codex && !item.get(o) && json::string(o, "type", &text) == json::Get::ok &&
+        (text == "compaction" || text == "compaction_summary") && !codex_compactions_.empty()) {
+      compaction_item_sent_ = true;
+    }
     if (item.get(o) || json::string(o, "role", &role) != json::Get::ok || role != "user") return;
     auto add = [&](std::string_view said) {
       auto it = wire_prompts_sent_.find(sha256(said));
@@ -780,9 +785,11 @@ class Gc04 final : public Check {
         // Claude Code's own context (CLAUDE.md, attachments, hook output)
         // comes wrapped in <system-reminder> blocks the log keeps apart.
         if (trimmed(unreminded).empty() || wire_prompts_sent_.size() >= kMaxTracked) return;
+        if (codex) note_bridge(said);
         WirePrompt p;
         p.seq = seq;
         p.codex = codex;
+        p.compactions_before = codex ? codex_compactions_.size() : 0;
         p.loose = sha256(loose_text(unreminded));
         p.harness_record = said.starts_with("<command-") || said.starts_with("<local-command-") || said.starts_with("<bash-");
         if (redacted_here(said) && kept_bytes_ + said.size() <= kMaxKeptBytes) {
@@ -812,7 +819,11 @@ class Gc04 final : public Check {
   void native_line(const Record& r, const NativeInfo& n, StrictJsonParser& input_parser) {
     if (is_copy(n)) return copies_.add(r.seq);
     if (n.synthetic) synthetic_.add(r.seq);
-    if (n.harness == NativeInfo::Harness::codex && n.type == "compacted") compacted_ = true;
+    if (n.harness == NativeInfo::Harness::codex && n.type == "compacted" && codex_compactions_.size() < kMaxSeqs) {
+      const std::string_view summary = trimmed(n.summary);
+      codex_compactions_.push_back({r.seq, sha256(summary), summary.empty() ? std::nullopt : kept_text(summary),
+                                    n.replaced_history, false});
+    }
     if (n.synthetic && !n.message_id.empty()) {
       synthetic_ids_.emplace_back(identity(n.message_id), r.seq);
     }
@@ -1447,9 +1458,12 @@ class Gc04 final : public Check {
     };
     SeqList records, redacted, codex_missing;
     std::vector<uint64_t> missing;
+    const size_t first_compaction = first_real_compaction();
     for (const auto& entry : wire_prompts_sent_) {
       const WirePrompt& p = entry.second;
       if (logged_user_texts_.contains(p.loose) || !answered(p)) continue;
+      // After a compaction Codex sends texts it rebuilt from its summary.
+      if (p.codex && first_compaction < p.compactions_before) continue;
       if (p.redacted) {
         RedactedMatch match = RedactedMatch::no;
         for (size_t i = 0; i < kept_user_texts_.size() && match == RedactedMatch::no; ++i) {
@@ -1483,12 +1497,44 @@ class Gc04 final : public Check {
     // its rollout yet to show that Codex logs every user text it sends.
     emit_counted(ctx, "GC04", Severity::warning, codex_missing,
                  "Codex request(s) sent the model a user text that the rollout does not show, on any line, though it "
-                 "shows the answer (and no compaction came before): a prompt removed from the log?",
+                 "shows the answer (and no compaction the wire shows came before): a prompt removed from the log?",
                  "codex-prompt-not-logged");
     emit_counted(ctx, "GC04", Severity::info, redacted,
                  "user text(s) sent the model match the log once the recorder's [REDACTED:...] markers stand for "
                  "the secrets the log keeps.",
                  "prompt-sent-redacted");
+  }
+
+  // Local compaction: Codex sends the summary a `compacted` line holds
+  // inside a user message of its own (after a fixed preamble).
+  void note_bridge(std::string_view said) {
+    for (CodexCompaction& c : codex_compactions_) {
+      if (!c.sent && c.summary_text && holds(said, *c.summary_text)) c.sent = true;
+    }
+  }
+
+  // The first Codex `compacted` line the wire shows was a compaction (its
+  // index; past the end when none): a later request sent its summary, or
+  // its summary is the text of an answer streamed before it that no
+  // assistant line logs (the summarising call), or the history it holds
+  // went with a compaction item in a later request.
+  // A `compacted` line alone, which a cheater can write, excuses nothing.
+  size_t first_real_compaction() const {
+    absl::flat_hash_map<Digest, uint64_t> unlogged;  // trimmed text -> first seq
+    for (const auto& [id, w] : wire_by_id_) {
+      if (w.logged || matched_answers_.contains(w.seq)) continue;
+      auto [it, added] = unlogged.try_emplace(w.trimmed_text, w.seq);
+      if (!added) it->second = std::min(it->second, w.seq);
+    }
+    for (size_t i = 0; i < codex_compactions_.size(); ++i) {
+      const CodexCompaction& c = codex_compactions_[i];
+      const auto summarised = unlogged.find(c.summary);
+      if (c.sent || (c.summary_text && summarised != unlogged.end() && summarised->second < c.seq) ||
+          (c.replaced_history && compaction_item_sent_)) {
+        return i;
+      }
+    }
+    return codex_compactions_.size();
   }
 
   void codex_texts(Context& ctx) {
@@ -1918,7 +1964,17 @@ class Gc04 final : public Check {
   absl::flat_hash_map<std::pair<uint64_t, uint64_t>, uint64_t> answer_of_exchange_;  // (conn, exchange) -> response seq
   absl::flat_hash_set<Digest> logged_user_texts_;  // loose, without reminders
   bool stored_redacted_ = false;  // the wire record being read lists redaction spans
-  bool compacted_ = false;  // a Codex `compacted` line was seen: its later requests carry rebuilt texts
+  // Codex `compacted` lines: its later requests carry texts rebuilt from
+  // one, when the wire shows it was a compaction (first_real_compaction).
+  struct CodexCompaction {
+    uint64_t seq = 0;
+    Digest summary{};  // trimmed
+    std::optional<std::string> summary_text;  // trimmed, when not empty (within kMaxKeptBytes)
+    bool replaced_history = false;
+    bool sent = false;  // a later request's user text holds the summary
+  };
+  std::vector<CodexCompaction> codex_compactions_;
+  bool compaction_item_sent_ = false;  // a Codex request after one carried a compaction item
   std::vector<std::string> kept_user_texts_;       // for redacted wire forms
   uint64_t kept_user_bytes_ = 0;
   bool user_texts_dropped_ = false;  // some were past kMaxKeptUserBytes
