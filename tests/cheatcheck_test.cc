@@ -52,16 +52,18 @@ std::string describe(const CheatReport& r) {
   return s;
 }
 
-// A Claude Code trace built record by record: its opening (header, start
-// receipt, a launch decrypting api.anthropic.com /v1/messages) is written
-// at once; close() ends it (exit 0, seal, seal ack) and writes the file.
-struct ClaudeCodeTrace {
+// A trace built record by record: its opening (header, start receipt, a
+// launch decrypting one provider's host and path; Claude Code's by default)
+// is written at once; close() ends it (exit 0, seal, seal ack) and writes
+// the file.
+struct BuiltTrace {
   fixtures::Lines lines;
   fixtures::TraceBuilder b = testing::trace_builder([this](const std::string& l) { lines.push_back(l); });
-  ClaudeCodeTrace() {
-    b.add_header("claude-code");
+  explicit BuiltTrace(const std::string& harness = "claude-code", const std::string& host = "api.anthropic.com",
+                      const std::string& path = "/v1/messages") {
+    b.add_header(harness);
     b.add_start_receipt();
-    b.add("launch", R"({"capture":{"decrypt":[{"host":"api.anthropic.com","paths":["/v1/messages"]}],"tunnel":[]}})");
+    b.add("launch", R"({"capture":{"decrypt":[{"host":")" + host + R"(","paths":[")" + path + R"("]}],"tunnel":[]}})");
   }
   std::string close(const std::string& name) {
     b.add_exit(0);
@@ -299,11 +301,8 @@ TEST(CheatCheck, UnloggedResponsesAreCountedByModel) {
 // A Responses answer may hold several message items, and Codex logs each on
 // a line of its own: each must match the wire, not only their sum.
 TEST(CheatCheck, CodexAnswerOfTwoMessageItemsMatchesItsTwoLines) {
-  fixtures::Lines lines;
-  auto b = testing::trace_builder([&](const std::string& l) { lines.push_back(l); });
-  b.add_header("codex");
-  b.add_start_receipt();
-  b.add("launch", R"({"capture":{"decrypt":[{"host":"api.openai.com","paths":["/v1/responses"]}],"tunnel":[]}})");
+  BuiltTrace t("codex", "api.openai.com", "/v1/responses");
+  auto& b = t.b;
   auto wire = [&](const std::string& dir_fields, const std::string& body) {
     std::string q;
     append_json_string(&q, body);
@@ -326,10 +325,7 @@ TEST(CheatCheck, CodexAnswerOfTwoMessageItemsMatchesItsTwoLines) {
                                R"("content":[{"type":"output_text","text":")" + text + R"("}]}})");
     b.add("native", R"({"source":"codex","file":"rollout.jsonl","line_no":1,"text":)" + q + "}");
   }
-  b.add_exit(0);
-  b.add_seal("exit");
-  b.add_seal_ack();
-  auto r = check(testing::write_temp("two-items.jsonl", fixtures::join(lines)));
+  auto r = check(t.close("two-items.jsonl"));
   EXPECT_VERDICT(r.verify, Verdict::verified);
   for (const Finding* f : of(r, "GC04")) EXPECT_NE(f->severity, Severity::high) << describe(r);
 }
@@ -342,11 +338,8 @@ TEST(CheatCheck, ARedactionMarkerStandsForASecretOnlyWhereTheRecorderListsIt) {
   const std::string key = "sk-ant-api03-" + std::string(40, 'x');
   for (const bool listed : {true, false}) {
     SCOPED_TRACE(listed ? "spans listed" : "no span listed");
-    fixtures::Lines lines;
-    auto b = testing::trace_builder([&](const std::string& l) { lines.push_back(l); });
-    b.add_header("codex");
-    b.add_start_receipt();
-    b.add("launch", R"({"capture":{"decrypt":[{"host":"api.openai.com","paths":["/v1/responses"]}],"tunnel":[]}})");
+    BuiltTrace t("codex", "api.openai.com", "/v1/responses");
+    auto& b = t.b;
     auto wire = [&](const std::string& dir_fields, const std::string& body) {
       std::string q;
       append_json_string(&q, body);
@@ -368,10 +361,7 @@ TEST(CheatCheck, ARedactionMarkerStandsForASecretOnlyWhereTheRecorderListsIt) {
     append_json_string(&q, R"({"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Key )" +
                                key + R"( rotated."}]}})");
     b.add("native", R"({"source":"codex","file":"rollout.jsonl","line_no":1,"text":)" + q + "}");
-    b.add_exit(0);
-    b.add_seal("exit");
-    b.add_seal_ack();
-    const CheatReport r = check(testing::write_temp("redaction-listed.jsonl", fixtures::join(lines)));
+    const CheatReport r = check(t.close("redaction-listed.jsonl"));
     EXPECT_VERDICT(r.verify, Verdict::verified);
     for (const char* id : {"GC04", "GC05"}) {
       const auto found = of(r, id);
@@ -386,7 +376,7 @@ TEST(CheatCheck, ARedactionMarkerStandsForASecretOnlyWhereTheRecorderListsIt) {
 // case, also where one straddles the 64 KiB windows the search lowercases,
 // and text that only holds "api" names no host.
 TEST(CheatCheck, ToolOutputNamingProviderHostsInAnyCaseAndPlace) {
-  ClaudeCodeTrace t;
+  BuiltTrace t;
   auto& b = t.b;
   auto tool_output = [&](const std::string& output) {
     std::string q;
@@ -491,7 +481,7 @@ TEST(CheatCheck, DecryptRulesAreFoundAsSameHostFindsThem) {
 // they are exact or prefixes: a request under a listed path (a token count
 // under /v1/messages) is a warning, one beside it a high finding.
 TEST(CheatCheck, GC11RequestUnderADeclaredPathIsAWarningBesideItHigh) {
-  ClaudeCodeTrace t;
+  BuiltTrace t;
   auto& b = t.b;
   uint64_t exchange = 0;
   auto request = [&](const std::string& path) {
@@ -520,7 +510,7 @@ TEST(CheatCheck, GC11RequestUnderADeclaredPathIsAWarningBesideItHigh) {
 // warning (which service it reached cannot be told), a declared host on any
 // port high; a tunnel to a package registry says nothing.
 TEST(CheatCheck, GC05TunnelsByAddressOrPortAreNotMissed) {
-  ClaudeCodeTrace t;
+  BuiltTrace t;
   auto& b = t.b;
   auto tunnel = [&](const std::string& host) {
     return b.add("tunnel", R"({"conn":9,"host":")" + host + R"(","port":443,"bytes_up":48000,"bytes_down":391000,"closed":")" +
