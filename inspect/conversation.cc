@@ -147,7 +147,7 @@ bool ConversationVisitor::on_record(const Record& r, const Line&, const Digest&)
       request.inputs = std::vector<NewInput>{{"omitted",
                          std::to_string(n) + " inputs not kept: unanswered requests already held " +
                              std::to_string(kMaxPendingBytes >> 20) + " MiB of input",
-                         "", 0}};
+                         "", 0, false}};
     }
     pending_bytes_ += input_bytes(request);
     pending_[key] = {std::move(request), r.t};
@@ -186,7 +186,8 @@ std::string format_exchange_text(const Exchange& e, const Style& st, const Verdi
     for (auto& ch : label) ch = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
     out += st.paint(in.kind == "tool_result" ? "  tool result" + (in.tool_use_id.empty() ? "" : " " + safe_text(in.tool_use_id))
                                              : "  " + label,
-                    Color::blue) + "\n";
+                    Color::blue) +
+           (in.is_error ? " " + st.paint("(error)", Color::red) : "") + "\n";
     out += wrap(in.text, "    | ");
   }
   out += st.paint("  assistant" + (a.message_id.empty() ? "" : " " + safe_text(a.message_id)), Color::green) + "\n";
@@ -231,7 +232,8 @@ std::string format_exchange_markdown(const Exchange& e, const VerdictView* verdi
   out += code_span(a.model.empty() ? e.request.model : a.model) + ", stop: " + code_span(a.stop_reason) + ", " +
          usage_text(a) + (a.message_id.empty() ? "" : ", " + code_span(a.message_id)) + "\n\n";
   for (const auto& in : e.request.inputs) {
-    out += in.kind == "tool_result" ? "**Tool result** " + code_span(in.tool_use_id) + "\n\n" + fenced(in.text, "")
+    out += in.kind == "tool_result" ? "**Tool result** " + code_span(in.tool_use_id) + (in.is_error ? " (error)" : "") + "\n\n" +
+                                          fenced(in.text, "")
                                     : "**" + input_label(in) + "**\n\n" + block_quote(in.text);
   }
   out += "**Assistant**\n\n";
@@ -298,6 +300,7 @@ std::string format_exchange_json(const Exchange& e, const VerdictView* verdict) 
   for (const auto& in : e.request.inputs) {
     w.begin_object().field("kind", in.kind).field("text", in.text);
     if (!in.tool_use_id.empty()) w.field("tool_use_id", in.tool_use_id);
+    if (in.is_error) w.field("is_error", true);
     w.end_object();
   }
   w.end_array().end_object();

@@ -31,6 +31,10 @@ std::string content_text(simdjson::dom::element content) {
       simdjson::dom::element inner;
       if (!b.at_key("content").get(inner)) t = content_text(inner);
     }
+    // An image sent beside the text (a screenshot, a view_image result):
+    // the page cannot show it, but a judge should see that one was sent.
+    const std::string type = str(b, "type");
+    if (t.empty() && (type == "image" || type == "input_image")) t = "[image]";
     if (!t.empty()) out += (out.empty() ? "" : "\n") + t;
   }
   return out;
@@ -45,30 +49,46 @@ void add_input(RequestInfo& info, NewInput in) {
     info.inputs.push_back(std::move(in));
     return;
   }
-  if (info.inputs.size() == kMaxInputs) info.inputs.push_back({"omitted", "", "", 0});
+  if (info.inputs.size() == kMaxInputs) info.inputs.push_back({"omitted", "", "", 0, false});
   NewInput& note = info.inputs.back();
   note.text = std::to_string(++info.inputs_omitted) + " more inputs not shown";
   note.bytes = note.text.size();
+}
+
+// Codex's tool output: a string, or (code mode, view_image) a list of
+// input_text and input_image items.
+std::string output_text(simdjson::dom::element item) {
+  simdjson::dom::element output;
+  return item.at_key("output").get(output) ? std::string() : content_text(output);
+}
+
+// Anthropic marks a failed tool run (a test that failed, a command that
+// could not run) with is_error; the views say so beside the result.
+bool is_error(simdjson::dom::element block) {
+  bool error = false;
+  return !block.at_key("is_error").get(error) && error;
 }
 
 void add_blocks(simdjson::dom::element content, const std::string& role, RequestInfo& info, size_t max_text) {
   simdjson::dom::array blocks;
   if (content.get(blocks)) {
     const std::string text = content_text(content);
-    add_input(info, {role, clip_text(text, max_text, ClipNote::more_bytes), "", text.size()});
+    add_input(info, {role, clip_text(text, max_text, ClipNote::more_bytes), "", text.size(), false});
     return;
   }
   for (auto b : blocks) {
     const std::string type = str(b, "type");
     simdjson::dom::element inner;
     if (type == "tool_result" || type == "function_call_output") {
-      std::string text = !b.at_key("content").get(inner) ? content_text(inner) : str(b, "output");
+      std::string text = !b.at_key("content").get(inner) ? content_text(inner) : output_text(b);
       std::string id = str(b, "tool_use_id");
       if (id.empty()) id = str(b, "call_id");
-      add_input(info, {"tool_result", clip_text(text, max_text, ClipNote::more_bytes), id, text.size()});
+      add_input(info, {"tool_result", clip_text(text, max_text, ClipNote::more_bytes), id, text.size(), is_error(b)});
     } else if (!str(b, "text").empty()) {
       const std::string text = str(b, "text");
-      add_input(info, {role, clip_text(text, max_text, ClipNote::more_bytes), "", text.size()});
+      add_input(info, {role, clip_text(text, max_text, ClipNote::more_bytes), "", text.size(), false});
+    } else if (type == "image" || type == "input_image") {
+      add_input(info, {role, "[image]", "", 0, false});
     }
   }
 }
@@ -92,7 +112,7 @@ RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text, B
   // Anthropic: messages[]; OpenAI Responses: input[] (or a plain string).
   if (root->at_key("messages").get(items) && root->at_key("input").get(items)) {
     std::string_view s;
-    if (!root->at_key("input").get(s)) add_input(info, {"user", clip_text(s, max_text, ClipNote::more_bytes), "", s.size()});
+    if (!root->at_key("input").get(s)) add_input(info, {"user", clip_text(s, max_text, ClipNote::more_bytes), "", s.size(), false});
     return info;
   }
   // The new input is what follows the last assistant turn.
@@ -105,14 +125,14 @@ RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text, B
   for (auto item : tail) {
     const std::string type = str(item, "type");
     if (type == "function_call_output" || type == "custom_tool_call_output") {
-      const std::string output = str(item, "output");
-      add_input(info, {"tool_result", clip_text(output, max_text, ClipNote::more_bytes), str(item, "call_id"), output.size()});
+      const std::string output = output_text(item);
+      add_input(info, {"tool_result", clip_text(output, max_text, ClipNote::more_bytes), str(item, "call_id"), output.size(), false});
       continue;
     }
     simdjson::dom::element tool_content;
     if (str(item, "role") == "tool" && !item.at_key("content").get(tool_content)) {  // Chat Completions
       const std::string output = content_text(tool_content);
-      add_input(info, {"tool_result", clip_text(output, max_text, ClipNote::more_bytes), str(item, "tool_call_id"), output.size()});
+      add_input(info, {"tool_result", clip_text(output, max_text, ClipNote::more_bytes), str(item, "tool_call_id"), output.size(), false});
       continue;
     }
     simdjson::dom::element content;

@@ -35,6 +35,7 @@ struct NewInput {
   std::string text;
   std::string tool_use_id;
   uint64_t bytes = 0;  // the text's size before clip_text(); 0 when not known
+  bool is_error = false;  // a tool result the harness sent marked as a failure
 };
 
 struct RequestInfo {

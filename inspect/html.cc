@@ -351,8 +351,9 @@ std::string HtmlVisitor::conversation_html(const VerdictView& v) {
       const uint64_t size = in.bytes ? in.bytes : in.text.size();
       const std::string clipped = size > limits_.text_bytes ? ", clipped to " + std::to_string(limits_.text_bytes) : "";
       if (in.kind == "tool_result") {
-        out += "<details class=\"tool-result\"><summary class=\"who\">TOOL RESULT <code>" + esc(in.tool_use_id) + "</code> (" +
-               std::to_string(size) + " bytes" + clipped + ")</summary><pre>" + esc(in.text) + "</pre></details>";
+        out += "<details class=\"tool-result\"><summary class=\"who\">TOOL RESULT <code>" + esc(in.tool_use_id) + "</code>" +
+               (in.is_error ? " <span class=\"mark error\">error</span>" : "") + " (" + std::to_string(size) + " bytes" + clipped +
+               ")</summary><pre>" + esc(in.text) + "</pre></details>";
       } else {
         std::string who = input_label(in);
         for (auto& ch : who) ch = static_cast<char>(ch >= 'a' && ch <= 'z' ? ch - 'a' + 'A' : ch);

@@ -428,6 +428,41 @@ TEST(Html, CredentialsInToolOutputAreMaskedBeforeEscaping) {
   for (const std::string& secret : secrets) EXPECT_NE(page.find(secret), std::string::npos) << secret;
 }
 
+// Codex code mode and view_image send a tool output as a list of items,
+// and Anthropic marks a failed tool run with is_error: the views show the
+// list's text, say an image was sent, and mark the failure.
+TEST(Conversation, ToolResultsShowListOutputsImagesAndFailures) {
+  BodyParsers parsers{Limits{}};
+  const RequestInfo codex = read_request(
+      R"({"model":"m","input":[{"type":"function_call","call_id":"c1","name":"exec","arguments":"{}"},)"
+      R"({"type":"custom_tool_call_output","call_id":"c1","output":[{"type":"input_text","text":"test a ... FAILED"},)"
+      R"({"type":"input_image","image_url":"data:image/png;base64,AAAA"}]},)"
+      R"({"type":"function_call_output","call_id":"c2","output":"plain"}]})",
+      1, 1000, parsers);
+  ASSERT_EQ(codex.inputs.size(), 2u);
+  EXPECT_EQ(codex.inputs[0].text, "test a ... FAILED\n[image]");
+  EXPECT_EQ(codex.inputs[1].text, "plain");
+  const RequestInfo claude = read_request(
+      R"({"model":"m","messages":[{"role":"user","content":[)"
+      R"({"type":"tool_result","tool_use_id":"bad","is_error":true,"content":"1 test failed"},)"
+      R"({"type":"tool_result","tool_use_id":"good","is_error":false,"content":"ok"},)"
+      R"({"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}]}]})",
+      2, 1000, parsers);
+  ASSERT_EQ(claude.inputs.size(), 3u);
+  EXPECT_TRUE(claude.inputs[0].is_error);
+  EXPECT_FALSE(claude.inputs[1].is_error);
+  EXPECT_EQ(claude.inputs[2].text, "[image]");
+  Exchange e;
+  e.request = claude;
+  e.has_request = true;
+  const std::string text = format_exchange_text(e, Style::plain());
+  EXPECT_NE(text.find("tool result bad (error)"), std::string::npos) << text;
+  EXPECT_EQ(text.find("tool result good (error)"), std::string::npos) << text;
+  EXPECT_NE(format_exchange_markdown(e).find("`bad` (error)"), std::string::npos);
+  EXPECT_NE(format_exchange_json(e).find(R"("tool_use_id":"bad","is_error":true)"), std::string::npos);
+  EXPECT_EQ(format_exchange_json(e).find(R"("tool_use_id":"good","is_error")"), std::string::npos);
+}
+
 // A clipped body shows the size it had on the wire, not the clipped size.
 TEST(Html, ClippedInputsShowTheirRealSize) {
   BodyParsers parsers{Limits{}};

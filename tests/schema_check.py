@@ -205,6 +205,14 @@ with tempfile.TemporaryDirectory() as tmp:
         log.append({"type": "assistant", "uuid": f"a{i}", "parentUuid": log[-1]["uuid"], "timestamp": "2026-01-01T10:00:01.000Z",
                     "message": {"id": "msg_1", "model": "claude-opus-4-5", "role": "assistant", "content": [b],
                                 "usage": {"input_tokens": 3, "cache_read_input_tokens": 5, "cache_creation_input_tokens": 7, "output_tokens": 9}}})
+    # The tool's run failed: its result goes back marked is_error.
+    log.append({"type": "user", "uuid": "r1", "parentUuid": log[-1]["uuid"], "timestamp": "2026-01-01T10:00:02.000Z",
+                "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "is_error": True,
+                                                         "content": "status: failed"}]}})
+    log.append({"type": "assistant", "uuid": "a9", "parentUuid": "r1", "timestamp": "2026-01-01T10:00:03.000Z",
+                "message": {"id": "msg_2", "model": "claude-opus-4-5", "role": "assistant",
+                            "content": [{"type": "text", "text": "It failed."}],
+                            "usage": {"input_tokens": 3, "output_tokens": 4}}})
     with open(os.path.join(tmp, "log.jsonl"), "w") as f:
         f.write("".join(json.dumps(line) + "\n" for line in log))
     subprocess.run([fixture, "wrap", os.path.join(tmp, "log.jsonl"), "--key", os.path.join(src, "fixtures", "keys", "dev-key.json"),
