@@ -121,10 +121,13 @@ std::optional<std::string> simdjson_readable(std::string_view s) {
 
 }  // namespace
 
-StrictJsonParser::StrictJsonParser(const Limits& limits) : parser_(limits.max_line_bytes + 1) {
-  // simdjson counts the root as depth 1, as the format does.
+StrictJsonParser::StrictJsonParser(const Limits& limits) : parser_(limits.max_line_bytes + 1), max_depth_(limits.max_depth) {
+  // simdjson's bound is not the format's: at max_depth it refuses a
+  // container holding a value yet accepts one more empty container. So it
+  // gets one level more, and the strict walk (below) holds the format's
+  // bound, the root being depth 1.
   // An allocation failure here resurfaces as MEMALLOC on the first parse.
-  if (parser_.allocate(1 << 16, limits.max_depth) != simdjson::SUCCESS) return;
+  if (parser_.allocate(1 << 16, size_t{limits.max_depth} + 1) != simdjson::SUCCESS) return;
 }
 
 Result<simdjson::dom::element> StrictJsonParser::parse_padded(std::string_view bytes, int64_t seq) {
@@ -148,8 +151,11 @@ Result<simdjson::dom::element> StrictJsonParser::parse_padded(std::string_view b
     if (err == simdjson::MEMALLOC) code = Code::internal_error;
     return Error{code, seq, std::string("JSON: ") + simdjson::error_message(err)};
   }
-  if (auto dup = find_duplicate_member(root)) {
-    return Error{Code::duplicate_member, seq, "member \"" + std::string(*dup) + "\" appears twice in one object"};
+  if (auto fault = strict_walk(root, 1, max_depth_)) {
+    if (fault->too_deep) {
+      return Error{Code::limit_nesting, seq, "JSON: nested deeper than " + std::to_string(max_depth_) + " levels"};
+    }
+    return Error{Code::duplicate_member, seq, "member \"" + std::string(fault->duplicate) + "\" appears twice in one object"};
   }
   return root;
 }
@@ -198,24 +204,31 @@ std::optional<std::string_view> duplicate_in(simdjson::dom::object o) {
 }  // namespace
 
 // Recursion depth is bounded by the parser's depth limit.
-std::optional<std::string_view> find_duplicate_member(simdjson::dom::element e) {
+std::optional<StrictFault> strict_walk(simdjson::dom::element e, uint32_t depth, uint32_t max_depth) {
+  if (depth > max_depth) return StrictFault{{}, true};
   simdjson::dom::object o;
   simdjson::dom::array a;
   if (!e.get(o)) {
-    if (auto d = duplicate_in(o)) return d;
+    if (auto d = duplicate_in(o)) return StrictFault{*d, false};
     for (auto field : o) {
       if (field.value.is_object() || field.value.is_array()) {
-        if (auto d = find_duplicate_member(field.value)) return d;
+        if (auto f = strict_walk(field.value, depth + 1, max_depth)) return f;
       }
     }
   } else if (!e.get(a)) {
     for (auto child : a) {
       if (child.is_object() || child.is_array()) {
-        if (auto d = find_duplicate_member(child)) return d;
+        if (auto f = strict_walk(child, depth + 1, max_depth)) return f;
       }
     }
   }
   return std::nullopt;
+}
+
+std::optional<std::string_view> find_duplicate_member(simdjson::dom::element root) {
+  auto fault = strict_walk(root, 1, UINT32_MAX);
+  if (!fault) return std::nullopt;
+  return fault->duplicate;
 }
 
 namespace json {

@@ -37,12 +37,22 @@ class StrictJsonParser {
 
  private:
   simdjson::dom::parser parser_;
+  uint32_t max_depth_;  // the format's bound, held by strict_walk()
   std::string copy_;       // reused: most calls need no allocation
   std::string wide_copy_;  // a line rewritten for simdjson (see .cc)
 };
 
 // The first member name that repeats within one object, anywhere in `root`.
 std::optional<std::string_view> find_duplicate_member(simdjson::dom::element root);
+
+// What the strict walk of a parsed line found first: a member name that
+// repeats within one object, or a container nested deeper than max_depth
+// (`e` being at `depth`, the root at 1).
+struct StrictFault {
+  std::string_view duplicate;
+  bool too_deep = false;
+};
+std::optional<StrictFault> strict_walk(simdjson::dom::element e, uint32_t depth, uint32_t max_depth);
 
 // Typed lookups that distinguish "absent" from "wrong type".
 namespace json {

@@ -161,6 +161,14 @@ TEST(RecordParser, NestingIsBounded) {
   for (int i = 0; i < 62; ++i) deep += "]";
   EXPECT_TRUE(parse(line_with("{\"x\":" + deep + "}")).ok());  // 64 levels with the root and body
   EXPECT_EQ(code_of(line_with("{\"x\":[" + deep + "]}")), Code::limit_nesting);
+  // The 64th level may hold values (simdjson's own bound refuses them there).
+  const std::string full = std::string(61, '[') + "[1,\"a\"]" + std::string(61, ']');
+  EXPECT_TRUE(parse(line_with("{\"x\":" + full + "}")).ok());
+  EXPECT_EQ(code_of(line_with("{\"x\":[" + full + "]}")), Code::limit_nesting);
+  std::string objects;  // 65 levels, the innermost an empty object
+  for (int i = 0; i < 62; ++i) objects += "{\"o\":";
+  objects += "{}" + std::string(62, '}');
+  EXPECT_EQ(code_of(line_with("{\"x\":" + objects + "}")), Code::limit_nesting);
   std::string very(100000, '[');
   EXPECT_EQ(code_of(line_with("{\"x\":" + very + "}")), Code::limit_nesting);
 }
