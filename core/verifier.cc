@@ -285,7 +285,13 @@ void ChainVerifier::check_kind(const Record& r) {
         have_header_ = true;
       }
       break;
-    case Kind::wire: wire_total_ += wire_size(r); break;
+    case Kind::wire: {
+      // Saturating: a crafted size near 2^64 must not wrap the total and
+      // show a rewritten tail as a few bytes.
+      const uint64_t size = wire_size(r);
+      wire_total_ = size > UINT64_MAX - wire_total_ ? UINT64_MAX : wire_total_ + size;
+      break;
+    }
     case Kind::gap: {
       std::string_view name;
       if (json::string(r.body, "gap", &name) == json::Get::ok && name == "IngestLost") ingest_lost_ = true;
@@ -410,12 +416,14 @@ bool ChainVerifier::check_statement_binding(const Record& r, const Statement& st
     add_read_error(Error{Code::limit_ack_window, s, "the statement covers seq " + std::to_string(st.seq) +
                                                         ", further back than --ack-window records"});
   } else if (covered && covered->hash != st.head) {
+    signed_contradiction_ = true;
     error(Code::statement_head, s, "the statement's head for seq " + std::to_string(st.seq) +
                                        " is not this chain's: " + digest_ref(st.head).substr(0, 23) + "...");
   }
   // Forks: any two validly signed statements naming one seq.
   auto [it, fresh] = seen_.try_emplace(st.seq, Seen{st.head, r.seq});
   if (!fresh && it->second.head != st.head) {
+    signed_contradiction_ = true;
     error(Code::fork, s, "fork: the statements at seq " + std::to_string(it->second.record_seq) + " and " +
                              std::to_string(r.seq) + " name different heads for seq " + std::to_string(st.seq));
   }
@@ -471,7 +479,7 @@ VerifyReport ChainVerifier::finish(uint64_t bytes_read) {
     rep_.errors_by_code.push_back(ErrorTally{c, per_code_[static_cast<size_t>(c)], first_seq_[static_cast<size_t>(c)]});
     (code_class(c) == ErrorClass::invalid ? invalid : unreadable) = true;
   }
-  if (unsupported_format_) {
+  if (unsupported_format_ && !signed_contradiction_) {
     rep_.verdict = Verdict::error;  // no rule of this tool applies to another format
   } else if (invalid) {
     rep_.verdict = Verdict::invalid;

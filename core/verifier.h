@@ -177,6 +177,10 @@ class ChainVerifier {
   // Order state.
   bool have_header_ = false;
   bool unsupported_format_ = false;  // the header names another format or version
+  // A statement whose signature verifies names another head than this
+  // file's (or than another signed statement): proof of an edit whatever
+  // format the header claims, so it outranks unsupported_format_.
+  bool signed_contradiction_ = false;
   bool exited_ = false;
   bool ingest_lost_ = false;  // an IngestLost gap: the capture was recovered after a restart
   bool sealed_ = false;

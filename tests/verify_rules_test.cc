@@ -183,13 +183,34 @@ TEST(Rules, AnotherFormatOrVersionCannotBeJudged) {
     lines[0] = with_body(lines[0], set_member(line_body(lines[0]), member, value));
     return verify_lines(lines);
   };
+  // A trace of another format whose own statements agree with it: the
+  // chain and the signed heads are consistent, and no rule here applies.
+  auto consistent = [](const std::string& member, const std::string& value) {
+    Lines lines = valid_trace();
+    lines[0] = with_body(lines[0], set_member(line_body(lines[0]), member, value));
+    rechain(lines, 1);
+    for (size_t i = 1; i < lines.size(); ++i) {
+      const std::string kind = line_kind(lines[i]);
+      if (kind != "start_receipt" && kind != "ack" && kind != "seal_ack") continue;
+      resign_statement(lines, i, testing::dev_key(), [&](std::string p) {
+        const size_t seq = std::stoul(p.substr(p.find("\"seq\":") + 6));
+        return set_member(p, "head", "\"" + digest_ref(sha256(lines[seq])) + "\"");
+      });
+    }
+    return verify_lines(lines);
+  };
   for (auto [member, value] : {std::pair{"version", "1"}, std::pair{"format", "\"goalcup-trace-v2\""}}) {
-    auto r = judged(member, value);
-    EXPECT_TRUE(has_error(r, Code::unsupported_format)) << member;
-    // The edit also breaks the chain, yet the verdict is "could not judge":
-    // the chain rules are those of version 0.
-    EXPECT_TRUE(has_error(r, Code::prev_mismatch)) << member;
-    EXPECT_EQ(r.verdict, Verdict::error) << member;
+    auto r = consistent(member, value);
+    EXPECT_TRUE(has_error(r, Code::unsupported_format)) << member << testing::error_codes(r);
+    EXPECT_EQ(r.verdict, Verdict::error) << member << testing::error_codes(r);
+    // The same header edit in a trace whose start receipt, signed as a
+    // version 0 statement, names the old header's hash: the statement
+    // proves the edit, so the verdict is invalid, not "could not judge"
+    // (else one edited byte would turn proof of tampering into no verdict).
+    auto edited = judged(member, value);
+    EXPECT_TRUE(has_error(edited, Code::unsupported_format)) << member;
+    EXPECT_TRUE(has_error(edited, Code::statement_head)) << member;
+    EXPECT_EQ(edited.verdict, Verdict::invalid) << member;
   }
   // A second header of another version, further down, is tampering, not a
   // reason to give no verdict.
@@ -204,6 +225,18 @@ TEST(Rules, AnotherFormatOrVersionCannotBeJudged) {
   auto same = judged("version", "0");
   EXPECT_FALSE(has_error(same, Code::unsupported_format));
   EXPECT_EQ(same.verdict, Verdict::verified);
+}
+
+// Wire sizes add up without wrapping: a crafted size near 2^64 must not
+// bring the total (and the unattested bytes) back to a few bytes.
+TEST(Rules, WireByteTotalsSaturate) {
+  Lines lines = valid_trace();
+  const size_t wire = first(lines, "wire");
+  lines[wire] = with_body(lines[wire], set_member(line_body(lines[wire]), "size", "18446744073709551610"));
+  rechain(lines, wire);
+  const auto r = verify_lines(lines);
+  EXPECT_EQ(r.wire_bytes, UINT64_MAX);
+  EXPECT_EQ(r.verdict, Verdict::invalid);  // the edit itself is still seen
 }
 
 TEST(Rules, StartReceiptBindsSeqZero) {
