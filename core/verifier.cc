@@ -75,6 +75,7 @@ std::string_view warning_name(WarningCode c) {
     case WarningCode::server_key_unpinned: return "server_key_unpinned";
     case WarningCode::unknown_kind: return "unknown_kind";
     case WarningCode::zstd_truncated: return "zstd_truncated";
+    case WarningCode::statement_time_order: return "statement_time_order";
   }
   return "unknown_kind";
 }
@@ -427,15 +428,22 @@ bool ChainVerifier::check_statement_binding(const Record& r, const Statement& st
     error(Code::fork, s, "fork: the statements at seq " + std::to_string(it->second.record_seq) + " and " +
                              std::to_string(r.seq) + " name different heads for seq " + std::to_string(st.seq));
   }
-  // Order of acks and of server time.
+  // Order of acks and of server time. The format orders the times of
+  // successive acks only; a start receipt or seal_ack out of that order
+  // (a server clock stepped back) is said, not held against the trace:
+  // every time is the server's own, under its signature.
   if (r.kind == Kind::start_receipt) {
     if (!start_at_) start_at_ = st.at;
   } else {
     if (start_at_ && st.at < *start_at_) {
-      error(Code::statement_time_order, s, "server time " + st.at_text + " is before the start receipt's");
+      warn(WarningCode::statement_time_order, s, "server time " + st.at_text + " is before the start receipt's");
     }
     if (last_ack_at_ && st.at < *last_ack_at_) {
-      error(Code::statement_time_order, s, "server time " + st.at_text + " is before an earlier ack's");
+      if (r.kind == Kind::ack) {
+        error(Code::statement_time_order, s, "server time " + st.at_text + " is before an earlier ack's");
+      } else {
+        warn(WarningCode::statement_time_order, s, "server time " + st.at_text + " is before the last ack's");
+      }
     }
   }
   if (r.kind == Kind::ack) {

@@ -50,6 +50,7 @@ enum class WarningCode : uint8_t {
   server_key_unpinned,  // statements hold only under a --dev-key key
   unknown_kind,         // a record of a kind the format does not name
   zstd_truncated,       // the stream ends inside a zstd frame (judged on what was read)
+  statement_time_order, // server time goes back where the format sets no order (see verifier.cc)
 };
 std::string_view warning_name(WarningCode c);
 // The warning a cut stream's error (ByteSource::cut) stands for, if any.
