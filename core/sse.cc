@@ -1,6 +1,7 @@
 #include "core/sse.h"
 
 #include <algorithm>
+#include <array>
 #include <initializer_list>
 #include <map>
 #include <optional>
@@ -102,15 +103,74 @@ struct PieceSource {
 };
 using PieceSink = std::function<void(const PieceSource&, std::string_view piece)>;
 
+// A parser for one rebuild. Constructing one allocates its buffers (and
+// the kernel faults them in), which cost more than parsing the events of a
+// short answer: each thread keeps a parser per bound for its rebuilds, lent
+// to one rebuild at a time (a nested one makes its own). One grown past its
+// first capacity for a long event is not kept: memory follows the longest
+// event only while it is read, as with a parser per rebuild.
+class ParserLease {
+ public:
+  explicit ParserLease(const Limits& limits) {
+    for (Kept& k : kept()) {
+      if (k.busy || (k.parser && (k.max_line_bytes != limits.max_line_bytes || k.max_depth != limits.max_depth))) continue;
+      if (!k.parser) {
+        k.parser.emplace(limits);
+        k.max_line_bytes = limits.max_line_bytes;
+        k.max_depth = limits.max_depth;
+      }
+      k.busy = true;
+      lent_ = &k;
+      return;
+    }
+    own_.emplace(limits);
+  }
+  ~ParserLease() {
+    if (!lent_) return;
+    lent_->busy = false;
+    if (largest_ > kKeepUpTo) lent_->parser.reset();
+  }
+  ParserLease(const ParserLease&) = delete;
+  ParserLease& operator=(const ParserLease&) = delete;
+
+  StrictJsonParser* operator->() { return lent_ ? &*lent_->parser : &*own_; }
+  // Notes the size of a document about to be parsed.
+  ParserLease& sized(size_t bytes) {
+    largest_ = std::max(largest_, bytes);
+    return *this;
+  }
+
+ private:
+  // StrictJsonParser's first capacity (see its constructor).
+  static constexpr size_t kKeepUpTo = 1 << 16;
+  struct Kept {
+    std::optional<StrictJsonParser> parser;
+    uint64_t max_line_bytes = 0;
+    uint32_t max_depth = 0;
+    bool busy = false;
+  };
+  // Two bounds are in use: a record's (answers) and nested_limits() (messages).
+  static std::array<Kept, 2>& kept() {
+    thread_local std::array<Kept, 2> parsers;
+    return parsers;
+  }
+
+  Kept* lent_ = nullptr;
+  std::optional<StrictJsonParser> own_;
+  size_t largest_ = 0;
+};
+
 class Rebuilder {
  public:
   explicit Rebuilder(const Limits& limits, const PieceSink* sink = nullptr) : parser_(limits), sink_(sink) {}
+  Rebuilder(const Rebuilder&) = delete;
+  Rebuilder& operator=(const Rebuilder&) = delete;
 
   // `rank`: the event's rank among the dispatched events.
   void on_event(std::string_view data, size_t rank) {
     event_ = rank;
     ++out_.events;
-    auto root = parser_.parse_copy(data, -1);
+    auto root = parser_.sized(data.size())->parse_copy(data, -1);
     if (!root) {
       ++out_.bad_events;
       return;
@@ -133,7 +193,7 @@ class Rebuilder {
   // message_start gives whole, finished. Anything else is no answer.
   void on_message(std::string_view json) {
     ++out_.events;
-    auto root = parser_.parse_copy(json, -1);
+    auto root = parser_.sized(json.size())->parse_copy(json, -1);
     if (!root || get_str(*root, "type") != "message") {
       ++out_.bad_events;
       return;
@@ -425,7 +485,7 @@ class Rebuilder {
     if (sink_ && !piece.empty()) (*sink_)(PieceSource{b.key, strand, event_, pointer}, piece);
   }
 
-  StrictJsonParser parser_;
+  ParserLease parser_;
   const PieceSink* sink_;
   size_t event_ = 0;
   RebuiltAnswer out_;
