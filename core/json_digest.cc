@@ -81,7 +81,11 @@ void put_value(Sha256& h, simdjson::dom::element e) {
 }  // namespace
 
 Digest value_digest(simdjson::dom::element e) {
-  Sha256 h;
+  // One context per thread, reused (finish() starts it afresh): a new one
+  // per value cost an allocation and an initialization, and the checks
+  // digest every member of every Claude Code line. put_value() never comes
+  // back here, so no digest is under way when one starts.
+  thread_local Sha256 h;
   put_value(h, e);
   return h.finish();
 }
