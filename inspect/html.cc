@@ -226,7 +226,12 @@ std::string HtmlVisitor::summary_html(const VerifyReport& v) {
     verdict += " &mdash; " + (v.errors[0].seq >= 0 ? link(static_cast<uint64_t>(v.errors[0].seq)) + ": " : std::string()) +
                esc(v.errors[0].message);
   }
-  if (v.key_source == KeySource::supplied) verdict += " <b class=\"devkey-text\">(statements verify only under a supplied development key, not a pinned one)</b>";
+  if (v.key_source == KeySource::supplied) {
+    verdict += v.pinned_attested_through_seq >= 0
+                   ? " <b class=\"devkey-text\">(statements through seq " + std::to_string(v.pinned_attested_through_seq) +
+                         " verify under a pinned key; later ones only under a supplied development key)</b>"
+                   : " <b class=\"devkey-text\">(statements verify only under a supplied development key, not a pinned one)</b>";
+  }
   row("Verdict", verdict);
   row("Entry / run", "<code>" + esc(s.entry_id) + "</code> / <code>" + esc(s.run_id) + "</code>");
   row("Participant", esc(s.participant + " " + s.repo));

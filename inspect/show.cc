@@ -6,6 +6,7 @@
 #include "cheatcheck/secrets/mask.h"
 #include "cli/json_dom.h"
 #include "cli/safe_text.h"
+#include "cli/verify_text.h"
 #include "core/json_strict.h"
 #include "core/keyring.h"
 #include "core/sse.h"
@@ -188,7 +189,22 @@ std::string text_page(const ShowPage& p, const Style& st) {
   std::string out = verdict.banner(st);
   const std::string mark = verdict.mark_text(p.seq);
   if (!mark.empty()) out += st.paint(fit_columns("seq " + std::to_string(p.seq) + " is " + mark, kWidth), Color::red) + "\n";
+  if (const StatementReport* sr = statement_at(p.report, p.seq)) {
+    out += sr->valid ? fit_columns("statement verified by " + std::string(key_source_name(sr->key_source)) + " key " +
+                                       safe_text(sr->key_id), kWidth) + "\n"
+                     : st.paint(fit_columns("statement not valid (see the errors); key_id hint " + safe_text(sr->key_id), kWidth),
+                                Color::red) + "\n";
+  }
   return out + "\n" + (p.record ? *p.record : fit_columns(p.bad, kWidth) + "\n");
+}
+
+// Which key verified the statement at the page's seq: the envelope's key_id
+// is only a hint, which anyone can set to a production key's id.
+void write_statement_check(JsonWriter& w, const ShowPage& p) {
+  const StatementReport* sr = statement_at(p.report, p.seq);
+  if (!sr) return;
+  w.key("statement_check").begin_object().field("valid", sr->valid).field("key_id", sr->key_id);
+  w.field("key_source", key_source_name(sr->valid ? sr->key_source : KeySource::none)).end_object();
 }
 
 std::string json_page(const ShowPage& p) {
@@ -197,6 +213,7 @@ std::string json_page(const ShowPage& p) {
   w.begin_object().field("file", p.report.file).field("verdict", verdict_name(p.report.verdict)).key("verify");
   write_verify_json(w, p.report);
   write_marks_json(w, VerdictView(p.report).marks(p.seq));
+  write_statement_check(w, p);
   if (p.record) w.key("record").raw(*p.record);
   else w.null_field("record").field("error", p.bad);
   w.end_object();

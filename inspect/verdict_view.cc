@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "cli/verify_json.h"
+#include "cli/verify_text.h"
 
 namespace goalcup::inspect {
 namespace {
@@ -19,9 +20,9 @@ std::string key_text(const VerifyReport& r) {
 
 std::string attested_text(const VerifyReport& r) {
   if (r.attested_through_seq < 0) return "nothing attested";
-  if (r.unattested_records == 0) return "all " + std::to_string(r.records) + " records attested";
-  return "attested through seq " + std::to_string(r.attested_through_seq) + " (" + std::to_string(r.unattested_records) +
-         " of " + std::to_string(r.records) + " records not)";
+  if (r.unattested_records == 0) return "all " + std::to_string(r.records) + " records attested" + supplied_key_scope(r);
+  return "attested through seq " + std::to_string(r.attested_through_seq) + supplied_key_scope(r) + " (" +
+         std::to_string(r.unattested_records) + " of " + std::to_string(r.records) + " records not)";
 }
 
 Color verdict_color(const VerifyReport& r) {

@@ -493,6 +493,29 @@ TEST(InspectCli, ShowReadsStdinToTheEndForTheVerdict) {
   EXPECT_TRUE(missing.out.empty()) << missing.out;
 }
 
+// A real run's trace kept through its last pinned ack, its seal_ack
+// re-signed with a supplied key: every view says where the pinned keys'
+// attestation ends, and show says which key verified a statement (the
+// envelope's key_id is only a hint).
+TEST(InspectCli, ViewsSayWherePinnedAttestationEnds) {
+  std::ifstream in(testing::sample_path("codex-verified.jsonl"));
+  fixtures::Lines lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  const auto seal_ack = static_cast<size_t>(fixtures::find_last(lines, "seal_ack"));
+  fixtures::resign_statement(lines, seal_ack, testing::dev_key());
+  const std::string path = testing::temp_dir() + "/pinned-then-supplied.jsonl";
+  std::ofstream(path, std::ios::binary) << fixtures::join(lines);
+  const std::string key = " --dev-key " + testing::source_path("fixtures/keys/dev-key.json") + " ";
+  const auto summary = testing::run_command(inspect_cmd(key + "summary " + path));
+  EXPECT_NE(summary.out.find("(by pinned keys through seq "), std::string::npos) << summary.out.substr(0, 400);
+  const auto supplied = testing::run_command(inspect_cmd(key + "show " + path + " " + std::to_string(seal_ack)));
+  EXPECT_NE(supplied.out.find("statement verified by supplied key"), std::string::npos) << supplied.out.substr(0, 600);
+  const auto pinned = testing::run_command(inspect_cmd(key + "show --json " + path + " 1"));
+  EXPECT_NE(pinned.out.find(R"("key_source": "pinned")"), std::string::npos) << pinned.out.substr(0, 900);
+  const auto html = testing::run_command(inspect_cmd(key + "html --out - " + path));
+  EXPECT_NE(html.out.find("verify under a pinned key; later ones only under a supplied development key"), std::string::npos);
+}
+
 TEST(InspectCli, RecordsFilters) {
   const std::string trace = testing::sample_path("claude-code-restart.jsonl");
   auto acks = testing::run_command(inspect_cmd("records " + trace + " --kind ack"));

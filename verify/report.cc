@@ -4,6 +4,7 @@
 
 #include "cli/safe_text.h"
 #include "cli/verify_json.h"
+#include "cli/verify_text.h"
 
 namespace goalcup {
 namespace {
@@ -44,12 +45,7 @@ std::string attestation_line(const VerifyReport& r) {
   if (r.attested_through_seq < 0) {
     return "attested: nothing; no valid server statement covers any record";
   }
-  std::string s = "attested through seq " + std::to_string(r.attested_through_seq);
-  if (r.key_source == KeySource::supplied && r.pinned_attested_through_seq != r.attested_through_seq) {
-    s += r.pinned_attested_through_seq < 0 ? " (by supplied keys only)"
-                                           : " (by pinned keys through seq " + std::to_string(r.pinned_attested_through_seq) +
-                                                 ", after that by supplied keys only)";
-  }
+  std::string s = "attested through seq " + std::to_string(r.attested_through_seq) + supplied_key_scope(r);
   if (r.unattested_records == 0) return s + "; every record is covered";
   return s + "; not attested: " + std::to_string(r.unattested_records) + " of " + std::to_string(r.records) +
          " records, " + human_bytes(r.unattested_wire_bytes) + " of " + human_bytes(r.wire_bytes) + " wire bytes";
