@@ -19,7 +19,7 @@ struct Limits {
   uint64_t max_total_bytes = 64ull << 30;  // decompressed trace bytes
   uint32_t max_zstd_window_log = 27;       // 128 MiB, zstd's own default cap
   uint32_t max_zstd_ratio = 200;           // decompressed : compressed so far
-  uint32_t max_archive_members = 10000;    // members of a .tar, entries of a folder tree
+  uint32_t max_archive_members = 100000;   // members of a .tar, entries of a folder tree
   uint32_t max_walk_depth = 32;            // path components of a member or folder entry
   uint32_t max_statements = 100000;        // Ed25519 checks per trace
   uint32_t ack_window = 1u << 16;          // how far back (in records) an ack may point
