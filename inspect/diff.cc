@@ -330,11 +330,12 @@ std::pair<size_t, size_t> common_ends(std::string_view a, std::string_view b) {
 std::optional<std::string> decoded_runs(std::string_view s) {
   std::vector<cheat::Run> runs;
   cheat::find_base64_runs(s, &runs);
-  std::string out;
+  cheat::add_wrapped_base64_runs(s, &runs);  // a run wrapped over lines before its lines
+  std::string out, joined;
   size_t at = 0;
   for (const auto& r : runs) {
     std::string text;
-    if (r.start < at || !cheat::decode_base64_text(s.substr(r.start, r.length), &text)) continue;
+    if (r.start < at || !cheat::decode_base64_text(cheat::base64_chars(s, r, &joined), &text)) continue;
     out.append(s.substr(at, r.start - at)).append(text);
     at = r.start + r.length;
   }

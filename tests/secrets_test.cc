@@ -1357,6 +1357,8 @@ TEST(Matcher, BuildTimeAndRunTimeDatabasesAgree) {
 namespace goalcup::cheat {
 namespace {
 
+void base64_readings(std::string_view text, int depth, std::vector<std::string>* out);
+
 // Every way `text` can be read: itself, its JSON strings, its escapes and
 // %XX undone, its base64 runs decoded (at each of the four alignments a cut
 // run can have), an event stream's deltas joined; recursively.
@@ -1392,6 +1394,25 @@ void readings(std::string_view text, int depth, std::vector<std::string>* out) {
     for (std::string_view b : a.text_blocks()) readings(b, depth + 1, out);
     for (const auto& c : a.tool_calls) readings(c.input, depth + 1, out);
   }
+  base64_readings(text, depth, out);
+  // Base64 wrapped over lines (base64's 76 columns), read with every line
+  // break and the indentation after it taken out, escaped or not.
+  std::string unwrapped;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const bool escaped = text[i] == '\\' && i + 1 < text.size() && (text[i + 1] == 'n' || text[i + 1] == 'r');
+    if (text[i] == '\r' || text[i] == '\n' || escaped) {
+      i += escaped;
+      while (i + 1 < text.size() && (text[i + 1] == ' ' || text[i + 1] == '\t')) ++i;
+      continue;
+    }
+    unwrapped += text[i];
+  }
+  if (unwrapped.size() != text.size()) base64_readings(unwrapped, depth, out);
+}
+
+// What each base64 run of `text` reads as, at each of the four alignments a
+// cut run can have.
+void base64_readings(std::string_view text, int depth, std::vector<std::string>* out) {
   std::vector<Run> runs;
   find_base64_runs(text, &runs);
   for (const Run& r : runs) {
@@ -1958,6 +1979,143 @@ TEST(RecordTexts, TheCopyOfADeeplyNestedLineStaysNearItsSize) {
     for (int i = 1; i < depth; ++i) p += "[0]";
     return p + "[19999]";
   }());
+}
+
+}  // namespace
+}  // namespace goalcup::cheat
+
+namespace goalcup::cheat {
+namespace {
+
+// `b64` cut into lines of `width` joined by `line_break`, as `base64` (76
+// columns) and `openssl base64` (64) write it.
+std::string wrap(std::string_view b64, size_t width, std::string_view line_break) {
+  std::string out;
+  for (size_t at = 0; at < b64.size(); at += width) {
+    if (at > 0) out += line_break;
+    out += b64.substr(at, width);
+  }
+  return out;
+}
+
+// An .env holding an Anthropic key, base64-encoded: 208 characters, on
+// three lines at 76 columns, of which none decodes to the key alone.
+struct WrappedEnv {
+  std::string key = "sk-ant-api03-" + testing::random_chars(93, 301) + "AA";
+  std::string b64 = base64_encode("APP_ENV=production\nANTHROPIC_API_KEY=" + key + "\nDEBUG=0\n");
+};
+
+TEST(Decoders, WrappedBase64RunsAreFoundWithTheirLines) {
+  const WrappedEnv env;
+  const std::string text = "$ base64 .env\n" + wrap(env.b64, 76, "\n") + "\n$ ls\n";
+  std::vector<cheat::Run> runs;
+  find_base64_runs(text, &runs);
+  const size_t lines = runs.size();
+  add_wrapped_base64_runs(text, &runs);
+  ASSERT_EQ(runs.size(), lines + 1);
+  EXPECT_EQ(runs[0].width, 76u);
+  EXPECT_EQ(runs[0].pieces, lines);
+  std::string joined;
+  EXPECT_EQ(base64_chars(text, runs[0], &joined), env.b64);
+  EXPECT_EQ(wrap_like(env.b64, text, runs[0]), wrap(env.b64, 76, "\n"));
+  // Lines of another width, or a blank line between, are not one run.
+  for (const std::string& other : {env.b64.substr(0, 76) + "\n" + env.b64.substr(76, 80) + "\n" + env.b64.substr(156),
+                                   env.b64.substr(0, 76) + "\n\n" + env.b64.substr(76)}) {
+    runs.clear();
+    find_base64_runs(other, &runs);
+    add_wrapped_base64_runs(other, &runs);
+    for (const cheat::Run& r : runs) EXPECT_FALSE(r.width != 0 && r.start == 0) << other;  // the first line wraps on no other
+  }
+}
+
+// `base64 .env` wraps at 76 columns and splits the key across lines; the
+// lines are read as one run, however they are broken, indented or escaped.
+TEST(Decoders, AKeyInBase64WrappedOverLinesIsFound) {
+  const WrappedEnv env;
+  struct Shape {
+    const char* name;
+    size_t width;
+    std::string line_break, before, after;
+  };
+  const std::vector<Shape> shapes{
+      {"base64, LF", 76, "\n", "$ base64 .env\n", "\n$ "},
+      {"openssl base64, CRLF", 64, "\r\n", "", "\r\n"},
+      {"YAML block, indented", 76, "\n    ", "data:\n  env: |\n    ", "\n  other: 1\n"},
+      {"heredoc, tabs", 64, "\n\t", "cat <<EOF\n\t", "\nEOF\n"},
+      {"in a JSON string of a text", 76, "\\n", "config: {\"env\": \"", "\\n\"} end"},
+      {"JSON twice, CRLF", 64, "\\\\r\\\\n", "log \"{\\\"env\\\": \\\"", "\\\"}\""},
+      {"an assignment", 76, "\n", "AUTH=", "\n"},
+  };
+  for (const auto& s : shapes) {
+    const std::string text = s.before + wrap(env.b64, s.width, s.line_break) + s.after;
+    EXPECT_TRUE(finds(text, "anthropic-key", env.key, "base64")) << s.name;
+  }
+  std::string json = "{\"env\":";
+  append_json_string(&json, wrap(env.b64, 76, "\n") + "\n");
+  EXPECT_TRUE(finds(json + "}", "anthropic-key", env.key, "json>base64"));
+}
+
+// Wrapped base64 of what holds no credential (a text, an image, a list of
+// digests) is no finding.
+TEST(Decoders, WrappedBase64OfNoCredentialIsNoFinding) {
+  std::string prose;
+  for (int i = 0; i < 12; ++i) prose += "The match report lists every tool call the agent made, in order. ";
+  std::string image = "\x89PNG\r\n\x1a\n";
+  std::mt19937 rng(5);
+  for (int i = 0; i < 3000; ++i) image += static_cast<char>(rng());
+  std::string digests;
+  for (int i = 0; i < 20; ++i) digests += testing::random_chars(40, 400 + i, "0123456789abcdef") + "\n";
+  for (const std::string& text : {wrap(base64_encode(prose), 76, "\n"), wrap(base64_encode(image), 76, "\n"),
+                                  wrap(base64_encode(image), 64, "\r\n"), digests}) {
+    EXPECT_TRUE(scan(text).empty()) << text.substr(0, 100);
+    EXPECT_TRUE(scan("$ base64 f\n" + text + "\n").empty()) << text.substr(0, 100);
+  }
+}
+
+// In plain files the wrapped lines are joined like a key block's, and the
+// finding is located at the run's first line; its secret_sha256 is that of
+// the key (the secret found through decoding).
+TEST(ScanMode, Base64WrappedOverLinesInPlainFiles) {
+  const WrappedEnv env;
+  for (const std::string eol : {"\n", "\r\n"}) {
+    const std::string path = testing::write_temp(eol == "\n" ? "env-b64.txt" : "env-b64-crlf.txt",
+                                                 "$ base64 .env" + eol + wrap(env.b64, 76, eol) + eol + "$ ls" + eol);
+    auto r = scan_file(path, Limits{}, Policy{}, true);
+    ASSERT_EQ(r.findings.size(), 1u) << path;
+    EXPECT_EQ(r.findings[0].secret.rule, "anthropic-key");
+    EXPECT_EQ(r.findings[0].secret.text, env.key);
+    EXPECT_EQ(r.findings[0].secret.secret_sha256, to_hex(sha256(env.key)));
+    EXPECT_EQ(r.findings[0].secret.location, "line 2");
+  }
+  std::string image = "GIF89a";
+  std::mt19937 rng(6);
+  for (int i = 0; i < 200000; ++i) image += static_cast<char>(rng());
+  const std::string path = testing::write_temp("image-b64.txt", wrap(base64_encode(image), 76, "\n") + "\n");
+  EXPECT_TRUE(scan_file(path, Limits{}, Policy{}).findings.empty());
+}
+
+// Redaction replaces every line of the wrapped run (wrapped again at its
+// width), so that no line of the copy decodes to a piece of the key.
+TEST(Redact, Base64WrappedOverLinesIsReplacedWhole) {
+  const WrappedEnv env;
+  struct Shape {
+    const char* name;
+    std::string output;
+  };
+  const std::vector<Shape> shapes{
+      {"plain", "$ base64 .env\n" + wrap(env.b64, 76, "\n") + "\n"},
+      {"crlf", "$ base64 .env\r\n" + wrap(env.b64, 76, "\r\n") + "\r\n"},
+      {"json-escaped", "$ cat cfg.json\n{\"env\": \"" + wrap(env.b64, 76, "\\n") + "\\n\", \"x\": 1"},
+      {"indented", "values:\n  env: |\n    " + wrap(env.b64, 64, "\n    ") + "\n"},
+  };
+  for (const auto& s : shapes) {
+    const std::string in = testing::claude_trace_with_tool_output(std::string("wrapped-") + s.name + ".jsonl", s.output);
+    EXPECT_NE(leftover(read_file(in), {env.key}), "") << s.name;
+    const std::string out = testing::temp_dir() + "/wrapped-redacted.jsonl";
+    auto r = redact_trace(in, out, testing::source_path("fixtures/keys/dev-key.json"), Limits{});
+    ASSERT_TRUE(r.ok()) << s.name << ": " << r.error().message;
+    EXPECT_EQ(leftover(read_file(out), {env.key}), "") << s.name;
+  }
 }
 
 }  // namespace

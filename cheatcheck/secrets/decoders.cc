@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <optional>
 
 #include <simdjson.h>
 #if defined(__x86_64__)
@@ -292,6 +293,120 @@ void find_base64_runs(std::string_view in, std::vector<Run>* runs) {
   if (kHasAvx2) return find_runs_avx2(in, runs);
 #endif
   find_runs<b64_mask64_scalar>(in, runs);
+}
+
+namespace {
+
+constexpr size_t kMaxLineBreak = 256;  // a line break and its indentation, at most
+
+bool base64_char(char c) { return kB64[static_cast<uint8_t>(c)] < 64; }
+
+// Where the next line's text starts when `p` is followed by exactly one line
+// break (LF, CR LF, or the escapes \n and \r\n, their backslashes doubled
+// at any depth of JSON) and indentation (spaces, tabs, \t); npos otherwise.
+size_t after_line_break(std::string_view in, size_t p) {
+  const size_t limit = std::min(in.size(), p + kMaxLineBreak);
+  bool broke = false;
+  while (p < limit) {
+    const char c = in[p];
+    if (c == ' ' || c == '\t' || c == '\r') {
+      ++p;
+    } else if (c == '\n') {
+      if (broke) return std::string_view::npos;  // a blank line ends a block
+      broke = true;
+      ++p;
+    } else if (c == '\\') {
+      while (p < limit && in[p] == '\\') ++p;
+      if (p == limit || (in[p] != 'n' && in[p] != 'r' && in[p] != 't')) return std::string_view::npos;
+      if (in[p] == 'n') {
+        if (broke) return std::string_view::npos;
+        broke = true;
+      }
+      ++p;
+    } else {
+      break;
+    }
+  }
+  return broke && p < limit ? p : std::string_view::npos;
+}
+
+// The wrapped run whose first line is `first` (a run of find_base64_runs'),
+// if the lines after it continue it.
+std::optional<Run> wrapped_from(std::string_view in, Run first) {
+  size_t start = first.start, width = first.length;
+  // "\nQUJD..." reads as the run "nQUJD...": the escape's letter is not the line's.
+  if (start > 0 && in[start - 1] == '\\' && (in[start] == 'n' || in[start] == 'r' || in[start] == 't')) {
+    ++start;
+    --width;
+  }
+  if (width < kMinRun || width % 4 != 0 || width > UINT32_MAX || in[start + width - 1] == '=') return std::nullopt;
+  size_t end = start + width, lines = 1;
+  for (;;) {
+    const size_t next = after_line_break(in, end);
+    if (next == std::string_view::npos) break;
+    size_t n = 0, pad = 0;
+    while (next + n < in.size() && n <= width && base64_char(in[next + n])) ++n;
+    while (pad < 2 && next + n + pad < in.size() && in[next + n + pad] == '=') ++pad;
+    if (n == 0 || n + pad > width) break;
+    end = next + n + pad;
+    ++lines;
+    if (n < width || pad > 0) break;  // the last line
+  }
+  if (lines < 2) return std::nullopt;
+  return Run{start, end - start, static_cast<uint32_t>(width), 0};
+}
+
+}  // namespace
+
+void add_wrapped_base64_runs(std::string_view in, std::vector<Run>* runs) {
+  std::vector<Run> out;  // made at the first wrapped run: most texts have none
+  size_t covered = 0;    // the end of the last wrapped run: its lines start none
+  for (size_t i = 0; i < runs->size(); ++i) {
+    const Run r = (*runs)[i];
+    std::optional<Run> w;
+    if (r.start >= covered) w = wrapped_from(in, r);
+    if (w) {
+      covered = w->start + w->length;
+      size_t j = i;
+      while (j < runs->size() && (*runs)[j].start < covered) ++j;
+      w->pieces = static_cast<uint32_t>(j - i);
+      if (out.empty()) out.assign(runs->begin(), runs->begin() + static_cast<std::ptrdiff_t>(i));
+      out.push_back(*w);
+    }
+    if (!out.empty()) out.push_back(r);
+  }
+  if (!out.empty()) *runs = std::move(out);
+}
+
+std::string_view base64_chars(std::string_view in, const Run& run, std::string* joined) {
+  const std::string_view s = in.substr(run.start, run.length);
+  if (run.width == 0) return s;
+  joined->clear();
+  joined->reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\') {  // an escaped line break or tab: its backslashes, then (by the loop) its letter
+      while (i + 1 < s.size() && s[i + 1] == '\\') ++i;
+      ++i;
+      continue;
+    }
+    if (kB64[static_cast<uint8_t>(s[i])] <= 64) joined->push_back(s[i]);
+  }
+  return *joined;
+}
+
+std::string wrap_like(std::string_view encoded, std::string_view in, const Run& like) {
+  if (like.width == 0) return std::string(encoded);
+  const size_t first_end = like.start + like.width;
+  const size_t next = after_line_break(in, first_end);
+  const std::string_view separator =
+      next == std::string_view::npos ? std::string_view("\n") : in.substr(first_end, next - first_end);
+  std::string out;
+  out.reserve(encoded.size() + encoded.size() / like.width * separator.size() + separator.size());
+  for (size_t at = 0; at < encoded.size(); at += like.width) {
+    if (at > 0) out.append(separator);
+    out.append(encoded.substr(at, like.width));
+  }
+  return out;
 }
 
 bool decode_base64_text(std::string_view run, std::string* out) {

@@ -261,9 +261,15 @@ void SecretEngine::decode_more(std::string_view text, const std::string& chain, 
   }
   std::vector<Run> runs;
   find_base64_runs(text, &runs);
+  add_wrapped_base64_runs(text, &runs);
   std::string later;  // the runs still to decode, once `text` is freed
+  std::string joined;  // a wrapped run's lines, joined
   for (size_t i = 0; i < runs.size(); ++i) {
-    if (!decode_base64_text(text.substr(runs[i].start, runs[i].length), &decoded) || !within_budget(decoded.size())) continue;
+    // A wrapped run that is text is decoded whole and its lines are not
+    // decoded again; one that is not (an image) leaves its lines to be tried alone.
+    if (!decode_base64_text(base64_chars(text, runs[i], &joined), &decoded)) continue;
+    i += runs[i].pieces;
+    if (!within_budget(decoded.size())) continue;
     budget_ -= decoded.size();
     // A long run decoded, `text` is needed only for the runs after it: those
     // are kept and `text` freed, so that base64 inside base64 holds two
@@ -271,7 +277,7 @@ void SecretEngine::decode_more(std::string_view text, const std::string& chain, 
     if (owner && decoded.size() >= kFreeAbove) {
       std::vector<Run> rest;
       for (size_t j = i + 1; j < runs.size(); ++j) {
-        rest.push_back({later.size(), runs[j].length});
+        rest.push_back({later.size(), runs[j].length, runs[j].width, runs[j].pieces});
         later += text.substr(runs[j].start, runs[j].length);
       }
       std::string().swap(*owner);

@@ -16,44 +16,119 @@ namespace {
 
 // Some secrets span lines of a file, and lines are scanned one by one:
 // a private key from its BEGIN line to its END line, a shell command
-// continued with a trailing backslash (curl ... \ -u user:password), and a
-// .netrc entry whose login and password follow its machine line. Those
-// lines are also joined as written (LF between them, CR kept) and scanned as
-// one text, located at the first line. A key block that never closes is
-// scanned as far as it went (64 KB, 2000 lines, or the end of the file).
+// continued with a trailing backslash (curl ... \ -u user:password), a
+// .netrc entry whose login and password follow its machine line, and base64
+// wrapped over lines (`base64 .env` writes 76 columns: a key's encoding
+// spans two or three lines, none of which decodes to it alone). Those lines
+// are also joined as written (LF between them, CR kept) and scanned as one
+// text, located at the first line. A key block that never closes is scanned
+// as far as it went (64 KB, 2000 lines, or the end of the file); a longer
+// wrapped run is scanned in blocks of that size, each opening with the last
+// lines of the one before, so that a key across two blocks is whole in one.
 class LineJoiner {
  public:
   // Feeds a line; returns true when `take()` holds a block to scan.
   bool add(std::string_view line, uint64_t index) {
+    if (kind_ == Kind::base64 && !wraps_on(line)) {
+      const bool ready = finish();
+      open(line, index);
+      return ready;
+    }
     if (kind_ == Kind::none) {
-      kind_ = opens_key(line)      ? Kind::key
-              : continues(line)    ? Kind::shell
-              : opens_netrc(line) ? Kind::netrc
-                                   : Kind::none;
-      if (kind_ != Kind::none) lines_ = 1, start_ = index, text_.assign(line);
+      open(line, index);
       return false;
     }
     text_ += '\n';
     text_.append(line);
     ++lines_;
+    const bool too_long = text_.size() > kMaxBytes || lines_ > kMaxLines;
+    if (kind_ == Kind::base64) {
+      if (!last_line_) {
+        if (too_long) return keep_overlap(index);
+        return false;
+      }
+      return finish();
+    }
     const bool done = kind_ == Kind::key     ? line.find("-----END") != std::string_view::npos
                       : kind_ == Kind::netrc ? line.find("password") != std::string_view::npos || lines_ >= 3
                                              : !continues(line);
-    return done || text_.size() > kMaxBytes || lines_ > kMaxLines;
+    return (done || too_long) && finish();
   }
-  // A block still open when the file ends.
-  bool pending() const { return kind_ != Kind::none; }
+  // Closes the block still open (at the end of the file too); true when
+  // `take()` then holds it (a wrapped run of one line is no block).
+  bool finish() {
+    const bool whole = kind_ != Kind::none && (kind_ != Kind::base64 || lines_ >= 2);
+    kind_ = Kind::none;
+    if (!whole) return false;
+    ready_.swap(text_);
+    ready_start_ = start_;
+    return true;
+  }
   // The joined block, with the padding the scanners need after it.
   std::string_view take(uint64_t* start) {
-    kind_ = Kind::none;
-    *start = start_;
-    const size_t n = text_.size();
-    text_.append(kLinePadding, '\0');
-    return std::string_view(text_).substr(0, n);
+    *start = ready_start_;
+    const size_t n = ready_.size();
+    ready_.append(kLinePadding, '\0');
+    return std::string_view(ready_).substr(0, n);
   }
 
  private:
-  enum class Kind { none, key, shell, netrc };
+  enum class Kind { none, key, shell, netrc, base64 };
+  void open(std::string_view line, uint64_t index) {
+    kind_ = opens_key(line)      ? Kind::key
+            : continues(line)    ? Kind::shell
+            : opens_netrc(line) ? Kind::netrc
+            : opens_base64(line) ? Kind::base64
+                                 : Kind::none;
+    if (kind_ != Kind::none) lines_ = 1, start_ = index, text_.assign(line);
+  }
+  // A wrapped run too long for one block: this block is scanned, and the
+  // next opens with its last lines.
+  bool keep_overlap(uint64_t index) {
+    ready_ = text_;
+    ready_start_ = start_;
+    size_t from = text_.size();
+    for (size_t k = 0; k < kOverlapLines && from != std::string::npos && from > 0; ++k) from = text_.rfind('\n', from - 1);
+    text_.erase(0, from == std::string::npos ? 0 : from + 1);
+    lines_ = std::count(text_.begin(), text_.end(), '\n') + 1;
+    start_ = index + 1 - lines_;
+    return true;
+  }
+  static std::string_view trim_end(std::string_view line) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
+    return line;
+  }
+  static bool base64_char(char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/' ||
+           c == '-' || c == '_';
+  }
+  // A line ending with a full line of wrapped base64: 20 or more base64
+  // characters, a multiple of 4, unpadded (as add_wrapped_base64_runs has it).
+  // Tools wrap at 64 or 76: a width past kMaxWidth is no wrapping, and
+  // would make a block's overlap as long as the block.
+  bool opens_base64(std::string_view line) {
+    line = trim_end(line);
+    size_t n = 0;
+    while (n < line.size() && n <= kMaxWidth && base64_char(line[line.size() - 1 - n])) ++n;
+    if (n < 20 || n % 4 != 0 || n > kMaxWidth) return false;
+    width_ = n;
+    last_line_ = false;
+    return true;
+  }
+  // The next line of the wrapped run: indented, then base64 of the run's
+  // width, or shorter (then padded or not) as its last line.
+  bool wraps_on(std::string_view line) {
+    line = trim_end(line);
+    const size_t from = line.find_first_not_of(" \t");
+    if (from == std::string_view::npos) return false;
+    line.remove_prefix(from);
+    size_t n = 0, pad = 0;
+    while (n < line.size() && base64_char(line[n])) ++n;
+    while (n + pad < line.size() && pad < 2 && line[n + pad] == '=') ++pad;
+    if (n == 0 || n + pad != line.size() || line.size() > width_) return false;
+    last_line_ = n < width_ || pad > 0;
+    return true;
+  }
   // A .netrc entry written over lines: "machine host" with its login and
   // password on the lines after it.
   static bool opens_netrc(std::string_view line) {
@@ -70,11 +145,12 @@ class LineJoiner {
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
     return line.ends_with('\\');
   }
-  static constexpr size_t kMaxBytes = 64 << 10, kMaxLines = 2000;
+  static constexpr size_t kMaxBytes = 64 << 10, kMaxLines = 2000, kOverlapLines = 4, kMaxWidth = 1024;
   Kind kind_ = Kind::none;
-  size_t lines_ = 0;
-  uint64_t start_ = 0;
-  std::string text_;
+  size_t lines_ = 0, width_ = 0;
+  bool last_line_ = false;
+  uint64_t start_ = 0, ready_start_ = 0;
+  std::string text_, ready_;
 };
 
 class FileScanner {
@@ -104,7 +180,7 @@ class FileScanner {
         if (joined.add(line.bytes, line.index)) add_block(joined);
         continue;
       }
-      if (joined.pending()) add_block(joined);
+      if (joined.finish()) add_block(joined);
       pool_.flush();  // every hit of this stream is collected under its name
       if (st == LineReader::Status::error) return fail(lines.error());
       // A cut zstd stream was scanned as far as it goes, not in full.

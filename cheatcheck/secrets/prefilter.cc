@@ -35,18 +35,20 @@ int on_match(unsigned id, unsigned long long, unsigned long long to, unsigned, v
 
 bool base64_reveals_text(std::string_view line) {
   thread_local std::vector<Run> runs;
-  thread_local std::string decoded;
+  thread_local std::string decoded, joined;
   find_base64_runs(line, &runs);
+  add_wrapped_base64_runs(line, &runs);  // base64 wrapped over lines, as the engine reads it
   bool reveals = false;
   for (const Run& r : runs) {
-    const std::string_view run = line.substr(r.start, r.length);
+    const std::string_view run = base64_chars(line, r, &joined);
     // "\nQUJD..." reads as the run "nQUJD...": try it without the escape's letter.
     reveals = decode_base64_text(run, &decoded) ||
-              (r.start > 0 && line[r.start - 1] == '\\' && decode_base64_text(run.substr(1), &decoded));
+              (r.width == 0 && r.start > 0 && line[r.start - 1] == '\\' && decode_base64_text(run.substr(1), &decoded));
     if (reveals) break;
   }
   // Buffers grown for a long line are not kept for the thread's life.
   if (decoded.capacity() > (1 << 20)) std::string().swap(decoded);
+  if (joined.capacity() > (1 << 20)) std::string().swap(joined);
   if (runs.capacity() > (1 << 16)) std::vector<Run>().swap(runs);
   return reveals;
 }

@@ -15,7 +15,8 @@
 // - a credential header ("authorization", "x-api-key", ...) has a value
 //   that is not a [REDACTED:...] marker;
 // - a base64 run in it decodes to text (a run may start with the letter of
-//   an escape such as \n before it, so both readings are tried).
+//   an escape such as \n before it, so both readings are tried), or a run
+//   wrapped over lines does, its lines joined (add_wrapped_base64_runs).
 // tests/secrets_test.cc and fuzz/prefilter_fuzzer.cc check the claim against
 // the full scan.
 #pragma once

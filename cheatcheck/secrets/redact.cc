@@ -189,20 +189,28 @@ bool Redactor::mapped(std::string& s, bool percent) const {
   return true;
 }
 
+// Each run that decodes to text and holds a secret is re-encoded whole. A
+// run wrapped over lines (base64's 76 columns) is one run: all its lines
+// are replaced, wrapped again at their width, so that no line is left to
+// decode to a piece of the secret.
 bool Redactor::base64_runs(std::string& s, int depth) const {
   std::vector<Run> runs;
   find_base64_runs(s, &runs);
-  bool changed = false;
-  for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
+  add_wrapped_base64_runs(s, &runs);
+  std::vector<Span> spans;
+  std::string joined;
+  for (size_t i = 0; i < runs.size(); ++i) {
     std::string decoded;
-    const std::string_view run = std::string_view(s).substr(it->start, it->length);
+    const std::string_view run = base64_chars(s, runs[i], &joined);
     if (!decode_base64_text(run, &decoded)) continue;
+    const Run r = runs[i];
+    i += r.pieces;  // decoded with it
     auto redacted = redact(decoded, depth + 1);
     if (!redacted) continue;
-    s.replace(it->start, it->length, encode_base64_like(*redacted, run));
-    changed = true;
+    spans.push_back({r.start, r.start + r.length, wrap_like(encode_base64_like(*redacted, run), s, r)});
   }
-  return changed;
+  for (auto it = spans.rbegin(); it != spans.rend(); ++it) s.replace(it->from, it->to - it->from, it->with);
+  return !spans.empty();
 }
 
 std::optional<std::string> Redactor::json(std::string_view text, int depth) const {
