@@ -156,6 +156,7 @@ INSTANTIATE_TEST_SUITE_P(
         PlantCase{"secret-sse-split", "GC03", Severity::high}, PlantCase{"secret-header", "GC03", Severity::high},
         PlantCase{"secret-pem", "GC03", Severity::high}, PlantCase{"secret-env-base64", "GC03", Severity::high},
         PlantCase{"secret-json-twice", "GC02", Severity::high}, PlantCase{"secret-db-url", "GC03", Severity::warning},
+        PlantCase{"secret-base64-lines", "GC02", Severity::high},
         // Codex traces carry [REDACTED:openai-key] markers: the redactor knows the format.
         PlantCase{"secret-base64", "GC02", Severity::high, HarnessStyle::codex},
         PlantCase{"secret-patch-split", "GC03", Severity::high, HarnessStyle::codex}),

@@ -155,7 +155,7 @@ TEST(DiffCommand, ARedactedCopyShowsOnlyRedactions) {
     spec.style = style;
     spec.turns = 6;
     spec.plants = {"secret-plain", "secret-header", "secret-sse-split", "secret-json-twice", "secret-base64",
-                   "secret-env-base64", "secret-uescape", "secret-url"};
+                   "secret-env-base64", "secret-base64-lines", "secret-uescape", "secret-url"};
     Lines lines;
     fixtures::write_conversation(spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
     const std::string a = trace_file("diff-leaks.jsonl", lines), b = testing::temp_dir() + "/diff-redacted.jsonl";
