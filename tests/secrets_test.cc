@@ -578,6 +578,27 @@ TEST(SecretRules, PublishedEmulatorKeysAndRfcExamplesAreNotHigh) {
   EXPECT_EQ(highest("Authorization: Basic " + base64_encode("deploy:Zq8rT2vLm9Xk3Wp7")), Severity::high);
 }
 
+// A base64 value pads with '=' at its end only: in "AccountKey=AccountKey=<key>"
+// the first name's value is the second name and the key, not a key; the key
+// is one finding, itself. A run longer than any key is not one cut short.
+TEST(SecretRules, AnAzureKeyAfterItsNameTwiceIsOneFinding) {
+  const std::string b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const std::string key = testing::random_chars(86, 311, b64) + "==";
+  const std::string shared = testing::random_chars(43, 312, b64) + "=";
+  for (const auto& [text, secret] : {std::pair{"AccountKey=AccountKey=" + key, key},
+                                     std::pair{"conn=\"AccountKey=AccountKey=" + key + ";\"", key},
+                                     std::pair{"SharedAccessKey=SharedAccessKey=" + shared, shared}}) {
+    const auto hits = scan(text);
+    ASSERT_EQ(hits.size(), 1u) << text;
+    EXPECT_EQ(hits[0].secret, secret) << text;
+    EXPECT_EQ(hits[0].severity, Severity::high) << text;
+  }
+  EXPECT_TRUE(finds("AccountKey=" + key + ";", "azure-storage-key", key));
+  for (const auto& h : scan("AccountKey=" + key.substr(0, 86) + testing::random_chars(20, 313, b64))) {
+    EXPECT_NE(rule_of(h), "azure-storage-key") << h.secret;  // not cut to a key's length (the generic rule may judge it)
+  }
+}
+
 // What library docs print: OAuth RFCs' example credentials, a capital word
 // naming the token, a flag named in prose.
 TEST(SecretRules, DocumentationExamplesAreNotHigh) {

@@ -1300,6 +1300,17 @@ std::optional<Extracted> password_value(const Rule& rule, std::string_view text,
   return Extracted{end, close, rule.severity, ""};
 }
 
+// A base64 value (RFC 7235's token68: Azure's AccountKey=, SharedAccessKey=)
+// pads with '=' at its end only, and is whole: a value holding '=' before
+// other characters is a name and its '=' ("AccountKey=AccountKey=<key>",
+// whose key the next match reads), and one that runs on past the rule's
+// longest is something else.
+bool token68_value(std::string_view text, std::string_view value, size_t value_end, const Rule& rule) {
+  const size_t eq = value.find('=');
+  if (eq != std::string_view::npos && value.find_first_not_of('=', eq) != std::string_view::npos) return false;
+  return value_end >= text.size() || !in_chars(rule.chars, text[value_end]);
+}
+
 std::optional<Extracted> value_after(const Rule& rule, std::string_view text, size_t end, size_t value_limit) {
   if (rule.id == "generic-secret") return generic_value(rule, text, end, value_limit);
   if (rule.id == "password-assignment") return password_value(rule, text, end);
@@ -1317,6 +1328,7 @@ std::optional<Extracted> value_after(const Rule& rule, std::string_view text, si
   if (rule.min_len == rule.max_len && value_end < text.size() && in_chars(rule.chars, text[value_end])) {
     return std::nullopt;  // a fixed-length secret inside a longer run is something else
   }
+  if (rule.chars == Chars::token68 && !token68_value(text, value, value_end, rule)) return std::nullopt;
   // "Authorization: Api-Token x": the scheme is not the credential.
   if (value_end + 1 < text.size() && text[value_end] == ' ' && in_chars(rule.chars, text[value_end + 1]) &&
       value.find_first_of("0123456789") == std::string_view::npos) {
