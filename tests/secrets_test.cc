@@ -2141,3 +2141,34 @@ TEST(Redact, Base64WrappedOverLinesIsReplacedWhole) {
 
 }  // namespace
 }  // namespace goalcup::cheat
+
+#include "cheatcheck/secrets/matcher.h"
+
+namespace goalcup::cheat {
+namespace {
+
+// The matcher keeps at most kMaxCandidates of a text; a line of more decoys
+// than that before a key is read again in windows, so the key is found.
+TEST(Matcher, DecoysBeforeAKeyDoNotHideIt) {
+  const std::string key = "sk-ant-api03-" + testing::random_chars(93, 321) + "AA";
+  std::string text;
+  const std::string decoy = "token=x ";
+  text.reserve((Matcher::kMaxCandidates + 1000) * decoy.size() + key.size() + 1);
+  for (size_t i = 0; i < Matcher::kMaxCandidates + 1000; ++i) text += decoy;
+  std::vector<Candidate> cands;
+  ASSERT_FALSE(Matcher::instance().scan(text, &cands)) << "the decoys must fill the list";
+  text += key + "\n";
+  EXPECT_TRUE(finds(text, "anthropic-key", key));
+  // The same in a window's last bytes and across two windows.
+  const size_t w = Matcher::window_bytes();
+  for (size_t at : {w - 50, 2 * w - key.size() / 2, 5 * w + 3}) {
+    std::string t = text.substr(0, text.size() - key.size() - 1);
+    t.insert(at - at % decoy.size(), key + " ");
+    EXPECT_TRUE(finds(t, "anthropic-key", key)) << at;
+  }
+  // Decoys alone stay no finding.
+  EXPECT_TRUE(scan(text.substr(0, text.size() - key.size() - 1)).empty());
+}
+
+}  // namespace
+}  // namespace goalcup::cheat

@@ -197,16 +197,38 @@ bool SecretEngine::within_budget(size_t bytes) {
 }
 
 void SecretEngine::match(std::string_view text, const std::string& chain, std::vector<SecretHit>* out) {
-  thread_local std::vector<Candidate> cands;
-  Matcher::instance().scan(text, &cands);
+  thread_local std::vector<Candidate> cands, after;
+  const Matcher& matcher = Matcher::instance();
+  if (matcher.scan(text, &cands)) return match_candidates(text, cands, SIZE_MAX, chain, out);
+  // More candidates than the matcher keeps (a line of a million decoys
+  // before a key): the text is read again in windows too short to fill the
+  // list, each judged with the next one read, so that no number of decoys
+  // hides what comes after them. Two windows' candidates are held at a time.
+  const size_t w = Matcher::window_bytes();
+  matcher.scan_range(text, 0, w, &cands);
+  for (size_t from = 0; from < text.size(); from += w) {
+    matcher.scan_range(text, from + w, from + 2 * w, &after);
+    // A bare value ends where the next assignment begins, and here at the
+    // end of the next window at the latest (or one value could be read to
+    // the end of the text from every window).
+    const std::vector<size_t> next = assignment_starts(text, after);
+    match_candidates(text, cands, next.empty() ? std::min(text.size(), from + 2 * w) : next.front(), chain, out);
+    cands.swap(after);
+  }
+  if (cands.capacity() > Matcher::kMaxCandidates / 4) std::vector<Candidate>().swap(cands);
+  if (after.capacity() > Matcher::kMaxCandidates / 4) std::vector<Candidate>().swap(after);
+}
+
+void SecretEngine::match_candidates(std::string_view text, const std::vector<Candidate>& cands, size_t limit,
+                                    const std::string& chain, std::vector<SecretHit>* out) {
   auto rules = secret_rules();
   std::vector<std::pair<size_t, size_t>> specific;  // spans of specific rules, to drop generic overlaps
   std::vector<std::pair<SecretHit, std::pair<size_t, size_t>>> found;  // generic hits and their spans
   const std::vector<size_t> assignments = assignment_starts(text, cands);
   for (const Candidate& c : cands) {
-    // A bare value ends where the next assignment begins.
+    // A bare value ends where the next assignment begins (or at `limit`).
     const auto next = std::upper_bound(assignments.begin(), assignments.end(), c.end - 1);
-    auto e = extract_secret(rules[c.rule], text, c.start, c.end, next == assignments.end() ? SIZE_MAX : *next);
+    auto e = extract_secret(rules[c.rule], text, c.start, c.end, next == assignments.end() ? limit : *next);
     if (!e || encodes_a_marker(text.substr(e->start, e->end - e->start))) continue;
     SecretHit hit{c.rule, std::string(text.substr(e->start, e->end - e->start)), chain, e->severity, e->note};
     if (generic(c.rule)) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cheatcheck/finding.h"
+#include "cheatcheck/secrets/matcher.h"
 #include "core/json_strict.h"
 #include "core/sse.h"
 
@@ -72,6 +73,10 @@ class SecretEngine {
   // False (and counted) when decoding `bytes` more would pass the budget.
   bool within_budget(size_t bytes);
   void match(std::string_view text, const std::string& chain, std::vector<SecretHit>* out);
+  // The hits of `cands` (the matcher's, of `text` or of a window of it); a
+  // bare value with no assignment after it among them ends at `limit`.
+  void match_candidates(std::string_view text, const std::vector<Candidate>& cands, size_t limit,
+                        const std::string& chain, std::vector<SecretHit>* out);
   // add_hit through an index of `out` by secret once it is long, so that a
   // text holding many distinct secrets costs their number, not its square.
   void keep_hit(SecretHit hit, std::vector<SecretHit>* out);

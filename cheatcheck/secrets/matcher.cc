@@ -40,11 +40,21 @@ namespace {
 
 int on_match(unsigned id, unsigned long long, unsigned long long to, unsigned, void* ctx) {
   auto* out = static_cast<std::vector<Candidate>*>(ctx);
-  if (out->size() > (1u << 20)) return 1;  // a pathological text: stop, what was found stands
+  if (out->size() >= Matcher::kMaxCandidates) return 1;  // a pathological text: scan() says so
   const size_t end = static_cast<size_t>(to);
   const size_t len = secret_rules()[id].match_len;
   out->push_back({id, end >= len ? end - len : 0, end});
   return 0;
+}
+
+// Keeps the longest end for each (rule, start).
+void longest_per_start(std::vector<Candidate>* out) {
+  std::sort(out->begin(), out->end(), [](const Candidate& a, const Candidate& b) {
+    return a.rule != b.rule ? a.rule < b.rule : a.start != b.start ? a.start < b.start : a.end > b.end;
+  });
+  out->erase(std::unique(out->begin(), out->end(),
+                         [](const Candidate& a, const Candidate& b) { return a.rule == b.rule && a.start == b.start; }),
+             out->end());
 }
 
 // A scan that cannot run would report a text as free of credentials when it
@@ -63,30 +73,57 @@ void check(hs_error_t r) {
 
 }  // namespace
 
-void Matcher::scan(std::string_view text, std::vector<Candidate>* out) const {
+bool Matcher::scan(std::string_view text, std::vector<Candidate>* out) const {
   out->clear();
-  if (text.empty()) return;
+  if (text.empty()) return true;
   thread_local HsScratch scratch;
   hs_scratch_t* s = ready_scratch(scratch, impl_->db.get());
   if (!s) fail("cannot allocate scratch space");
   // Hyperscan takes an unsigned length: scan huge texts in overlapping pieces.
   constexpr size_t kPiece = 1u << 30, kOverlap = 1u << 16;
+  bool whole = true;
   if (text.size() <= kPiece) {
     check(hs_scan(impl_->db.get(), text.data(), static_cast<unsigned>(text.size()), 0, s, on_match, out));
+    whole = out->size() < kMaxCandidates;
   } else for (size_t base = 0; base < text.size(); base += kPiece - kOverlap) {
     const size_t len = std::min(kPiece, text.size() - base);
     std::vector<Candidate> part;
     check(hs_scan(impl_->db.get(), text.data() + base, static_cast<unsigned>(len), 0, s, on_match, &part));
+    whole &= part.size() < kMaxCandidates;
     for (auto& c : part) out->push_back({c.rule, c.start + base, c.end + base});
     if (base + len >= text.size()) break;
   }
-  // Keep the longest end for each (rule, start).
-  std::sort(out->begin(), out->end(), [](const Candidate& a, const Candidate& b) {
-    return a.rule != b.rule ? a.rule < b.rule : a.start != b.start ? a.start < b.start : a.end > b.end;
+  longest_per_start(out);
+  return whole;
+}
+
+// Each byte ends at most one match per rule (Hyperscan reports a pattern
+// once per end), so a range of this many bytes, its context included,
+// holds at most kMaxCandidates / 2.
+size_t Matcher::window_bytes() {
+  static const size_t bytes = [] {
+    const size_t read = kMaxCandidates / 2 / std::max<size_t>(secret_rules().size(), 1);
+    return read > 4 * kContext ? read - 2 * kContext : 2 * kContext;
+  }();
+  return bytes;
+}
+
+void Matcher::scan_range(std::string_view text, size_t from, size_t to, std::vector<Candidate>* out) const {
+  out->clear();
+  to = std::min(to, text.size());
+  if (from >= to) return;
+  thread_local HsScratch scratch;
+  hs_scratch_t* s = ready_scratch(scratch, impl_->db.get());
+  if (!s) fail("cannot allocate scratch space");
+  const size_t begin = from > kContext ? from - kContext : 0;
+  const size_t end = std::min(text.size(), to + kContext);
+  check(hs_scan(impl_->db.get(), text.data() + begin, static_cast<unsigned>(end - begin), 0, s, on_match, out));
+  std::erase_if(*out, [&](Candidate& c) {
+    c.start += begin;
+    c.end += begin;
+    return c.end <= from || c.end > to;
   });
-  out->erase(std::unique(out->begin(), out->end(),
-                         [](const Candidate& a, const Candidate& b) { return a.rule == b.rule && a.start == b.start; }),
-             out->end());
+  longest_per_start(out);
 }
 
 }  // namespace goalcup::cheat
