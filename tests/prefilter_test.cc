@@ -125,6 +125,14 @@ std::string escaped_slashes(std::string_view json) {
   return out;
 }
 
+// `b64` wrapped over lines of 20 characters (as base64 wraps at 76: a
+// secret's encoding then spans lines).
+std::string wrapped(const std::string& b64, std::string_view line_break) {
+  std::string out;
+  for (size_t at = 0; at < b64.size(); at += 20) out += (at ? std::string(line_break) : "") + b64.substr(at, 20);
+  return out;
+}
+
 // The ways a text can be hidden in a line of text.
 std::vector<std::string> disguises(const std::string& t) {
   std::string url = base64_encode(t);
@@ -137,6 +145,8 @@ std::vector<std::string> disguises(const std::string& t) {
       base64_encode(t),
       "\n" + base64_encode(t),
       "echo " + url + " | base64 -d",
+      "$ base64 .env\n" + wrapped(base64_encode(t), "\n") + "\n",
+      "key: |\r\n  " + wrapped(base64_encode(t), "\r\n  ") + "\r\n",
       percent_all(t),
       "q=" + percent_all(t) + "&x=1",
       escape_letters(t, "\\u00"),
@@ -223,6 +233,23 @@ TEST(Prefilter, FindsWhatTheFullScanFindsHoweverItIsHidden) {
   EXPECT_GT(records.lines_with_secrets * 10, records.lines * 8) << records.lines_with_secrets << " of " << records.lines;
 }
 
+// A wrapped run whose full lines are not text alone (a tenth of their bytes
+// not ASCII) but is text with its short last line: only its lines joined
+// show the key, to the engine and so to the prefilter.
+TEST(Prefilter, WrappedBase64IsReadWithItsLinesJoined) {
+  const std::string key = "sk-ant-api03-" + testing::random_chars(93, 331) + "AA";
+  std::string text;
+  for (int i = 0; i < 8; ++i) text += "\xc3\xa9";  // é, 16 bytes that are not ASCII
+  text += key;
+  text += std::string(150 - text.size(), '.') + std::string(12, ' ');  // 162 bytes: 216 characters, the last line 16
+  const std::string b64 = base64_encode(text);
+  const std::string line = "$ base64 notes\n" + b64.substr(0, 200) + "\n" + b64.substr(200) + "\n";
+  Found f;
+  compare(line, false, &f);
+  compare(wire_record(line), true, &f);
+  EXPECT_EQ(f.lines_with_secrets, 2u);
+}
+
 TEST(Prefilter, CredentialHeadersAreCheckedWhateverTheirFormatAndCase) {
   Found f;
   for (const char* h : {R"([["authorization","Bearer opaque-session-value-1234"]])",
@@ -271,7 +298,8 @@ TEST(Prefilter, FindsTheSameOnEveryLineOfTheSamplesAndPlantedTraces) {
     paths.push_back(testing::sample_path(name));
   }
   fixtures::TraceSpec spec;
-  spec.plants = {"secret-plain", "secret-base64", "secret-uescape", "secret-url", "secret-sse-split", "secret-header"};
+  spec.plants = {"secret-plain", "secret-base64", "secret-uescape", "secret-url", "secret-sse-split", "secret-header",
+                 "secret-base64-lines"};
   fixtures::WrittenTrace written;
   paths.push_back(testing::write_temp(
       "prefilter-planted.jsonl", fixtures::join(fixtures::conversation_lines(spec, testing::dev_key(), &written))));
