@@ -21,8 +21,13 @@ size_t answer_bytes(const RebuiltAnswer& a) {
 
 }  // namespace
 
+// A line's bookkeeping counts too: a file of millions of short lines holds
+// more in its per-line vectors than in its bytes (3 million lines of 20
+// characters, scanned slower than read, took 180 MB in flight without it).
 size_t ScanPool::batch_bytes(const Batch& b) {
-  return b.bytes.size() + b.texts.bytes() + b.answer_bytes + b.digest_bytes.size();
+  constexpr size_t kPerLine = sizeof(size_t) + sizeof(uint64_t) + sizeof(std::optional<RecordTexts>) +
+                              sizeof(std::optional<RebuiltAnswer>);
+  return b.bytes.size() + b.ends.size() * kPerLine + b.texts.bytes() + b.answer_bytes + b.digest_bytes.size();
 }
 
 
