@@ -2076,6 +2076,29 @@ TEST(Decoders, AKeyInBase64WrappedOverLinesIsFound) {
   EXPECT_TRUE(finds(json + "}", "anthropic-key", env.key, "json>base64"));
 }
 
+// Lines of one width can also be separate values: each line's key is found
+// as when the lines were read alone (joined, each key would be glued to the
+// one before it).
+TEST(Decoders, ALinePerBase64ValueIsStillReadLineByLine) {
+  std::vector<std::string> keys;
+  std::string text = "$ cat keys.b64\n";
+  for (uint32_t i = 0; i < 3; ++i) {
+    keys.push_back("AIza" + testing::random_chars(35, 340 + i));
+    text += base64_encode(keys.back()) + "\n";  // 39 bytes: 52 characters, unpadded
+  }
+  std::vector<cheat::Run> runs;
+  find_base64_runs(text, &runs);
+  add_wrapped_base64_runs(text, &runs);
+  ASSERT_EQ(runs.front().width, 52u);  // read as wrapped too
+  for (const auto& k : keys) EXPECT_TRUE(finds(text, "google-api", k, "base64")) << k;
+  std::vector<KnownSecret> known;
+  for (const auto& k : keys) known.push_back({k, "google-api", ""});
+  const auto out = Redactor(known, Limits{}).redact(text);
+  ASSERT_TRUE(out);
+  EXPECT_TRUE(scan(*out).empty()) << *out;
+  EXPECT_EQ(leftover(*out, keys), "") << *out;
+}
+
 // Wrapped base64 of what holds no credential (a text, an image, a list of
 // digests) is no finding.
 TEST(Decoders, WrappedBase64OfNoCredentialIsNoFinding) {

@@ -40,7 +40,8 @@ void find_base64_runs(std::string_view in, std::vector<Run>* runs);
 // their escapes \n and \r\n in JSON-escaped text) and any indentation.
 // Inserts into `runs` (find_base64_runs', in text order) each such run just
 // before the runs of its lines, which it counts as its `pieces`: a reader
-// decodes the wrapped run first and skips its pieces when it is text.
+// decodes the wrapped run first (redaction, replacing it whole, then skips
+// its pieces; the scan reads them too, as lines may be separate values).
 // Linear in the text: each line is read once.
 void add_wrapped_base64_runs(std::string_view in, std::vector<Run>* runs);
 // The base64 characters of `run` in `in`: those of a wrapped run's lines

@@ -287,10 +287,10 @@ void SecretEngine::decode_more(std::string_view text, const std::string& chain, 
   std::string later;  // the runs still to decode, once `text` is freed
   std::string joined;  // a wrapped run's lines, joined
   for (size_t i = 0; i < runs.size(); ++i) {
-    // A wrapped run that is text is decoded whole and its lines are not
-    // decoded again; one that is not (an image) leaves its lines to be tried alone.
+    // A wrapped run is decoded whole, and its lines alone after it: lines of
+    // one width may also be separate values (a list of base64 tokens), whose
+    // texts joined would glue each to the one before.
     if (!decode_base64_text(base64_chars(text, runs[i], &joined), &decoded)) continue;
-    i += runs[i].pieces;
     if (!within_budget(decoded.size())) continue;
     budget_ -= decoded.size();
     // A long run decoded, `text` is needed only for the runs after it: those
