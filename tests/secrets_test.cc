@@ -482,6 +482,48 @@ TEST(SecretRules, HostNamesAndMixedCaseCountsAreNotGenericSecrets) {
   EXPECT_TRUE(finds("API_SECRET=a7B2x3D9e1F6q7H8", "generic-secret", "a7B2x3D9e1F6q7H8"));
 }
 
+// A name whose last word is key ("ticketmaster_key", "mailjetKey") names
+// a credential when its value is a random token; a key of data (a cache's,
+// a table's), an identifier or a name of words under it is none.
+TEST(SecretRules, NamesEndingInKeyHoldRandomTokens) {
+  const std::string key = "7BKWGCh4nXY9vFjQPtMDL3Z5RxS8qJaV";
+  EXPECT_TRUE(finds("ticketmaster_key=" + key, "generic-secret", key));
+  EXPECT_TRUE(finds("  mailjetKey: \"" + key + "\"", "generic-secret", key));
+  EXPECT_TRUE(finds("config.facebook.key = \"" + key + "\"", "generic-secret", key));
+  EXPECT_TRUE(finds("{\"zerobounceKEY\": \"" + key + "\"}", "generic-secret", key, "json"));
+  EXPECT_TRUE(scan("cache_key = \"" + key + "\"").empty());
+  EXPECT_TRUE(scan("partitionKey: \"" + key + "\"").empty());
+  EXPECT_TRUE(scan("schemaKey = 'DOC_Vector_5_32'").empty());
+  EXPECT_TRUE(scan("\"result_key\": \"analyzedResources2\"").empty());
+  EXPECT_TRUE(scan("ANY_KEY = ZHVtbXkgdGV4dCBkYXRhIGRhdGEgZGF0YQ==").empty());  // base64 of text
+  EXPECT_TRUE(scan("dest_key = 'fs.s3.enableServerSideEncryption'").empty());
+  EXPECT_TRUE(scan("monkey = \"" + key + "\"").empty());  // key inside a word
+  // A provider provider-key knows is judged by its shape alone.
+  EXPECT_TRUE(scan("HEROKU_KEY=" + key).empty());
+}
+
+// A credential word, spaces, then a token: "client secret <v>",
+// "weatherbitSECRET <v>", "boxKEY <v>". The token must be whole and random;
+// a file, a UUID (a lock's, a page's), an id after "public key" or a
+// provider's prefix with the wrong shape is none.
+TEST(SecretRules, TokensAfterACredentialWordAndSpaces) {
+  const std::string token = "ff9cfa3aafd54870b8407ac660f17590";
+  EXPECT_TRUE(finds("weatherbitSECRET " + token, "generic-secret", token));
+  EXPECT_TRUE(finds("the client secret " + token + ".", "generic-secret", token));
+  EXPECT_TRUE(finds("pushbullet Access token aa4a2cH7QOxs40mhF7wFufa4uH3Pn3tLQ0\n", "generic-secret",
+                    "aa4a2cH7QOxs40mhF7wFufa4uH3Pn3tLQ0"));
+  EXPECT_TRUE(finds("boxKEY " + token, "generic-secret", token));
+  EXPECT_TRUE(scan("KEY " + token).empty());                            // key needs a word of its own
+  EXPECT_TRUE(scan("gpg: key " + token.substr(0, 16) + ": public key imported").empty());
+  EXPECT_TRUE(scan("ssh host key " + token + " ok").empty());
+  EXPECT_TRUE(scan("the token src/auth/refreshToken.ts").empty());
+  EXPECT_TRUE(scan("--lifecycle-action-token bcd2f1b8-9a78-44d3-8a7a-4dd07d7cf635").empty());
+  EXPECT_TRUE(scan("kubectl get secret db-credentials-7f8d9c -o yaml").empty());
+  EXPECT_TRUE(scan("secret " + token + ":rest").empty());             // not whole
+  EXPECT_TRUE(scan("token r8_fiTCpkOcx42mhSiwAtV2 end").empty());      // Replicate's prefix, too short
+  EXPECT_TRUE(scan("secret 1234567890abcdef1234567890abcdef").empty());  // a filler
+}
+
 // A password given to a command is one, however little entropy it has; a
 // variable, a placeholder or the next option is not.
 TEST(SecretRules, CommandLinePasswordsAreFound) {

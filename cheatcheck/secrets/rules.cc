@@ -478,6 +478,15 @@ constexpr Rule kRules[] = {
      .extract = Extract::value, .chars = Chars::value, .min_len = 12, .max_len = 200, .severity = Severity::warning,
      .caseless = true, .left_boundary = false,
      .description = "key/token/secret/password assignment with a random value"},
+    // A name that ends in the word key ("ticketmaster_key", "box-key",
+    // "config.facebook.key", "zerobounceKEY", "mailjetKey"): case-sensitive,
+    // so that the word is a word of the name; secret_name decides which
+    // keys are credentials (not a cache's, a table's or a public one).
+    {.id = "generic-secret",
+     .pattern = R"((?:[A-Za-z0-9][_\-.](?:key|Key|KEY)|[a-z0-9](?:Key|KEY))["'`]?(?:\[\d{0,4}\])?(?:\s+(?:string|str|String|char\s*\*))?(?:\s*(?:[:?.+!]?=|::=|:::=|===?|!==?|=>|:|,|>|\()\s*|\s+@?["'`]))",
+     .extract = Extract::value, .chars = Chars::value, .min_len = 12, .max_len = 200, .severity = Severity::warning,
+     .caseless = false, .left_boundary = false,
+     .description = "key/token/secret/password assignment with a random value"},
     // "pat" (personal access token) as a word of its own: ado_pat = "...",
     // GH_PAT=...; apart from the rule above so that "path" and "pattern"
     // never reach it.
@@ -492,6 +501,17 @@ constexpr Rule kRules[] = {
      .pattern = R"((?:passw(?:or)?d|pwd)["'`]?\s*(?::=|=>|===?|[:=])\s*["'`])",
      .extract = Extract::value, .chars = Chars::value, .min_len = 8, .max_len = 64, .severity = Severity::warning,
      .caseless = true, .left_boundary = false, .description = "password assignment"},
+    // A credential word, spaces, then a token ("client secret <v>",
+    // "weatherbitSECRET <v>", "boxKEY <v>"; key only after a word of its
+    // own: "KEY <v>" alone is the tests' way to write any token):
+    // the value's first 16 characters are part of the pattern so that
+    // prose ("the token is") never becomes a candidate. Judged by
+    // keyword_value: random, token-shaped, whole; a warning.
+    {.id = "generic-secret",
+     .pattern = R"((?:secret|token|[a-z0-9][_\-]?key|api[ _\-]?key|passw(?:or)?d|pwd|credentials?)[ \t]+(?:(?:key|token|secret|access|private)[ \t]+)?[A-Za-z0-9][A-Za-z0-9+/_\-=.]{15})",
+     .extract = Extract::near_keyword, .chars = Chars::none, .min_len = 16, .max_len = 128,
+     .severity = Severity::warning, .caseless = true, .left_boundary = false,
+     .description = "token-shaped value after a credential word"},
     // The value first: if ("v" == password).
     {.id = "generic-secret",
      .pattern = R"(["'`]\s*(?:===?|!==?)\s*[A-Za-z_]{0,24}(?:api[_\-]?key|secret|token|passw(?:or)?d|passphrase|pwd|credential|private[_\-]?key))",
@@ -676,6 +696,19 @@ bool time_uuid(std::string_view v) {
   return v.size() == 36 && v[8] == '-' && v[13] == '-' && v[18] == '-' && v[23] == '-' && v[14] == '1';
 }
 
+constexpr std::string_view kHex = "0123456789abcdefABCDEF";
+
+bool hex_of(std::string_view v, size_t n) { return v.size() == n && v.find_first_not_of(kHex) == std::string_view::npos; }
+
+bool uuid_shape(std::string_view v) {
+  if (v.size() != 36) return false;
+  for (size_t i = 0; i < v.size(); ++i) {
+    const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+    if (dash ? v[i] != '-' : kHex.find(v[i]) == std::string_view::npos) return false;
+  }
+  return true;
+}
+
 // Classes of characters present (lower, upper, digit, other).
 int char_classes(std::string_view v) {
   bool l = false, u = false, d = false, o = false;
@@ -745,10 +778,54 @@ std::string_view assigned_name(std::string_view text, size_t value_start) {
   return name;
 }
 
+// The providers whose keys provider_value knows by their shape.
+constexpr std::string_view kShapedProviders[] = {"heroku", "twilio",  "twitch",  "mailgun", "okta",     "openai",
+                                                 "cognitive", "cosmos", "datadog", "algolia", "pagerduty"};
+
+// "ticketmaster_key", "config.facebook.key", "mailjetKey", "boxKEY": a name
+// whose last word is key, after a word that makes it a provider's or an
+// application's key. Not a key of data (a cache's, a table's, a map's, a
+// lock's, a message's), a public one (a site key, a publishable or anon
+// key, a host's) or an identifier (a GPG or SSH key's).
+bool ends_in_key_word(std::string_view name) {
+  if (name.size() < 5) return false;
+  const std::string_view head = name.substr(0, name.size() - 3), tail = name.substr(name.size() - 3);
+  const char before = head.back();
+  const bool lower_before = (before >= 'a' && before <= 'z') || (before >= '0' && before <= '9');
+  const bool word = tail == "key" ? (before == '_' || before == '-' || before == '.')
+                                  : tail == "Key" ? lower_before || before == '_' || before == '-' || before == '.'
+                                  : tail == "KEY" && (lower_before || before == '_' || before == '-' || before == '.');
+  if (!word) return false;
+  thread_local std::string buf;
+  const std::string_view low = lowercase(head, &buf);
+  static constexpr std::string_view kDataKeys[] = {
+      "cache", "primary", "foreign", "sort", "partition", "idempot", "dedup", "routing", "object", "lock", "row",
+      "map", "lookup", "index", "group", "shard", "unique", "composite", "hot", "short", "site", "publish", "anon",
+      "pub", "host", "gpg", "pgp", "ssh", "message", "msg", "label", "i18n", "transl", "bucket", "s3", "query",
+      "search", "sign_in", "dict", "hash", "react", "list", "item", "node", "entry", "state", "store", "event",
+      "column", "table", "redis", "memo", "prop", "local", "session", "storage_", "press", "keyboard", "shortcut"};
+  for (auto w : kDataKeys) {
+    if (low.find(w) != std::string_view::npos) return false;
+  }
+  // HEROKU_KEY, TWILIO_KEY: keys of the providers provider-key knows are
+  // found only in their provider's shape.
+  for (auto p : kShapedProviders) {
+    if (low.find(p) != std::string_view::npos) return false;
+  }
+  return true;
+}
+
 // Whether a name says its value is a credential: it holds a keyword as a
 // word of its own (not "author", "tokenizer"), and no word that makes the
 // value something about the credential (its URL, type, length, file...).
-bool secret_name(std::string_view name) {
+bool names_a_credential(std::string_view name, bool key_word);
+bool secret_name(std::string_view name) { return names_a_credential(name, true); }
+
+// A name whose only sign is its last word, key: said by the generic rule's
+// older words (secret, token, api_key...) or not.
+bool key_word_only(std::string_view name) { return !names_a_credential(name, false); }
+
+bool names_a_credential(std::string_view name, bool key_word) {
   std::string n(name);
   for (char& c : n) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
   for (size_t p = n.find("author"); p != std::string::npos; p = n.find("author", p + 1)) {
@@ -766,6 +843,7 @@ bool secret_name(std::string_view name) {
     if (about.find(w) != std::string::npos) return false;
   }
   if (n.ends_with("id") || n.ends_with("ids")) return false;  // credentialsId: names a stored credential
+  if (key_word && ends_in_key_word(name)) return true;
   for (std::string_view k : {"api_key", "api-key", "apikey", "secret", "token", "password", "passwd", "pwd",
                              "passphrase", "cred", "auth", "private_key", "private-key", "privatekey", "accountkey",
                              "account_key", "account-key", "storagekey", "storage_key", "storage-key", "accesskey",
@@ -1027,6 +1105,33 @@ std::span<const std::string> provider_prefixes() {
   return prefixes;
 }
 
+// The longest run of letters and digits ("123e4567-..." has 12): a token's
+// random part is one long run, a name ("db-credentials-7f8d9c") is words.
+size_t longest_alnum_run(std::string_view v) {
+  size_t best = 0, run = 0;
+  for (const char c : v) {
+    run = is_alnum(c) ? run + 1 : 0;
+    best = std::max(best, run);
+  }
+  return best;
+}
+
+// A value's characters after a credential word: a token's alphabet.
+bool key_char(char c) { return is_alnum(c) || std::string_view("+/_-=.").find(c) != std::string_view::npos; }
+
+// A key's value where only the word key says credential: one random run of
+// `run` characters or more with digits and letters (not "DOC_Vector_5_32",
+// a name of words, or "analyzedResources"), or a random UUID where `uuid`
+// says one may be a key, and not base64 of text ("ZHVtbXkgdGV4dCBk...").
+bool token_shaped(std::string_view v, size_t run, bool uuid) {
+  if (uuid_shape(v)) return uuid && !time_uuid(v);
+  // Random characters hold digits and letters ("analyzedResources" is a name).
+  const bool digit = v.find_first_of("0123456789") != std::string_view::npos;
+  const bool letter = std::ranges::any_of(v, [](char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; });
+  std::string decoded;
+  return digit && letter && longest_alnum_run(v) >= run && !(v.size() >= 16 && decode_base64_text(v, &decoded));
+}
+
 // Judges a generic value [start, end) assigned to a credential-like name.
 std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, size_t start, size_t end,
                                        bool quoted, std::string_view name) {
@@ -1073,6 +1178,17 @@ std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, 
     if (value.find(middle) != std::string_view::npos) return std::nullopt;
   }
   if (query_string(value) || host_name(value) || lower_case_path(value)) return std::nullopt;
+  // Only the word key says credential: the value must look like one, a
+  // token of a key's characters, not an identifier ("Ec2SubnetIds",
+  // "fs.s3.enableServerSideEncryption") or an ARN.
+  if (key_word_only(name)) {
+    std::string_view stem = value;  // "analyzedResources2": a name and a number
+    while (!stem.empty() && stem.back() >= '0' && stem.back() <= '9') stem.remove_suffix(1);
+    if (!token_shaped(value, 12, true) || !std::ranges::all_of(value, key_char) || type_name(stem) ||
+        camel_case_identifier(stem) || code_expression(text, value, end)) {
+      return std::nullopt;
+    }
+  }
   return Extracted{start, end, rule.severity, ""};
 }
 
@@ -1506,18 +1622,6 @@ std::optional<Extracted> kube_token(std::string_view text, size_t end) {
   return Extracted{end, stop, secret_half ? Severity::warning : Severity::high, ""};
 }
 
-constexpr std::string_view kHex = "0123456789abcdefABCDEF";
-
-bool hex_of(std::string_view v, size_t n) { return v.size() == n && v.find_first_not_of(kHex) == std::string_view::npos; }
-
-bool uuid_shape(std::string_view v) {
-  if (v.size() != 36) return false;
-  for (size_t i = 0; i < v.size(); ++i) {
-    const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
-    if (dash ? v[i] != '-' : kHex.find(v[i]) == std::string_view::npos) return false;
-  }
-  return true;
-}
 
 // Each provider's documented key shape: Heroku's API key a UUID, Twilio's
 // auth token, Algolia's and Azure OpenAI's (classic) keys 32 hex, Datadog's
@@ -1547,14 +1651,13 @@ bool provider_shape(std::string_view provider, std::string_view v) {
 // The provider named just before a match ("HEROKU_API_KEY=": heroku), the
 // nearest one if several are.
 std::string_view provider_named(std::string_view text, size_t end) {
-  static constexpr std::string_view kProviders[] = {"heroku", "twilio", "twitch",  "mailgun", "okta",     "openai",
-                                                    "cognitive", "cosmos", "datadog", "algolia", "pagerduty"};
+
   const size_t from = end > 64 ? end - 64 : 0;
   thread_local std::string buf;
   const std::string_view name = lowercase(text.substr(from, end - from), &buf);
   size_t best_at = 0;
   std::string_view best;
-  for (std::string_view p : kProviders) {
+  for (std::string_view p : kShapedProviders) {
     const size_t at = name.rfind(p);
     if (at != std::string_view::npos && (best.empty() || at > best_at)) {
       best = p;
@@ -1578,6 +1681,112 @@ std::optional<Extracted> provider_value(const Rule& rule, std::string_view text,
     return std::nullopt;
   }
   return Extracted{end, value_end, rule.severity, ""};
+}
+
+// The literal heads of every token rule, 3 characters or more, with a
+// group of literal alternatives or a small class of letters spelled out
+// ("dp.pt.", "dp.st.", "ATATT3", "ATCTT3", "r8_", "oy2", "sl.", "key-"): a
+// value after a credential word that opens with one but failed its rule is
+// that provider's token cut short or made up, not a token of unknown kind.
+void expand_heads(std::string_view pattern, std::string head, std::vector<std::string>* out) {
+  size_t i = 0;
+  auto done = [&] {
+    if (head.size() >= 3) out->push_back(head);
+  };
+  while (i < pattern.size()) {
+    const char c = pattern[i];
+    if (c == '\\' && i + 1 < pattern.size() && std::string_view(".-/_").find(pattern[i + 1]) != std::string_view::npos) {
+      head += pattern[i + 1];
+      i += 2;
+    } else if (pattern.substr(i).starts_with("(?:")) {
+      const size_t close = pattern.find(')', i);
+      if (close == std::string_view::npos || pattern.substr(i + 3, close - i - 3).find_first_of("[(\\*+?{") != std::string_view::npos) {
+        return done();
+      }
+      if (close + 1 < pattern.size() && std::string_view("?*{").find(pattern[close + 1]) != std::string_view::npos) return done();
+      std::string_view alts = pattern.substr(i + 3, close - i - 3);
+      for (size_t from = 0; from <= alts.size();) {
+        size_t bar = alts.find('|', from);
+        if (bar == std::string_view::npos) bar = alts.size();
+        expand_heads(pattern.substr(close + 1), head + std::string(alts.substr(from, bar - from)), out);
+        from = bar + 1;
+      }
+      return;
+    } else if (c == '[') {
+      const size_t close = pattern.find(']', i);
+      const std::string_view set = close == std::string_view::npos ? "" : pattern.substr(i + 1, close - i - 1);
+      const bool small = !set.empty() && set.size() <= 3 && std::ranges::all_of(set, is_alnum) &&
+                         !(close + 1 < pattern.size() && std::string_view("?*{+").find(pattern[close + 1]) != std::string_view::npos);
+      if (!small) return done();
+      for (const char alt : set) expand_heads(pattern.substr(close + 1), head + alt, out);
+      return;
+    } else if (std::string_view("\\[](){}?*+|^$.").find(c) == std::string_view::npos) {
+      head += c;
+      ++i;
+    } else {
+      if (c == '?' || c == '*' || c == '{') head.pop_back();  // the last character was optional
+      return done();
+    }
+  }
+  done();
+}
+
+std::span<const std::string> token_heads() {
+  static const std::vector<std::string> heads = [] {
+    std::vector<std::string> out;
+    for (const Rule& r : kRules) {
+      if (r.id != "generic-secret" && r.extract == Extract::token && !r.lead) expand_heads(r.pattern, "", &out);
+    }
+    return out;
+  }();
+  return heads;
+}
+
+// "weatherbitSECRET ff9cfa3a...", "client secret 7Jq...", "pushbullet Access
+// aa4a2c...": a credential word, spaces, then a token with no operator. The
+// match ends 16 characters into the value. The value must be whole (a
+// space, a quote or punctuation after it, not ':' as in "gpg: key
+// 4AA4...: public key"), token-shaped (letters and digits, one long random
+// run or a random UUID, no file name) and pass the generic rule's judgement
+// of random values.
+std::optional<Extracted> keyword_value(const Rule& rule, std::string_view text, size_t end) {
+  if (end < 16) return std::nullopt;
+  const size_t start = end - 16;
+  size_t e = end;
+  while (e < text.size() && e - start <= rule.max_len && key_char(text[e])) ++e;
+  while (e > start && text[e - 1] == '.') --e;  // the end of a sentence
+  if (e - start > rule.max_len || e - start < rule.min_len) return std::nullopt;
+  if (e < text.size() && std::string_view(" \t\r\n\"'`,;)]}>").find(text[e]) == std::string_view::npos &&
+      !(text[e] == '.' && (e + 1 == text.size() || text[e + 1] == ' ' || text[e + 1] == '\n'))) {
+    return std::nullopt;
+  }
+  const std::string_view value = text.substr(start, e - start);
+  // A UUID after "token" is as often a lock's, a page's or a request's
+  // ("--lifecycle-action-token <uuid>"): only a random run says key here.
+  if (!token_shaped(value, 16, false) || value.ends_with("NRAL")) return std::nullopt;  // NRAL: New Relic's licence
+  for (std::string_view head : token_heads()) {
+    if (value.starts_with(head)) return std::nullopt;
+  }
+  // "src/auth/token.ts", "v1.2.3": a path or a file, not a token.
+  const size_t dot = value.rfind('.');
+  if (value.find('/') != std::string_view::npos && dot != std::string_view::npos && value.size() - dot <= 5) {
+    return std::nullopt;
+  }
+  // kubeadm's --token has its own rule, which judges its shape.
+  const size_t line = text.rfind('\n', start);
+  const size_t from = line == std::string_view::npos ? 0 : line + 1;
+  if (contains_nocase(text.substr(from, start - from), "kubeadm")) return std::nullopt;
+  // The keyword (what the pattern matched before the spaces) names the value.
+  size_t kw_end = start;
+  while (kw_end > 0 && (text[kw_end - 1] == ' ' || text[kw_end - 1] == '\t')) --kw_end;
+  size_t kw_start = kw_end;
+  while (kw_start > 0 && kw_end - kw_start < 64 && name_char(text[kw_start - 1])) --kw_start;
+  // "public key AAAA...", "host key ...": a public key or an id, named so.
+  const std::string_view before = text.substr(kw_start > 16 ? kw_start - 16 : 0, kw_start > 16 ? 16 : kw_start);
+  for (std::string_view w : {"public", "host", "pub", "fingerprint", "gpg", "pgp"}) {
+    if (contains_nocase(before, w)) return std::nullopt;
+  }
+  return judge_generic(rule, text, start, e, true, "secret");
 }
 
 // Docker's config.json: "auth" is base64 of "user:password".
@@ -2012,6 +2221,7 @@ std::optional<Extracted> extract_candidate(const Rule& rule, std::string_view te
     case Extract::cli_password: return cli_password(rule, text, end);
     case Extract::kube_token: return kube_token(text, end);
     case Extract::provider_value: return provider_value(rule, text, end);
+    case Extract::near_keyword: return keyword_value(rule, text, end);
     case Extract::azure: return azure(text, start, end);
     case Extract::pem_block: {
       // The pattern ends at "PRIVATE KEY"; its BEGIN is just before.

@@ -33,6 +33,7 @@ enum class Extract : uint8_t {
   cli_password,  // the password argument of a command (-p X, --password=X, -Password X)
   kube_token,    // a Kubernetes bootstrap token (<6>.<16>) or its secret half after the match
   provider_value,  // a key of its provider's shape assigned to a name holding the provider's name
+  near_keyword,    // a token-like value after a credential word and spaces ("client secret <v>")
 };
 
 // Character sets for growing a token.
