@@ -482,6 +482,36 @@ TEST(SecretRules, HostNamesAndMixedCaseCountsAreNotGenericSecrets) {
   EXPECT_TRUE(finds("API_SECRET=a7B2x3D9e1F6q7H8", "generic-secret", "a7B2x3D9e1F6q7H8"));
 }
 
+// Prefixes their providers document without a fixed length or checksum:
+// warnings, each found whole and not when cut short.
+TEST(SecretRules, DocumentedPrefixesWithoutChecksumAreWarnings) {
+  using testing::random_chars;
+  const std::string b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const std::string lower = "abcdefghijklmnopqrstuvwxyz0123456789";
+  struct Case {
+    std::string rule, token, near_miss;
+  };
+  const Case cases[] = {
+      {"twitch-stream-key", "live_126031192_" + random_chars(30, 301), "live_126031192_" + random_chars(20, 301)},
+      {"segment-token", "sgp_" + random_chars(64, 302), "sgp_" + random_chars(50, 302)},
+      {"readme-key", "rdme_" + random_chars(70, 303, lower), "rdme_" + random_chars(30, 303, lower)},
+      {"teamwork-token", "tkn.v1_" + random_chars(68, 304, b64) + "=", "tkn.v1_" + random_chars(30, 304, b64)},
+      {"ubidots-token", "BBFF-" + random_chars(30, 305), "BBFF-" + random_chars(20, 305)},
+      {"alibaba-access-key-id", "LTAI" + random_chars(20, 306), "LTAI" + random_chars(8, 306)},
+      {"cratesio-token", "cio" + random_chars(32, 307), "cio" + random_chars(20, 307)},
+      {"posthog-key", "phx_" + random_chars(43, 308), "phx_" + random_chars(20, 308)},
+      {"notion-token", "secret_" + random_chars(43, 309), "secret_" + random_chars(30, 309)},
+      {"grafana-api-key", "eyJrIjoi" + random_chars(72, 310, b64), "eyJrIjoi" + random_chars(20, 310, b64)},
+      {"teamcity-token", "eyJ0eXAiOiAiVENWMiJ9." + random_chars(36, 311) + "." + random_chars(48, 312),
+       "eyJ0eXAiOiAiVENWMiJ9." + random_chars(30, 311)},
+  };
+  for (const Case& c : cases) {
+    EXPECT_TRUE(finds("KEY " + c.token + " end", c.rule, c.token));
+    for (const auto& h : scan("KEY " + c.token + " end")) EXPECT_NE(h.severity, Severity::high) << c.rule;
+    EXPECT_TRUE(scan("KEY " + c.near_miss + " end").empty()) << c.rule << ": " << c.near_miss;
+  }
+}
+
 // A name whose last word is key ("ticketmaster_key", "mailjetKey") names
 // a credential when its value is a random token; a key of data (a cache's,
 // a table's), an identifier or a name of words under it is none.

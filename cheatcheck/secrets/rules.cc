@@ -310,6 +310,38 @@ constexpr Rule kRules[] = {
      .description = "Langfuse secret key", .match_len = 42},
     {.id = "pinecone-key", .pattern = R"(pcsk_[A-Za-z0-9]{5}_[A-Za-z0-9]{20})", .chars = Chars::alnum, .min_len = 60,
      .max_len = 120, .description = "Pinecone API key", .match_len = 31},
+    // Prefixes their providers document, with no checksum and a length the
+    // documentation does not fix: warnings. Twitch's stream key
+    // (live_<user id>_<30>), Segment's public API token (sgp_ + 64 mixed
+    // case; Sourcegraph's sgp_ tokens are hex), ReadMe's API key (rdme_),
+    // Teamwork's (tkn.v1_), Ubidots' (BBFF-), Alibaba Cloud's AccessKey id
+    // (LTAI), crates.io's token (cio + 32), PostHog's personal API key
+    // (phx_; its phc_ project keys are public), Notion's legacy integration
+    // secret (secret_ + 43), Grafana's legacy API key (base64 of {"k":"),
+    // TeamCity's access token (base64 of {"typ": "TCV2"}).
+    {.id = "twitch-stream-key", .pattern = R"(live_[0-9]{6})", .chars = Chars::alnum_dash, .min_len = 43,
+     .max_len = 48, .severity = Severity::warning, .description = "Twitch stream key", .match_len = 11},
+    {.id = "segment-token", .pattern = R"(sgp_[A-Za-z0-9]{64})", .severity = Severity::warning,
+     .description = "Segment public API token", .match_len = 68},
+    {.id = "readme-key", .pattern = R"(rdme_[a-z0-9]{20})", .chars = Chars::alnum, .min_len = 60, .max_len = 90,
+     .severity = Severity::warning, .description = "ReadMe API key", .match_len = 25},
+    {.id = "teamwork-token", .pattern = R"(tkn\.v1_[A-Za-z0-9+/]{20})", .chars = Chars::pct_b64, .min_len = 50,
+     .max_len = 120, .severity = Severity::warning, .description = "Teamwork API token", .match_len = 27},
+    {.id = "ubidots-token", .pattern = R"(BBFF-[A-Za-z0-9]{30})", .severity = Severity::warning,
+     .description = "Ubidots token", .match_len = 35},
+    {.id = "alibaba-access-key-id", .pattern = R"(LTAI[A-Za-z0-9]{12})", .chars = Chars::alnum, .min_len = 16,
+     .max_len = 30, .severity = Severity::warning, .description = "Alibaba Cloud AccessKey ID", .match_len = 16},
+    {.id = "cratesio-token", .pattern = R"(cio[A-Za-z0-9]{32})", .severity = Severity::warning,
+     .description = "crates.io API token", .match_len = 35},
+    {.id = "posthog-key", .pattern = R"(phx_[A-Za-z0-9_]{20})", .chars = Chars::alnum_dash, .min_len = 40,
+     .max_len = 80, .severity = Severity::warning, .description = "PostHog personal API key", .match_len = 24},
+    {.id = "notion-token", .pattern = R"(secret_[A-Za-z0-9]{43})", .severity = Severity::warning,
+     .description = "Notion integration secret (legacy)", .match_len = 50},
+    {.id = "grafana-api-key", .pattern = R"(eyJrIjoi[A-Za-z0-9+/]{20})", .chars = Chars::b64, .min_len = 50,
+     .max_len = 200, .severity = Severity::warning, .description = "Grafana API key (legacy)", .match_len = 28},
+    {.id = "teamcity-token", .pattern = R"(eyJ0eXAiOiAiVENWMiJ9\.[A-Za-z0-9_\-]{20})", .chars = Chars::alnum_dash_dot,
+     .min_len = 60, .max_len = 200, .severity = Severity::warning, .description = "TeamCity access token",
+     .match_len = 41},
     // A shared access signature: the HMAC that grants what the URL names.
     {.id = "azure-sas-signature", .pattern = R"([?&]sig=)", .extract = Extract::value, .chars = Chars::pct_b64,
      .min_len = 40, .max_len = 100, .severity = Severity::warning, .left_boundary = false,
@@ -678,6 +710,13 @@ bool layout_ok(std::string_view id, std::string_view token) {
     if (slash == std::string_view::npos) return false;
     const std::string_view secret = token.substr(slash + 1, token.find('/', slash + 1) - slash - 1);  // then /slack, /github
     return secret.size() >= 60 && std::ranges::all_of(secret, [](char c) { return is_alnum(c) || c == '-' || c == '_'; });
+  }
+  // live_<user id>_<30 letters and digits>
+  if (id == "twitch-stream-key") {
+    const size_t cut = token.rfind('_');
+    return cut != std::string_view::npos && token.size() - cut - 1 == 30 &&
+           token.substr(5, cut - 5).find_first_not_of("0123456789") == std::string_view::npos &&
+           std::ranges::all_of(token.substr(cut + 1), is_alnum);
   }
   // Azure DevOps' annotated PATs (AZDO at 76) have their own rule.
   if (id == "azure-annotated-key") return token.substr(76, 4) != "AZDO";
