@@ -543,7 +543,11 @@ TEST(SecretRules, TokensAfterACredentialWordAndSpaces) {
   EXPECT_TRUE(finds("pushbullet Access token aa4a2cH7QOxs40mhF7wFufa4uH3Pn3tLQ0\n", "generic-secret",
                     "aa4a2cH7QOxs40mhF7wFufa4uH3Pn3tLQ0"));
   EXPECT_TRUE(finds("boxKEY " + token, "generic-secret", token));
-  EXPECT_TRUE(scan("KEY " + token).empty());                            // key needs a word of its own
+  EXPECT_TRUE(finds("nimble key " + token, "generic-secret", token));
+  EXPECT_TRUE(finds("pandadoc PRIVATE " + token, "generic-secret", token));
+  EXPECT_TRUE(finds("scrapeowl ACCESS " + token, "generic-secret", token));
+  EXPECT_TRUE(scan("KEY " + token).empty());                            // key needs a word before it
+  EXPECT_TRUE(scan("access denied for " + token).empty());
   EXPECT_TRUE(scan("gpg: key " + token.substr(0, 16) + ": public key imported").empty());
   EXPECT_TRUE(scan("ssh host key " + token + " ok").empty());
   EXPECT_TRUE(scan("the token src/auth/refreshToken.ts").empty());

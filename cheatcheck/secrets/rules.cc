@@ -534,13 +534,14 @@ constexpr Rule kRules[] = {
      .extract = Extract::value, .chars = Chars::value, .min_len = 8, .max_len = 64, .severity = Severity::warning,
      .caseless = true, .left_boundary = false, .description = "password assignment"},
     // A credential word, spaces, then a token ("client secret <v>",
-    // "weatherbitSECRET <v>", "boxKEY <v>"; key only after a word of its
-    // own: "KEY <v>" alone is the tests' way to write any token):
+    // "weatherbitSECRET <v>", "boxKEY <v>", "nimble key <v>", "pandadoc
+    // PRIVATE <v>", "scrapeowl ACCESS <v>"; key only after a word that says
+    // whose: "KEY <v>" alone is the tests' way to write any token):
     // the value's first 16 characters are part of the pattern so that
     // prose ("the token is") never becomes a candidate. Judged by
     // keyword_value: random, token-shaped, whole; a warning.
     {.id = "generic-secret",
-     .pattern = R"((?:secret|token|[a-z0-9][_\-]?key|api[ _\-]?key|passw(?:or)?d|pwd|credentials?)[ \t]+(?:(?:key|token|secret|access|private)[ \t]+)?[A-Za-z0-9][A-Za-z0-9+/_\-=.]{15})",
+     .pattern = R"((?:secret|token|[a-z0-9][ _\-]?key|passw(?:or)?d|pwd|credentials?|access|private)[ \t]+(?:(?:key|token|secret|access|private|code)[ \t]+)?[A-Za-z0-9][A-Za-z0-9+/_\-=.]{15})",
      .extract = Extract::near_keyword, .chars = Chars::none, .min_len = 16, .max_len = 128,
      .severity = Severity::warning, .caseless = true, .left_boundary = false,
      .description = "token-shaped value after a credential word"},
