@@ -536,12 +536,13 @@ constexpr Rule kRules[] = {
     // A credential word, spaces, then a token ("client secret <v>",
     // "weatherbitSECRET <v>", "boxKEY <v>", "nimble key <v>", "pandadoc
     // PRIVATE <v>", "scrapeowl ACCESS <v>"; key only after a word that says
-    // whose: "KEY <v>" alone is the tests' way to write any token):
+    // whose: "KEY <v>" alone is the tests' way to write any token; not
+    // "password <v>", which .netrc writes and netrc-password judges):
     // the value's first 16 characters are part of the pattern so that
     // prose ("the token is") never becomes a candidate. Judged by
     // keyword_value: random, token-shaped, whole; a warning.
     {.id = "generic-secret",
-     .pattern = R"((?:secret|token|[a-z0-9][ _\-]?key|passw(?:or)?d|pwd|credentials?|access|private)[ \t]+(?:(?:key|token|secret|access|private|code)[ \t]+)?[A-Za-z0-9][A-Za-z0-9+/_\-=.]{15})",
+     .pattern = R"((?:secret|token|[a-z0-9][ _\-]?key|credentials?|access|private)[ \t]+(?:(?:key|token|secret|access|private|code)[ \t]+)?[A-Za-z0-9][A-Za-z0-9+/_\-=.]{15})",
      .extract = Extract::near_keyword, .chars = Chars::none, .min_len = 16, .max_len = 128,
      .severity = Severity::warning, .caseless = true, .left_boundary = false,
      .description = "token-shaped value after a credential word"},
