@@ -523,6 +523,11 @@ TEST(SecretRules, NamesEndingInKeyHoldRandomTokens) {
   EXPECT_TRUE(finds("{\"zerobounceKEY\": \"" + key + "\"}", "generic-secret", key, "json"));
   EXPECT_TRUE(scan("cache_key = \"" + key + "\"").empty());
   EXPECT_TRUE(scan("partitionKey: \"" + key + "\"").empty());
+  EXPECT_TRUE(scan("primaryKey=" + key).empty());
+  EXPECT_TRUE(scan("s3BucketKey=" + key).empty());
+  EXPECT_TRUE(scan("PRIMARY_KEY=" + key).empty());
+  EXPECT_TRUE(finds("bitbucket_key=" + key, "generic-secret", key));  // bucket is part of the name's word
+  EXPECT_TRUE(finds("azure_search_key = " + key, "generic-secret", key));
   EXPECT_TRUE(scan("schemaKey = 'DOC_Vector_5_32'").empty());
   EXPECT_TRUE(scan("\"result_key\": \"analyzedResources2\"").empty());
   EXPECT_TRUE(scan("ANY_KEY = ZHVtbXkgdGV4dCBkYXRhIGRhdGEgZGF0YQ==").empty());  // base64 of text

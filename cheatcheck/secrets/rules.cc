@@ -839,15 +839,30 @@ bool ends_in_key_word(std::string_view name) {
   if (!word) return false;
   thread_local std::string buf;
   const std::string_view low = lowercase(head, &buf);
-  static constexpr std::string_view kDataKeys[] = {
-      "cache", "primary", "foreign", "sort", "partition", "idempot", "dedup", "routing", "object", "lock", "row",
-      "map", "lookup", "index", "group", "shard", "unique", "composite", "hot", "short", "site", "publish", "anon",
-      "pub", "host", "gpg", "pgp", "ssh", "message", "msg", "label", "i18n", "transl", "bucket", "s3", "query",
-      "search", "sign_in", "dict", "hash", "react", "list", "item", "node", "entry", "state", "store", "event",
-      "column", "table", "redis", "memo", "prop", "local", "session", "storage_", "press", "keyboard", "shortcut"};
-  for (auto w : kDataKeys) {
+  // Anywhere in the name: a public, an SSH or GPG key, a cache's.
+  static constexpr std::string_view kAnywhere[] = {"public", "publish", "gpg", "pgp", "ssh", "cache", "idempot",
+                                                   "dedup", "partition", "i18n", "transl"};
+  for (auto w : kAnywhere) {
     if (low.find(w) != std::string_view::npos) return false;
   }
+  // The word just before key ("s3BucketKey": bucket, not "bitbucket_key").
+  size_t word_end = head.size();
+  while (word_end > 0 && !is_alnum(head[word_end - 1])) --word_end;
+  size_t word_start = word_end;
+  while (word_start > 0 && is_alnum(head[word_start - 1])) {
+    --word_start;
+    const char c = head[word_start], prev = word_start > 0 ? head[word_start - 1] : ' ';
+    if (c >= 'A' && c <= 'Z' && ((prev >= 'a' && prev <= 'z') || (prev >= '0' && prev <= '9'))) break;  // camelCase
+  }
+  const std::string_view last_word = low.substr(word_start, word_end - word_start);
+  static constexpr std::string_view kDataKeys[] = {
+      "primary", "foreign", "sort", "routing", "object", "lock", "row", "map", "lookup", "index", "group", "shard",
+      "unique", "composite", "hot", "short", "site", "anon", "pub", "host", "message", "msg", "label", "bucket",
+      "s3", "query", "dict", "hash", "react", "list", "item", "node", "entry", "state", "store", "event", "column",
+      "table", "redis", "memo", "prop", "local", "session", "storage", "press", "keyboard", "shortcut", "field",
+      "sign", "range", "sequence", "parent", "child", "natural", "surrogate", "cluster", "dest",
+      "source", "src", "result", "output", "input", "data", "config", "setting", "env", "i18n"};
+  if (std::ranges::find(kDataKeys, last_word) != std::end(kDataKeys)) return false;
   // HEROKU_KEY, TWILIO_KEY: keys of the providers provider-key knows are
   // found only in their provider's shape.
   for (auto p : kShapedProviders) {
