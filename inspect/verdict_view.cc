@@ -20,9 +20,12 @@ std::string key_text(const VerifyReport& r) {
 
 std::string attested_text(const VerifyReport& r) {
   if (r.attested_through_seq < 0) return "nothing attested";
-  if (r.unattested_records == 0) return "all " + std::to_string(r.records) + " records attested" + supplied_key_scope(r);
-  return "attested through seq " + std::to_string(r.attested_through_seq) + supplied_key_scope(r) + " (" +
-         std::to_string(r.unattested_records) + " of " + std::to_string(r.records) + " records not)";
+  // Where pinned keys stop and supplied ones go on; "supplied only" is
+  // already the banner's DEV KEY.
+  const std::string scope = r.pinned_attested_through_seq >= 0 ? supplied_key_scope(r) : "";
+  if (r.unattested_records == 0) return "all " + std::to_string(r.records) + " records attested" + scope;
+  return "attested through seq " + std::to_string(r.attested_through_seq) + scope + " (" + std::to_string(r.unattested_records) +
+         " of " + std::to_string(r.records) + " records not)";
 }
 
 Color verdict_color(const VerifyReport& r) {
