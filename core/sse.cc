@@ -70,6 +70,7 @@ struct Block {
   RebuiltToolCall call;
   std::string start_input;  // an input given whole at the block's start
   int64_t summary_index = -1;
+  std::vector<size_t> part_starts;  // RebuiltBlock::part_starts
 };
 
 bool is_empty_object(simdjson::dom::element e) {
@@ -215,6 +216,7 @@ class Rebuilder {
         out.text = std::move(b.text);
       } else {
         out.text = std::move(b.text);
+        if (b.kind == RebuiltBlock::Kind::reasoning) out.part_starts = std::move(b.part_starts);
       }
       out_.blocks.push_back(std::move(out));
     }
@@ -343,7 +345,10 @@ class Rebuilder {
       Block& b = block(index);
       b.kind = RebuiltBlock::Kind::reasoning;
       const int64_t part = get_int(e, "summary_index");
-      if (part != b.summary_index && !b.text.empty()) join(b, Strand::text, "\n\n", "");
+      if (part != b.summary_index && !b.text.empty()) {
+        join(b, Strand::text, "\n\n", "");
+        b.part_starts.push_back(b.text.size());
+      }
       b.summary_index = part;
       join(b, Strand::text, get_str(e, "delta"), "/delta");
     } else if (type == "response.function_call_arguments.delta" || type == "response.custom_tool_call_input.delta" ||
@@ -368,7 +373,7 @@ class Rebuilder {
     }
     if (kind == "reasoning") {
       b.kind = RebuiltBlock::Kind::reasoning;
-      if (done && b.text.empty()) b.text = item_text(child(it, "summary"), "text");
+      if (done && b.text.empty()) b.text = item_text(child(it, "summary"), "text", &b.part_starts);
       return;
     }
     if (kind.ends_with("_output")) {
@@ -395,14 +400,19 @@ class Rebuilder {
   }
 
   // The text parts of an item's content or summary, joined by blank lines.
-  static std::string item_text(std::optional<simdjson::dom::element> parts, std::string_view key) {
+  // `starts`, when given, gets where each part after the first starts.
+  static std::string item_text(std::optional<simdjson::dom::element> parts, std::string_view key,
+                               std::vector<size_t>* starts = nullptr) {
     std::string out;
     simdjson::dom::array a;
     if (!parts || parts->get(a)) return out;
     for (auto p : a) {
       const std::string t = get_str(p, key);
       if (t.empty()) continue;
-      if (!out.empty()) out += "\n\n";
+      if (!out.empty()) {
+        out += "\n\n";
+        if (starts) starts->push_back(out.size());
+      }
       out += t;
     }
     return out;
@@ -494,6 +504,20 @@ class Rebuilder {
 };
 
 }  // namespace
+
+std::vector<std::string_view> RebuiltBlock::summary_parts() const {
+  std::vector<std::string_view> out;
+  const std::string_view all = text;
+  size_t from = 0;
+  for (const size_t start : part_starts) {
+    // Each start follows the blank line that ends the part before it.
+    if (start < from + 2 || start > all.size()) continue;
+    out.push_back(all.substr(from, start - 2 - from));
+    from = start;
+  }
+  out.push_back(all.substr(from));
+  return out;
+}
 
 bool looks_like_sse(std::string_view body) {
   return body.starts_with("event:") || body.starts_with("data:") || body.starts_with(":") ||

@@ -44,6 +44,13 @@ struct RebuiltBlock {
   std::string type;  // the provider's own name for it
   std::string text;  // text, thinking, reasoning summary; a tool_result's call id
   int64_t call = -1;  // index into tool_calls for Kind::tool_call
+  // A reasoning summary of several parts is `text` joined by blank lines;
+  // where each part after the first starts in it. Codex logs one
+  // agent_reasoning event per part, and nothing else when the turn is cut.
+  std::vector<size_t> part_starts = {};
+
+  // Each summary part's text (the whole text when it has one part).
+  std::vector<std::string_view> summary_parts() const;
 };
 
 struct RebuiltAnswer {

@@ -642,6 +642,50 @@ TEST(WrappedLogs, AnAnswerInterruptedMidStreamIsNotAWarning) {
   }
 }
 
+// Codex 0.40 logs an agent_reasoning event per reasoning-summary part as
+// the model streams it; when the user interrupts the turn (turn_aborted)
+// no reasoning item is logged. The recorder holds that stream cut short,
+// its summary parts joined: each event matches one part, and an event
+// changed in the log matches none.
+std::string codex_aborted_turn_log() {
+  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
+    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.40.0"})");
+  log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
+  log += line("01.000", "response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Fix it"}]})");
+  log += line("01.000", "event_msg", R"({"type":"user_message","message":"Fix it","images":[]})");
+  log += line("02.000", "event_msg", R"({"type":"agent_reasoning","text":"**Reading the parser**\n\nIt is short."})");
+  log += line("02.100", "event_msg", R"({"type":"agent_reasoning","text":"**Planning the fix**"})");
+  log += line("02.200", "event_msg", R"({"type":"token_count","info":null})");
+  log += line("03.000", "event_msg", R"({"type":"turn_aborted","reason":"interrupted"})");
+  log += line("04.000", "response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Just explain"}]})");
+  log += line("04.000", "event_msg", R"({"type":"user_message","message":"Just explain","images":[]})");
+  log += line("04.100", "turn_context", R"({"model":"gpt-5-codex"})");
+  log += line("05.000", "event_msg", R"({"type":"agent_reasoning","text":"**Explaining**"})");
+  log += line("05.100", "event_msg", R"({"type":"agent_message","message":"It reads lines."})");
+  log += line("05.200", "response_item", R"({"type":"reasoning","summary":[{"type":"summary_text","text":"**Explaining**"}],"encrypted_content":"gAAA"})");
+  log += line("05.200", "response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"It reads lines."}]})");
+  return log;
+}
+
+TEST(WrappedLogs, ReasoningEventsOfAnAbortedCodexTurnArePartsOfItsCutStream) {
+  const std::string log = codex_aborted_turn_log();
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    const Wrapped clean = wrap_text_and_check(log, "rollout.jsonl", order, LogEdit::none);
+    EXPECT_VERDICT(clean.report.verify, Verdict::verified);
+    expect_clean(clean.report);
+    EXPECT_TRUE(has_finding(clean.report, "GC04", Severity::info, "cut short")) << describe(clean.report);
+    // Target 1: the second agent_reasoning event (a part of the cut stream).
+    const Wrapped edited = wrap_text_and_check(log, "rollout.jsonl", order, LogEdit::change_reasoning,
+                                               fixtures::WireForm::same, 1);
+    ASSERT_TRUE(edited.result.edited);
+    EXPECT_NE(edited.result.edit_note.find("agent_reasoning"), std::string::npos) << edited.result.edit_note;
+    EXPECT_TRUE(has_finding(edited.report, "GC04", Severity::high, "agent_reasoning")) << describe(edited.report);
+  }
+}
+
 // Claude Code writes a session's history again when it is resumed: a new
 // file that copies the conversation with a new sessionId (--resume,
 // --continue), or the history appended to the same file (1.0.67 with

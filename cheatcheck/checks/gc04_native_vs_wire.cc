@@ -596,6 +596,7 @@ class Gc04 final : public Check {
         w.has_thinking = true;
       } else if (b.kind == RebuiltBlock::Kind::reasoning && !b.text.empty() && wire_reasoning_.size() < kMaxTracked) {
         wire_reasoning_.insert(sha256(b.text));
+        streamed_reasoning_parts(b);
         if (redacted_here(b.text) && kept_bytes_ + b.text.size() <= kMaxKeptBytes) {
           kept_bytes_ += b.text.size();
           redacted_reasoning_.emplace_back(b.text);
@@ -604,6 +605,21 @@ class Gc04 final : public Check {
     }
     w.thinking = sha256(thinking);
     if (w.has_thinking) w.redacted_thinking = keep_redacted_answer(thinking, seq);
+  }
+
+  // Each part of a reasoning summary streamed in several: Codex logs an
+  // agent_reasoning event per part, and when the user cuts the turn short
+  // no reasoning item holds them together.
+  void streamed_reasoning_parts(const RebuiltBlock& b) {
+    if (b.part_starts.empty()) return;
+    for (const std::string_view part : b.summary_parts()) {
+      if (wire_reasoning_parts_.size() >= kMaxTracked) return;
+      if (!part.empty()) wire_reasoning_parts_.insert(sha256(part));
+      if (redacted_here(part) && kept_bytes_ + part.size() <= kMaxKeptBytes) {
+        kept_bytes_ += part.size();
+        redacted_reasoning_.emplace_back(part);
+      }
+    }
   }
 
   // A wire record's (conn, exchange): a request and its response share it.
@@ -1253,7 +1269,9 @@ class Gc04 final : public Check {
                "codex-reasoning-unmatched:" + to_hex(l.joined));
     }
     for (const LoggedAnswer& e : event_reasoning_) {
-      if (parts.contains(e.digest) || wire_reasoning_.contains(e.digest)) continue;
+      if (parts.contains(e.digest) || wire_reasoning_.contains(e.digest) || wire_reasoning_parts_.contains(e.digest)) {
+        continue;
+      }
       const RedactedMatch match = e.text ? comparer_.first_match(redacted_reasoning_, *e.text).first : RedactedMatch::no;
       if (match != RedactedMatch::no) {
         (match == RedactedMatch::yes ? redacted_texts_ : uncompared_).add(e.seq);
@@ -1981,6 +1999,7 @@ class Gc04 final : public Check {
   static constexpr uint64_t kMaxKeptUserBytes = 8ull << 20;
   std::vector<std::pair<uint64_t, Digest>> wire_items_;  // Codex: finished answers' message items (seq, text)
   absl::flat_hash_set<Digest> wire_reasoning_;     // Codex reasoning texts streamed
+  absl::flat_hash_set<Digest> wire_reasoning_parts_;  // their summary parts, when several
   std::vector<std::string> redacted_reasoning_;    // those stored redacted
   std::vector<LoggedReasoning> logged_reasoning_;
   std::vector<LoggedAnswer> event_reasoning_;      // agent_reasoning events
