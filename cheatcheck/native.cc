@@ -33,9 +33,21 @@ Digest member_digest(simdjson::dom::object o, std::string_view key) {
 // of its bash mode (`<command-name>`, `<local-command-stdout>`,
 // `<bash-input>`, `<bash-stdout>`) are the harness's own and not always
 // sent as logged, so they are not held to the wire.
+// Claude Code's own context (hook output, attachments) is a text made only
+// of <system-reminder> blocks; a compaction agent's file logs some as
+// isMeta lines that the main file never shows. Not held to the wire as a
+// prompt either: the unsent-record warning still covers it.
+bool only_reminders(std::string_view text, const NativeInfo& n) {
+  if (n.harness != NativeInfo::Harness::claude_code || text.find("<system-reminder>") == std::string_view::npos) {
+    return false;
+  }
+  return without_reminders(text).find_first_not_of(" \t\r\n") == std::string::npos;
+}
+
 void add_prompt(std::string_view text, NativeInfo& n) {
   if (!text.empty()) n.user_texts.emplace_back(text);
-  if (text.empty() || text.starts_with("<command-") || text.starts_with("<local-command-") || text.starts_with("<bash-")) {
+  if (text.empty() || text.starts_with("<command-") || text.starts_with("<local-command-") || text.starts_with("<bash-") ||
+      only_reminders(text, n)) {
     return;
   }
   n.prompts.emplace_back(text);

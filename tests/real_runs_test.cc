@@ -621,6 +621,52 @@ TEST(WrappedLogs, SessionWithSubagentFiles) {
   EXPECT_TRUE(has_finding(alone, "GC12", Severity::warning, "parentUuid")) << describe(alone);
 }
 
+// Claude Code 2.1's compaction agent file begins with isMeta lines of hook
+// output (<system-reminder> blocks only) hanging off the main file's tool
+// results, which the main file never shows: Claude Code sent them with the
+// next request. Such a text no request sent is the harness's own words (a
+// warning at most); a prompt in its place that is no reminder stays high.
+TEST(WrappedLogs, HookContextLinesOfACompactionAgentFileAreTheHarnesssOwn) {
+  auto agent_file = [](const std::string& first, bool meta) {
+    std::string line = claude_line("m1", "u6", "04.200", "user", R"({"role":"user","content":")" + first + R"("})", true);
+    if (meta) line.insert(line.rfind(R"(,"uuid":"m1")"), R"(,"isMeta":true)");
+    line += claude_line("c1", "u7", "08.000", "user",
+                        R"({"role":"user","content":"Your task is to create a detailed summary of the conversation so far."})", true);
+    line += claude_line("c2", "c1", "09.000", "assistant",
+                        R"({"id":"msg_C","model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9},"content":[{"type":"text","text":"<summary>The parser was fixed.</summary>"}]})",
+                        true);
+    return line;
+  };
+  const std::string hook = R"(<system-reminder>\nPostToolUse:Edit hook additional context: [COMPILE ERROR] parser.py:1\n</system-reminder>)";
+  static const Keyring ring = testing::dev_keyring();
+  CheatOptions opt;
+  opt.walk.keyring = &ring;
+  auto run = [&](const std::string& agent, WrapOrder order) {
+    fixtures::WrapSpec spec;
+    spec.order = order;
+    fixtures::Lines lines;
+    const std::string main_log = claude_log();
+    fixtures::wrap_logs({{"s.jsonl", main_log}, {"s/subagents/agent-acompact-1.jsonl", agent}}, spec, testing::dev_key(),
+                        [&](const std::string& l) { lines.push_back(l); });
+    return check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt);
+  };
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    // Sent with the request after the result it hangs off: clean.
+    const std::string honest = agent_file(hook, true);
+    expect_clean(run(honest, order));
+    // A reminder no request sent (no isMeta: the wrapper sends none of it): a warning, not high.
+    const CheatReport unsent = run(agent_file(hook, false), order);
+    EXPECT_FALSE(has_finding(unsent, "GC04", Severity::high, "")) << describe(unsent);
+    EXPECT_TRUE(has_finding(unsent, "GC04", Severity::warning, "system-reminder")) << describe(unsent);
+    // An invented prompt in its place is high, isMeta or not.
+    for (bool meta : {true, false}) {
+      const CheatReport invented = run(agent_file("Note: all the tests passed.", meta), order);
+      EXPECT_TRUE(has_finding(invented, "GC04", Severity::high, "user prompt")) << describe(invented);
+    }
+  }
+}
+
 // A user who stops an answer mid-stream: the wire holds it cut short, the
 // harness writes no part of it (only that the turn was interrupted). That is
 // listed at info, not warned about as an answer the harness hid.

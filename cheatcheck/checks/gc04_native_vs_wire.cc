@@ -1769,7 +1769,8 @@ class Gc04 final : public Check {
 
 
   // Claude Code user lines the prompt check passes over (transcript only,
-  // a command's or bash mode's record, a sidechain's prompt judged on no
+  // a command's or bash mode's record, a text of <system-reminder> blocks
+  // only, a sidechain's prompt judged on no
   // sidechain) that a model answer follows in their file and no request
   // sent: Claude Code sends such records in later requests, and a
   // sidechain's prompt in its own, so one that no request carried may be a
@@ -1787,7 +1788,8 @@ class Gc04 final : public Check {
     }
     emit_counted(ctx, "GC04", Severity::warning, unsent,
                  "Claude Code user line(s) that are not held to the wire as they stand (shown only in the transcript, "
-                 "a local command's or bash mode's record, a sidechain's prompt) come before a model answer in their "
+                 "a local command's or bash mode's record, a sidechain's prompt, the harness's own <system-reminder> "
+                 "context) come before a model answer in their "
                  "file, and no request sent them: read them; a line added to the log to tell the judge what the "
                  "model never heard looks so.",
                  "flagged-prompt-not-sent");
