@@ -57,6 +57,18 @@ void add_copy(ProviderCopy::Kind kind, simdjson::dom::element value, NativeInfo&
   n.provider_copies.push_back({kind, copy_digest(kind, value), simdjson::minify(value)});
 }
 
+}  // namespace
+
+int8_t error_flag(simdjson::dom::object block) {
+  simdjson::dom::element v;
+  if (block.at_key("is_error").get(v) || v.is_null()) return kErrorFalse;
+  bool flag = false;
+  if (v.get(flag)) return kErrorOther;
+  return flag ? kErrorTrue : kErrorFalse;
+}
+
+namespace {
+
 // Text, tool calls and tool results of a message's content (Anthropic
 // blocks or Responses output items' content).
 void read_content(simdjson::dom::object message, std::string_view text_type, NativeInfo& n) {
@@ -101,6 +113,7 @@ void read_content(simdjson::dom::object message, std::string_view text_type, Nat
       n.results.push_back(str(b, "tool_use_id"));
       simdjson::dom::element c;
       n.result_texts.push_back(b.at_key("content").get(c) ? std::string() : content_text(c));
+      n.result_errors.push_back(error_flag(b));
     }
     std::string_view said;
     if (n.user && (t == "text" || t == "input_text") && json::string(b, "text", &said) == json::Get::ok) add_prompt(said, n);
@@ -340,6 +353,7 @@ bool read_codex_item(simdjson::dom::object item, NativeInfo& n, StrictJsonParser
     n.results.push_back(str(item, "call_id"));
     simdjson::dom::element output;
     n.result_texts.push_back(item.at_key("output").get(output) ? std::string() : content_text(output));
+    n.result_errors.push_back(kErrorUnknown);
     return true;
   }
   if (type == "web_search_call") {

@@ -84,6 +84,10 @@ struct EventOutput {
   bool certain = false;
 };
 
+// A tool_result's is_error as compared: absent or false, true, or a value
+// of another type (which no harness writes).
+inline constexpr int8_t kErrorUnknown = -1, kErrorFalse = 0, kErrorTrue = 1, kErrorOther = 2;
+
 struct NativeInfo {
   enum class Harness { claude_code, codex, other };
   Harness harness = Harness::other;
@@ -127,6 +131,9 @@ struct NativeInfo {
   std::vector<NativeCall> calls;     // tool calls the model made, as logged
   std::vector<std::string> results;  // ids of the calls whose results this line logs
   std::vector<std::string> result_texts;  // each result's content as text (content_text), in that order
+  // Each result's is_error (Anthropic tool_result: kErrorFalse when absent),
+  // in that order; kErrorUnknown where the format has none (Codex).
+  std::vector<int8_t> result_errors;
   // Claude Code: the texts of the structured copy (toolUseResult) of the
   // line's result, when the line logs exactly one.
   std::vector<ResultCopy> result_copies;
@@ -185,6 +192,9 @@ std::vector<std::string> action_strings(simdjson::dom::object action);
 // followed by " ..." (or all of them joined by ", "), "'pattern' in url"
 // and "'pattern'".
 std::vector<std::string> search_details(simdjson::dom::object action);
+
+// An Anthropic tool_result block's is_error (kErrorFalse when absent or null).
+int8_t error_flag(simdjson::dom::object block);
 
 // Reads a native record's body. `parser` is reused between calls;
 // `input_parser` reads a call's arguments (JSON in a string) while the

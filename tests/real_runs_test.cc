@@ -146,7 +146,8 @@ INSTANTIATE_TEST_SUITE_P(Edits, RealRunEdits,
                                            LogEdit::change_event_answer, LogEdit::change_tool_use_result,
                                            LogEdit::hide_prompt, LogEdit::drop_answer_text, LogEdit::change_reasoning,
                                            LogEdit::relabel_synthetic, LogEdit::drop_assistant_lines,
-                                           LogEdit::change_developer_message, LogEdit::change_model),
+                                           LogEdit::change_developer_message, LogEdit::change_model,
+                                           LogEdit::flip_result_error, LogEdit::add_tool_result),
                          [](const auto& edit_case) {
                            std::string n = fixtures::log_edit_names()[static_cast<size_t>(edit_case.param) - 1];
                            std::replace(n.begin(), n.end(), '-', '_');
@@ -292,7 +293,8 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
         const bool claude_edit = edit == LogEdit::change_tool_use_result || edit == LogEdit::hide_prompt ||
                                  edit == LogEdit::relabel_synthetic || edit == LogEdit::answer_as_title ||
                                  edit == LogEdit::change_server_tool_result || edit == LogEdit::change_model ||
-                                 edit == LogEdit::change_citation || edit == LogEdit::change_redacted_thinking;
+                                 edit == LogEdit::change_citation || edit == LogEdit::change_redacted_thinking ||
+                                 edit == LogEdit::flip_result_error;
         if ((event_edit && name != "rollout.jsonl") || (claude_edit && name != "claude.jsonl") ||
             (edit == LogEdit::remove_prompt && name == "claude.jsonl")) {
           EXPECT_FALSE(w.result.edited);
@@ -685,6 +687,39 @@ TEST(WrappedLogs, AnAnswerInterruptedMidStreamIsNotAWarning) {
     EXPECT_VERDICT(r.verify, Verdict::verified);
     expect_clean(r);
     EXPECT_TRUE(has_finding(r, "GC04", Severity::info, "cut short")) << describe(r);
+  }
+}
+
+// A tool result is held to what was sent in its text and in whether the
+// tool failed (is_error, absent meaning false), and so is every result the
+// log shows for a call: a second one the model never saw ("All 42 tests
+// passed." after the failure) rewrites what the tool returned.
+TEST(WrappedLogs, EveryLoggedResultAndItsErrorFlagAreHeldToTheWire) {
+  std::string log = claude_log();
+  const std::string failed = R"("tool_use_id":"toolu_1","content":"parser.py")";
+  ASSERT_NE(log.find(failed), std::string::npos);
+  log.replace(log.find(failed), failed.size(), failed + R"(,"is_error":true)");
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    const Wrapped clean = wrap_text_and_check(log, "claude.jsonl", order, LogEdit::none);
+    EXPECT_VERDICT(clean.report.verify, Verdict::verified);
+    expect_clean(clean.report);
+    // Target 0: the failed result (true -> false); target 1: another (absent -> true).
+    for (size_t target : {0, 1}) {
+      const Wrapped flipped = wrap_text_and_check(log, "claude.jsonl", order, LogEdit::flip_result_error,
+                                                  fixtures::WireForm::same, target);
+      ASSERT_TRUE(flipped.result.edited);
+      EXPECT_TRUE(has_finding(flipped.report, "GC04", Severity::high, "is_error")) << flipped.result.edit_note << "\n"
+                                                                                     << describe(flipped.report);
+    }
+    for (const auto& [name, text] : std::vector<std::pair<std::string, std::string>>{
+             {"claude.jsonl", log}, {"rollout.jsonl", codex_log(false)}, {"legacy.jsonl", codex_log(true)}}) {
+      const Wrapped added = wrap_text_and_check(text, name, order, LogEdit::add_tool_result);
+      ASSERT_TRUE(added.result.edited) << name;
+      EXPECT_VERDICT(added.report.verify, Verdict::verified);
+      EXPECT_TRUE(has_finding(added.report, "GC04", Severity::high, "tool result the harness logged differs"))
+          << name << ": " << added.result.edit_note << "\n" << describe(added.report);
+    }
   }
 }
 

@@ -125,6 +125,7 @@ struct SentResult {
   std::vector<Digest> unreminded;  // loose digests of forms with Claude Code's reminders taken out
   std::vector<std::string> kept_forms;  // the forms that look cut down or hold redaction markers
   bool cut_dropped = false;  // such a form was not kept (kMaxKeptBytes)
+  uint8_t errors = 0;        // bit 1 << flag for each is_error flag (kErrorFalse...) sent with it
 };
 
 struct LoggedResult {
@@ -134,6 +135,14 @@ struct LoggedResult {
   std::optional<Excerpt> ends;  // absent past kMaxKeptBytes
   bool made = false;            // said and unreminded are made (not waiting in Gc04::pending_)
   bool sent_as_logged = false;  // a form sent is its text byte for byte: nothing else is compared
+  int8_t error = kErrorUnknown;  // its is_error (NativeInfo::result_errors)
+};
+
+// A further result logged for a call that has one (a harness logs one per
+// call): judged as the first is, its digests made when it is read.
+struct ExtraResult {
+  Identity key{};
+  LoggedResult logged;
 };
 
 struct LoggedPrompt {
@@ -687,15 +696,17 @@ class Gc04 final : public Check {
     for (auto block : content) {
       simdjson::dom::object b;
       if (block.get(b) || json::string(b, "type", &type) != json::Get::ok || type != "tool_result") continue;
-      if (json::string(b, "tool_use_id", &id) == json::Get::ok) sent_result(id, b, "content", seq);
+      if (json::string(b, "tool_use_id", &id) == json::Get::ok) sent_result(id, b, "content", seq, error_flag(b));
     }
   }
 
   // One form of a result as sent: kept when it is new for its call.
-  void sent_result(std::string_view id, simdjson::dom::object holder, std::string_view member, uint64_t seq) {
+  void sent_result(std::string_view id, simdjson::dom::object holder, std::string_view member, uint64_t seq,
+                   int8_t error = kErrorUnknown) {
     const Identity key = identity(id);
     SentResult& sent = sent_results_[key];
     if (sent.seq == 0) sent.seq = seq;
+    if (error != kErrorUnknown) sent.errors |= static_cast<uint8_t>(1u << error);
     if (sent.forms.size() >= SentResult::kMaxForms) return;
     simdjson::dom::element content;
     std::string joined;  // the text when it is not one string of the request
@@ -851,7 +862,9 @@ class Gc04 final : public Check {
     if (!n.summary.empty()) summaries_.insert(sha256(trimmed(n.summary)));
     if (n.compact_summary && compactions_.size() < kMaxSeqs) compactions_.push_back(r.seq);
     for (const std::string& id : n.results) logged_results_.try_emplace(identity(id), r.seq);
-    for (size_t i = 0; i < n.result_texts.size() && i < n.results.size(); ++i) logged_result(n.results[i], n.result_texts[i], r.seq);
+    for (size_t i = 0; i < n.result_texts.size() && i < n.results.size(); ++i) {
+      logged_result(n.results[i], n.result_texts[i], i < n.result_errors.size() ? n.result_errors[i] : kErrorUnknown, r.seq);
+    }
     if (!n.result_copies.empty() && n.result_texts.size() == 1) result_copy(n, r.seq);
     for (const auto& [id, replacement] : n.replacements) {
       replaced_.try_emplace(identity(id), Replacement{sha256(replacement), replacement.starts_with(kPersisted)});
@@ -1015,10 +1028,11 @@ class Gc04 final : public Check {
     logged_reasoning_.push_back(std::move(l));
   }
 
-  void logged_result(const std::string& id, const std::string& text, uint64_t seq) {
+  void logged_result(const std::string& id, const std::string& text, int8_t error, uint64_t seq) {
     auto [it, added] = logged_texts_.try_emplace(identity(id));
-    if (!added) return;
+    if (!added) return extra_result(it->first, it->second, text, error, seq);
     it->second.seq = seq;
+    it->second.error = error;
     const auto sent = sent_results_.find(it->first);
     if ((sent == sent_results_.end() || sent->second.forms.empty()) && text.size() >= kDeferAtLeast &&
         text.size() <= kPendingBytes) {
@@ -1031,6 +1045,42 @@ class Gc04 final : public Check {
       kept_bytes_ += keep;
       it->second.ends = excerpt_of(text);
     }
+  }
+
+  // Another result logged for a call: one that says what the first says
+  // (text and is_error) is that one again; any other is judged on its own,
+  // so that a second result the model never saw is no way to rewrite it.
+  void extra_result(const Identity& key, LoggedResult& first, std::string_view text, int8_t error, uint64_t seq) {
+    if (!first.made && !first.ends && std::none_of(pending_.begin(), pending_.end(), [&](const PendingText& p) { return p.key == key; })) {
+      uncompared_.add(seq);
+      return;
+    }
+    if (error == first.error && same_text(key, first, text)) return;
+    if (extra_results_.size() >= kMaxTracked) return;
+    ExtraResult extra{key, {}};
+    extra.logged.seq = seq;
+    extra.logged.error = error;
+    make_digests(key, extra.logged, text);
+    const uint64_t keep = std::min<uint64_t>(text.size(), 2 * Excerpt::kExcerptBytes);
+    if (kept_bytes_ + keep <= kMaxKeptBytes) {
+      kept_bytes_ += keep;
+      extra.logged.ends = excerpt_of(text);
+    }
+    extra_results_.push_back(std::move(extra));
+  }
+
+  // Whether `text` is the first logged result's: by its digest, its text
+  // kept whole or waiting; past those bounds (a long text sent as logged,
+  // not kept) by its size and ends.
+  bool same_text(const Identity& key, const LoggedResult& first, std::string_view text) const {
+    if (first.made) return first.said.exact == sha256(text);
+    if (first.ends && first.ends->tail.empty()) return first.ends->head == text;
+    for (const PendingText& p : pending_) {
+      if (p.key == key) return p.text == text;
+    }
+    if (!first.ends) return true;  // past every bound: listed as not compared (extra_result)
+    const Excerpt e = excerpt_of(text);
+    return e.size == first.ends->size && e.head == first.ends->head && e.tail == first.ends->tail;
   }
 
   // A logged result's digests are read only when no form sent is its text
@@ -1633,53 +1683,64 @@ class Gc04 final : public Check {
     }
   }
 
-  // Each logged tool result against the forms the model was sent.
+  // How a logged tool result stands to the forms of it the model was sent.
+  enum class ResultMatch { same, replaced, unsure, loose, reminded, cut, redacted, unkept, differs };
+
+  ResultMatch match_result(const Identity& key, const LoggedResult& logged, const SentResult& sent) const {
+    const auto& forms = sent.forms;
+    auto any_form = [&](auto same) { return std::any_of(forms.begin(), forms.end(), same); };
+    if (logged.sent_as_logged || any_form([&](const SaidDigests& f) { return f.exact == logged.said.exact; })) {
+      return ResultMatch::same;
+    }
+    // Claude Code notes the shorter form it sent in a content-replacement line.
+    if (auto r = replaced_.find(key); r != replaced_.end() && r->second.persisted) {
+      return any_form([&](const SaidDigests& f) { return f.exact == r->second.digest; }) ? ResultMatch::replaced : ResultMatch::unsure;
+    }
+    if (any_form([&](const SaidDigests& f) { return f.loose == logged.said.loose; })) return ResultMatch::loose;
+    if (std::find(sent.unreminded.begin(), sent.unreminded.end(), logged.unreminded) != sent.unreminded.end()) {
+      return ResultMatch::reminded;
+    }
+    const auto& cuts = sent.kept_forms;
+    if (logged.ends && std::any_of(cuts.begin(), cuts.end(), [&](const std::string& c) { return is_truncation_of(c, *logged.ends); })) {
+      return ResultMatch::cut;
+    }
+    // The recorder redacted a secret in what was sent; the log keeps it.
+    if (logged.ends && logged.ends->tail.empty() &&
+        std::any_of(cuts.begin(), cuts.end(), [&](const std::string& c) { return matches_with_redactions(c, logged.ends->head); })) {
+      return ResultMatch::redacted;
+    }
+    // A cut-down form that could not be kept to compare is not an edit shown.
+    if ((!cuts.empty() && !logged.ends) || sent.cut_dropped) return ResultMatch::unkept;
+    return ResultMatch::differs;
+  }
+
+  // Each logged tool result (and each further one for the same call)
+  // against the forms the model was sent, and its is_error against the
+  // flags sent with it.
   void result_texts(Context& ctx) {
     SeqList loose, reminded, cut, redacted, replaced, unsure, unkept;
-    for (const auto& entry : logged_texts_) {
-      // Not a structured binding: lambdas below use it (clang 14 cannot capture one).
-      const auto& key = entry.first;
-      const auto& logged = entry.second;
+    auto judge = [&](const Identity& key, const LoggedResult& logged, bool extra) {
       auto sent = sent_results_.find(key);
-      if (sent == sent_results_.end() || sent->second.forms.empty()) continue;
-      const auto& forms = sent->second.forms;
-      auto any_form = [&](auto same) { return std::any_of(forms.begin(), forms.end(), same); };
-      if (logged.sent_as_logged || any_form([&](const SaidDigests& f) { return f.exact == logged.said.exact; })) continue;
-      // Claude Code notes the shorter form it sent in a content-replacement line.
-      if (auto r = replaced_.find(key); r != replaced_.end() && r->second.persisted) {
-        (any_form([&](const SaidDigests& f) { return f.exact == r->second.digest; }) ? replaced : unsure).add(logged.seq);
-        continue;
-      }
-      if (any_form([&](const SaidDigests& f) { return f.loose == logged.said.loose; })) {
-        loose.add(logged.seq);
-        continue;
-      }
-      const auto& unreminded = sent->second.unreminded;
-      if (std::find(unreminded.begin(), unreminded.end(), logged.unreminded) != unreminded.end()) {
-        reminded.add(logged.seq);
-        continue;
-      }
-      const auto& cuts = sent->second.kept_forms;
-      if (logged.ends && std::any_of(cuts.begin(), cuts.end(), [&](const std::string& c) { return is_truncation_of(c, *logged.ends); })) {
-        cut.add(logged.seq);
-        continue;
-      }
-      // The recorder redacted a secret in what was sent; the log keeps it.
-      if (logged.ends && logged.ends->tail.empty() &&
-          std::any_of(cuts.begin(), cuts.end(), [&](const std::string& c) { return matches_with_redactions(c, logged.ends->head); })) {
-        redacted.add(logged.seq);
-        continue;
-      }
-      // A cut-down form that could not be kept to compare is not an edit shown.
-      if ((!cuts.empty() && !logged.ends) || sent->second.cut_dropped) {
-        unkept.add(logged.seq);
-        continue;
+      if (sent == sent_results_.end() || sent->second.forms.empty()) return;
+      result_error(ctx, key, logged, sent->second);
+      switch (match_result(key, logged, sent->second)) {
+        case ResultMatch::same: return;
+        case ResultMatch::replaced: return replaced.add(logged.seq);
+        case ResultMatch::unsure: return unsure.add(logged.seq);
+        case ResultMatch::loose: return loose.add(logged.seq);
+        case ResultMatch::reminded: return reminded.add(logged.seq);
+        case ResultMatch::cut: return cut.add(logged.seq);
+        case ResultMatch::redacted: return redacted.add(logged.seq);
+        case ResultMatch::unkept: return unkept.add(logged.seq);
+        case ResultMatch::differs: break;
       }
       ctx.emit(finding("GC04", Severity::high, {logged.seq, sent->second.seq},
                        "The tool result the harness logged differs from the result it sent the model (request at seq " +
                            std::to_string(sent->second.seq) + "): the log's account of what the tool returned was changed."),
-               "result-differs:" + to_hex(key));
-    }
+               "result-differs:" + to_hex(key) + (extra ? ":" + std::to_string(logged.seq) : ""));
+    };
+    for (const auto& entry : logged_texts_) judge(entry.first, entry.second, false);
+    for (const ExtraResult& extra : extra_results_) judge(extra.key, extra.logged, true);
     emit_counted(ctx, "GC04", Severity::info, loose,
                  "logged tool result(s) differ from what was sent only in white space or Unicode normalization.",
                  "result-loose");
@@ -1707,6 +1768,18 @@ class Gc04 final : public Check {
                  "were too large to keep what is needed to compare them (" + std::to_string(kMaxKeptBytes >> 20) +
                      " MiB): not judged.",
                  "result-not-compared");
+  }
+
+  // A result logged as failed or not (is_error) otherwise than it was sent:
+  // whether the tool failed was changed in the log.
+  void result_error(Context& ctx, const Identity& key, const LoggedResult& logged, const SentResult& sent) {
+    if (logged.error == kErrorUnknown || sent.errors == 0 || (sent.errors & (1u << logged.error)) != 0) return;
+    ctx.emit(finding("GC04", Severity::high, {logged.seq, sent.seq},
+                     std::string("The harness logged a tool result ") +
+                         (logged.error == kErrorTrue ? "as failed (is_error true)" : "as not failed (is_error absent or false)") +
+                         " that it sent the model otherwise (request at seq " + std::to_string(sent.seq) +
+                         "): whether the tool failed was changed in the log."),
+             "result-error-differs:" + to_hex(key) + ":" + std::to_string(logged.seq));
   }
 
   // Structured copies that contradict their result: high when that result
@@ -1976,6 +2049,7 @@ class Gc04 final : public Check {
   absl::flat_hash_map<Identity, uint64_t> logged_results_;  // call id -> first seq
   absl::flat_hash_map<Identity, SentResult> sent_results_;  // call id -> the forms sent, first request seq
   absl::flat_hash_map<Identity, LoggedResult> logged_texts_;  // call id -> the first logged result
+  std::vector<ExtraResult> extra_results_;                     // further ones that say otherwise
   absl::flat_hash_map<Identity, Replacement> replaced_;       // call id -> the form a content-replacement line records
   std::vector<std::pair<Identity, uint64_t>> copy_differs_;  // call id, seq of a toolUseResult its result does not hold
   SeqList copy_unsure_;
