@@ -294,7 +294,7 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
                                  edit == LogEdit::relabel_synthetic || edit == LogEdit::answer_as_title ||
                                  edit == LogEdit::change_server_tool_result || edit == LogEdit::change_model ||
                                  edit == LogEdit::change_citation || edit == LogEdit::change_redacted_thinking ||
-                                 edit == LogEdit::flip_result_error;
+                                 edit == LogEdit::flip_result_error || edit == LogEdit::drop_answer;
         if ((event_edit && name != "rollout.jsonl") || (claude_edit && name != "claude.jsonl") ||
             (edit == LogEdit::remove_prompt && name == "claude.jsonl")) {
           EXPECT_FALSE(w.result.edited);
@@ -305,6 +305,11 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
         // Codex requests show that Codex logs every user text it sends.
         if (edit == LogEdit::remove_prompt) {
           EXPECT_TRUE(has_finding(w.report, "GC04", Severity::warning, "rollout does not show")) << describe(w.report);
+          continue;
+        }
+        // An answer the log does not show is a warning (GC04 unlogged).
+        if (edit == LogEdit::drop_answer) {
+          EXPECT_TRUE(has_finding(w.report, "GC04", Severity::warning, "never logged")) << describe(w.report);
           continue;
         }
         // A title the main model wrote is possible (a harness may use one
@@ -905,6 +910,51 @@ TEST(WrappedLogs, CompactionSummaryCallsAreMatchedToTheirSummaryLines) {
   // The summarising answer is listed at info, by the line that logs it.
   const Wrapped c = wrap_text_and_check(claude, "claude.jsonl", WrapOrder::live, LogEdit::none);
   EXPECT_TRUE(has_finding(c.report, "GC04", Severity::info, "compaction summary")) << describe(c.report);
+}
+
+// Claude Code 2.1 logs a compaction's summarising answer in its own agent
+// file (agent-acompact-*): an unlogged answer before the isCompactSummary
+// line of such a run is no compaction's, and taking out a Task's or the
+// main thread's answer is the warning it is anywhere else. Only an answer
+// whose request asked for a summary is excused so where no such file is.
+TEST(WrappedLogs, OnlyAnUnloggedSummarisingAnswerIsExcusedByACompaction) {
+  std::string main_log = claude_log();
+  main_log += claude_line("b2", "u11", "09.100", "user", R"({"role":"user","content":"This session is being continued from a previous conversation. Summary: the parser was fixed."})");
+  main_log.insert(main_log.rfind(R"(,"uuid":"b2")"), R"(,"isCompactSummary":true)");
+  std::string agent = claude_line("c1", "u11", "08.000", "user",
+                                  R"({"role":"user","content":"Your task is to create a detailed summary of the conversation so far."})", true);
+  agent += claude_line("c2", "c1", "09.000", "assistant",
+                       R"({"id":"msg_C","model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9},"content":[{"type":"text","text":"<summary>The parser was fixed.</summary>"}]})",
+                       true);
+  // Claude Code names the agent on each of its lines.
+  const std::string side = R"("isSidechain":true)", named = R"("agentId":"acompact-1",)";
+  for (size_t at = 0; (at = agent.find(side, at)) != std::string::npos; at += named.size() + side.size()) {
+    agent.insert(at, named);
+  }
+  static const Keyring ring = testing::dev_keyring();
+  CheatOptions opt;
+  opt.walk.keyring = &ring;
+  auto run = [&](WrapOrder order, LogEdit edit, size_t target) {
+    fixtures::WrapSpec spec;
+    spec.order = order;
+    spec.edit = edit;
+    spec.target = target;
+    fixtures::Lines lines;
+    const auto r = fixtures::wrap_logs({{"s.jsonl", main_log}, {"s/subagents/agent-acompact-1.jsonl", agent}}, spec,
+                                       testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+    return std::pair(r, check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt));
+  };
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    expect_clean(run(order, LogEdit::none, 0).second);
+    // The sidechain's text-only answer, then the main thread's (target 2,
+    // the compaction agent's own answer, is the summarising one: excused).
+    for (size_t target = 0; target < 2; ++target) {
+      const auto [edited, report] = run(order, LogEdit::drop_answer, target);
+      ASSERT_TRUE(edited.edited);
+      EXPECT_TRUE(has_finding(report, "GC04", Severity::warning, "never logged")) << edited.edit_note << "\n" << describe(report);
+    }
+  }
 }
 
 // Codex sends, after a compaction, texts it rebuilt from the summary, so a

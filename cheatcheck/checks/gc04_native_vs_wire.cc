@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include <algorithm>
+#include <cctype>
 #include <deque>
 #include <optional>
 
@@ -657,6 +658,11 @@ class Gc04 final : public Check {
     if (root->get(o)) return;
     ++requests_;
     const auto exchange = exchange_of(r);
+    simdjson::dom::array messages;
+    if (exchange && json::array(o, "messages", &messages) == json::Get::ok && asks_for_summary(messages) &&
+        summarising_exchanges_.size() < kMaxTracked) {
+      summarising_exchanges_.insert(*exchange);
+    }
     for (std::string_view list : {"messages", "input"}) {
       simdjson::dom::array items;
       if (json::array(o, list, &items) != json::Get::ok) continue;
@@ -672,6 +678,38 @@ class Gc04 final : public Check {
   }
 
   bool redacted_here(std::string_view text) const { return stored_redacted_ && has_redaction(text); }
+
+  // Whether a request's last user message asks the model to summarise (a
+  // compaction's request: "Your task is to create a detailed summary of the
+  // conversation so far..."), in its own text, not in a tool result or the
+  // harness's <system-reminder> blocks.
+  static bool asks_for_summary(simdjson::dom::array messages) {
+    std::optional<simdjson::dom::object> last;
+    for (auto m : messages) {
+      simdjson::dom::object o;
+      std::string_view role;
+      if (!m.get(o) && json::string(o, "role", &role) == json::Get::ok && role == "user") last = o;
+    }
+    if (!last) return false;
+    auto asks = [](std::string_view text) {
+      std::string lower = without_reminders(text);
+      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      return lower.find("summar") != std::string::npos;
+    };
+    std::string_view text;
+    if (json::string(*last, "content", &text) == json::Get::ok) return asks(text);
+    simdjson::dom::array blocks;
+    if (json::array(*last, "content", &blocks) != json::Get::ok) return false;
+    for (auto b : blocks) {
+      simdjson::dom::object block;
+      std::string_view type;
+      if (!b.get(block) && json::string(block, "type", &type) == json::Get::ok && type == "text" &&
+          json::string(block, "text", &text) == json::Get::ok && asks(text)) {
+        return true;
+      }
+    }
+    return false;
+  }
 
   // The recorder stored the body cut at its size cap (`complete` false).
   static bool stored_cut(const Record& r) {
@@ -894,6 +932,9 @@ class Gc04 final : public Check {
       if (logged_copies_.size() < kMaxTracked) logged_copies_.push_back({r.seq, c.kind, c.value, kept_text(c.text)});
     }
     if (!n.assistant) return;
+    if (n.harness == NativeInfo::Harness::claude_code && n.file.find("agent-acompact") != std::string::npos) {
+      compaction_agent_logged_ = true;
+    }
     if (auto it = unfollowed_.find(identity(n.file)); it != unfollowed_.end()) {
       for (size_t i : it->second) flagged_[i].followed = true;
       unfollowed_.erase(it);
@@ -1950,11 +1991,18 @@ class Gc04 final : public Check {
   // Claude Code versions without a compaction agent file log a compaction's
   // answer only reworded, in the isCompactSummary line that follows it: for
   // each such line, the last finished unlogged answer before it (and after
-  // the compaction before it).
+  // the compaction before it) whose request asked for a summary. A log with
+  // a compaction agent's answer (agent-acompact-*) is of a version that logs
+  // them there: no answer is excused so.
   absl::flat_hash_set<uint64_t> compaction_answers() const {
+    if (compaction_agent_logged_) return {};
+    absl::flat_hash_set<uint64_t> summarising;
+    for (const auto& exchange : summarising_exchanges_) {
+      if (auto it = answer_of_exchange_.find(exchange); it != answer_of_exchange_.end()) summarising.insert(it->second);
+    }
     std::vector<uint64_t> unlogged;
     for (const auto& [id, w] : wire_by_id_) {
-      if (!w.logged && w.finished && !matched_answers_.contains(w.seq)) unlogged.push_back(w.seq);
+      if (!w.logged && w.finished && !matched_answers_.contains(w.seq) && summarising.contains(w.seq)) unlogged.push_back(w.seq);
     }
     std::sort(unlogged.begin(), unlogged.end());
     absl::flat_hash_set<uint64_t> out;
@@ -2056,6 +2104,8 @@ class Gc04 final : public Check {
   absl::flat_hash_set<Digest> wire_prompts_, wire_prompts_loose_;
   absl::flat_hash_map<Digest, WirePrompt> wire_prompts_sent_;  // Claude Code user texts sent, by exact digest
   absl::flat_hash_map<std::pair<uint64_t, uint64_t>, uint64_t> answer_of_exchange_;  // (conn, exchange) -> response seq
+  absl::flat_hash_set<std::pair<uint64_t, uint64_t>> summarising_exchanges_;  // requests asking for a summary
+  bool compaction_agent_logged_ = false;  // a Claude Code agent-acompact-* file logs an answer
   absl::flat_hash_set<Digest> logged_user_texts_;  // loose, without reminders
   bool stored_redacted_ = false;  // the wire record being read lists redaction spans
   // Codex `compacted` lines: its later requests carry texts rebuilt from
