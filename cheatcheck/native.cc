@@ -468,6 +468,7 @@ void read_codex(simdjson::dom::object o, NativeInfo& n, StrictJsonParser& input_
         n.replaced_history = json::array(payload, "replacement_history", &history) == json::Get::ok && history.size() > 0;
       }
       if (n.type == "event_msg") read_codex_event(payload, n);
+      if (n.type == "turn_context") n.turn_model = str(payload, "model");
       n.understood = one_of(n.type, {"session_meta", "turn_context", "event_msg", "compacted", "world_state",
                                      "inter_agent_communication", "inter_agent_communication_metadata"});
       // A newer rollout item: the model's output comes only in response items.

@@ -117,6 +117,7 @@ struct NativeInfo {
   bool sidechain = false;       // Claude: isSidechain (a Task subagent's line)
   std::string message_id;       // Claude: message.id
   std::string model;            // Claude: message.model
+  std::string turn_model;       // Codex: a turn_context line's model (what its turn's requests name)
   std::string uuid, parent_uuid;
   // Claude Code: the line's value without the members Claude Code stamps
   // anew when it writes a line again (json::value_digest, without

@@ -289,7 +289,7 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
         const bool event_edit = edit == LogEdit::change_event_prompt || edit == LogEdit::change_event_answer ||
                                 edit == LogEdit::change_event_output || edit == LogEdit::change_developer_message ||
                                 edit == LogEdit::change_search_event || edit == LogEdit::change_search_source ||
-                                edit == LogEdit::change_code_interpreter;
+                                edit == LogEdit::change_code_interpreter || edit == LogEdit::change_turn_model;
         const bool claude_edit = edit == LogEdit::change_tool_use_result || edit == LogEdit::hide_prompt ||
                                  edit == LogEdit::relabel_synthetic || edit == LogEdit::answer_as_title ||
                                  edit == LogEdit::change_server_tool_result || edit == LogEdit::change_model ||
@@ -305,6 +305,12 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
         // Codex requests show that Codex logs every user text it sends.
         if (edit == LogEdit::remove_prompt) {
           EXPECT_TRUE(has_finding(w.report, "GC04", Severity::warning, "rollout does not show")) << describe(w.report);
+          continue;
+        }
+        // A Codex turn's model no request named: a warning until Codex is
+        // shown to send it always as logged.
+        if (edit == LogEdit::change_turn_model) {
+          EXPECT_TRUE(has_finding(w.report, "GC04", Severity::warning, "turn_context")) << describe(w.report);
           continue;
         }
         // An answer the log does not show is a warning (GC04 unlogged).

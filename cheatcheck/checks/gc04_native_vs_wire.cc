@@ -369,6 +369,7 @@ class Gc04 final : public Check {
     searches(ctx);
     event_outputs(ctx);
     codex_reasoning(ctx);
+    codex_turn_models(ctx);
     carried_prompts_logged(ctx);
     results(ctx);
     result_texts(ctx);
@@ -658,6 +659,11 @@ class Gc04 final : public Check {
     if (root->get(o)) return;
     ++requests_;
     const auto exchange = exchange_of(r);
+    std::string_view model;
+    if (o.at_key("input").error() == simdjson::SUCCESS && json::string(o, "model", &model) == json::Get::ok &&
+        request_models_.size() < kMaxTracked) {
+      request_models_.insert(identity(model));
+    }
     simdjson::dom::array messages;
     if (exchange && json::array(o, "messages", &messages) == json::Get::ok && asks_for_summary(messages) &&
         summarising_exchanges_.size() < kMaxTracked) {
@@ -888,6 +894,9 @@ class Gc04 final : public Check {
       const std::string_view summary = trimmed(n.summary);
       codex_compactions_.push_back({r.seq, sha256(summary), summary.empty() ? std::nullopt : kept_text(summary),
                                     n.replaced_history, false});
+    }
+    if (!n.turn_model.empty() && turn_models_.size() < kMaxTracked) {
+      turn_models_.push_back({r.seq, identity(n.turn_model), clip_text(n.turn_model)});
     }
     if (n.synthetic && !n.message_id.empty()) {
       synthetic_ids_.emplace_back(identity(n.message_id), r.seq);
@@ -1333,6 +1342,25 @@ class Gc04 final : public Check {
                        "is not: the model's words were taken out of the log."),
                "codex-message-not-logged:" + to_hex(digest));
     }
+  }
+
+  // Codex logs the model of each turn (turn_context) as its requests name
+  // it; one that no Responses request of the run named says another model
+  // answered than did. A warning: no release is shown yet to send the
+  // model always as it logs it (a provider's deployment name may differ).
+  void codex_turn_models(Context& ctx) {
+    if (request_models_.empty()) return;
+    SeqList unsent;
+    std::string name;
+    for (const TurnModel& t : turn_models_) {
+      if (request_models_.contains(t.model)) continue;
+      if (name.empty()) name = t.name;
+      unsent.add(t.seq);
+    }
+    emit_counted(ctx, "GC04", Severity::warning, unsent,
+                 "Codex turn_context line(s) name a model (" + name + ") that no request of the run named: the "
+                 "log says another model answered than the wire shows.",
+                 "codex-turn-model");
   }
 
   // Codex reasoning: each logged summary against the reasoning streamed,
@@ -2106,6 +2134,13 @@ class Gc04 final : public Check {
   absl::flat_hash_map<std::pair<uint64_t, uint64_t>, uint64_t> answer_of_exchange_;  // (conn, exchange) -> response seq
   absl::flat_hash_set<std::pair<uint64_t, uint64_t>> summarising_exchanges_;  // requests asking for a summary
   bool compaction_agent_logged_ = false;  // a Claude Code agent-acompact-* file logs an answer
+  absl::flat_hash_set<Identity> request_models_;  // models Responses requests named
+  struct TurnModel {
+    uint64_t seq = 0;
+    Identity model{};
+    std::string name;  // clipped, for the finding
+  };
+  std::vector<TurnModel> turn_models_;  // Codex turn_context models
   absl::flat_hash_set<Digest> logged_user_texts_;  // loose, without reminders
   bool stored_redacted_ = false;  // the wire record being read lists redaction spans
   // Codex `compacted` lines: its later requests carry texts rebuilt from
