@@ -59,6 +59,22 @@ void add_copy(ProviderCopy::Kind kind, simdjson::dom::element value, NativeInfo&
 
 }  // namespace
 
+std::optional<Digest> edit_digest(simdjson::dom::object o, const std::array<std::string_view, 3>& keys) {
+  Sha256 h;
+  for (std::string_view key : keys) {
+    std::string_view v;
+    if (json::string(o, key, &v) != json::Get::ok) return std::nullopt;
+    std::string plain(v);
+    for (std::string_view curly : {"\xE2\x80\x98", "\xE2\x80\x99", "\xE2\x80\x9C", "\xE2\x80\x9D"}) {
+      const char straight = curly.back() >= '\x9C' ? '"' : '\'';
+      for (size_t at; (at = plain.find(curly)) != std::string::npos;) plain.replace(at, curly.size(), 1, straight);
+    }
+    h.update(std::to_string(plain.size()) + ":");
+    h.update(plain);
+  }
+  return h.finish();
+}
+
 int8_t error_flag(simdjson::dom::object block) {
   simdjson::dom::element v;
   if (block.at_key("is_error").get(v) || v.is_null()) return kErrorFalse;
@@ -101,6 +117,10 @@ void read_content(simdjson::dom::object message, std::string_view text_type, Nat
       simdjson::dom::element input;
       n.calls.push_back({str(b, "id"), str(b, "name"), member_digest(b, "input"),
                          b.at_key("input").get(input) ? std::string("{}") : simdjson::minify(input)});
+      simdjson::dom::object in;
+      if (n.calls.back().name == "Edit" && json::object(b, "input", &in) == json::Get::ok) {
+        n.calls.back().edit = edit_digest(in, {"file_path", "old_string", "new_string"});
+      }
     }
     // A provider-run tool's result (web_search_tool_result, ...): what the
     // model was given, which the answer's stream carried whole.
@@ -164,6 +184,10 @@ void read_result_copy(simdjson::dom::object o, NativeInfo& n) {
   }
   simdjson::dom::object t;
   if (copy.get(t)) return;
+  bool modified = false;
+  if (!(json::boolean(t, "userModified", &modified) == json::Get::ok && modified)) {
+    n.edit_copy = edit_digest(t, {"filePath", "oldString", "newString"});
+  }
   bool image = false;
   const bool is_image = json::boolean(t, "isImage", &image) == json::Get::ok && image;
   if (!is_image && json::string(t, "stdout", &s) == json::Get::ok) {

@@ -26,6 +26,8 @@ struct NativeCall {
   // The input as text: minified JSON (Claude Code), the arguments or free
   // text as logged (Codex). For a wire form the recorder stored redacted.
   std::string input_text;
+  // Claude Code's Edit: its file_path, old_string and new_string (edit_digest).
+  std::optional<Digest> edit = std::nullopt;
 };
 
 // A text of a tool result as the harness's structured copy of it holds it
@@ -138,6 +140,9 @@ struct NativeInfo {
   // Claude Code: the texts of the structured copy (toolUseResult) of the
   // line's result, when the line logs exactly one.
   std::vector<ResultCopy> result_copies;
+  // Claude Code: an Edit result's structured copy (toolUseResult filePath,
+  // oldString, newString; edit_digest), unless the user modified the edit.
+  std::optional<Digest> edit_copy;
   // What the user (or the harness on the user's behalf) said, as logged:
   // Claude Code user text; Codex user message parts and user_message events.
   std::vector<std::string> prompts;
@@ -193,6 +198,11 @@ std::vector<std::string> action_strings(simdjson::dom::object action);
 // followed by " ..." (or all of them joined by ", "), "'pattern' in url"
 // and "'pattern'".
 std::vector<std::string> search_details(simdjson::dom::object action);
+
+// The digest of an edit's file path, old and new strings, the members
+// `keys` names in `o` (all strings, or none), curly quotes read as straight
+// ones (Claude Code matches and keeps a file's quote style).
+std::optional<Digest> edit_digest(simdjson::dom::object o, const std::array<std::string_view, 3>& keys);
 
 // An Anthropic tool_result block's is_error (kErrorFalse when absent or null).
 int8_t error_flag(simdjson::dom::object block);

@@ -147,7 +147,8 @@ INSTANTIATE_TEST_SUITE_P(Edits, RealRunEdits,
                                            LogEdit::hide_prompt, LogEdit::drop_answer_text, LogEdit::change_reasoning,
                                            LogEdit::relabel_synthetic, LogEdit::drop_assistant_lines,
                                            LogEdit::change_developer_message, LogEdit::change_model,
-                                           LogEdit::flip_result_error, LogEdit::add_tool_result),
+                                           LogEdit::flip_result_error, LogEdit::add_tool_result,
+                                           LogEdit::change_edit_copy),
                          [](const auto& edit_case) {
                            std::string n = fixtures::log_edit_names()[static_cast<size_t>(edit_case.param) - 1];
                            std::replace(n.begin(), n.end(), '-', '_');
@@ -295,6 +296,8 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
                                  edit == LogEdit::change_server_tool_result || edit == LogEdit::change_model ||
                                  edit == LogEdit::change_citation || edit == LogEdit::change_redacted_thinking ||
                                  edit == LogEdit::flip_result_error || edit == LogEdit::drop_answer;
+        // The shape log holds no Edit call (EditCopiesAreHeldToTheirCall has one).
+        if (edit == LogEdit::change_edit_copy) continue;
         if ((event_edit && name != "rollout.jsonl") || (claude_edit && name != "claude.jsonl") ||
             (edit == LogEdit::remove_prompt && name == "claude.jsonl")) {
           EXPECT_FALSE(w.result.edited);
@@ -731,6 +734,34 @@ TEST(WrappedLogs, EveryLoggedResultAndItsErrorFlagAreHeldToTheWire) {
       EXPECT_TRUE(has_finding(added.report, "GC04", Severity::high, "tool result the harness logged differs"))
           << name << ": " << added.result.edit_note << "\n" << describe(added.report);
     }
+  }
+}
+
+// Claude Code's copy of an Edit's result (toolUseResult filePath,
+// oldString, newString) says what was written: held to the Edit call the
+// model made, curly quotes read as straight (Claude Code keeps a file's
+// quote style), not when the user modified the edit.
+TEST(WrappedLogs, EditCopiesAreHeldToTheirCall) {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  auto log_with = [&](const std::string& copy) {
+    std::string log = claude_line("u1", "", "01.000", "user", R"({"role":"user","content":"Make it safe"})");
+    log += claude_line("u2", "u1", "02.000", "assistant",
+                       R"({"id":"msg_A",)" + m + R"(,"content":[{"type":"tool_use","id":"toolu_1","name":"Edit","input":{"file_path":"/w/a.js","old_string":"const SAFE = false;","new_string":"const SAFE = 'yes';"}}]})");
+    log += claude_line("u3", "u2", "03.000", "user",
+                       R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"The file /w/a.js has been updated."}]})",
+                       false, copy);
+    log += claude_line("u4", "u3", "04.000", "assistant", R"({"id":"msg_B",)" + m + R"(,"content":[{"type":"text","text":"Done."}]})");
+    return log;
+  };
+  const std::string honest = R"({"filePath":"/w/a.js","oldString":"const SAFE = false;","newString":"const SAFE = 'yes';","originalFile":"const SAFE = false;\n","structuredPatch":[],"userModified":false,"replaceAll":false})";
+  const std::string curly = R"({"filePath":"/w/a.js","oldString":"const SAFE = false;","newString":"const SAFE = ‘yes’;","structuredPatch":[],"userModified":false})";
+  const std::string modified = R"({"filePath":"/w/a.js","oldString":"const SAFE = false;","newString":"const SAFE = 'no';","structuredPatch":[],"userModified":true})";
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    for (const std::string& copy : {honest, curly, modified}) expect_clean(wrap_text_and_check(log_with(copy), "claude.jsonl", order, LogEdit::none).report);
+    const Wrapped edited = wrap_text_and_check(log_with(honest), "claude.jsonl", order, LogEdit::change_edit_copy);
+    ASSERT_TRUE(edited.result.edited);
+    EXPECT_TRUE(has_finding(edited.report, "GC04", Severity::high, "Edit result")) << describe(edited.report);
   }
 }
 

@@ -370,6 +370,7 @@ class Gc04 final : public Check {
     event_outputs(ctx);
     codex_reasoning(ctx);
     codex_turn_models(ctx);
+    edit_copies(ctx);
     carried_prompts_logged(ctx);
     results(ctx);
     result_texts(ctx);
@@ -913,6 +914,9 @@ class Gc04 final : public Check {
       logged_result(n.results[i], n.result_texts[i], i < n.result_errors.size() ? n.result_errors[i] : kErrorUnknown, r.seq);
     }
     if (!n.result_copies.empty() && n.result_texts.size() == 1) result_copy(n, r.seq);
+    if (n.edit_copy && n.results.size() == 1 && edit_copies_.size() < kMaxTracked) {
+      edit_copies_.push_back({r.seq, identity(n.results.front()), *n.edit_copy});
+    }
     for (const auto& [id, replacement] : n.replacements) {
       replaced_.try_emplace(identity(id), Replacement{sha256(replacement), replacement.starts_with(kPersisted)});
     }
@@ -962,6 +966,7 @@ class Gc04 final : public Check {
     if (!n.model.empty()) logged_models_.insert(identity(n.model));
     for (const NativeCall& c : n.calls) {
       if (c.id.empty()) continue;
+      if (c.edit && edit_calls_.size() < kMaxTracked) edit_calls_.try_emplace(identity(c.id), *c.edit);
       auto [it, added] = logged_calls_.try_emplace(identity(c.id), LoggedCall{r.seq, identity(c.name), c.input, clip_text(c.id), {}});
       if (added && c.input_text.size() <= kMaxKeptInput) it->second.input_text = kept_text(canonical_input(c.input_text, input_parser));
     }
@@ -1839,6 +1844,21 @@ class Gc04 final : public Check {
                  "result-not-compared");
   }
 
+  // Claude Code's copy of an Edit's result names the file and the strings
+  // replaced; the call (held to the wire as streamed) says what the model
+  // asked. A copy that says another edit was made rewrites it.
+  void edit_copies(Context& ctx) {
+    for (const EditCopy& copy : edit_copies_) {
+      auto call = edit_calls_.find(copy.call);
+      if (call == edit_calls_.end() || call->second == copy.digest) continue;
+      ctx.emit(finding("GC04", Severity::high, {copy.seq},
+                       "The harness's structured copy of an Edit result (toolUseResult filePath, oldString, "
+                       "newString) names another edit than the call the model made: what was written was changed "
+                       "in the log."),
+               "edit-copy-differs:" + std::to_string(copy.seq));
+    }
+  }
+
   // A result logged as failed or not (is_error) otherwise than it was sent:
   // whether the tool failed was changed in the log.
   void result_error(Context& ctx, const Identity& key, const LoggedResult& logged, const SentResult& sent) {
@@ -2141,6 +2161,13 @@ class Gc04 final : public Check {
     std::string name;  // clipped, for the finding
   };
   std::vector<TurnModel> turn_models_;  // Codex turn_context models
+  absl::flat_hash_map<Identity, Digest> edit_calls_;  // Claude Code Edit call id -> edit_digest of its input
+  struct EditCopy {
+    uint64_t seq = 0;
+    Identity call{};
+    Digest digest{};
+  };
+  std::vector<EditCopy> edit_copies_;
   absl::flat_hash_set<Digest> logged_user_texts_;  // loose, without reminders
   bool stored_redacted_ = false;  // the wire record being read lists redaction spans
   // Codex `compacted` lines: its later requests carry texts rebuilt from
