@@ -7,7 +7,7 @@
 #      AddressSanitizer and UBSan (tests/CMakeLists.txt says which)
 #   3. each libFuzzer target over its whole kept corpus (fuzz/corpus), then
 #      fuzzed briefly; scripts/fuzz.sh runs long campaigns that grow the corpus
-# GOALCUP_FUZZ_SECONDS (default 2) bounds each fuzzer; 0 only replays. The
+# GOALCUP_FUZZ_SECONDS (default 1) bounds each fuzzer; 0 only replays. The
 # brief run is a smoke test within the 12 minutes; the corpus grows from
 # the long campaigns of scripts/fuzz.sh.
 set -euo pipefail
@@ -30,7 +30,7 @@ if [ -f fuzz/CMakeLists.txt ] && [ "${GOALCUP_SKIP_SANITIZERS:-0}" != 1 ]; then
     -DGOALCUP_SANITIZE=ON -DGOALCUP_FUZZ=ON >/dev/null
   cmake --build build-asan -j "$jobs"
   ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan -j "$jobs" --output-on-failure
-  secs=${GOALCUP_FUZZ_SECONDS:-2}
+  secs=${GOALCUP_FUZZ_SECONDS:-1}
   stage "fuzzing: replay of fuzz/corpus, then ${secs}s per target"
   fuzz/run.sh build-asan "$secs"
 fi
