@@ -396,6 +396,21 @@ bool any_high(const CheatReport& r) {
 // it sent does not hold whole: cut down for the model, it is only listed;
 // contradicting a result no request carried, the wire cannot tell which
 // side was edited: a warning, not high.
+// A cheater's edit of a wrapped trace: in the first (or last) native line
+// holding `from`, `from` becomes `to`, and the chain is made whole again.
+enum class NativeLine { first, last };
+void edit_native_line(fixtures::Lines& lines, const std::string& from, const std::string& to, NativeLine which) {
+  for (size_t n = 0; n < lines.size(); ++n) {
+    const size_t i = which == NativeLine::first ? n : lines.size() - 1 - n;
+    std::string body = fixtures::line_body(lines[i]);
+    const size_t at = body.find(from);
+    if (fixtures::line_kind(lines[i]) != "native" || at == std::string::npos) continue;
+    lines[i] = fixtures::with_body(lines[i], body.replace(at, from.size(), to));
+    fixtures::rechain(lines, i);
+    return;
+  }
+}
+
 std::string replaced_in(std::string s, const std::string& from, const std::string& to) {
   const size_t at = s.find(from);
   EXPECT_NE(at, std::string::npos) << from;
@@ -525,14 +540,7 @@ TEST(WrappedLogs, ClaudeCodeBashModeRecordsAreNotHeldToTheWire) {
   auto changed_after = [&](const std::string& from, const std::string& to) {
     fixtures::Lines lines;
     fixtures::wrap_log(log, fixtures::WrapSpec{}, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
-    for (size_t i = 0; i < lines.size(); ++i) {
-      std::string body = fixtures::line_body(lines[i]);
-      const size_t at = body.find(from);
-      if (fixtures::line_kind(lines[i]) != "native" || at == std::string::npos) continue;
-      lines[i] = fixtures::with_body(lines[i], body.replace(at, from.size(), to));
-      fixtures::rechain(lines, i);
-      break;
-    }
+    edit_native_line(lines, from, to, NativeLine::first);
     return check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt);
   };
   expect_clean(changed_after("nothing", "nothing"));
@@ -825,14 +833,7 @@ Wrapped wrap_resumed(const std::string& log, fixtures::ResumeCopy copy, WrapOrde
   Wrapped w;
   w.result = fixtures::wrap_log(log, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
   // The cheater's: the last line holding `from` (a copy) says `to`.
-  for (size_t i = lines.size(); !from.empty() && i-- > 0;) {
-    std::string body = fixtures::line_body(lines[i]);
-    const size_t at = body.find(from);
-    if (fixtures::line_kind(lines[i]) != "native" || at == std::string::npos) continue;
-    lines[i] = fixtures::with_body(lines[i], body.replace(at, from.size(), to));
-    fixtures::rechain(lines, i);
-    break;
-  }
+  if (!from.empty()) edit_native_line(lines, from, to, NativeLine::last);
   static const Keyring ring = testing::dev_keyring();
   CheatOptions opt;
   opt.walk.keyring = &ring;
