@@ -769,6 +769,42 @@ TEST(CheatCheck, BaselinesNeverClearAnInvalidTraceOrAHigherSeverity) {
   EXPECT_NE(ctx.findings()[0].fingerprint, ctx.findings()[1].fingerprint);
 }
 
+// A baselined GC01 covers the tail the judge saw, not the run (red-team
+// 16c #1): the same file stays suppressed; a tail rewritten after the
+// baseline, or made longer by dropping an ack, is a new finding.
+TEST(CheatCheck, BaselineOfAnUnattestedTailCoversThatTailOnly) {
+  fixtures::Lines lines = testing::valid_trace(fixtures::HarnessStyle::claude_code, fixtures::Ending::unsealed);
+  const std::string seen = testing::write_temp("gc01-seen.jsonl", fixtures::join(lines));
+  ReportSet set;
+  set.reports.push_back(check(seen));
+  ASSERT_FALSE(of(set.reports[0], "GC01").empty());
+  Suppressions baseline;
+  ASSERT_TRUE(baseline.load_baseline(testing::write_temp("gc01-baseline.json", format_cheat_json(set))).ok());
+
+  auto again = check(seen);
+  baseline.apply(again.findings);
+  EXPECT_TRUE(of(again, "GC01").at(0)->suppressed);
+
+  auto judged = [&](const fixtures::Lines& changed, const std::string& name) {
+    auto r = check(testing::write_temp(name, fixtures::join(changed)));
+    baseline.apply(r.findings);
+    return r;
+  };
+  fixtures::Lines edited = lines;  // the last record of the same tail rewritten
+  fixtures::edit_body_byte(edited, edited.size() - 1);
+  auto same_tail = judged(edited, "gc01-edited.jsonl");
+  ASSERT_EQ(same_tail.verify.verdict, again.verify.verdict);
+  ASSERT_EQ(same_tail.verify.attested_through_seq, again.verify.attested_through_seq);
+  ASSERT_FALSE(of(same_tail, "GC01").empty());
+  EXPECT_FALSE(of(same_tail, "GC01").at(0)->suppressed);
+
+  fixtures::delete_record(lines, static_cast<size_t>(fixtures::find_last(lines, "ack")), /*rechain_after=*/true);
+  auto longer_tail = judged(lines, "gc01-rewritten.jsonl");
+  ASSERT_LT(longer_tail.verify.attested_through_seq, again.verify.attested_through_seq);
+  ASSERT_FALSE(of(longer_tail, "GC01").empty());
+  EXPECT_FALSE(of(longer_tail, "GC01").at(0)->suppressed);
+}
+
 // Findings that tie on severity, check and first seq (GC04 emits some in
 // hash-map order) are put in one order, so a report is the same on every
 // run (helper-40 saw one trace give four different reports).
