@@ -198,7 +198,7 @@ std::string result_json(const CheatReport& r, const Finding& f, Mode mode, const
   // stable across edits elsewhere in the trace, so it stands in for it.
   w.key("partialFingerprints").begin_object();
   w.field("primaryLocationLineHash", f.fingerprint.substr(0, 16) + ":1");
-  w.field("goalcupFingerprint/v2", f.fingerprint).end_object();
+  w.field("goalcupFingerprint/v3", f.fingerprint).end_object();
   if (f.suppressed) w.key("suppressions").begin_array().begin_object().field("kind", "external").end_object().end_array();
   w.key("properties").begin_object().field("severity", severity_name(f.severity)).field("check", f.check);
   w.key("seqs").begin_array();

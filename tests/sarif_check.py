@@ -50,7 +50,7 @@ def sarif(*args, cwd=None):
             loc = r["locations"][0]["physicalLocation"]
             expect(loc.get("region", {}).get("startLine", 0) >= 1, f"{what}: a region on every result")
             expect("primaryLocationLineHash" in r["partialFingerprints"], f"{what}: primaryLocationLineHash")
-            expect("goalcupFingerprint/v2" in r["partialFingerprints"], f"{what}: our fingerprint")
+            expect("goalcupFingerprint/v3" in r["partialFingerprints"], f"{what}: our fingerprint")
     return p, doc
 
 

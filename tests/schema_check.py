@@ -153,7 +153,7 @@ check(sarif_schema, sarif, "cheatcheck --format sarif")
 ok = sarif["version"] == "2.1.0" and len(sarif["runs"][0]["tool"]["driver"]["rules"]) == 14
 ok &= sarif["runs"][0]["invocations"][0]["executionSuccessful"] is False  # /nonexistent.jsonl
 for r in sarif["runs"][0]["results"]:
-    ok &= r["level"] in ("error", "warning", "note") and r["ruleId"] and "goalcupFingerprint/v2" in r["partialFingerprints"]
+    ok &= r["level"] in ("error", "warning", "note") and r["ruleId"] and "goalcupFingerprint/v3" in r["partialFingerprints"]
     for loc in r["locations"]:
         ok &= loc["physicalLocation"]["region"]["startLine"] >= 1
 if not ok:

@@ -14,15 +14,6 @@ std::string percent(uint64_t part, uint64_t whole) {
   return buf;
 }
 
-// What a baseline of this finding accepts: this very tail, where the
-// attested part ends and the head its bytes lead to. A tail rewritten,
-// grown or cut after a judge baselined it (its acks dropped, so that less
-// is attested) is another finding, not the one the judge saw.
-std::string tail_identity(const VerifyReport& v) {
-  return std::string(!v.sealed ? "unsealed" : "unacknowledged") + " after " + std::to_string(v.attested_through_seq) +
-         " to " + v.head;
-}
-
 class Gc01 final : public Check {
  public:
   std::string_view id() const override { return "GC01"; }
@@ -45,7 +36,8 @@ class Gc01 final : public Check {
                       : !v.seal_acknowledged        ? "The seal was never acknowledged: "
                                                     : "";
     const Severity sev = share > ctx.policy().thresholds.max_unattested_share ? Severity::high : Severity::warning;
-    ctx.emit(finding("GC01", sev, seqs, why + amount + ", so they could have been rewritten."), tail_identity(v));
+    ctx.emit(finding("GC01", sev, seqs, why + amount + ", so they could have been rewritten."),
+             !v.sealed ? "unsealed" : "unacknowledged");
   }
 };
 
