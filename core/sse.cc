@@ -195,6 +195,10 @@ class Rebuilder {
   void on_message(std::string_view json) {
     ++out_.events;
     auto root = parser_.sized(json.size())->parse_copy(json, -1);
+    if (root && (get_str(*root, "type") == "error" || child(*root, "error"))) {
+      take_error(*root);  // a refused request: {"type":"error","error":{...}} or OpenAI's {"error":{...}}
+      return;
+    }
     if (!root || get_str(*root, "type") != "message") {
       ++out_.bad_events;
       return;

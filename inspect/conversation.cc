@@ -157,7 +157,7 @@ bool ConversationVisitor::on_record(const Record& r, const Line&, const Digest&)
   e.number = ++count_;
   e.response_seq = r.seq;
   e.response_t = r.t;
-  e.answer = read_answer(body, parsers_);
+  e.answer = read_response(r, body, parsers_);
   if (auto it = pending_.find(key); it != pending_.end()) {
     pending_bytes_ -= input_bytes(it->second.first);
     e.request = std::move(it->second.first);
@@ -237,7 +237,7 @@ std::string format_exchange_markdown(const Exchange& e, const VerdictView* verdi
                                     : "**" + input_label(in) + "**\n\n" + block_quote(in.text);
   }
   out += "**Assistant**\n\n";
-  if (!a.error.empty()) out += "**Stream error** " + code_span(a.error) + "\n\n";
+  if (!a.error.empty()) out += "**Error** " + code_span(a.error) + "\n\n";
   for (const auto& b : answer_blocks(a)) {
     using K = RebuiltBlock::Kind;
     if (b.kind == K::text && !b.text.empty()) {

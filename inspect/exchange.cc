@@ -157,6 +157,17 @@ RebuiltAnswer read_answer(std::string_view body, BodyParsers& parsers) {
   return rebuild_message(body, parsers.limits);  // a Message returned whole
 }
 
+RebuiltAnswer read_response(const Record& r, std::string_view body, BodyParsers& parsers) {
+  RebuiltAnswer a = read_answer(body, parsers);
+  int64_t status = 0;
+  if (json::integer(r.body, "status", &status) == json::Get::ok && status >= 400) {
+    a.error = "HTTP " + std::to_string(status) + (a.error.empty() ? "" : " " + a.error);
+  }
+  return a;
+}
+
+bool answer_failed(const RebuiltAnswer& a) { return !a.error.empty(); }
+
 std::string describe(const Record& r, BodyParsers& parsers) {
   std::string_view s;
   auto get = [&](std::string_view key) {

@@ -58,6 +58,13 @@ std::string_view wire_body(const Record& r, std::string* decoded, size_t max = S
 
 // A response body: rebuilt from SSE, or read from a plain JSON message.
 RebuiltAnswer read_answer(std::string_view body, BodyParsers& parsers);
+// The answer of a response record: read_answer(), and when the provider
+// refused the request (HTTP status 400 and up) its error begins with the
+// status ("HTTP 429 rate_limit_error: ..."), so that no view shows a
+// refused request as an empty answer.
+RebuiltAnswer read_response(const Record& r, std::string_view body, BodyParsers& parsers);
+// Whether a response record's answer says the request failed.
+bool answer_failed(const RebuiltAnswer& a);
 
 // "POST api.anthropic.com/v1/messages 48 KB", "200 SSE msg_01... tool_use Bash",
 // "native assistant text", "gap IngestLost", ...

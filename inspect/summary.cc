@@ -106,9 +106,10 @@ bool SummaryVisitor::on_record(const Record& r, const Line&, const Digest&) {
         if (!req.unread.empty()) ++s_.requests_unread;
         if (!req.model.empty() && s_.models_requested.size() < kMaxModels) s_.models_requested.insert(clip_text(req.model));
       } else {
-        RebuiltAnswer a = read_answer(body, parsers_);
+        RebuiltAnswer a = read_response(r, body, parsers_);
         if (!a.model.empty() && s_.models_answered.size() < kMaxModels) s_.models_answered.insert(clip_text(a.model));
         ++s_.answers;
+        if (answer_failed(a)) ++s_.answers_failed;
         if (a.input_tokens >= 0 || a.output_tokens >= 0) ++s_.answers_with_usage;
         if (a.input_tokens > 0) s_.input_tokens += a.input_tokens;
         if (a.output_tokens > 0) s_.output_tokens += a.output_tokens;
@@ -186,7 +187,8 @@ std::string format_summary_text(const Summary& s, const Style& st) {
   for (const auto& [k, n] : s.kinds) kinds += (kinds.empty() ? "" : ", ") + k + " " + std::to_string(n);
   row("records", kinds);
   row("exchanges", std::to_string(s.exchanges) + ", " + human_bytes(s.wire_bytes) + " on the wire, " +
-                       std::to_string(s.tunnels) + " tunnel(s)");
+                       std::to_string(s.tunnels) + " tunnel(s)" +
+                       (s.answers_failed ? "; " + std::to_string(s.answers_failed) + " answer(s) failed (refused or broken off)" : ""));
   if (s.requests_unread > 0) {
     row("not read", std::to_string(s.requests_unread) +
                         " request body(ies) past --max-depth or --max-line-bytes: their models are not counted");
@@ -229,7 +231,7 @@ void write_summary_json(JsonWriter& w, const Summary& s) {
   for (const auto& [k, n] : s.kinds) w.field(k, n);
   w.end_object();
   w.field("exchanges", s.exchanges).field("wire_bytes", s.wire_bytes).field("tunnels", s.tunnels);
-  w.field("requests_unread", s.requests_unread);
+  w.field("requests_unread", s.requests_unread).field("answers_failed", s.answers_failed);
   w.key("models_requested").begin_array();
   for (const auto& m : s.models_requested) w.value(m);
   w.end_array().key("models_answered").begin_array();

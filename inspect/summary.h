@@ -36,6 +36,7 @@ struct Summary : HeaderInfo {
   // Answers read, and those whose stream reported usage (a stream cut
   // short, or a provider that sends none, reports no usage: not zero).
   uint64_t answers = 0, answers_with_usage = 0;
+  uint64_t answers_failed = 0;  // a refused request (HTTP 400 and up) or a stream that reported an error
   std::vector<std::pair<uint64_t, std::string>> gaps;  // first 100
   std::optional<int64_t> exit_code;
   std::string exit_signal;

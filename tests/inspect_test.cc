@@ -231,13 +231,50 @@ TEST(Conversation, ErrorsReportedInTheStreamAreShown) {
   e.number = 1;
   e.answer = anthropic;
   EXPECT_NE(format_exchange_text(e, Style::plain()).find("(error) overloaded_error: Overloaded"), std::string::npos);
-  EXPECT_NE(format_exchange_markdown(e).find("**Stream error** `overloaded_error: Overloaded`"), std::string::npos);
+  EXPECT_NE(format_exchange_markdown(e).find("**Error** `overloaded_error: Overloaded`"), std::string::npos);
   simdjson::dom::parser p;
   simdjson::dom::element doc;
   ASSERT_FALSE(p.parse(format_exchange_json(e)).get(doc));
   std::string_view error;
   ASSERT_FALSE(doc["error"].get(error));
   EXPECT_EQ(error, "overloaded_error: Overloaded");
+}
+
+// A request the provider refused (HTTP 429 with its JSON error, as Claude
+// Code retries them) is shown as refused, never as an empty answer
+// (red-team 16a #4); the summary counts it. A 200 answer says no error.
+TEST(Conversation, RefusedRequestsShowTheirStatusAndError) {
+  fixtures::Lines lines;
+  auto b = testing::trace_builder([&](const std::string& l) { lines.push_back(l); });
+  b.add_header("claude-code");
+  b.add_start_receipt();
+  b.add("launch", R"({"capture":{"decrypt":[{"host":"api.anthropic.com","paths":["/v1/messages"]}],"tunnel":[]}})");
+  const std::string request = R"({"model":"claude-x","stream":true,"messages":[{"role":"user","content":"ping"}]})";
+  const std::string refused = R"({"type":"error","error":{"type":"rate_limit_error","message":"Slow down"}})";
+  const std::string answered = R"({"id":"msg_1","type":"message","role":"assistant","model":"claude-x",)"
+                               R"("content":[{"type":"text","text":"pong"}],"usage":{"input_tokens":1,"output_tokens":1}})";
+  for (uint64_t i = 0; i < 2; ++i) {
+    b.add("wire", testing::wire_body_json(i, R"("dir":"request","method":"POST","path":"/v1/messages")", "api.anthropic.com", request));
+    b.add("wire", testing::wire_body_json(i, i == 0 ? R"("dir":"response","status":429)" : R"("dir":"response","status":200)",
+                                          "api.anthropic.com", i == 0 ? refused : answered));
+  }
+  b.add_exit(0);
+  b.add_seal("exit");
+  b.add_seal_ack();
+  const std::string path = testing::write_temp("refused.jsonl", fixtures::join(lines));
+  WalkOptions opt;
+  const Keyring ring = testing::dev_keyring();
+  opt.keyring = &ring;
+
+  std::vector<Exchange> seen;
+  ConversationVisitor v([&](const Exchange& e) { seen.push_back(e); }, 1000, opt.limits);
+  walk_trace(path, opt, &v);
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0].answer.error, "HTTP 429 rate_limit_error: Slow down");
+  EXPECT_NE(format_exchange_text(seen[0], Style::plain()).find("(error) HTTP 429 rate_limit_error: Slow down"), std::string::npos);
+  EXPECT_TRUE(seen[1].answer.error.empty());
+  EXPECT_EQ(seen[1].answer.text, "pong");
+  EXPECT_EQ(summarize(path, opt).answers_failed, 1u);
 }
 
 // A trace is hostile: its text must not end a code block or pass for an
