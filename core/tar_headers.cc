@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string_view>
+#include <utility>
 
 #include "core/source.h"
 
@@ -120,6 +121,13 @@ std::optional<Error> TarHeaderWatch::on_header() {
     return Error{Code::archive_error, -1, "the tar holds an old GNU sparse member with extension headers"};
   }
   next_header_ = offset_ + padded(*size);
+  if (type == 'L') ++names_.gnu_name;
+  if (type == 'K') ++names_.gnu_link;
+  if (type != 'x' && type != 'g' && type != 'L' && type != 'K') {
+    const NameSources n = std::exchange(names_, NameSources{});
+    if (n.gnu_name + n.pax_path > 1) return ambiguous("names one member twice (GNU long name and pax path headers)");
+    if (n.gnu_link + n.pax_linkpath > 1) return ambiguous("names one link's target twice (GNU long link and pax linkpath headers)");
+  }
   if (type == 'x' || type == 'g') {
     if (*size > kMaxPaxBody) return Error{Code::archive_error, -1, "a tar pax header is over 1 MiB"};
     pax_type_ = type;
@@ -143,6 +151,8 @@ std::optional<Error> TarHeaderWatch::on_pax_body() {
       if (digits) next_size_ = v;
       else refused = Error{Code::archive_error, -1, "a tar pax header's size is not a number"};
     }
+    if (pax_type_ == 'x' && r.key == "path") ++names_.pax_path;
+    if (pax_type_ == 'x' && r.key == "linkpath") ++names_.pax_linkpath;
     if (pax_type_ == 'g' && (r.key == "path" || r.key == "linkpath" || r.key == "size")) {
       refused = ambiguous("has a pax global header that sets every later member's " + std::string(r.key));
     }

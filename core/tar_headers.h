@@ -7,6 +7,12 @@
 // folder it extracts to holds a different trace than the one verified. The
 // watch follows the header chain through the bytes libarchive is given and
 // refuses a global header that sets a member's name, link or size.
+//
+// A member's name can also come from two headers before it: a GNU long
+// name ('L', or 'K' for a link) and a pax 'x' `path` (`linkpath`).
+// libarchive and Python's tarfile take the GNU one, GNU tar the pax one;
+// two of the same kind (or a pax body naming `path` twice) are read first
+// or last depending on the tool. The watch refuses a member named twice.
 #pragma once
 
 #include <cstddef>
@@ -34,6 +40,11 @@ class TarHeaderWatch {
   uint64_t pax_left_ = 0;
   char pax_type_ = 0;
   std::optional<uint64_t> next_size_;  // a pax 'x' header's size for the next member
+  // Headers before the next member that name it (or its link target).
+  struct NameSources {
+    unsigned gnu_name = 0, pax_path = 0, gnu_link = 0, pax_linkpath = 0;
+  };
+  NameSources names_;
   bool ended_ = false;                 // a zero block: the archive's end
 };
 

@@ -849,6 +849,41 @@ TEST(HostileSubmission, APaxGlobalHeaderThatRenamesMembersIsNotJudged) {
   EXPECT_EQ(fine.exit_code, 0) << fine.out.substr(0, 400);
 }
 
+// A member named by both a GNU long name ('L') and a pax 'x' path: libarchive
+// and Python's tarfile take the first, GNU tar the second (red-team 16c #8:
+// the tar verified while `tar xf` wrote the tampered member as
+// trace.jsonl). Two long names in a row are read first or last by tool.
+// Each is refused; a GNU long name alone, or a pax path alone, is read.
+TEST(HostileSubmission, AMemberNamedTwiceIsNotJudged) {
+  const std::string good = fixtures::join(testing::valid_trace());
+  std::string tampered = good;
+  tampered[tampered.find("\"seq\":3") + 6] = '4';
+  const std::string end(1024, '\0');
+  auto long_name = [](const std::string& name) { return tar_member("././@LongLink", 'L', name + std::string(1, '\0')); };
+  auto pax_path = [](const std::string& name) { return tar_member("PaxHeader", 'x', pax_record("path", name)); };
+  const std::string both = long_name("trace.jsonl") + pax_path("a.txt") + tar_member("x", '0', good) +
+                           long_name("b.txt") + pax_path("trace.jsonl") + tar_member("y", '0', tampered) + end;
+  const std::string two_long = long_name("a.txt") + long_name("trace.jsonl") + tar_member("x", '0', good) + end;
+  const std::string two_pax = tar_member("PaxHeader", 'x', pax_record("path", "a.txt") + pax_record("path", "trace.jsonl")) +
+                              tar_member("x", '0', good) + end;
+  const std::string gnu_only = long_name("entry/" + std::string(120, 'd') + "/trace.jsonl") + tar_member("x", '0', good) + end;
+  const std::string pax_only = pax_path("entry/" + std::string(120, 'p') + "/trace.jsonl") + tar_member("x", '0', good) + end;
+  for (const auto& [name, bytes] : {std::pair{"named-twice.tar", both}, {"two-long-names.tar", two_long},
+                                    {"two-pax-paths.tar", two_pax}}) {
+    put(name, bytes);
+    const Outcome o = verify(dir() + "/" + name);
+    expect_bounded(o);
+    EXPECT_EQ(o.exit_code, 2) << name << "\n" << o.out.substr(0, 400);
+    EXPECT_EQ(first_code(o.out), "ambiguous_submission") << name << "\n" << o.out.substr(0, 400);
+  }
+  for (const auto& [name, bytes] : {std::pair{"gnu-long-name.tar", gnu_only}, {"pax-long-path.tar", pax_only}}) {
+    put(name, bytes);
+    const Outcome o = verify(dir() + "/" + name);
+    expect_bounded(o);
+    EXPECT_EQ(o.exit_code, 0) << name << "\n" << o.out.substr(0, 400);
+  }
+}
+
 // 64 MiB of short lines, compressed once: each copy is a few KB.
 const std::string& small_bomb() {
   static const std::string bomb = [] {
