@@ -220,7 +220,7 @@ int main(int argc, char** argv) {
     }
     if (!show_secrets) *shown.out = masker.masked(*shown.out);
     printer.write(std::cout, *shown.out);
-    return 0;
+    return status_of(shown.report);  // as every view but diff: a gate reading show's code gets the verdict
   }
   if (*diff) return run_diff(trace, trace_b, wopt, dopt, view_format, show_secrets, style);
   if (*records) {

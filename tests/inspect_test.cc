@@ -528,6 +528,13 @@ TEST(InspectCli, ShowReadsStdinToTheEndForTheVerdict) {
   auto missing = testing::run_command(inspect_cmd("show " + testing::sample_path("codex-verified.jsonl") + " 999"));
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_TRUE(missing.out.empty()) << missing.out;
+  // Like every view, show exits with the verdict (red-team 16c #14): a
+  // record before the break of a tampered trace still shows, exit 1.
+  auto tampered = testing::run_command(inspect_cmd("show " + testing::sample_path("tampered-edit_mid.jsonl") + " 5"));
+  EXPECT_EQ(tampered.exit_code, 1);
+  EXPECT_TRUE(tampered.out.starts_with("VERDICT invalid")) << tampered.out.substr(0, 200);
+  auto unacked = testing::run_command(inspect_cmd("show " + testing::sample_path("claude-code-sealed-unacked.jsonl") + " 3"));
+  EXPECT_EQ(unacked.exit_code, 3);
 }
 
 // A real run's trace kept through its last pinned ack, its seal_ack
