@@ -29,4 +29,12 @@ std::string make_fingerprint(std::string_view check, std::string_view run_id, Se
   return to_hex(sha256(material));
 }
 
+void bind_fingerprints(std::vector<Finding>& findings, std::string_view identity) {
+  for (Finding& f : findings) {
+    std::string material = f.fingerprint;
+    material.append("\x1f").append(identity);
+    f.fingerprint = to_hex(sha256(material));
+  }
+}
+
 }  // namespace goalcup::cheat

@@ -48,16 +48,6 @@ void verification_finding(const VerifyReport& v, Context& ctx) {
            "invalid");
 }
 
-// A baseline clears what a judge has seen, never more: each fingerprint
-// also names the chain head, so the same run uploaded again with any byte
-// changed (a tail rewritten, acks dropped so that more is unattested, a
-// logged text edited further) gives new fingerprints (red-team 16c #1).
-// Re-running on the same file gives the same ones.
-void bind_to_trace(std::vector<Finding>& findings, const std::string& head) {
-  if (head.empty()) return;  // nothing was read: nothing to bind to
-  for (Finding& f : findings) f.fingerprint = to_hex(sha256(f.fingerprint + "\x1f" + head));
-}
-
 }  // namespace
 
 void sort_findings(std::vector<Finding>& findings) {
@@ -103,7 +93,11 @@ CheatReport CheatScan::finish(const std::string& path, VerifyReport verify) {
   if (s.options.keep_secret_text) out.secret_texts = s.secrets.texts();
   out.findings = std::move(s.ctx.findings());
   out.skipped = std::move(s.ctx.skipped());
-  bind_to_trace(out.findings, out.verify.head);
+  // A baseline clears what a judge has seen, never more: the same run
+  // uploaded again with any byte changed (a tail rewritten, acks dropped so
+  // that more is unattested, a logged text edited further) has another head
+  // and so new fingerprints (red-team 16c #1).
+  if (!out.verify.head.empty()) bind_fingerprints(out.findings, out.verify.head);
   sort_findings(out.findings);
   return out;
 }

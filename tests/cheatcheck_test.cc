@@ -10,6 +10,7 @@
 #include "cheatcheck/sarif.h"
 #include "cheatcheck/scanner.h"
 #include "cheatcheck/suppress.h"
+#include "fixtures/writer/coop.h"
 #include "tests/support.h"
 
 namespace goalcup::cheat {
@@ -875,6 +876,24 @@ TEST(CheatCli, ExitCodesFollowFailOn) {
   EXPECT_EQ(testing::run_command(bin + " --no-progress --fail-on warning " + testing::sample_path("claude-code-restart.jsonl")).exit_code, 1);
   EXPECT_EQ(testing::run_command(bin + " --no-progress /nonexistent.jsonl").exit_code, 2);
   EXPECT_EQ(testing::run_command(bin + " --no-progress --policy /nonexistent.json " + testing::sample_path("codex-verified.jsonl")).exit_code, 2);
+}
+
+// A baseline of one hen's manifest clears that manifest's findings, never
+// the same refusal in another hen's (red-team 16c #15): the fingerprints of
+// a manifest or coop directory also name its path.
+TEST(CheatCli, AManifestBaselineClearsThatManifestOnly) {
+  const std::string dir = testing::temp_dir() + "/baselined-manifests";
+  std::string refused;
+  for (const auto& [file, rule] : fixtures::write_manifests(dir)) {
+    if (!rule.empty() && rule != "MAN12" && rule != "MAN13") refused = dir + "/" + file;
+  }
+  ASSERT_FALSE(refused.empty());
+  const std::string other = dir + "/other-hen.yaml";
+  std::filesystem::copy_file(refused, other, std::filesystem::copy_options::overwrite_existing);
+  const std::string bin = std::string(GOALCUP_CHEATCHECK_BIN) + " manifest --no-progress ";
+  const std::string baseline = testing::write_temp("manifest-baseline.json", testing::run_command(bin + "--format json " + refused).out);
+  EXPECT_EQ(testing::run_command(bin + "--baseline " + baseline + " " + refused).exit_code, 0);
+  EXPECT_EQ(testing::run_command(bin + "--baseline " + baseline + " " + other).exit_code, 1);
 }
 
 TEST(CheckState, NamesFromTheTraceAreClippedAndFew) {
