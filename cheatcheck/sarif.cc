@@ -9,6 +9,7 @@
 #include "cheatcheck/gc_rules.h"
 #include "cheatcheck/secrets/rules.h"
 #include "cli/json_writer.h"
+#include "cli/verify_text.h"
 
 namespace goalcup::cheat {
 namespace {
@@ -244,6 +245,22 @@ std::vector<Notification> unjudged_notifications(const ReportSet& set, const Uri
   return out;
 }
 
+// Traces that statements vouch for only under a key given with --dev-key:
+// anyone holding that key (the development key is public) could have
+// signed them, and a code-scanning view must say so (red-team 16c #9).
+std::vector<Notification> supplied_key_notifications(const ReportSet& set, const UriMaker& uris) {
+  std::vector<Notification> out;
+  for (const auto& r : set.reports) {
+    const std::string scope = supplied_key_scope(r.verify);
+    if (scope.empty() || unjudged(r)) continue;
+    out.push_back({"warning", "server_key_unpinned",
+                   r.file + ": attested through seq " + std::to_string(r.verify.attested_through_seq) + scope +
+                       ", not by the pinned server keys",
+                   uris.file(r.file)});
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string percent_encode_path(std::string_view path) {
@@ -275,7 +292,10 @@ std::string format_cheat_sarif(const ReportSet& set, const SarifOptions& opt) {
                    [](const SarifResult& a, const SarifResult& b) { return a.severity > b.severity; });
 
   std::vector<Notification> notes = unjudged_notifications(set, uris);
-  const bool successful = notes.empty();
+  for (auto& n : supplied_key_notifications(set, uris)) notes.push_back(std::move(n));
+  // A run is unsuccessful when an input could not be judged, not when one
+  // was judged under a supplied key.
+  const bool successful = std::none_of(notes.begin(), notes.end(), [](const Notification& n) { return n.level == "error"; });
   size_t budget = opt.max_bytes > (1u << 20) ? opt.max_bytes - (1u << 20) : opt.max_bytes / 2;  // rules, headers
   for (const auto& n : notes) budget -= std::min(budget, notification_json(n).size());
   size_t kept = 0, bytes = 0;
