@@ -819,6 +819,25 @@ TEST(CheatCheck, FindingsThatTieAreSortedTheSameWhateverTheirEmittedOrder) {
   for (size_t i = 0; i < one.size(); ++i) EXPECT_EQ(one[i].message, other[i].message);
 }
 
+// A run that statements vouch for only under a key given with --dev-key
+// says so in SARIF, where a code-scanning view shows no verify warning
+// (red-team 16c #9): a warning notification, the run still successful. A
+// run the pinned keys vouch for gets none.
+TEST(CheatCheck, SarifSaysWhichRunsOnlyASuppliedKeyVouchesFor) {
+  for (const auto& [sample, expected] : {std::pair{"claude-code-devkey.jsonl", true}, {"codex-verified.jsonl", false}}) {
+    ReportSet set;
+    set.reports.push_back(check(testing::sample_path(sample)));
+    const std::string sarif = format_cheat_sarif(set);
+    EXPECT_EQ(sarif.find("server_key_unpinned") != std::string::npos, expected) << sample;
+    simdjson::dom::parser p;
+    simdjson::dom::element doc;
+    ASSERT_FALSE(p.parse(sarif).get(doc));
+    bool successful = false;
+    ASSERT_FALSE(doc["runs"].at(0)["invocations"].at(0)["executionSuccessful"].get(successful)) << sample;
+    EXPECT_TRUE(successful) << sample;
+  }
+}
+
 TEST(CheatCheck, SarifPlacesFindingsOnTheirLines) {
   ReportSet set;
   set.reports.push_back(check(testing::sample_path("claude-code-sealed-unacked.jsonl")));
