@@ -550,6 +550,72 @@ TEST(WrappedLogs, ClaudeCodeBashModeRecordsAreNotHeldToTheWire) {
   EXPECT_FALSE(has_finding(changed_after("parser.py</bash-stdout>", "tests.py</bash-stdout>"), "GC04", Severity::high, ""));
 }
 
+// Claude Code 2.x logs the parallel calls of one answer each followed by
+// its result (call A, result A, call B, result B; one message.id) and sends
+// every result with the next request: the wrapper does too, so an edit of
+// the first result is held to the wire like any other.
+TEST(WrappedLogs, EveryResultOfAnAnswersParallelCallsIsSentWithTheNextRequest) {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  auto call = [&](const std::string& id, const std::string& command) {
+    return R"({"id":"msg_P",)" + m + R"(,"content":[{"type":"tool_use","id":")" + id + R"(","name":"Bash","input":{"command":")" + command + R"("}}]})";
+  };
+  auto result = [](const std::string& id, const std::string& text) {
+    return R"({"role":"user","content":[{"type":"tool_result","tool_use_id":")" + id + R"(","content":")" + text + R"("}]})";
+  };
+  std::string log = claude_line("u1", "", "01.000", "user", R"({"role":"user","content":"Run both"})");
+  log += claude_line("a1", "u1", "02.000", "assistant", call("toolu_pa", "make test"));
+  log += claude_line("r1", "a1", "02.500", "user", result("toolu_pa", "2 failed"));
+  log += claude_line("a2", "r1", "02.600", "assistant", call("toolu_pb", "pwd"));
+  log += claude_line("r2", "a2", "03.000", "user", result("toolu_pb", "/w"));
+  log += claude_line("a3", "r2", "04.000", "assistant", R"({"id":"msg_Q",)" + m + R"(,"content":[{"type":"text","text":"Two tests fail."}]})");
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    fixtures::WrapSpec spec;
+    spec.order = order;
+    fixtures::Lines lines;
+    fixtures::wrap_log(log, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+    const bool sent_first = std::any_of(lines.begin(), lines.end(), [](const std::string& l) {
+      return fixtures::line_kind(l) == "wire" && l.find(R"("dir":"request")") != std::string::npos &&
+             l.find("toolu_pa") != std::string::npos;
+    });
+    EXPECT_TRUE(sent_first) << "no request carried the first parallel call's result";
+    expect_clean(wrap_text_and_check(log, "claude.jsonl", order, LogEdit::none).report);
+    const Wrapped w = wrap_text_and_check(log, "claude.jsonl", order, LogEdit::change_tool_result);
+    ASSERT_TRUE(w.result.edited);
+    EXPECT_NE(w.result.edit_note.find("toolu_pa"), std::string::npos) << w.result.edit_note;
+    EXPECT_TRUE(has_finding(w.report, "GC04", Severity::high, "")) << describe(w.report);
+  }
+}
+
+// `wrap --interrupt` on a subagent's own file: the line Claude Code writes
+// is the subagent's (isSidechain, agentId, sessionId as the line it hangs
+// off), not one on the main chain.
+TEST(WrappedLogs, AnInterruptedSubagentFileStaysOnItsChain) {
+  std::string agent = claude_line("s1", "", "01.000", "user", R"({"role":"user","content":"read it"})", true);
+  agent += claude_line("s2", "s1", "02.000", "assistant",
+                       R"({"id":"msg_S","model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9},"content":[{"type":"text","text":"It is empty."}]})",
+                       true);
+  const std::string side = R"("isSidechain":true,)", stamped = R"("agentId":"a1f","sessionId":"ses-1","cwd":"/w","version":"2.1.220",)";
+  for (size_t at = agent.find(side); at != std::string::npos; at = agent.find(side, at + side.size())) {
+    agent.insert(at + side.size(), stamped);
+  }
+  fixtures::WrapSpec spec;
+  spec.interrupt = true;
+  spec.file = "s/subagents/agent-a1f.jsonl";
+  fixtures::Lines lines;
+  fixtures::wrap_log(agent, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+  const std::string last = fixtures::line_body(*std::find_if(lines.rbegin(), lines.rend(), [](const std::string& l) {
+    return fixtures::line_kind(l) == "native";
+  }));
+  EXPECT_NE(last.find(R"(\"isSidechain\":true,\"agentId\":\"a1f\")"), std::string::npos) << last;
+  EXPECT_NE(last.find(R"(\"sessionId\":\"ses-1\")"), std::string::npos) << last;
+  static const Keyring ring = testing::dev_keyring();
+  CheatOptions opt;
+  opt.walk.keyring = &ring;
+  const CheatReport r = check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt);
+  EXPECT_FALSE(any_high(r)) << describe(r);
+}
+
 // The recorder stores request bodies redacted: a key the agent printed (or
 // the user pasted) is [REDACTED:rule] on the wire and verbatim in the log,
 // which is copied as written. That is no edit; an edit beside it still is.
