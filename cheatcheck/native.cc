@@ -237,6 +237,49 @@ Digest copy_key(simdjson::dom::object o) {
   return h.finish();
 }
 
+// A string, or the strings and text blocks of an array, each apart.
+void add_strings(simdjson::dom::element e, std::vector<std::string>& out) {
+  std::string_view s;
+  if (!e.get(s)) {
+    if (!s.empty()) out.emplace_back(s);
+    return;
+  }
+  simdjson::dom::array parts;
+  if (e.get(parts)) return;
+  for (auto part : parts) {
+    simdjson::dom::object block;
+    if (!part.get(s)) {
+      if (!s.empty()) out.emplace_back(s);
+    } else if (!part.get(block) && str(block, "type") == "text" && json::string(block, "text", &s) == json::Get::ok && !s.empty()) {
+      out.emplace_back(s);
+    }
+  }
+}
+
+// Claude Code 2.x attachment lines whose text the model is sent with the
+// next request: a queued message (queued_command: its prompt) and a hook's
+// additional context (hook_additional_context: its content). Other types
+// are rendered for the model in words of the harness's own, or not sent.
+void read_attachment(simdjson::dom::object o, NativeInfo& n) {
+  simdjson::dom::object a;
+  if (json::object(o, "attachment", &a) != json::Get::ok) return;
+  const std::string type = str(a, "type");
+  simdjson::dom::element said;
+  if (type == "queued_command" && !a.at_key("prompt").get(said)) {
+    add_strings(said, n.attachment_texts);
+    const std::string mode = str(a, "commandMode");
+    // A prompt with pasted text or images Claude Code expands when it sends it is only a warning.
+    n.attachment_prompt = (mode.empty() || mode == "prompt") &&
+                          std::none_of(n.attachment_texts.begin(), n.attachment_texts.end(), [](const std::string& t) {
+                            return t.find("[Pasted text #") != std::string::npos || t.find("[Image #") != std::string::npos;
+                          });
+    // Some releases may send it as a user text of its own: a request carrying it is logged here.
+    n.user_texts.insert(n.user_texts.end(), n.attachment_texts.begin(), n.attachment_texts.end());
+  } else if (type == "hook_additional_context" && !a.at_key("content").get(said)) {
+    add_strings(said, n.attachment_texts);
+  }
+}
+
 void read_claude(simdjson::dom::object o, NativeInfo& n) {
   n.type = str(o, "type");
   n.understood = std::find(kClaudeTypes.begin(), kClaudeTypes.end(), n.type) != kClaudeTypes.end();
@@ -251,6 +294,7 @@ void read_claude(simdjson::dom::object o, NativeInfo& n) {
   n.sidechain = json::boolean(o, "isSidechain", &side) == json::Get::ok && side;
   if (n.type == "summary") n.summary = str(o, "summary");
   if (n.type == "content-replacement") read_replacements(o, n);
+  if (n.type == "attachment") read_attachment(o, n);
   bool compact = false;
   n.compact_summary = json::boolean(o, "isCompactSummary", &compact) == json::Get::ok && compact;
   simdjson::dom::object message;

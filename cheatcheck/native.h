@@ -150,6 +150,14 @@ struct NativeInfo {
   // only, local commands): what a request sent the model must be among
   // these, so no flag a cheater adds hides a prompt that was replaced.
   std::vector<std::string> user_texts;
+  // Claude Code 2.x: the texts of an `attachment` line that the harness
+  // sends the model with its next request (inside a <system-reminder>):
+  // a queued_command's prompt (a message the user typed while the agent
+  // worked, or a background task's notification), a hook_additional_context's
+  // content. `attachment_prompt`: the queued_command is the user's own
+  // message (commandMode "prompt" or none), judged as a prompt.
+  std::vector<std::string> attachment_texts;
+  bool attachment_prompt = false;
   // Claude Code: the text of the line's thinking blocks (the model's
   // reasoning, streamed as thinking_delta).
   std::string thinking;

@@ -376,6 +376,7 @@ class Gc04 final : public Check {
     result_texts(ctx);
     result_copies(ctx);
     prompts(ctx);
+    attachments(ctx);
     event_answers(ctx);
     emit_counted(ctx, "GC04", Severity::warning, uncompared_,
                  "logged text(s) were not compared with every redacted text the wire carried (" +
@@ -814,8 +815,11 @@ class Gc04 final : public Check {
     auto add = [&](std::string_view said) {
       // Each request re-sends the prompts before it: only a new one is
       // normalized and kept.
+      sent_reminders_unkept_ |= wire_prompts_.size() >= kMaxTracked;
       if (wire_prompts_.size() >= kMaxTracked || !wire_prompts_.insert(sha256(said)).second) return;
-      wire_prompts_loose_.insert(sha256(loose_text(said)));
+      std::string loose = loose_text(said);
+      wire_prompts_loose_.insert(sha256(loose));
+      sent_reminder(said, std::move(loose));
       if (redacted_here(said) && kept_bytes_ + said.size() <= kMaxKeptBytes) {
         kept_bytes_ += said.size();
         redacted_prompts_.emplace_back(said);
@@ -922,6 +926,7 @@ class Gc04 final : public Check {
     }
     const Identity thread = identity(n.file + (n.sidechain ? "\x01sidechain" : ""));
     if (n.harness == NativeInfo::Harness::claude_code && n.user) unheld_prompts(n, r.seq);
+    if (!n.attachment_texts.empty()) logged_attachment(n, r.seq, thread);
     for (const std::string& said : n.prompts) {
       unanswered_[thread].push_back(logged_prompts_.size());
       logged_prompts_.push_back({r.seq, SaidDigests::of(said), false, std::nullopt});
@@ -956,6 +961,10 @@ class Gc04 final : public Check {
       if (logged_server_results_.size() < kMaxTracked) {
         logged_server_results_.push_back({r.seq, identity(s.id), s.content, clip_text(s.id), kept_text(s.text)});
       }
+    }
+    if (auto it = unfollowed_attachments_.find(thread); it != unfollowed_attachments_.end()) {
+      for (size_t i : it->second) logged_attachments_[i].followed = true;
+      unfollowed_attachments_.erase(it);
     }
     // What the user said before this answer was sent with it.
     if (auto it = unanswered_.find(thread); it != unanswered_.end()) {
@@ -1957,6 +1966,80 @@ class Gc04 final : public Check {
                  "flagged-prompt-not-sent");
   }
 
+  // Claude Code attachment texts the model is sent (logged_attachment()).
+  struct LoggedAttachment {
+    uint64_t seq = 0;
+    std::string loose;  // loose_text() of the text
+    bool prompt = false;
+    bool followed = false;  // a model answer follows in its file (and chain)
+  };
+
+  // Claude Code 2.x attachment lines whose text the model is sent with the
+  // next request, inside a <system-reminder> of the harness's wording (a
+  // queued message, a hook's additional context): each text, as logged,
+  // kept (loosely) to find in what requests sent.
+  void logged_attachment(const NativeInfo& n, uint64_t seq, const Identity& thread) {
+    for (const std::string& said : n.attachment_texts) {
+      if (logged_attachments_.size() >= kMaxTracked || kept_bytes_ + said.size() > kMaxKeptBytes) {
+        attachments_unkept_.add(seq);
+        continue;
+      }
+      kept_bytes_ += said.size();
+      unfollowed_attachments_[thread].push_back(logged_attachments_.size());
+      logged_attachments_.push_back({seq, loose_text(said), n.attachment_prompt, false});
+    }
+  }
+
+  // A user text a request sent holding <system-reminder> blocks, kept
+  // (loosely, within kMaxKeptBytes) for the attachment texts to be found in.
+  void sent_reminder(std::string_view said, std::string loose) {
+    if (!holds(said, "<system-reminder>")) return;
+    sent_reminder_redacted_ |= redacted_here(said);
+    if (kept_bytes_ + loose.size() > kMaxKeptBytes) {
+      sent_reminders_unkept_ = true;
+      return;
+    }
+    kept_bytes_ += loose.size();
+    sent_reminders_.push_back(std::move(loose));
+  }
+
+  bool attachment_sent(const LoggedAttachment& a) const {
+    if (wire_prompts_loose_.contains(sha256(a.loose))) return true;
+    return std::any_of(sent_reminders_.begin(), sent_reminders_.end(),
+                       [&](const std::string& sent) { return holds(sent, a.loose); });
+  }
+
+  // Attachment texts a model answer followed in their file and that no
+  // request carried, judged as the prompt check judges a user line: the
+  // user's queued message as a prompt (high), the harness's own context
+  // (a hook's) as a reminder-only line (a warning). The last ones of a run
+  // may never have been sent.
+  void attachments(Context& ctx) {
+    if (requests_ == 0) return;
+    SeqList unsent;
+    for (const LoggedAttachment& a : logged_attachments_) {
+      if (!a.followed || a.loose.empty() || attachment_sent(a)) continue;
+      if (sent_reminder_redacted_ || sent_reminders_unkept_) {
+        uncompared_.add(a.seq);
+      } else if (a.prompt) {
+        ctx.emit(finding("GC04", Severity::high, {a.seq},
+                         "The harness logged a message the user queued while the agent worked (a queued_command "
+                         "attachment) that no request sent the model: what the user asked was changed in the log."),
+                 "queued-prompt-not-sent:" + std::to_string(a.seq));
+      } else {
+        unsent.add(a.seq);
+      }
+    }
+    emit_counted(ctx, "GC04", Severity::warning, unsent,
+                 "Claude Code attachment line(s) whose text the harness sends the model with its next request (a "
+                 "hook's additional context, a queued notification) come before a model answer in their file, and "
+                 "no request sent that text: read them; a line added to tell the judge what the model never heard "
+                 "looks so.",
+                 "attachment-not-sent");
+    emit_counted(ctx, "GC04", Severity::info, attachments_unkept_,
+                 "attachment text(s) past this check's bounds were not compared with the wire.", "attachment-unkept");
+  }
+
   // Codex's agent_message events repeat each answer's text for its UI, and
   // task_complete its turn's last.
   void event_answers(Context& ctx) {
@@ -2118,7 +2201,8 @@ class Gc04 final : public Check {
            wire_items_.size() + logged_reasoning_.size() + event_reasoning_.size() + synthetic_ids_.size() +
            logged_user_texts_.size() + wire_server_results_.size() + logged_server_results_.size() +
            event_outputs_.size() + codex_outputs_.size() + wire_searched_.size() + logged_searched_.size() +
-           wire_copies_.size() + logged_copies_.size() + wire_search_details_.size() + logged_search_details_.size();
+           wire_copies_.size() + logged_copies_.size() + wire_search_details_.size() + logged_search_details_.size() +
+           logged_attachments_.size() + sent_reminders_.size();
   }
 
   absl::flat_hash_map<Identity, WireAnswer> wire_by_id_;
@@ -2195,6 +2279,11 @@ class Gc04 final : public Check {
   SeqList missing_thinking_;
   std::vector<std::string> redacted_prompts_;  // user texts sent with redaction markers
   std::vector<LoggedPrompt> logged_prompts_;
+  std::vector<LoggedAttachment> logged_attachments_;
+  absl::flat_hash_map<Identity, std::vector<size_t>> unfollowed_attachments_;  // thread -> those not yet followed
+  SeqList attachments_unkept_;
+  std::vector<std::string> sent_reminders_;  // loose_text() of user texts sent holding <system-reminder> blocks
+  bool sent_reminder_redacted_ = false, sent_reminders_unkept_ = false;
   // A Claude Code user text the prompt check passes over as it stands.
   struct FlaggedPrompt {
     uint64_t seq = 0;
