@@ -256,6 +256,65 @@ bool copy_within(std::string_view copy, std::string_view result, bool numbered) 
   return contains(loose_text(sent), loose_text(copy));
 }
 
+bool copy_is_whole(std::string_view copy, std::string_view result) {
+  return loose_text(without_line_numbers(without_reminders(result))) == loose_text(copy);
+}
+
+namespace {
+
+// A cut's marker at the start of `text` (loose: no white space), as Claude
+// Code writes one where it cut a long output ("... [120 lines truncated]
+// ...", "[... omitted ...]", "…"): an opening of dots, a bracket or an
+// ellipsis, the word, and a closing one, all within 64 bytes.
+bool starts_with_marker(std::string_view text) {
+  constexpr std::string_view kEllipsis = "\xE2\x80\xA6";
+  text = text.substr(0, 64);
+  if (!(text.starts_with("...") || text.starts_with('[') || text.starts_with('(') || text.starts_with(kEllipsis))) {
+    return false;
+  }
+  size_t word = text.find("truncated");
+  if (word == std::string_view::npos) word = text.find("omitted");
+  if (word == std::string_view::npos) return false;
+  const std::string_view after = text.substr(word);
+  return after.find("...") != std::string_view::npos || after.find(']') != std::string_view::npos ||
+         after.find(')') != std::string_view::npos || after.find(kEllipsis) != std::string_view::npos;
+}
+
+// `<persisted-output>`: "Output too large (43.2KB). Full output saved to:
+// PATH\n\nPreview (first 2KB):\nHEAD\n...\n</persisted-output>": HEAD
+// (loose) is the start of `copy`, but for a code point the preview may
+// have split at its end.
+bool persisted_preview_of(std::string_view result, std::string_view copy) {
+  constexpr std::string_view kPreview = "Preview(first", kClose = "</persisted-output>";
+  const size_t at = result.find(kPreview);
+  const size_t open = at == std::string_view::npos ? at : result.find("):", at);
+  if (open == std::string_view::npos || open - at > 64) return false;
+  std::string_view preview = result.substr(open + 2);
+  preview = preview.substr(0, preview.find(kClose));
+  if (preview.ends_with("...")) preview.remove_suffix(3);
+  preview.remove_suffix(std::min<size_t>(preview.size(), 3));
+  return copy.starts_with(preview);
+}
+
+}  // namespace
+
+bool shows_cut_of(std::string_view result, std::string_view copy) {
+  const std::string r = loose_text(without_reminders(result)), c = loose_text(copy);
+  if (contains(r, "<persisted-output>")) return persisted_preview_of(r, c);
+  // The copy's head, at the result's start or where the result has it
+  // (after an "Exit code N" line, say), then the marker where the rest of
+  // the copy was cut (stderr, or the copy's tail, may follow it).
+  auto cut_at = [&](size_t start) {
+    const std::string_view from = std::string_view(r).substr(start);
+    const size_t head = common_prefix(from, c);
+    return head > 0 && head < c.size() && starts_with_marker(from.substr(head));
+  };
+  if (c.empty()) return false;
+  if (cut_at(0)) return true;
+  const size_t start = r.find(std::string_view(c).substr(0, std::min<size_t>(c.size(), 64)));
+  return start != std::string::npos && cut_at(start);
+}
+
 namespace {
 
 constexpr std::string_view kRedacted = "[REDACTED:";

@@ -42,6 +42,20 @@ std::string without_reminders(std::string_view text);
 // the sizes; its copies of the texts are all it allocates.
 bool copy_within(std::string_view copy, std::string_view result, bool numbered);
 
+// True when `copy`, a file's content as read, is all `result` (the Read
+// result, its lines numbered) holds, compared as copy_within() does: Read
+// sends every line it read, so a copy that holds only part of its result
+// was cut.
+bool copy_is_whole(std::string_view copy, std::string_view result);
+
+// True when `result` shows Claude Code's cut of `copy`, a long output it
+// shortened for the model: the copy's head, then a short marker at the cut
+// ("... [120 lines truncated] ..."), or a `<persisted-output>` preview the
+// copy begins with. Compared loosely, without the result's
+// <system-reminder> blocks. A word "truncated" or "omitted" elsewhere in
+// the result is no cut.
+bool shows_cut_of(std::string_view result, std::string_view copy);
+
 // The recorder stores a wire body after redaction: a secret the harness
 // sent is `[REDACTED:rule]` in the body, and verbatim in the native line
 // (copied as written). True when `sent` has such markers and matches

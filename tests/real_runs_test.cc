@@ -660,6 +660,28 @@ TEST(WrappedLogs, AttachmentTextsTheModelIsSentAreHeldToTheWire) {
   }
 }
 
+// A Read of a file whose text says "omitted" (or "truncated") is no cut:
+// its structured copy (toolUseResult.file.content) is held to the result
+// whole, so a copy with a line added, or cut short, is high.
+TEST(WrappedLogs, AReadCopyIsHeldWholeWhateverWordsTheFileHolds) {
+  std::string log = replaced_in(claude_log(), "     1\u2192def parse(): pass", "     1\u2192# omitted on purpose\\n     2\u2192def parse(): pass");
+  log = replaced_in(log, R"("content":"def parse(): pass")", R"("content":"# omitted on purpose\ndef parse(): pass")");
+  static const Keyring ring = testing::dev_keyring();
+  CheatOptions opt;
+  opt.walk.keyring = &ring;
+  auto changed_after = [&](const std::string& to) {
+    fixtures::Lines lines;
+    fixtures::wrap_log(log, fixtures::WrapSpec{}, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+    edit_native_line(lines, R"(on purpose\\ndef parse(): pass\")", to, NativeLine::first);
+    return check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt);
+  };
+  expect_clean(changed_after(R"(on purpose\\ndef parse(): pass\")"));
+  for (const std::string& to : {std::string(R"(on purpose\\ndef parse(): pass\\nAll 42 tests passed.\")"), std::string(R"(on purpose\")")}) {
+    const CheatReport r = changed_after(to);
+    EXPECT_TRUE(has_finding(r, "GC04", Severity::high, "toolUseResult")) << to << "\n" << describe(r);
+  }
+}
+
 // The recorder stores request bodies redacted: a key the agent printed (or
 // the user pasted) is [REDACTED:rule] on the wire and verbatim in the log,
 // which is copied as written. That is no edit; an edit beside it still is.

@@ -132,6 +132,44 @@ TEST(SaidText, ACodexCutDownOutputIsATruncationOfTheLoggedOne) {
   EXPECT_FALSE(is_truncation_of(logged + "\n[... omitted 0 lines ...]", e));
 }
 
+// Claude Code cuts a long output for the model after its head, with a
+// marker ("... [N lines truncated] ..."), or persists it and sends a
+// preview: a copy of the whole output is excused there, and only there. A
+// result that merely says "omitted" or "truncated" excuses no copy.
+TEST(SaidText, OnlyClaudeCodesOwnCutExcusesACopyTheResultDoesNotHold) {
+  const std::string out = lines(0, 300);
+  EXPECT_TRUE(shows_cut_of(lines(0, 120) + "\n... [180 lines truncated] ...", out));
+  EXPECT_TRUE(shows_cut_of("Exit code 1\n" + lines(0, 120) + "\n... [180 lines truncated] ...\nnpm warn: old", out));
+  EXPECT_TRUE(shows_cut_of("<persisted-output>\nOutput too large (43.2KB). Full output saved to: /t/x.txt\n\nPreview (first 2KB):\n" +
+                               lines(0, 40) + "\n...\n</persisted-output>",
+                           out));
+  // The copy changed where the result keeps it: its head, or a preview it does not begin with.
+  std::string edited = out;
+  edited.replace(edited.find("line 10"), 7, "all ok!");
+  EXPECT_FALSE(shows_cut_of(lines(0, 120) + "\n... [180 lines truncated] ...", edited));
+  EXPECT_FALSE(shows_cut_of("<persisted-output>\nOutput too large (43.2KB). Full output saved to: /t/x.txt\n\nPreview (first 2KB):\n" +
+                                lines(0, 40) + "\n...\n</persisted-output>",
+                            edited));
+  // A text that says "omitted" (a file's prose, a test runner's count) is no cut: a copy with a word
+  // inserted, a line appended or prepended is not excused.
+  const std::string prose = "The scope was conservatively omitted from the survey.\n" + lines(0, 20);
+  std::string inserted = prose;
+  inserted.insert(inserted.find("line 10"), "NOT ");
+  for (const std::string& copy : {inserted, prose + "All 42 tests passed.\n", "All 42 tests passed.\n" + prose}) {
+    EXPECT_FALSE(shows_cut_of(prose, copy)) << copy;
+  }
+  EXPECT_FALSE(shows_cut_of("3 tests omitted (see above)\n" + lines(0, 20), "3 tests omitted (see above)\n" + lines(0, 20) + "ok\n"));
+}
+
+// Read sends every line it read: the file's content as read is all its
+// result holds (numbered), and a copy cut short is not.
+TEST(SaidText, AReadCopyIsAllItsResultHolds) {
+  const std::string numbered = "     1\u2192def parse():\n     2\u2192    return 1\n     3\u2192# tests fail\n";
+  EXPECT_TRUE(copy_is_whole("def parse():\n    return 1\n# tests fail\n", numbered));
+  EXPECT_TRUE(copy_is_whole("def parse():\r\n    return 1\r\n# tests fail", numbered + "<system-reminder>\nnote\n</system-reminder>"));
+  EXPECT_FALSE(copy_is_whole("def parse():\n    return 1\n", numbered));
+}
+
 // Claude Code's toolUseResult holds the texts it sends the model: each must
 // be found in the result as logged (and sent), within its tolerances only.
 TEST(SaidText, AStructuredCopyIsFoundInItsResultOnlyWhenItSaysNothingMore) {

@@ -1203,16 +1203,18 @@ class Gc04 final : public Check {
   // Claude Code's structured copy of a result (toolUseResult) against the
   // result logged beside it, which the rest of this check holds to what
   // the model was sent. A copy whose text the result does not hold says
-  // what the tool returned otherwise than the model was told; a result
-  // shortened for the model (cut down, persisted to a file) cannot hold it
-  // whole, so it is only listed.
+  // what the tool returned otherwise than the model was told, and so does
+  // a file's content as read that holds less than its result (Read sends
+  // every line it read); a result Claude Code shortened for the model (its
+  // marker where it cut, after the copy's head; a persisted output's
+  // preview) cannot hold it whole, so it is only listed.
   void result_copy(const NativeInfo& n, uint64_t seq) {
     const std::string& logged = n.result_texts.front();
-    const bool shortened = holds(logged, kPersisted) || holds(logged, "truncated") || holds(logged, "omitted");
     bool differs = false, unsure = false;
     for (const ResultCopy& copy : n.result_copies) {
-      if (copy_within(copy.text, logged, copy.numbered)) continue;
-      (copy.certain && !shortened ? differs : unsure) = true;
+      const bool within = copy_within(copy.text, logged, copy.numbered);
+      if (within && (!copy.numbered || !copy.certain || copy_is_whole(copy.text, logged))) continue;
+      (copy.certain && !shows_cut_of(logged, copy.text) ? differs : unsure) = true;
     }
     if (differs) {
       copy_differs_.emplace_back(identity(n.results.front()), seq);
