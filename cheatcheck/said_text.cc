@@ -256,6 +256,25 @@ bool copy_within(std::string_view copy, std::string_view result, bool numbered) 
   return contains(loose_text(sent), loose_text(copy));
 }
 
+std::string html_unescaped(std::string_view text) {
+  static constexpr std::pair<std::string_view, char> kEntities[] = {
+      {"&lt;", '<'}, {"&gt;", '>'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&#39;", '\''}, {"&#x27;", '\''}, {"&apos;", '\''}};
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto* entity = text[i] != '&' ? std::end(kEntities) : std::find_if(std::begin(kEntities), std::end(kEntities), [&](const auto& e) {
+      return text.substr(i).starts_with(e.first);
+    });
+    if (entity == std::end(kEntities)) {
+      out += text[i];
+      continue;
+    }
+    out += entity->second;
+    i += entity->first.size() - 1;
+  }
+  return out;
+}
+
 bool copy_is_whole(std::string_view copy, std::string_view result) {
   return loose_text(without_line_numbers(without_reminders(result))) == loose_text(copy);
 }

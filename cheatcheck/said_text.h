@@ -42,6 +42,10 @@ std::string without_reminders(std::string_view text);
 // the sizes; its copies of the texts are all it allocates.
 bool copy_within(std::string_view copy, std::string_view result, bool numbered);
 
+// `text` with the HTML entities of < > & " ' (&lt; &gt; &amp; &quot;
+// &#39; &#x27; &apos;) read as those characters.
+std::string html_unescaped(std::string_view text);
+
 // True when `copy`, a file's content as read, is all `result` (the Read
 // result, its lines numbered) holds, compared as copy_within() does: Read
 // sends every line it read, so a copy that holds only part of its result

@@ -161,6 +161,14 @@ TEST(SaidText, OnlyClaudeCodesOwnCutExcusesACopyTheResultDoesNotHold) {
   EXPECT_FALSE(shows_cut_of("3 tests omitted (see above)\n" + lines(0, 20), "3 tests omitted (see above)\n" + lines(0, 20) + "ok\n"));
 }
 
+// Claude Code escapes some texts it puts in a <system-reminder>: what was
+// sent is read back as the characters the entities stand for.
+TEST(SaidText, HtmlEntitiesAreReadAsTheirCharacters) {
+  EXPECT_EQ(html_unescaped("fix the &lt;div&gt; &amp;&amp; it&#39;s &quot;ok&quot; &x; &"), "fix the <div> && it's \"ok\" &x; &");
+  EXPECT_EQ(html_unescaped("&amp;lt;"), "&lt;");
+  EXPECT_EQ(html_unescaped("plain"), "plain");
+}
+
 // Read sends every line it read: the file's content as read is all its
 // result holds (numbered), and a copy cut short is not.
 TEST(SaidText, AReadCopyIsAllItsResultHolds) {

@@ -1993,9 +1993,12 @@ class Gc04 final : public Check {
   }
 
   // A user text a request sent holding <system-reminder> blocks, kept
-  // (loosely, within kMaxKeptBytes) for the attachment texts to be found in.
+  // (loosely, within kMaxKeptBytes) for the attachment texts to be found in,
+  // with HTML's entities for < > & " ' read as those characters (Claude
+  // Code 2.1 escapes some texts it puts in a reminder).
   void sent_reminder(std::string_view said, std::string loose) {
     if (!holds(said, "<system-reminder>")) return;
+    if (holds(loose, "&")) loose = html_unescaped(loose);
     sent_reminder_redacted_ |= redacted_here(said);
     if (kept_bytes_ + loose.size() > kMaxKeptBytes) {
       sent_reminders_unkept_ = true;
