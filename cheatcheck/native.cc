@@ -2,11 +2,21 @@
 
 #include "cheatcheck/said_text.h"
 
+#include <absl/container/flat_hash_set.h>
+
 #include <algorithm>
 #include <array>
+#include <cstring>
 
 namespace goalcup::cheat {
 namespace {
+
+// The members an Edit or Write call names (input) and its result's copy
+// (toolUseResult) repeats, in the same order.
+constexpr std::array<std::string_view, 3> kEditCallKeys = {"file_path", "old_string", "new_string"};
+constexpr std::array<std::string_view, 3> kEditCopyKeys = {"filePath", "oldString", "newString"};
+constexpr std::array<std::string_view, 2> kWriteCallKeys = {"file_path", "content"};
+constexpr std::array<std::string_view, 2> kWriteCopyKeys = {"filePath", "content"};
 
 std::string str(simdjson::dom::object o, std::string_view key) {
   std::string_view v;
@@ -57,18 +67,164 @@ void add_copy(ProviderCopy::Kind kind, simdjson::dom::element value, NativeInfo&
   n.provider_copies.push_back({kind, copy_digest(kind, value), simdjson::minify(value)});
 }
 
+// A file's text as Claude Code compares it: curly quotes read as straight
+// ones (it matches and keeps a file's quote style) and CRLF as LF.
+std::string plain_text(std::string_view s) {
+  std::string plain;
+  plain.reserve(s.size());
+  for (size_t at = 0; at < s.size(); ++at) {
+    const std::string_view rest = s.substr(at);
+    if (rest.starts_with("\xE2\x80") && rest.size() > 2 && rest[2] >= '\x98' && rest[2] <= '\x9D' && rest[2] != '\x9A' &&
+        rest[2] != '\x9B') {
+      plain += rest[2] >= '\x9C' ? '"' : '\'';  // U+2018, U+2019 and U+201C, U+201D
+      at += 2;
+    } else if (!rest.starts_with("\r\n")) {
+      plain += rest.front();
+    }
+  }
+  return plain;
+}
+
+// glibc's memmem is linear in both lengths; string_view::find is not.
+bool contains(std::string_view haystack, std::string_view needle) {
+  return needle.empty() || memmem(haystack.data(), haystack.size(), needle.data(), needle.size()) != nullptr;
+}
+
+std::string_view trimmed(std::string_view s) {
+  const size_t begin = s.find_first_not_of(" \t\r");
+  if (begin == std::string_view::npos) return {};
+  return s.substr(begin, s.find_last_not_of(" \t\r") - begin + 1);
+}
+
+// The lines a patch can show changed by replacing or writing `text`: its
+// inner lines; its first line ending a line (what stood before it on that
+// line kept) and its last starting one; a one-line text inside a line.
+// Compared trimmed: the patch shows leading tabs as spaces and some
+// releases strip trailing white space from what they write. A written
+// file (`whole`) is its own lines only.
+class ChangedLines {
+ public:
+  ChangedLines(std::string_view text, bool whole) : text_(plain_text(text)), whole_(whole) {
+    for (size_t at = 0, end = 0; at <= text_.size(); at = end + 1) {
+      end = std::min(text_.find('\n', at), text_.size());
+      lines_.push_back(trimmed(std::string_view(text_).substr(at, end - at)));
+    }
+    inner_.insert(lines_.begin() + (whole_ ? 0 : 1), lines_.end() - (whole_ || lines_.size() == 1 ? 0 : 1));
+  }
+  ChangedLines(const ChangedLines&) = delete;  // lines_ view text_
+  ChangedLines& operator=(const ChangedLines&) = delete;
+
+  // `line` (trimmed, plain) is one the text leaves, or (beside) one that
+  // keeps only what stood around the text on its line: where the text
+  // starts or ends a line with nothing ("\nfoo", "foo\n", ""), that line
+  // is what the other side of the change (`other`: its lines in the same
+  // run of changed lines) held before or after its own text.
+  bool holds(std::string_view line, std::span<const std::string> other) const {
+    if (whole_) return inner_.contains(line);
+    const std::string_view first = lines_.front();
+    const std::string_view last = lines_.back();
+    if (lines_.size() == 1) {
+      if (!first.empty()) return contains(line, first);
+      return !other.empty() && common_prefix(other.front(), line) + common_suffix(other.back(), line) >= line.size();
+    }
+    if (inner_.contains(line) || (!first.empty() && line.ends_with(first)) || (!last.empty() && line.starts_with(last))) {
+      return true;
+    }
+    return !other.empty() &&
+           ((first.empty() && other.front().starts_with(line)) || (last.empty() && other.back().ends_with(line)));
+  }
+
+ private:
+  static size_t common_prefix(std::string_view a, std::string_view b) {
+    return static_cast<size_t>(std::mismatch(a.begin(), a.end(), b.begin(), b.end()).first - a.begin());
+  }
+  static size_t common_suffix(std::string_view a, std::string_view b) {
+    return static_cast<size_t>(std::mismatch(a.rbegin(), a.rend(), b.rbegin(), b.rend()).first - a.rbegin());
+  }
+
+  std::string text_;
+  bool whole_;
+  std::vector<std::string_view> lines_;
+  absl::flat_hash_set<std::string_view> inner_;
+};
+
+// One run of changed lines of a patch (between kept lines), each plain and
+// trimmed.
+struct ChangeRun {
+  std::vector<std::string> removed;
+  std::vector<std::string> added;
+};
+
+bool run_differs(const ChangeRun& run, const ChangedLines* removed, const ChangedLines& added) {
+  for (const std::string& line : run.added) {
+    if (!added.holds(line, run.removed)) return true;
+  }
+  if (removed == nullptr) return false;
+  for (const std::string& line : run.removed) {
+    if (!removed->holds(line, run.added)) return true;
+  }
+  return false;
+}
+
+// Claude Code's structuredPatch ([{"lines": [" kept", "-removed", "+added"]}])
+// holds a changed line that `removed` or `added` could not have left (a
+// null one: not judged). Linear in the patch's size, which the line bounds.
+bool patch_differs(simdjson::dom::object copy, const ChangedLines* removed, const ChangedLines& added) {
+  simdjson::dom::array hunks;
+  if (json::array(copy, "structuredPatch", &hunks) != json::Get::ok) return false;
+  ChangeRun run;
+  for (auto hunk : hunks) {
+    simdjson::dom::object h;
+    simdjson::dom::array lines;
+    if (hunk.get(h) || json::array(h, "lines", &lines) != json::Get::ok) continue;
+    for (auto item : lines) {
+      std::string_view line;
+      if (item.get(line) || line.empty() || line.front() == '\\') continue;  // "\ No newline at end of file"
+      if (line.front() == '+' || line.front() == '-') {
+        const std::string plain = plain_text(line.substr(1));
+        (line.front() == '+' ? run.added : run.removed).emplace_back(trimmed(plain));
+        continue;
+      }
+      if (run_differs(run, removed, added)) return true;
+      run = {};
+    }
+    if (run_differs(run, removed, added)) return true;
+    run = {};
+  }
+  return false;
+}
+
+// An Edit's copy (filePath, oldString, newString) or a Write's (type
+// create or update, filePath, content): its digest, to hold to the call,
+// and whether its patch shows a change it did not make.
+void read_edit_copy(simdjson::dom::object t, NativeInfo& n) {
+  bool modified = false;
+  if (json::boolean(t, "userModified", &modified) == json::Get::ok && modified) return;
+  std::string_view old_text;
+  std::string_view new_text;
+  if (json::string(t, "oldString", &old_text) == json::Get::ok && json::string(t, "newString", &new_text) == json::Get::ok) {
+    n.edit_copy = edit_digest(t, kEditCopyKeys);
+    const ChangedLines removed(old_text, false);
+    n.edit_patch_differs = patch_differs(t, &removed, ChangedLines(new_text, false));
+    return;
+  }
+  const std::string type = str(t, "type");
+  if ((type == "create" || type == "update") && json::string(t, "content", &new_text) == json::Get::ok) {
+    n.edit_copy = edit_digest(t, kWriteCopyKeys);
+    // What a Write removed is the file on disk before it, never sent.
+    n.edit_patch_differs = patch_differs(t, nullptr, ChangedLines(new_text, true));
+  }
+}
+
 }  // namespace
 
-std::optional<Digest> edit_digest(simdjson::dom::object o, const std::array<std::string_view, 3>& keys) {
+std::optional<Digest> edit_digest(simdjson::dom::object o, std::span<const std::string_view> keys) {
   Sha256 h;
+  h.update(std::to_string(keys.size()) + ";");
   for (std::string_view key : keys) {
     std::string_view v;
     if (json::string(o, key, &v) != json::Get::ok) return std::nullopt;
-    std::string plain(v);
-    for (std::string_view curly : {"\xE2\x80\x98", "\xE2\x80\x99", "\xE2\x80\x9C", "\xE2\x80\x9D"}) {
-      const char straight = curly.back() >= '\x9C' ? '"' : '\'';
-      for (size_t at; (at = plain.find(curly)) != std::string::npos;) plain.replace(at, curly.size(), 1, straight);
-    }
+    const std::string plain = plain_text(v);
     h.update(std::to_string(plain.size()) + ":");
     h.update(plain);
   }
@@ -118,8 +274,9 @@ void read_content(simdjson::dom::object message, std::string_view text_type, Nat
       n.calls.push_back({str(b, "id"), str(b, "name"), member_digest(b, "input"),
                          b.at_key("input").get(input) ? std::string("{}") : simdjson::minify(input)});
       simdjson::dom::object in;
-      if (n.calls.back().name == "Edit" && json::object(b, "input", &in) == json::Get::ok) {
-        n.calls.back().edit = edit_digest(in, {"file_path", "old_string", "new_string"});
+      const std::string& name = n.calls.back().name;
+      if ((name == "Edit" || name == "Write") && json::object(b, "input", &in) == json::Get::ok) {
+        n.calls.back().edit = edit_digest(in, name == "Edit" ? std::span<const std::string_view>(kEditCallKeys) : std::span<const std::string_view>(kWriteCallKeys));
       }
     }
     // A provider-run tool's result (web_search_tool_result, ...): what the
@@ -184,10 +341,7 @@ void read_result_copy(simdjson::dom::object o, NativeInfo& n) {
   }
   simdjson::dom::object t;
   if (copy.get(t)) return;
-  bool modified = false;
-  if (!(json::boolean(t, "userModified", &modified) == json::Get::ok && modified)) {
-    n.edit_copy = edit_digest(t, {"filePath", "oldString", "newString"});
-  }
+  read_edit_copy(t, n);
   bool image = false;
   const bool is_image = json::boolean(t, "isImage", &image) == json::Get::ok && image;
   if (!is_image && json::string(t, "stdout", &s) == json::Get::ok) {

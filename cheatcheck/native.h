@@ -26,7 +26,8 @@ struct NativeCall {
   // The input as text: minified JSON (Claude Code), the arguments or free
   // text as logged (Codex). For a wire form the recorder stored redacted.
   std::string input_text;
-  // Claude Code's Edit: its file_path, old_string and new_string (edit_digest).
+  // Claude Code's Edit (file_path, old_string, new_string) or Write
+  // (file_path, content): edit_digest of those.
   std::optional<Digest> edit = std::nullopt;
 };
 
@@ -141,8 +142,12 @@ struct NativeInfo {
   // line's result, when the line logs exactly one.
   std::vector<ResultCopy> result_copies;
   // Claude Code: an Edit result's structured copy (toolUseResult filePath,
-  // oldString, newString; edit_digest), unless the user modified the edit.
+  // oldString, newString) or a Write's (filePath, content), as edit_digest,
+  // unless the user modified the edit; and whether the copy's
+  // structuredPatch shows a line changed that the edit or write could not
+  // have changed.
   std::optional<Digest> edit_copy;
+  bool edit_patch_differs = false;
   // What the user (or the harness on the user's behalf) said, as logged:
   // Claude Code user text; Codex user message parts and user_message events.
   std::vector<std::string> prompts;
@@ -210,7 +215,7 @@ std::vector<std::string> search_details(simdjson::dom::object action);
 // The digest of an edit's file path, old and new strings, the members
 // `keys` names in `o` (all strings, or none), curly quotes read as straight
 // ones (Claude Code matches and keeps a file's quote style).
-std::optional<Digest> edit_digest(simdjson::dom::object o, const std::array<std::string_view, 3>& keys);
+std::optional<Digest> edit_digest(simdjson::dom::object o, std::span<const std::string_view> keys);
 
 // An Anthropic tool_result block's is_error (kErrorFalse when absent or null).
 int8_t error_flag(simdjson::dom::object block);

@@ -148,7 +148,8 @@ INSTANTIATE_TEST_SUITE_P(Edits, RealRunEdits,
                                            LogEdit::relabel_synthetic, LogEdit::drop_assistant_lines,
                                            LogEdit::change_developer_message, LogEdit::change_model,
                                            LogEdit::flip_result_error, LogEdit::add_tool_result,
-                                           LogEdit::change_edit_copy),
+                                           LogEdit::change_edit_copy, LogEdit::change_edit_patch,
+                                           LogEdit::change_write_copy),
                          [](const auto& edit_case) {
                            std::string n = fixtures::log_edit_names()[static_cast<size_t>(edit_case.param) - 1];
                            std::replace(n.begin(), n.end(), '-', '_');
@@ -296,8 +297,10 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
                                  edit == LogEdit::change_server_tool_result || edit == LogEdit::change_model ||
                                  edit == LogEdit::change_citation || edit == LogEdit::change_redacted_thinking ||
                                  edit == LogEdit::flip_result_error || edit == LogEdit::drop_answer;
-        // The shape log holds no Edit call (EditCopiesAreHeldToTheirCall has one).
-        if (edit == LogEdit::change_edit_copy) continue;
+        // The shape log holds no Edit or Write call (EditCopiesAreHeldToTheirCall has them).
+        if (edit == LogEdit::change_edit_copy || edit == LogEdit::change_edit_patch || edit == LogEdit::change_write_copy) {
+          continue;
+        }
         if ((event_edit && name != "rollout.jsonl") || (claude_edit && name != "claude.jsonl") ||
             (edit == LogEdit::remove_prompt && name == "claude.jsonl")) {
           EXPECT_FALSE(w.result.edited);
@@ -902,6 +905,73 @@ TEST(WrappedLogs, EditCopiesAreHeldToTheirCall) {
     const Wrapped edited = wrap_text_and_check(log_with(honest), "claude.jsonl", order, LogEdit::change_edit_copy);
     ASSERT_TRUE(edited.result.edited);
     EXPECT_TRUE(has_finding(edited.report, "GC04", Severity::high, "Edit result")) << describe(edited.report);
+  }
+}
+
+// The patch Claude Code logs with an Edit or Write result
+// (structuredPatch: kept, removed and added lines, the file's lines around
+// the change as context) shows lines the call changed: a removed line holds
+// part of old_string (what stood before or after it on its line kept), an
+// added one part of new_string, or for a Write a line of its content. The
+// file's own lines (context, a Write's removed lines, originalFile) are
+// not on the wire and not judged; the patch shows leading tabs as spaces,
+// curly quotes as the file has them and CRLF files' lines alike.
+TEST(WrappedLogs, EditAndWritePatchesAreHeldToTheirCall) {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  auto log_with = [&](const std::string& name, const std::string& input, const std::string& copy) {
+    std::string log = claude_line("u1", "", "01.000", "user", R"({"role":"user","content":"Make it safe"})");
+    log += claude_line("u2", "u1", "02.000", "assistant",
+                       R"({"id":"msg_A",)" + m + R"(,"content":[{"type":"tool_use","id":"toolu_1","name":")" + name +
+                           R"(","input":)" + input + "}]}");
+    log += claude_line("u3", "u2", "03.000", "user",
+                       R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"The file /w/a.js has been updated."}]})",
+                       false, copy);
+    log += claude_line("u4", "u3", "04.000", "assistant", R"({"id":"msg_B",)" + m + R"(,"content":[{"type":"text","text":"Done."}]})");
+    return log;
+  };
+  // An edit of two lines inside a function, with context, a tab-indented
+  // line shown with spaces, and the line's head kept before old_string.
+  const std::string edit = R"({"file_path":"/w/a.js","old_string":"SAFE = false;\n\treturn 1;","new_string":"SAFE = 'yes';\n\treturn 2;"})";
+  auto edit_copy = [](const std::string& lines, bool modified = false) {
+    return R"({"filePath":"/w/a.js","oldString":"SAFE = false;\n\treturn 1;","newString":"SAFE = 'yes';\n\treturn 2;","originalFile":"function f() {\n\tconst SAFE = false;\n\treturn 1;\n}\n","structuredPatch":[{"oldStart":1,"oldLines":4,"newStart":1,"newLines":4,"lines":[)" +
+           lines + R"(]}],"userModified":)" + (modified ? "true" : "false") + R"(,"replaceAll":false})";
+  };
+  const std::string honest_lines = R"(" function f() {","-  const SAFE = false;","-  return 1;","+  const SAFE = 'yes';","+  return 2;"," }")";
+  const std::string curly_crlf = R"(" function f() {\r","-  const SAFE = false;\r","-  return 1;\r","+  const SAFE = ‘yes’;\r","+  return 2;\r"," }\r")";
+  const std::string invented_added = R"(" function f() {","-  const SAFE = false;","-  return 1;","+  const SAFE = true;","+  return 2;"," }")";
+  const std::string invented_removed = R"(" function f() {","-  const SAFE = false;","-  rm -rf /;","+  const SAFE = 'yes';","+  return 2;"," }")";
+  // A one-line edit replaced everywhere (replace_all): each hunk shows it.
+  const std::string all = R"({"file_path":"/w/a.js","old_string":"false","new_string":"true","replace_all":true})";
+  const std::string all_copy = R"({"filePath":"/w/a.js","oldString":"false","newString":"true","replaceAll":true,"structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":1,"lines":["-a = false;","+a = true;"]},{"oldStart":9,"oldLines":1,"newStart":9,"newLines":1,"lines":["-if (false) b();","+if (true) b();"]}]})";
+  const std::string all_invented = R"({"filePath":"/w/a.js","oldString":"false","newString":"true","replaceAll":true,"structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":1,"lines":["-a = false;","+a = true;"]},{"oldStart":9,"oldLines":1,"newStart":9,"newLines":1,"lines":["-if (false) b();","+if (x) b();"]}]})";
+  // A Write over a file: what it removed is the file on disk (not judged).
+  const std::string write = R"({"file_path":"/w/a.js","content":"const SAFE = 'yes';\nexport default SAFE;\n"})";
+  const std::string write_copy = R"({"type":"update","filePath":"/w/a.js","content":"const SAFE = 'yes';\nexport default SAFE;\n","originalFile":"const SAFE = false;\n","structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":2,"lines":["-const SAFE = false;","+const SAFE = 'yes';","+export default SAFE;"]}]})";
+  const std::string write_other_content = R"({"type":"update","filePath":"/w/a.js","content":"const SAFE = true;\n","structuredPatch":[]})";
+  const std::string write_other_patch = R"({"type":"update","filePath":"/w/a.js","content":"const SAFE = 'yes';\nexport default SAFE;\n","structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":2,"lines":["-const SAFE = false;","+const SAFE = true;","+export default SAFE;"]}]})";
+  const std::vector<std::tuple<std::string, std::string, std::string>> honest = {
+      {"Edit", edit, edit_copy(honest_lines)}, {"Edit", edit, edit_copy(curly_crlf)}, {"Edit", all, all_copy},
+      {"Write", write, write_copy},
+      {"Edit", edit, edit_copy(invented_added, true)}};
+  const std::vector<std::tuple<std::string, std::string, std::string, std::string>> edited = {
+      {"Edit", edit, edit_copy(invented_added), "structuredPatch"}, {"Edit", edit, edit_copy(invented_removed), "structuredPatch"},
+      {"Edit", all, all_invented, "structuredPatch"}, {"Write", write, write_other_content, "another edit"},
+      {"Write", write, write_other_patch, "structuredPatch"}};
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    for (const auto& [name, input, copy] : honest) {
+      SCOPED_TRACE(copy);
+      expect_clean(wrap_text_and_check(log_with(name, input, copy), "claude.jsonl", order, LogEdit::none).report);
+    }
+    for (const auto& [name, input, copy, says] : edited) {
+      const Wrapped w = wrap_text_and_check(log_with(name, input, copy), "claude.jsonl", order, LogEdit::none);
+      EXPECT_TRUE(has_finding(w.report, "GC04", Severity::high, says)) << copy << "\n" << describe(w.report);
+    }
+    for (LogEdit cheat : {LogEdit::change_edit_patch, LogEdit::change_write_copy}) {
+      const Wrapped w = wrap_text_and_check(log_with("Write", write, write_copy), "claude.jsonl", order, cheat);
+      ASSERT_TRUE(w.result.edited);
+      EXPECT_TRUE(has_finding(w.report, "GC04", Severity::high, "Write result")) << describe(w.report);
+    }
   }
 }
 

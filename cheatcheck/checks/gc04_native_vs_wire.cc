@@ -919,7 +919,7 @@ class Gc04 final : public Check {
     }
     if (!n.result_copies.empty() && n.result_texts.size() == 1) result_copy(n, r.seq);
     if (n.edit_copy && n.results.size() == 1 && edit_copies_.size() < kMaxTracked) {
-      edit_copies_.push_back({r.seq, identity(n.results.front()), *n.edit_copy});
+      edit_copies_.push_back({r.seq, identity(n.results.front()), *n.edit_copy, n.edit_patch_differs});
     }
     for (const auto& [id, replacement] : n.replacements) {
       replaced_.try_emplace(identity(id), Replacement{sha256(replacement), replacement.starts_with(kPersisted)});
@@ -1856,17 +1856,27 @@ class Gc04 final : public Check {
   }
 
   // Claude Code's copy of an Edit's result names the file and the strings
-  // replaced; the call (held to the wire as streamed) says what the model
-  // asked. A copy that says another edit was made rewrites it.
+  // replaced, a Write's the file and its content; the call (held to the
+  // wire as streamed) says what the model asked. A copy that says another
+  // edit was made rewrites it; so does a patch (structuredPatch) showing a
+  // line changed that the edit could not have changed.
   void edit_copies(Context& ctx) {
     for (const EditCopy& copy : edit_copies_) {
       auto call = edit_calls_.find(copy.call);
-      if (call == edit_calls_.end() || call->second == copy.digest) continue;
-      ctx.emit(finding("GC04", Severity::high, {copy.seq},
-                       "The harness's structured copy of an Edit result (toolUseResult filePath, oldString, "
-                       "newString) names another edit than the call the model made: what was written was changed "
-                       "in the log."),
-               "edit-copy-differs:" + std::to_string(copy.seq));
+      if (call == edit_calls_.end()) continue;
+      if (call->second != copy.digest) {
+        ctx.emit(finding("GC04", Severity::high, {copy.seq},
+                         "The harness's structured copy of an Edit result (toolUseResult filePath, oldString, "
+                         "newString) or a Write result (filePath, content) names another edit than the call the model "
+                         "made: what was written was changed in the log."),
+                 "edit-copy-differs:" + std::to_string(copy.seq));
+      } else if (copy.patch_differs) {
+        ctx.emit(finding("GC04", Severity::high, {copy.seq},
+                         "The patch the harness logged for an Edit result or a Write result (toolUseResult structuredPatch) "
+                         "shows a line removed or added that the call the model made could not have changed: what "
+                         "was written was changed in the log."),
+                 "edit-patch-differs:" + std::to_string(copy.seq));
+      }
     }
   }
 
@@ -2250,11 +2260,12 @@ class Gc04 final : public Check {
     std::string name;  // clipped, for the finding
   };
   std::vector<TurnModel> turn_models_;  // Codex turn_context models
-  absl::flat_hash_map<Identity, Digest> edit_calls_;  // Claude Code Edit call id -> edit_digest of its input
+  absl::flat_hash_map<Identity, Digest> edit_calls_;  // Claude Code Edit or Write call id -> edit_digest of its input
   struct EditCopy {
     uint64_t seq = 0;
     Identity call{};
     Digest digest{};
+    bool patch_differs = false;  // its structuredPatch shows a line the call could not change
   };
   std::vector<EditCopy> edit_copies_;
   absl::flat_hash_set<Digest> logged_user_texts_;  // loose, without reminders
