@@ -298,7 +298,9 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
                                  edit == LogEdit::change_citation || edit == LogEdit::change_redacted_thinking ||
                                  edit == LogEdit::flip_result_error || edit == LogEdit::drop_answer;
         // The shape log holds no Edit or Write call (EditCopiesAreHeldToTheirCall has them).
-        if (edit == LogEdit::change_edit_copy || edit == LogEdit::change_edit_patch || edit == LogEdit::change_write_copy) {
+        // Nor a compaction (CompactionSummaryCallsAreMatchedToTheirSummaryLines has one).
+        if (edit == LogEdit::change_edit_copy || edit == LogEdit::change_edit_patch || edit == LogEdit::change_write_copy ||
+            edit == LogEdit::change_compact_summary) {
           continue;
         }
         if ((event_edit && name != "rollout.jsonl") || (claude_edit && name != "claude.jsonl") ||
@@ -1150,6 +1152,14 @@ TEST(WrappedLogs, CompactionSummaryCallsAreMatchedToTheirSummaryLines) {
   // The summarising answer is listed at info, by the line that logs it.
   const Wrapped c = wrap_text_and_check(claude, "claude.jsonl", WrapOrder::live, LogEdit::none);
   EXPECT_TRUE(has_finding(c.report, "GC04", Severity::info, "compaction summary")) << describe(c.report);
+  // A summary line that says another summary than the answer wrote: that
+  // answer is no longer excused (and a later request that repeats the line
+  // shows it changed), whether or not a request follows the line.
+  for (const std::string& log : {claude, claude.substr(0, claude.find(R"({"parentUuid":"b2")"))}) {
+    const Wrapped edited = wrap_text_and_check(log, "claude.jsonl", WrapOrder::live, LogEdit::change_compact_summary);
+    ASSERT_TRUE(edited.result.edited);
+    EXPECT_TRUE(has_finding(edited.report, "GC04", Severity::warning, "never logged")) << describe(edited.report);
+  }
 }
 
 // Claude Code 2.1 logs a compaction's summarising answer in its own agent
@@ -1158,13 +1168,15 @@ TEST(WrappedLogs, CompactionSummaryCallsAreMatchedToTheirSummaryLines) {
 // main thread's answer is the warning it is anywhere else. Only an answer
 // whose request asked for a summary is excused so where no such file is.
 TEST(WrappedLogs, OnlyAnUnloggedSummarisingAnswerIsExcusedByACompaction) {
+  // The summary line as formatCompactSummary writes it: the answer's
+  // <analysis> dropped, its <summary> after "Summary:", blank lines collapsed.
   std::string main_log = claude_log();
-  main_log += claude_line("b2", "u11", "09.100", "user", R"({"role":"user","content":"This session is being continued from a previous conversation. Summary: the parser was fixed."})");
+  main_log += claude_line("b2", "u11", "09.100", "user", R"({"role":"user","content":"This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\nSummary:\n1. The parser was fixed.\n\n2. Tests are next."})");
   main_log.insert(main_log.rfind(R"(,"uuid":"b2")"), R"(,"isCompactSummary":true)");
   std::string agent = claude_line("c1", "u11", "08.000", "user",
                                   R"({"role":"user","content":"Your task is to create a detailed summary of the conversation so far."})", true);
   agent += claude_line("c2", "c1", "09.000", "assistant",
-                       R"({"id":"msg_C","model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9},"content":[{"type":"text","text":"<summary>The parser was fixed.</summary>"}]})",
+                       R"({"id":"msg_C","model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9},"content":[{"type":"text","text":"<analysis>\nThe user asked for a fix.\n</analysis>\n\n<summary>\n1. The parser was fixed.\n\n\n2. Tests are next.\n</summary>"}]})",
                        true);
   // Claude Code names the agent on each of its lines.
   const std::string side = R"("isSidechain":true)", named = R"("agentId":"acompact-1",)";
@@ -1194,7 +1206,19 @@ TEST(WrappedLogs, OnlyAnUnloggedSummarisingAnswerIsExcusedByACompaction) {
       ASSERT_TRUE(edited.edited);
       EXPECT_TRUE(has_finding(report, "GC04", Severity::warning, "never logged")) << edited.edit_note << "\n" << describe(report);
     }
+    // The compaction agent's own answer taken out: the run reads as one of
+    // a version without the file, and the summary line repeats the answer.
+    const auto [edited, report] = run(order, LogEdit::drop_answer, 2);
+    ASSERT_TRUE(edited.edited);
+    expect_clean(report);
+    EXPECT_TRUE(has_finding(report, "GC04", Severity::info, "compaction summary")) << edited.edit_note << "\n" << describe(report);
   }
+  // ... but not when the line shows another summary than that answer wrote
+  // (the line is the log's last: no later request repeats it).
+  main_log = replaced_in(main_log, R"(1. The parser was fixed.)", R"(1. The parser was fixed and all tests pass.)");
+  const auto [edited, report] = run(WrapOrder::live, LogEdit::drop_answer, 2);
+  ASSERT_TRUE(edited.edited);
+  EXPECT_TRUE(has_finding(report, "GC04", Severity::warning, "never logged")) << edited.edit_note << "\n" << describe(report);
 }
 
 // Codex sends, after a compaction, texts it rebuilt from the summary, so a

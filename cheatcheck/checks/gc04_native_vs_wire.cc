@@ -52,6 +52,40 @@ std::string_view trimmed(std::string_view s) {
   return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
 }
 
+// Text with each run of white space as one space, trimmed: Claude Code
+// writes a compaction's summary with blank lines collapsed.
+std::string spaced(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : trimmed(s)) {
+    const bool space = c == ' ' || c == '\t' || c == '\r' || c == '\n';
+    if (!space) {
+      out += c;
+    } else if (out.back() != ' ') {
+      out += ' ';
+    }
+  }
+  return out;
+}
+
+// What of a compaction's summarising answer Claude Code's isCompactSummary
+// line repeats (formatCompactSummary): the first <analysis> block dropped
+// (or, in 1.0, kept as "Analysis:"), the <summary> block's content after
+// "Summary:"; without one, the text after the analysis.
+std::string_view compact_summary_part(std::string_view text) {
+  auto summary_in = [](std::string_view part) -> std::optional<std::string_view> {
+    const size_t open = part.find("<summary>");
+    const size_t close = open == std::string_view::npos ? open : part.find("</summary>", open);
+    if (close == std::string_view::npos) return std::nullopt;
+    return part.substr(open + 9, close - open - 9);
+  };
+  const size_t analysis = text.find("<analysis>");
+  const size_t analysis_end = analysis == std::string_view::npos ? analysis : text.find("</analysis>", analysis);
+  if (analysis_end == std::string_view::npos) return summary_in(text).value_or(text);
+  const std::string_view after = text.substr(analysis_end + 11);
+  return summary_in(after).value_or(summary_in(text.substr(0, analysis)).value_or(after));
+}
+
 // Whether `text` holds `what`, by glibc's memmem: find() stops at every
 // 't' of a tool output looking for "truncated".
 bool holds(std::string_view text, std::string_view what) {
@@ -421,7 +455,12 @@ class Gc04 final : public Check {
     w.redacted = keep_redacted_answer(a.text, r.seq);
     w.has_text = !trimmed(a.text).empty();
     wire_reasoning(a, w, r.seq);
-    if (const auto key = exchange_of(r)) answer_of_exchange_.try_emplace(*key, r.seq);
+    if (const auto key = exchange_of(r)) {
+      answer_of_exchange_.try_emplace(*key, r.seq);
+      if (a.finished && summarising_exchanges_.contains(*key) && summary_parts_.size() < kMaxTracked) {
+        summary_parts_.try_emplace(r.seq, redacted_here(a.text) ? std::nullopt : kept_text(spaced(compact_summary_part(a.text))));
+      }
+    }
     if (a.provider != RebuiltAnswer::Provider::anthropic && a.finished) {
       // Each message item of a finished answer must be logged with it.
       for (std::string_view item : a.text_blocks()) {
@@ -912,7 +951,12 @@ class Gc04 final : public Check {
       event_reasoning_.push_back({r.seq, sha256(n.event_reasoning), kept_text(n.event_reasoning)});
     }
     if (!n.summary.empty()) summaries_.insert(sha256(trimmed(n.summary)));
-    if (n.compact_summary && compactions_.size() < kMaxSeqs) compactions_.push_back(r.seq);
+    if (n.compact_summary && compactions_.size() < kMaxSeqs) {
+      compactions_.push_back(r.seq);
+      std::string said;
+      for (const std::string& text : n.user_texts) said.append(text).append(" ");
+      compaction_texts_.push_back(kept_text(spaced(said)));
+    }
     for (const std::string& id : n.results) logged_results_.try_emplace(identity(id), r.seq);
     for (size_t i = 0; i < n.result_texts.size() && i < n.results.size(); ++i) {
       logged_result(n.results[i], n.result_texts[i], i < n.result_errors.size() ? n.result_errors[i] : kErrorUnknown, r.seq);
@@ -2137,7 +2181,8 @@ class Gc04 final : public Check {
   // Claude Code versions without a compaction agent file log a compaction's
   // answer only reworded, in the isCompactSummary line that follows it: for
   // each such line, the last finished unlogged answer before it (and after
-  // the compaction before it) whose request asked for a summary. A log with
+  // the compaction before it) whose request asked for a summary and whose
+  // summary the line repeats. A log with
   // a compaction agent's answer (agent-acompact-*) is of a version that logs
   // them there: no answer is excused so.
   absl::flat_hash_set<uint64_t> compaction_answers() const {
@@ -2153,12 +2198,27 @@ class Gc04 final : public Check {
     std::sort(unlogged.begin(), unlogged.end());
     absl::flat_hash_set<uint64_t> out;
     uint64_t previous = 0;
-    for (uint64_t line : compactions_) {
-      auto it = std::lower_bound(unlogged.begin(), unlogged.end(), line);
-      if (it != unlogged.begin() && *std::prev(it) > previous) out.insert(*std::prev(it));
-      previous = line;
+    for (size_t i = 0; i < compactions_.size(); ++i) {
+      for (auto it = std::lower_bound(unlogged.begin(), unlogged.end(), compactions_[i]);
+           it != unlogged.begin() && *std::prev(it) > previous; --it) {
+        if (summarised_by(*std::prev(it), compaction_texts_[i])) {
+          out.insert(*std::prev(it));
+          break;
+        }
+      }
+      previous = compactions_[i];
     }
     return out;
+  }
+
+  // The summary line repeats what the summarising answer wrote
+  // (compact_summary_part, white space aside): an answer it does not
+  // repeat is no summary of this compaction. Not compared where either
+  // text was not kept or the recorder stored the answer redacted.
+  bool summarised_by(uint64_t answer, const std::optional<std::string>& line) const {
+    const auto part = summary_parts_.find(answer);
+    if (part == summary_parts_.end() || !part->second || part->second->empty() || !line) return true;
+    return holds(*line, *part->second);
   }
 
   // The log is there when it shows an answer, or the result of a call a
@@ -2326,6 +2386,10 @@ class Gc04 final : public Check {
   static constexpr size_t kMaxKeptInput = 64 * 1024;  // a logged call input kept for redacted wire forms
   absl::flat_hash_set<Digest> summaries_;
   std::vector<uint64_t> compactions_;  // seqs of compaction summary lines, in order (at most kMaxSeqs)
+  std::vector<std::optional<std::string>> compaction_texts_;  // their text, spaced (kept_text)
+  // Answers to requests asking for a summary: compact_summary_part, spaced
+  // (nullopt: not kept, or stored redacted).
+  absl::flat_hash_map<uint64_t, std::optional<std::string>> summary_parts_;
   absl::flat_hash_set<Identity> logged_models_;
   std::vector<LoggedAnswer> codex_texts_;
   absl::flat_hash_set<uint64_t> matched_answers_;  // wire seqs
