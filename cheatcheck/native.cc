@@ -114,24 +114,31 @@ class ChangedLines {
   ChangedLines(const ChangedLines&) = delete;  // lines_ view text_
   ChangedLines& operator=(const ChangedLines&) = delete;
 
-  // `line` (trimmed, plain) is one the text leaves, or (beside) one that
-  // keeps only what stood around the text on its line: where the text
-  // starts or ends a line with nothing ("\nfoo", "foo\n", ""), that line
-  // is what the other side of the change (`other`: its lines in the same
-  // run of changed lines) held before or after its own text.
-  bool holds(std::string_view line, std::span<const std::string> other) const {
+  // `line` (trimmed, plain) is one the text leaves, or one that keeps only
+  // what stood around the text on its line: where the text starts or ends
+  // a line with nothing ("\nfoo", "foo\n", ""), that line is what a line
+  // of the other side of the change (`beside`: the lines of it in the same
+  // run of changed lines that can pair with this one) held before or after
+  // its own text.
+  bool holds(std::string_view line, std::span<const std::string_view> beside) const {
     if (whole_) return inner_.contains(line);
     const std::string_view first = lines_.front();
     const std::string_view last = lines_.back();
     if (lines_.size() == 1) {
       if (!first.empty()) return contains(line, first);
-      return !other.empty() && common_prefix(other.front(), line) + common_suffix(other.back(), line) >= line.size();
+      // An empty text: the line is what stood before it on one line and after it on the same or a later one.
+      return std::any_of(beside.begin(), beside.end(), [&](std::string_view before) {
+        return std::any_of(beside.begin(), beside.end(), [&](std::string_view after) {
+          return common_prefix(before, line) + common_suffix(after, line) >= line.size();
+        });
+      });
     }
     if (inner_.contains(line) || (!first.empty() && line.ends_with(first)) || (!last.empty() && line.starts_with(last))) {
       return true;
     }
-    return !other.empty() &&
-           ((first.empty() && other.front().starts_with(line)) || (last.empty() && other.back().ends_with(line)));
+    return std::any_of(beside.begin(), beside.end(), [&](std::string_view other) {
+      return (first.empty() && other.starts_with(line)) || (last.empty() && other.ends_with(line));
+    });
   }
 
  private:
@@ -155,13 +162,25 @@ struct ChangeRun {
   std::vector<std::string> added;
 };
 
+// The lines of `other` that the i-th of `count` changed lines of a run can
+// pair with: the run's first and last, and the one at the same place from
+// its start or its end (a replace_all's occurrences on lines one after the
+// other pair so). A few, so that the run is checked in linear time.
+std::vector<std::string_view> beside(const std::vector<std::string>& other, size_t i, size_t count) {
+  if (other.empty()) return {};
+  std::vector<std::string_view> out = {other.front(), other.back()};
+  if (i < other.size()) out.emplace_back(other[i]);
+  if (other.size() >= count - i) out.emplace_back(other[other.size() - (count - i)]);
+  return out;
+}
+
 bool run_differs(const ChangeRun& run, const ChangedLines* removed, const ChangedLines& added) {
-  for (const std::string& line : run.added) {
-    if (!added.holds(line, run.removed)) return true;
+  for (size_t i = 0; i < run.added.size(); ++i) {
+    if (!added.holds(run.added[i], beside(run.removed, i, run.added.size()))) return true;
   }
   if (removed == nullptr) return false;
-  for (const std::string& line : run.removed) {
-    if (!removed->holds(line, run.added)) return true;
+  for (size_t i = 0; i < run.removed.size(); ++i) {
+    if (!removed->holds(run.removed[i], beside(run.added, i, run.removed.size()))) return true;
   }
   return false;
 }

@@ -946,18 +946,24 @@ TEST(WrappedLogs, EditAndWritePatchesAreHeldToTheirCall) {
   const std::string all = R"({"file_path":"/w/a.js","old_string":"false","new_string":"true","replace_all":true})";
   const std::string all_copy = R"({"filePath":"/w/a.js","oldString":"false","newString":"true","replaceAll":true,"structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":1,"lines":["-a = false;","+a = true;"]},{"oldStart":9,"oldLines":1,"newStart":9,"newLines":1,"lines":["-if (false) b();","+if (true) b();"]}]})";
   const std::string all_invented = R"({"filePath":"/w/a.js","oldString":"false","newString":"true","replaceAll":true,"structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":1,"lines":["-a = false;","+a = true;"]},{"oldStart":9,"oldLines":1,"newStart":9,"newLines":1,"lines":["-if (false) b();","+if (x) b();"]}]})";
+  // A text deleted everywhere, on lines one after the other: each line
+  // keeps what stood around it.
+  const std::string cut = R"({"file_path":"/w/a.js","old_string":"X","new_string":"","replace_all":true})";
+  const std::string cut_copy = R"({"filePath":"/w/a.js","oldString":"X","newString":"","replaceAll":true,"structuredPatch":[{"oldStart":1,"oldLines":2,"newStart":1,"newLines":2,"lines":["-a = X;","-b = X;","+a = ;","+b = ;"]}]})";
+  const std::string cut_invented = R"({"filePath":"/w/a.js","oldString":"X","newString":"","replaceAll":true,"structuredPatch":[{"oldStart":1,"oldLines":2,"newStart":1,"newLines":2,"lines":["-a = X;","-b = X;","+a = ;","+c = ;"]}]})";
   // A Write over a file: what it removed is the file on disk (not judged).
   const std::string write = R"({"file_path":"/w/a.js","content":"const SAFE = 'yes';\nexport default SAFE;\n"})";
   const std::string write_copy = R"({"type":"update","filePath":"/w/a.js","content":"const SAFE = 'yes';\nexport default SAFE;\n","originalFile":"const SAFE = false;\n","structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":2,"lines":["-const SAFE = false;","+const SAFE = 'yes';","+export default SAFE;"]}]})";
   const std::string write_other_content = R"({"type":"update","filePath":"/w/a.js","content":"const SAFE = true;\n","structuredPatch":[]})";
   const std::string write_other_patch = R"({"type":"update","filePath":"/w/a.js","content":"const SAFE = 'yes';\nexport default SAFE;\n","structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":2,"lines":["-const SAFE = false;","+const SAFE = true;","+export default SAFE;"]}]})";
   const std::vector<std::tuple<std::string, std::string, std::string>> honest = {
-      {"Edit", edit, edit_copy(honest_lines)}, {"Edit", edit, edit_copy(curly_crlf)}, {"Edit", all, all_copy},
+      {"Edit", edit, edit_copy(honest_lines)}, {"Edit", edit, edit_copy(curly_crlf)}, {"Edit", all, all_copy}, {"Edit", cut, cut_copy},
       {"Write", write, write_copy},
       {"Edit", edit, edit_copy(invented_added, true)}};
   const std::vector<std::tuple<std::string, std::string, std::string, std::string>> edited = {
       {"Edit", edit, edit_copy(invented_added), "structuredPatch"}, {"Edit", edit, edit_copy(invented_removed), "structuredPatch"},
-      {"Edit", all, all_invented, "structuredPatch"}, {"Write", write, write_other_content, "another edit"},
+      {"Edit", all, all_invented, "structuredPatch"}, {"Edit", cut, cut_invented, "structuredPatch"},
+      {"Write", write, write_other_content, "another edit"},
       {"Write", write, write_other_patch, "structuredPatch"}};
   for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
     SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
