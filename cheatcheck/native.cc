@@ -2,8 +2,6 @@
 
 #include "cheatcheck/said_text.h"
 
-#include <absl/container/flat_hash_set.h>
-
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -96,126 +94,112 @@ std::string_view trimmed(std::string_view s) {
   return s.substr(begin, s.find_last_not_of(" \t\r") - begin + 1);
 }
 
-// The lines a patch can show changed by replacing or writing `text`: its
-// inner lines; its first line ending a line (what stood before it on that
-// line kept) and its last starting one; a one-line text inside a line.
-// Compared trimmed: the patch shows leading tabs as spaces and some
-// releases strip trailing white space from what they write. A written
-// file (`whole`) is its own lines only.
-class ChangedLines {
- public:
-  ChangedLines(std::string_view text, bool whole) : text_(plain_text(text)), whole_(whole) {
-    for (size_t at = 0, end = 0; at <= text_.size(); at = end + 1) {
-      end = std::min(text_.find('\n', at), text_.size());
-      lines_.push_back(trimmed(std::string_view(text_).substr(at, end - at)));
-    }
-    inner_.insert(lines_.begin() + (whole_ ? 0 : 1), lines_.end() - (whole_ || lines_.size() == 1 ? 0 : 1));
+// A text's lines as a patch shows them, compared: plain (plain_text),
+// trimmed (the patch shows leading tabs as spaces, and some releases strip
+// trailing white space from what they write); no last empty line after a
+// final line end.
+std::vector<std::string> patch_lines(std::string_view text) {
+  const std::string plain = plain_text(text);
+  std::vector<std::string> lines;
+  for (size_t at = 0, end = 0; at < plain.size(); at = end + 1) {
+    end = std::min(plain.find('\n', at), plain.size());
+    lines.emplace_back(trimmed(std::string_view(plain).substr(at, end - at)));
   }
-  ChangedLines(const ChangedLines&) = delete;  // lines_ view text_
-  ChangedLines& operator=(const ChangedLines&) = delete;
-
-  // `line` (trimmed, plain) is one the text leaves, or one that keeps only
-  // what stood around the text on its line: where the text starts or ends
-  // a line with nothing ("\nfoo", "foo\n", ""), that line is what a line
-  // of the other side of the change (`beside`: the lines of it in the same
-  // run of changed lines that can pair with this one) held before or after
-  // its own text.
-  bool holds(std::string_view line, std::span<const std::string_view> beside) const {
-    if (whole_) return inner_.contains(line);
-    const std::string_view first = lines_.front();
-    const std::string_view last = lines_.back();
-    if (lines_.size() == 1) {
-      if (!first.empty()) return contains(line, first);
-      // An empty text: the line is what stood before it on one line and after it on the same or a later one.
-      return std::any_of(beside.begin(), beside.end(), [&](std::string_view before) {
-        return std::any_of(beside.begin(), beside.end(), [&](std::string_view after) {
-          return common_prefix(before, line) + common_suffix(after, line) >= line.size();
-        });
-      });
-    }
-    if (inner_.contains(line) || (!first.empty() && line.ends_with(first)) || (!last.empty() && line.starts_with(last))) {
-      return true;
-    }
-    return std::any_of(beside.begin(), beside.end(), [&](std::string_view other) {
-      return (first.empty() && other.starts_with(line)) || (last.empty() && other.ends_with(line));
-    });
-  }
-
- private:
-  static size_t common_prefix(std::string_view a, std::string_view b) {
-    return static_cast<size_t>(std::mismatch(a.begin(), a.end(), b.begin(), b.end()).first - a.begin());
-  }
-  static size_t common_suffix(std::string_view a, std::string_view b) {
-    return static_cast<size_t>(std::mismatch(a.rbegin(), a.rend(), b.rbegin(), b.rend()).first - a.rbegin());
-  }
-
-  std::string text_;
-  bool whole_;
-  std::vector<std::string_view> lines_;
-  absl::flat_hash_set<std::string_view> inner_;
-};
-
-// One run of changed lines of a patch (between kept lines), each plain and
-// trimmed.
-struct ChangeRun {
-  std::vector<std::string> removed;
-  std::vector<std::string> added;
-};
-
-// The lines of `other` that the i-th of `count` changed lines of a run can
-// pair with: the run's first and last, and the one at the same place from
-// its start or its end (a replace_all's occurrences on lines one after the
-// other pair so). A few, so that the run is checked in linear time.
-std::vector<std::string_view> beside(const std::vector<std::string>& other, size_t i, size_t count) {
-  if (other.empty()) return {};
-  std::vector<std::string_view> out = {other.front(), other.back()};
-  if (i < other.size()) out.emplace_back(other[i]);
-  if (other.size() >= count - i) out.emplace_back(other[other.size() - (count - i)]);
-  return out;
+  return lines;
 }
 
-bool run_differs(const ChangeRun& run, const ChangedLines* removed, const ChangedLines& added) {
-  for (size_t i = 0; i < run.added.size(); ++i) {
-    if (!added.holds(run.added[i], beside(run.removed, i, run.added.size()))) return true;
+// `text` with `from` replaced by `to`, once or everywhere.
+std::string replaced(std::string_view text, std::string_view from, std::string_view to, bool everywhere) {
+  std::string out;
+  size_t at = 0;
+  for (const char* hit; !from.empty() && at <= text.size() &&
+                        (hit = static_cast<const char*>(memmem(text.data() + at, text.size() - at, from.data(), from.size())));) {
+    const size_t found = static_cast<size_t>(hit - text.data());
+    out.append(text.substr(at, found - at)).append(to);
+    at = found + from.size();
+    if (!everywhere) break;
   }
-  if (removed == nullptr) return false;
-  for (size_t i = 0; i < run.removed.size(); ++i) {
-    if (!removed->holds(run.removed[i], beside(run.added, i, run.removed.size()))) return true;
-  }
-  return false;
+  return out.append(text.substr(std::min(at, text.size())));
 }
 
-// Claude Code's structuredPatch ([{"lines": [" kept", "-removed", "+added"]}])
-// holds a changed line that `removed` or `added` could not have left (a
-// null one: not judged). Linear in the patch's size, which the line bounds.
-bool patch_differs(simdjson::dom::object copy, const ChangedLines* removed, const ChangedLines& added) {
-  simdjson::dom::array hunks;
-  if (json::array(copy, "structuredPatch", &hunks) != json::Get::ok) return false;
-  ChangeRun run;
+// The file a Claude Code patch (structuredPatch hunks: oldStart, oldLines,
+// lines " kept", "-removed", "+added") makes of `original`, as patch_lines;
+// nullopt when its kept and removed lines are not the file's there.
+std::optional<std::vector<std::string>> patched(const std::vector<std::string>& original, simdjson::dom::array hunks) {
+  std::vector<std::string> out;
+  size_t at = 0;
   for (auto hunk : hunks) {
     simdjson::dom::object h;
     simdjson::dom::array lines;
-    if (hunk.get(h) || json::array(h, "lines", &lines) != json::Get::ok) continue;
+    uint64_t start = 0;
+    uint64_t count = 0;
+    if (hunk.get(h) || json::array(h, "lines", &lines) != json::Get::ok || json::uint(h, "oldStart", &start) != json::Get::ok ||
+        json::uint(h, "oldLines", &count) != json::Get::ok) {
+      return std::nullopt;
+    }
+    // A hunk that removes nothing (an insertion) starts after line oldStart.
+    const uint64_t from = start - (count > 0 && start > 0 ? 1 : 0);
+    if (from < at || from > original.size()) return std::nullopt;
+    out.insert(out.end(), original.begin() + static_cast<ptrdiff_t>(at), original.begin() + static_cast<ptrdiff_t>(from));
+    at = from;
     for (auto item : lines) {
       std::string_view line;
       if (item.get(line) || line.empty() || line.front() == '\\') continue;  // "\ No newline at end of file"
-      if (line.front() == '+' || line.front() == '-') {
-        const std::string plain = plain_text(line.substr(1));
-        (line.front() == '+' ? run.added : run.removed).emplace_back(trimmed(plain));
+      const std::string body(trimmed(plain_text(line.substr(1))));
+      if (line.front() == '+') {
+        out.push_back(body);
         continue;
       }
-      if (run_differs(run, removed, added)) return true;
-      run = {};
+      if (at >= original.size() || original[at] != body) return std::nullopt;
+      if (line.front() == ' ') out.push_back(body);
+      ++at;
     }
-    if (run_differs(run, removed, added)) return true;
-    run = {};
   }
-  return false;
+  out.insert(out.end(), original.begin() + static_cast<ptrdiff_t>(at), original.end());
+  return out;
+}
+
+// Whether an Edit or Write copy's structuredPatch, applied to its
+// originalFile (the file before it, as Claude Code logs it), makes another
+// file than the call's change does: `written` gives the files the call can
+// have made of it. Not judged (false) without an original file or where the
+// patch's kept and removed lines are not that file's (so a release that
+// logs the file cut or otherwise is no edit).
+template <typename Written>
+bool patch_differs(simdjson::dom::object copy, Written written) {
+  std::string_view original;
+  simdjson::dom::array hunks;
+  if (json::string(copy, "originalFile", &original) != json::Get::ok ||
+      json::array(copy, "structuredPatch", &hunks) != json::Get::ok || hunks.size() == 0) {
+    return false;
+  }
+  const auto made = patched(patch_lines(original), hunks);
+  if (!made) return false;
+  const std::vector<std::string> files = written(plain_text(original));
+  return !files.empty() && std::none_of(files.begin(), files.end(), [&](const std::string& f) { return patch_lines(f) == *made; });
+}
+
+// The files an Edit can make of `original` (plain): old replaced by new,
+// once or everywhere (replace_all); when new is empty, old with the line
+// end after it, as Claude Code deletes a line. None when old is empty or
+// not in the file (not judged: the file as logged is not the one edited).
+std::vector<std::string> edited(const std::string& original, std::string_view old_text, std::string_view new_text) {
+  const std::string from = plain_text(old_text);
+  const std::string to = plain_text(new_text);
+  if (from.empty() || !contains(original, from)) return {};
+  std::vector<std::string> out;
+  for (const bool everywhere : {false, true}) {
+    out.push_back(replaced(original, from, to, everywhere));
+    if (to.empty() && !from.ends_with('\n') && contains(original, from + "\n")) {
+      out.push_back(replaced(original, from + "\n", to, everywhere));
+    }
+  }
+  return out;
 }
 
 // An Edit's copy (filePath, oldString, newString) or a Write's (type
 // create or update, filePath, content): its digest, to hold to the call,
-// and whether its patch shows a change it did not make.
+// and whether its patch shows another change than the call's.
 void read_edit_copy(simdjson::dom::object t, NativeInfo& n) {
   bool modified = false;
   if (json::boolean(t, "userModified", &modified) == json::Get::ok && modified) return;
@@ -223,15 +207,13 @@ void read_edit_copy(simdjson::dom::object t, NativeInfo& n) {
   std::string_view new_text;
   if (json::string(t, "oldString", &old_text) == json::Get::ok && json::string(t, "newString", &new_text) == json::Get::ok) {
     n.edit_copy = edit_digest(t, kEditCopyKeys);
-    const ChangedLines removed(old_text, false);
-    n.edit_patch_differs = patch_differs(t, &removed, ChangedLines(new_text, false));
+    n.edit_patch_differs = patch_differs(t, [&](const std::string& original) { return edited(original, old_text, new_text); });
     return;
   }
   const std::string type = str(t, "type");
   if ((type == "create" || type == "update") && json::string(t, "content", &new_text) == json::Get::ok) {
     n.edit_copy = edit_digest(t, kWriteCopyKeys);
-    // What a Write removed is the file on disk before it, never sent.
-    n.edit_patch_differs = patch_differs(t, nullptr, ChangedLines(new_text, true));
+    n.edit_patch_differs = patch_differs(t, [&](const std::string&) { return std::vector<std::string>{std::string(new_text)}; });
   }
 }
 

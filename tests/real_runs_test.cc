@@ -910,14 +910,14 @@ TEST(WrappedLogs, EditCopiesAreHeldToTheirCall) {
   }
 }
 
-// The patch Claude Code logs with an Edit or Write result
-// (structuredPatch: kept, removed and added lines, the file's lines around
-// the change as context) shows lines the call changed: a removed line holds
-// part of old_string (what stood before or after it on its line kept), an
-// added one part of new_string, or for a Write a line of its content. The
-// file's own lines (context, a Write's removed lines, originalFile) are
-// not on the wire and not judged; the patch shows leading tabs as spaces,
-// curly quotes as the file has them and CRLF files' lines alike.
+// The patch Claude Code logs with an Edit or Write result (structuredPatch:
+// kept, removed and added lines), applied to the file it logs as the one
+// before (originalFile), must make the file the call's change makes of it:
+// old_string replaced by new_string (once or everywhere; with the line end
+// after it when new_string is empty), or the Write's content. The patch
+// shows leading tabs as spaces, curly quotes as the file has them and CRLF
+// files' lines alike. A patch whose kept or removed lines are not the
+// file's, or with no file logged, is not judged.
 TEST(WrappedLogs, EditAndWritePatchesAreHeldToTheirCall) {
   const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
   auto log_with = [&](const std::string& name, const std::string& input, const std::string& copy) {
@@ -944,24 +944,28 @@ TEST(WrappedLogs, EditAndWritePatchesAreHeldToTheirCall) {
   const std::string invented_removed = R"(" function f() {","-  const SAFE = false;","-  rm -rf /;","+  const SAFE = 'yes';","+  return 2;"," }")";
   // A one-line edit replaced everywhere (replace_all): each hunk shows it.
   const std::string all = R"({"file_path":"/w/a.js","old_string":"false","new_string":"true","replace_all":true})";
-  const std::string all_copy = R"({"filePath":"/w/a.js","oldString":"false","newString":"true","replaceAll":true,"structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":1,"lines":["-a = false;","+a = true;"]},{"oldStart":9,"oldLines":1,"newStart":9,"newLines":1,"lines":["-if (false) b();","+if (true) b();"]}]})";
-  const std::string all_invented = R"({"filePath":"/w/a.js","oldString":"false","newString":"true","replaceAll":true,"structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":1,"lines":["-a = false;","+a = true;"]},{"oldStart":9,"oldLines":1,"newStart":9,"newLines":1,"lines":["-if (false) b();","+if (x) b();"]}]})";
+  const std::string all_copy = R"({"filePath":"/w/a.js","oldString":"false","newString":"true","replaceAll":true,"originalFile":"a = false;\n2\n3\n4\n5\n6\n7\n8\nif (false) b();\n","structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":1,"lines":["-a = false;","+a = true;"]},{"oldStart":9,"oldLines":1,"newStart":9,"newLines":1,"lines":["-if (false) b();","+if (true) b();"]}]})";
+  const std::string all_invented = R"({"filePath":"/w/a.js","oldString":"false","newString":"true","replaceAll":true,"originalFile":"a = false;\n2\n3\n4\n5\n6\n7\n8\nif (false) b();\n","structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":1,"lines":["-a = false;","+a = true;"]},{"oldStart":9,"oldLines":1,"newStart":9,"newLines":1,"lines":["-if (false) b();","+if (x) b();"]}]})";
   // A text deleted everywhere, on lines one after the other: each line
   // keeps what stood around it.
   const std::string cut = R"({"file_path":"/w/a.js","old_string":"X","new_string":"","replace_all":true})";
-  const std::string cut_copy = R"({"filePath":"/w/a.js","oldString":"X","newString":"","replaceAll":true,"structuredPatch":[{"oldStart":1,"oldLines":2,"newStart":1,"newLines":2,"lines":["-a = X;","-b = X;","+a = ;","+b = ;"]}]})";
-  const std::string cut_invented = R"({"filePath":"/w/a.js","oldString":"X","newString":"","replaceAll":true,"structuredPatch":[{"oldStart":1,"oldLines":2,"newStart":1,"newLines":2,"lines":["-a = X;","-b = X;","+a = ;","+c = ;"]}]})";
+  const std::string cut_copy = R"({"filePath":"/w/a.js","oldString":"X","newString":"","replaceAll":true,"originalFile":"a = X;\nb = X;\n","structuredPatch":[{"oldStart":1,"oldLines":2,"newStart":1,"newLines":2,"lines":["-a = X;","-b = X;","+a = ;","+b = ;"]}]})";
+  const std::string cut_invented = R"({"filePath":"/w/a.js","oldString":"X","newString":"","replaceAll":true,"originalFile":"a = X;\nb = X;\n","structuredPatch":[{"oldStart":1,"oldLines":2,"newStart":1,"newLines":2,"lines":["-a = X;","-b = X;","+a = ;","+c = ;"]}]})";
   // A Write over a file: what it removed is the file on disk (not judged).
   const std::string write = R"({"file_path":"/w/a.js","content":"const SAFE = 'yes';\nexport default SAFE;\n"})";
   const std::string write_copy = R"({"type":"update","filePath":"/w/a.js","content":"const SAFE = 'yes';\nexport default SAFE;\n","originalFile":"const SAFE = false;\n","structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":2,"lines":["-const SAFE = false;","+const SAFE = 'yes';","+export default SAFE;"]}]})";
   const std::string write_other_content = R"({"type":"update","filePath":"/w/a.js","content":"const SAFE = true;\n","structuredPatch":[]})";
-  const std::string write_other_patch = R"({"type":"update","filePath":"/w/a.js","content":"const SAFE = 'yes';\nexport default SAFE;\n","structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":2,"lines":["-const SAFE = false;","+const SAFE = true;","+export default SAFE;"]}]})";
+  const std::string write_other_patch = R"({"type":"update","filePath":"/w/a.js","content":"const SAFE = 'yes';\nexport default SAFE;\n","originalFile":"const SAFE = false;\n","structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":2,"lines":["-const SAFE = false;","+const SAFE = true;","+export default SAFE;"]}]})";
   const std::vector<std::tuple<std::string, std::string, std::string>> honest = {
       {"Edit", edit, edit_copy(honest_lines)}, {"Edit", edit, edit_copy(curly_crlf)}, {"Edit", all, all_copy}, {"Edit", cut, cut_copy},
       {"Write", write, write_copy},
-      {"Edit", edit, edit_copy(invented_added, true)}};
+      {"Edit", edit, edit_copy(invented_added, true)},
+      // Not judged: removed lines that are not the original file's (a
+      // release that logs the file cut would read so), and no original file.
+      {"Edit", edit, edit_copy(invented_removed)},
+      {"Edit", all, replaced_in(all_invented, R"("originalFile":"a = false;\n2\n3\n4\n5\n6\n7\n8\nif (false) b();\n",)", "")}};
   const std::vector<std::tuple<std::string, std::string, std::string, std::string>> edited = {
-      {"Edit", edit, edit_copy(invented_added), "structuredPatch"}, {"Edit", edit, edit_copy(invented_removed), "structuredPatch"},
+      {"Edit", edit, edit_copy(invented_added), "structuredPatch"},
       {"Edit", all, all_invented, "structuredPatch"}, {"Edit", cut, cut_invented, "structuredPatch"},
       {"Write", write, write_other_content, "another edit"},
       {"Write", write, write_other_patch, "structuredPatch"}};
