@@ -94,6 +94,13 @@ std::string_view trimmed(std::string_view s) {
   return s.substr(begin, s.find_last_not_of(" \t\r") - begin + 1);
 }
 
+// The largest original file whose patch is applied (Claude Code reads
+// files of up to 256 KiB whole), and the largest file an edit may make of
+// it: the lines of each are held, so the check's memory stays within a few
+// times this whatever the line holds.
+constexpr size_t kMaxPatchedFile = 1 << 20;
+constexpr size_t kMaxEditedFile = 2 * kMaxPatchedFile;
+
 // A text's lines as a patch shows them, compared: plain (plain_text),
 // trimmed (the patch shows leading tabs as spaces, and some releases strip
 // trailing white space from what they write); no last empty line after a
@@ -108,26 +115,40 @@ std::vector<std::string> patch_lines(std::string_view text) {
   return lines;
 }
 
-// `text` with `from` replaced by `to`, once or everywhere.
-std::string replaced(std::string_view text, std::string_view from, std::string_view to, bool everywhere) {
+// `text` with `from` replaced by `to`, once or everywhere; nullopt past
+// kMaxEditedFile.
+std::optional<std::string> replaced(std::string_view text, std::string_view from, std::string_view to, bool everywhere) {
   std::string out;
   size_t at = 0;
   for (const char* hit; !from.empty() && at <= text.size() &&
                         (hit = static_cast<const char*>(memmem(text.data() + at, text.size() - at, from.data(), from.size())));) {
     const size_t found = static_cast<size_t>(hit - text.data());
+    if (out.size() + (found - at) + to.size() > kMaxEditedFile) return std::nullopt;
     out.append(text.substr(at, found - at)).append(to);
     at = found + from.size();
     if (!everywhere) break;
   }
-  return out.append(text.substr(std::min(at, text.size())));
+  out.append(text.substr(std::min(at, text.size())));
+  if (out.size() > kMaxEditedFile) return std::nullopt;
+  return out;
 }
 
-// The file a Claude Code patch (structuredPatch hunks: oldStart, oldLines,
-// lines " kept", "-removed", "+added") makes of `original`, as patch_lines;
-// nullopt when its kept and removed lines are not the file's there.
-std::optional<std::vector<std::string>> patched(const std::vector<std::string>& original, simdjson::dom::array hunks) {
-  std::vector<std::string> out;
+// What a Claude Code patch (structuredPatch hunks: oldStart, oldLines,
+// lines " kept", "-removed", "+added") makes of `original` (patch_lines).
+struct Patched {
+  enum class Is { made, not_applied, too_long } is = Is::made;
+  std::vector<std::string> lines;
+};
+
+// Its kept and removed lines must be the file's where the hunk says; a
+// file of more than `max_lines` lines is too long for any edit.
+Patched patched(const std::vector<std::string>& original, simdjson::dom::array hunks, size_t max_lines) {
+  Patched out;
   size_t at = 0;
+  auto copy_until = [&](size_t end) {
+    out.lines.insert(out.lines.end(), original.begin() + static_cast<ptrdiff_t>(at), original.begin() + static_cast<ptrdiff_t>(end));
+    at = end;
+  };
   for (auto hunk : hunks) {
     simdjson::dom::object h;
     simdjson::dom::array lines;
@@ -135,66 +156,70 @@ std::optional<std::vector<std::string>> patched(const std::vector<std::string>& 
     uint64_t count = 0;
     if (hunk.get(h) || json::array(h, "lines", &lines) != json::Get::ok || json::uint(h, "oldStart", &start) != json::Get::ok ||
         json::uint(h, "oldLines", &count) != json::Get::ok) {
-      return std::nullopt;
+      return {Patched::Is::not_applied, {}};
     }
     // A hunk that removes nothing (an insertion) starts after line oldStart.
     const uint64_t from = start - (count > 0 && start > 0 ? 1 : 0);
-    if (from < at || from > original.size()) return std::nullopt;
-    out.insert(out.end(), original.begin() + static_cast<ptrdiff_t>(at), original.begin() + static_cast<ptrdiff_t>(from));
-    at = from;
+    if (from < at || from > original.size()) return {Patched::Is::not_applied, {}};
+    copy_until(from);
     for (auto item : lines) {
       std::string_view line;
       if (item.get(line) || line.empty() || line.front() == '\\') continue;  // "\ No newline at end of file"
-      const std::string body(trimmed(plain_text(line.substr(1))));
-      if (line.front() == '+') {
-        out.push_back(body);
-        continue;
-      }
-      if (at >= original.size() || original[at] != body) return std::nullopt;
-      if (line.front() == ' ') out.push_back(body);
-      ++at;
+      std::string body(trimmed(plain_text(line.substr(1))));
+      if (line.front() != '+' && (at >= original.size() || original[at] != body)) return {Patched::Is::not_applied, {}};
+      if (line.front() != '-') out.lines.push_back(std::move(body));
+      if (line.front() != '+') ++at;
+      if (out.lines.size() > max_lines) return {Patched::Is::too_long, {}};
     }
   }
-  out.insert(out.end(), original.begin() + static_cast<ptrdiff_t>(at), original.end());
+  if (out.lines.size() + (original.size() - at) > max_lines) return {Patched::Is::too_long, {}};
+  copy_until(original.size());
   return out;
 }
 
 // Whether an Edit or Write copy's structuredPatch, applied to its
 // originalFile (the file before it, as Claude Code logs it), makes another
-// file than the call's change does: `written` gives the files the call can
-// have made of it. Not judged (false) without an original file or where the
-// patch's kept and removed lines are not that file's (so a release that
-// logs the file cut or otherwise is no edit).
-template <typename Written>
-bool patch_differs(simdjson::dom::object copy, Written written) {
+// file than the call's change does (`files`: those it can have made of
+// it, each at most kMaxEditedFile). Not judged (false) without an original
+// file, past kMaxPatchedFile, without a file the call can have made, or
+// where the patch's kept and removed lines are not that file's (so a
+// release that logs the file cut or otherwise is no edit).
+template <typename Files>
+bool patch_differs(simdjson::dom::object copy, Files files) {
   std::string_view original;
   simdjson::dom::array hunks;
-  if (json::string(copy, "originalFile", &original) != json::Get::ok ||
+  if (json::string(copy, "originalFile", &original) != json::Get::ok || original.size() > kMaxPatchedFile ||
       json::array(copy, "structuredPatch", &hunks) != json::Get::ok || hunks.size() == 0) {
     return false;
   }
-  const auto made = patched(patch_lines(original), hunks);
-  if (!made) return false;
-  const std::vector<std::string> files = written(plain_text(original));
-  return !files.empty() && std::none_of(files.begin(), files.end(), [&](const std::string& f) { return patch_lines(f) == *made; });
+  const std::vector<std::string> made_by_call = files(plain_text(original));
+  if (made_by_call.empty()) return false;
+  const Patched made = patched(patch_lines(original), hunks, kMaxEditedFile);
+  if (made.is != Patched::Is::made) return made.is == Patched::Is::too_long;
+  return std::none_of(made_by_call.begin(), made_by_call.end(), [&](const std::string& f) { return patch_lines(f) == made.lines; });
 }
 
 // The files an Edit can make of `original` (plain): old replaced by new,
 // once or everywhere (replace_all); when new is empty, old with the line
 // end after it, as Claude Code deletes a line. None when old is empty or
-// not in the file (not judged: the file as logged is not the one edited).
+// not in the file (not judged: the file as logged is not the one edited),
+// or when one of them is past kMaxEditedFile.
 std::vector<std::string> edited(const std::string& original, std::string_view old_text, std::string_view new_text) {
   const std::string from = plain_text(old_text);
   const std::string to = plain_text(new_text);
   if (from.empty() || !contains(original, from)) return {};
   std::vector<std::string> out;
+  bool whole = true;
+  auto add = [&](std::string_view what, bool everywhere) {
+    auto file = replaced(original, what, to, everywhere);
+    whole = whole && file.has_value();
+    if (file) out.push_back(std::move(*file));
+  };
   for (const bool everywhere : {false, true}) {
-    out.push_back(replaced(original, from, to, everywhere));
-    if (to.empty() && !from.ends_with('\n') && contains(original, from + "\n")) {
-      out.push_back(replaced(original, from + "\n", to, everywhere));
-    }
+    add(from, everywhere);
+    if (to.empty() && !from.ends_with('\n') && contains(original, from + "\n")) add(from + "\n", everywhere);
   }
-  return out;
+  return whole ? out : std::vector<std::string>();
 }
 
 // An Edit's copy (filePath, oldString, newString) or a Write's (type
@@ -213,7 +238,9 @@ void read_edit_copy(simdjson::dom::object t, NativeInfo& n) {
   const std::string type = str(t, "type");
   if ((type == "create" || type == "update") && json::string(t, "content", &new_text) == json::Get::ok) {
     n.edit_copy = edit_digest(t, kWriteCopyKeys);
-    n.edit_patch_differs = patch_differs(t, [&](const std::string&) { return std::vector<std::string>{std::string(new_text)}; });
+    n.edit_patch_differs = patch_differs(t, [&](const std::string&) {
+      return new_text.size() > kMaxEditedFile ? std::vector<std::string>() : std::vector<std::string>{std::string(new_text)};
+    });
   }
 }
 
