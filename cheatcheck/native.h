@@ -144,8 +144,8 @@ struct NativeInfo {
   // Claude Code: an Edit result's structured copy (toolUseResult filePath,
   // oldString, newString) or a Write's (filePath, content), as edit_digest,
   // unless the user modified the edit; and whether the copy's
-  // structuredPatch shows a line changed that the edit or write could not
-  // have changed.
+  // structuredPatch, applied to its originalFile, makes another file than
+  // the edit or write does.
   std::optional<Digest> edit_copy;
   bool edit_patch_differs = false;
   // What the user (or the harness on the user's behalf) said, as logged:

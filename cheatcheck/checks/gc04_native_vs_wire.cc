@@ -1902,8 +1902,8 @@ class Gc04 final : public Check {
   // Claude Code's copy of an Edit's result names the file and the strings
   // replaced, a Write's the file and its content; the call (held to the
   // wire as streamed) says what the model asked. A copy that says another
-  // edit was made rewrites it; so does a patch (structuredPatch) showing a
-  // line changed that the edit could not have changed.
+  // edit was made rewrites it; so does a patch (structuredPatch) that makes
+  // another file of the original than the edit does.
   void edit_copies(Context& ctx) {
     for (const EditCopy& copy : edit_copies_) {
       auto call = edit_calls_.find(copy.call);
@@ -1916,9 +1916,9 @@ class Gc04 final : public Check {
                  "edit-copy-differs:" + std::to_string(copy.seq));
       } else if (copy.patch_differs) {
         ctx.emit(finding("GC04", Severity::high, {copy.seq},
-                         "The patch the harness logged for an Edit result or a Write result (toolUseResult structuredPatch) "
-                         "shows a line removed or added that the call the model made could not have changed: what "
-                         "was written was changed in the log."),
+                         "The patch the harness logged for an Edit result or a Write result (toolUseResult structuredPatch), "
+                         "applied to the file it logs as the one before (originalFile), makes another file than the "
+                         "call the model made does: what was written was changed in the log."),
                  "edit-patch-differs:" + std::to_string(copy.seq));
       }
     }
@@ -2325,7 +2325,7 @@ class Gc04 final : public Check {
     uint64_t seq = 0;
     Identity call{};
     Digest digest{};
-    bool patch_differs = false;  // its structuredPatch shows a line the call could not change
+    bool patch_differs = false;  // its structuredPatch makes another file than the call does
   };
   std::vector<EditCopy> edit_copies_;
   absl::flat_hash_set<Digest> logged_user_texts_;  // loose, without reminders
