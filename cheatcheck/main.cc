@@ -58,7 +58,7 @@ Result<SelectedInputs> select_inputs(const Options& opt, Mode mode, ScanInputs* 
   if (!opt.in.shard.empty()) {
     selected->shard = parse_shard(opt.in.shard);
     if (!selected->shard) return Error{Code::usage, -1, "--shard wants K/N with 0 <= K < N"};
-    selected->inputs = select_shard(selected->inputs, *selected->shard);
+    selected->inputs = select_shard(selected->inputs, &*selected->shard);
     if (selected->shard->index != 0) walks->walks.clear();
   }
   return selected;
@@ -105,6 +105,12 @@ int run(const Options& opt, Mode mode) {
   copt.secrets = !opt.no_secrets;
   copt.keep_secret_text = opt.show_secrets;
 
+  // An input a --batch walk found is opened without following a link.
+  auto copt_for = [&](const std::string& in) {
+    CheatOptions one = copt;
+    one.walk.follow_link = selected->follow_link(in);
+    return one;
+  };
   ReportSet set;
   set.fail_on = fail_on;
   set.mode = mode;
@@ -130,7 +136,7 @@ int run(const Options& opt, Mode mode) {
                                                          budget == scan.budgets.end() ? nullptr : budget->second)
                         : mode == Mode::coop     ? audit_coop_dir(in, opt.limits, policy)
                         : mode == Mode::manifest ? audit_manifest(in, opt.limits, policy)
-                                             : check_trace(in, copt);
+                                             : check_trace(in, copt_for(in));
         // A manifest's or data directory's findings are its own: a baseline
         // of one hen's manifest or one host's directory clears no other's.
         if (mode == Mode::coop || mode == Mode::manifest) bind_fingerprints(r.findings, in);
@@ -282,6 +288,7 @@ int main(int argc, char** argv) {
     for (const auto& r : secret_rules()) std::cout << (r.caseless ? "(?i)" : "") << r.pattern << "\n";
     return 0;
   }
-  if (*merge_cmd) return merge(shard_files, opt);
-  return run(opt, *scan ? Mode::scan : *coop ? Mode::coop : *manifest ? Mode::manifest : Mode::trace);
+  if (*merge_cmd) return checked_stdout_exit(kTool, merge(shard_files, opt));
+  return checked_stdout_exit(kTool,
+                             run(opt, *scan ? Mode::scan : *coop ? Mode::coop : *manifest ? Mode::manifest : Mode::trace));
 }

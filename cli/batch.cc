@@ -2,6 +2,8 @@
 
 #include "cli/safe_text.h"
 #include "core/core_pool.h"
+#include "core/sha256.h"
+#include "core/source_internal.h"
 
 #include <unistd.h>
 
@@ -24,15 +26,27 @@ std::optional<Shard> parse_shard(std::string_view text) {
   if (slash == std::string_view::npos) return std::nullopt;
   Shard s;
   auto a = text.substr(0, slash), b = text.substr(slash + 1);
-  if (std::from_chars(a.data(), a.data() + a.size(), s.index).ptr != a.data() + a.size() || a.empty()) return std::nullopt;
-  if (std::from_chars(b.data(), b.data() + b.size(), s.count).ptr != b.data() + b.size() || b.empty()) return std::nullopt;
+  // A number too large for unsigned (ec set, value left as it was) is no
+  // shard: 4294967297/2 must not run as 0/2.
+  auto whole_number = [](std::string_view t, unsigned* v) {
+    const auto r = std::from_chars(t.data(), t.data() + t.size(), *v);
+    return !t.empty() && r.ec == std::errc() && r.ptr == t.data() + t.size();
+  };
+  if (!whole_number(a, &s.index) || !whole_number(b, &s.count)) return std::nullopt;
   if (s.count == 0 || s.index >= s.count) return std::nullopt;
   return s;
 }
 
-std::vector<std::string> select_shard(const std::vector<std::string>& inputs, Shard shard) {
+std::vector<std::string> select_shard(const std::vector<std::string>& inputs, Shard* shard) {
+  Sha256 list;
+  for (const auto& in : inputs) {
+    list.update(in);
+    list.update("\n");
+  }
+  shard->list_inputs = inputs.size();
+  shard->list_sha256 = digest_ref(list.finish());
   std::vector<std::string> out;
-  for (size_t i = shard.index; i < inputs.size(); i += shard.count) out.push_back(inputs[i]);
+  for (size_t i = shard->index; i < inputs.size(); i += shard->count) out.push_back(inputs[i]);
   return out;
 }
 
@@ -68,11 +82,68 @@ bool looks_like_trace_input(std::string_view name) {
 
 namespace fs = std::filesystem;
 
+// One folder as the batch walk saw it: how many entries named like a
+// submission's trace its tree holds (counting stops at 2), whether one is at
+// its top, and the inputs it stands for when it is not one submission.
+struct FolderScan {
+  size_t traces = 0;
+  bool trace_at_top = false;
+  std::vector<std::string> inputs;
+};
+
+// The submission rule is the submission reader's (core/source_open.cc
+// TraceFinder): a folder is one submission when an entry named like a trace
+// is at its top, or when its tree holds exactly one such entry, whatever its
+// type (the reader then refuses a link, a FIFO, a folder). The highest such
+// folder below the batch is the upload: its other files (an entrant's harness
+// logs, logs/rollout.jsonl) are never inputs of their own, so --batch judges
+// an upload as reading it alone does.
 class BatchWalk {
  public:
   explicit BatchWalk(const BatchWalkLimits& limits) : limits_(limits) {}
 
-  std::optional<Error> walk(const fs::path& dir, unsigned depth) {
+  Result<FolderScan> scan(const fs::path& dir, unsigned depth) {
+    GOALCUP_ASSIGN_OR_RETURN(std::vector<fs::directory_entry> entries, list(dir));
+    FolderScan out;
+    for (const auto& e : entries) {
+      if (is_trace_file_name(e.path().filename().string())) out.trace_at_top = true;
+    }
+    if (out.trace_at_top) {  // one submission: the reader looks inside it
+      out.traces = 1;
+      return out;
+    }
+    std::error_code ec;
+    for (const auto& e : entries) {
+      const std::string name = e.path().filename().string();
+      if (e.is_symlink(ec)) {
+        // Never followed, never passed over: a link named like an input or
+        // leading to a folder (a symlinked upload) is an input the tools
+        // refuse (unsafe_path), so the batch cannot pass with it unjudged.
+        if (looks_like_trace_input(name) || fs::is_directory(e.path(), ec)) out.inputs.push_back(e.path().string());
+        continue;
+      }
+      if (e.is_directory(ec)) {
+        if (depth + 1 > limits_.max_depth) {
+          return Error{Code::limit_archive_members, -1, "the batch folder nests deeper than " +
+                                                            std::to_string(limits_.max_depth) + " levels at " +
+                                                            e.path().string()};
+        }
+        GOALCUP_ASSIGN_OR_RETURN(FolderScan sub, scan(e.path(), depth + 1));
+        out.traces = std::min<size_t>(2, out.traces + sub.traces);
+        if (sub.traces == 1) {
+          out.inputs.push_back(e.path().string());
+        } else {
+          out.inputs.insert(out.inputs.end(), sub.inputs.begin(), sub.inputs.end());
+        }
+      } else if (e.is_regular_file(ec) && looks_like_trace_input(name)) {
+        out.inputs.push_back(e.path().string());
+      }
+    }
+    return out;
+  }
+
+ private:
+  Result<std::vector<fs::directory_entry>> list(const fs::path& dir) {
     std::vector<fs::directory_entry> entries;
     std::error_code ec;
     fs::directory_iterator it(dir, ec);
@@ -87,38 +158,11 @@ class BatchWalk {
     }
     std::sort(entries.begin(), entries.end(),
               [](const auto& a, const auto& b) { return a.path().filename() < b.path().filename(); });
-    // A submission is one input, whatever else it holds.
-    for (const auto& e : entries) {
-      const std::string name = e.path().filename().string();
-      if ((name == "trace.jsonl" || name == "trace.jsonl.zst") && !e.is_symlink(ec)) {
-        found_.push_back(dir.string());
-        return std::nullopt;
-      }
-    }
-    for (const auto& e : entries) {
-      if (e.is_symlink(ec)) {  // an upload must not lead outside itself
-        if (looks_like_trace_input(e.path().filename().string())) skipped_links_.push_back(e.path().string());
-        continue;
-      }
-      if (e.is_directory(ec)) {
-        if (depth + 1 > limits_.max_depth) {
-          return Error{Code::limit_archive_members, -1, "the batch folder nests deeper than " + std::to_string(limits_.max_depth) +
-                                                  " levels at " + e.path().string()};
-        }
-        if (auto err = walk(e.path(), depth + 1)) return err;
-      } else if (e.is_regular_file(ec) && looks_like_trace_input(e.path().filename().string())) {
-        found_.push_back(e.path().string());
-      }
-    }
-    return std::nullopt;
+    return entries;
   }
-  std::vector<std::string>& found() { return found_; }
-  std::vector<std::string>& skipped_links() { return skipped_links_; }
 
- private:
   BatchWalkLimits limits_;
   size_t seen_ = 0;
-  std::vector<std::string> found_, skipped_links_;
 };
 
 }  // namespace
@@ -133,11 +177,13 @@ Result<std::vector<std::string>> read_file_list(const std::string& path) {
 Result<BatchFolder> expand_batch_dir(const std::string& dir, const BatchWalkLimits& limits) {
   std::error_code ec;
   if (!fs::is_directory(fs::symlink_status(dir, ec))) {
-    return BatchFolder{{dir}, {}};  // a file in a --batch list is its own input
+    return BatchFolder{{dir}};  // a file in a --batch list is its own input
   }
   BatchWalk walk(limits);
-  if (auto err = walk.walk(dir, 0)) return *err;
-  return BatchFolder{std::move(walk.found()), std::move(walk.skipped_links())};
+  GOALCUP_ASSIGN_OR_RETURN(FolderScan top, walk.scan(dir, 0));
+  // The batch folder itself is one submission only with a trace at its top.
+  if (top.trace_at_top) return BatchFolder{{dir}};
+  return BatchFolder{std::move(top.inputs)};
 }
 
 std::string batch_hint(const std::string& input, Code code, std::string_view tool) {
@@ -164,15 +210,16 @@ Result<SelectedInputs> gather_inputs(const InputOptions& opt) {
       continue;
     }
     GOALCUP_ASSIGN_OR_RETURN(BatchFolder folder, expand_batch_dir(in));
-    out.inputs.insert(out.inputs.end(), folder.inputs.begin(), folder.inputs.end());
-    for (const auto& link : folder.skipped_links) {
-      print_text(std::cerr, "--batch: " + safe_text(link) + " is a symbolic link, not followed: not checked\n", Style::plain());
+    const bool walked = folder.inputs.size() != 1 || folder.inputs[0] != in;
+    for (auto& found : folder.inputs) {
+      if (walked) out.walked.insert(found);
+      out.inputs.push_back(std::move(found));
     }
   }
   if (!opt.shard.empty()) {
     out.shard = parse_shard(opt.shard);
     if (!out.shard) return Error{Code::usage, -1, "--shard wants K/N with 0 <= K < N"};
-    out.inputs = select_shard(out.inputs, *out.shard);
+    out.inputs = select_shard(out.inputs, &*out.shard);
   }
   return out;
 }

@@ -3,8 +3,10 @@
 // input order, and a progress line on a terminal.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,29 +17,37 @@ namespace goalcup {
 struct Shard {
   unsigned index = 0;  // 0-based, as a Kubernetes indexed job numbers them
   unsigned count = 1;
+  // The whole input list the shard was taken from: its length and the
+  // SHA-256 of its paths, each followed by a newline ("sha256:<hex>"), so
+  // that merge refuses shards of different lists.
+  uint64_t list_inputs = 0;
+  std::string list_sha256;
 };
-// Parses "K/N" with 0 <= K < N.
+// Parses "K/N" with 0 <= K < N (numbers out of range refused).
 std::optional<Shard> parse_shard(std::string_view text);
-std::vector<std::string> select_shard(const std::vector<std::string>& inputs, Shard shard);
+// Inputs K, K+N, ... of the whole list; records the list in *shard.
+std::vector<std::string> select_shard(const std::vector<std::string>& inputs, Shard* shard);
 // Reads one path per line from a file, or from stdin for "-". Blank lines
 // and lines whose first non-blank character is '#' are skipped (name a file
 // starting with '#' as ./#name); a trailing CR is dropped.
 Result<std::vector<std::string>> read_file_list(const std::string& path);
 
 // --batch: the inputs a folder of many submissions stands for, in name
-// order. A directory holding trace.jsonl or trace.jsonl.zst is one
-// submission (not looked into further); elsewhere every file named *.jsonl,
-// *.jsonl.zst, *.tar, *.tar.zst or *.tgz (or another compressor's ending,
-// judged could-not-judge) is an input and subdirectories are walked. Links
-// are not followed: those named like an input are listed apart, for the
-// caller to say; depth and entries are bounded.
+// order. A folder is one submission (not looked into further) when it holds
+// trace.jsonl or trace.jsonl.zst at its top, or when its tree holds exactly
+// one entry of those names: the submission reader's rule (FORMAT.md), the
+// highest such folder being the upload. Outside submissions every file named
+// *.jsonl, *.jsonl.zst, *.tar, *.tar.zst or *.tgz (or another compressor's
+// ending, judged could-not-judge) is an input and subfolders are walked.
+// Links are never followed: one named like an input, or leading to a folder,
+// is an input the tools refuse (they open walked inputs without following a
+// link). Depth and entries are bounded.
 struct BatchWalkLimits {
   unsigned max_depth = 16;
   size_t max_entries = 1000000;
 };
 struct BatchFolder {
   std::vector<std::string> inputs;
-  std::vector<std::string> skipped_links;
 };
 Result<BatchFolder> expand_batch_dir(const std::string& dir, const BatchWalkLimits& limits = {});
 // For an input that failed as one submission: a hint on stderr when it is a
@@ -57,6 +67,9 @@ struct InputOptions {
 struct SelectedInputs {
   std::vector<std::string> inputs;
   std::optional<Shard> shard;
+  // The inputs a --batch walk found: open them without following a link.
+  std::set<std::string> walked;
+  bool follow_link(const std::string& input) const { return !walked.contains(input); }
 };
 Result<SelectedInputs> gather_inputs(const InputOptions& options);
 

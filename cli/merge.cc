@@ -5,8 +5,11 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string_view>
+#include <unordered_set>
 
 #include "cli/printer.h"
+#include "cli/safe_text.h"
 #include "cli/term.h"
 
 namespace goalcup {
@@ -43,18 +46,30 @@ std::optional<ShardFile> read_shard_file(const std::string& path, simdjson::dom:
     *err = path + " does not end with a summary line: not the whole output of a --format jsonl run";
     return std::nullopt;
   }
-  uint64_t index = 0, count = 0, inputs = 0;
+  uint64_t index = 0, count = 0, inputs = 0, list_inputs = 0;
+  std::string_view list_sha256;
   auto summary = doc["summary"];
   if (summary["shard"]["index"].get(index) || summary["shard"]["count"].get(count) || summary["inputs"].get(inputs)) {
     *err = path + " was not made with --shard K/N";
+    return std::nullopt;
+  }
+  if (summary["shard"]["list_inputs"].get(list_inputs) || summary["shard"]["list_sha256"].get(list_sha256)) {
+    *err = path + " does not name the input list it was taken from (made by an older version?)";
     return std::nullopt;
   }
   if (count == 0 || index >= count || count > UINT32_MAX) {
     *err = path + " names an impossible shard";
     return std::nullopt;
   }
-  f.shard = Shard{static_cast<unsigned>(index), static_cast<unsigned>(count)};
+  f.shard = Shard{static_cast<unsigned>(index), static_cast<unsigned>(count), list_inputs, std::string(list_sha256)};
   f.reports = lines - 1;
+  // Shard K of N holds inputs K, K+N, ... of the list: exactly this many.
+  const uint64_t share = list_inputs > index ? (list_inputs - index + count - 1) / count : 0;
+  if (inputs != share) {
+    *err = path + " counts " + std::to_string(inputs) + " inputs, but shard " + std::to_string(index) + "/" +
+           std::to_string(count) + " of a list of " + std::to_string(list_inputs) + " holds " + std::to_string(share);
+    return std::nullopt;
+  }
   if (f.reports != inputs) {
     *err = path + " holds " + std::to_string(f.reports) + " reports but its summary counts " + std::to_string(inputs) +
            (f.reports < inputs ? " (a shard written with -q leaves out the passing reports: run the shards without -q)"
@@ -74,6 +89,14 @@ std::optional<std::vector<ShardFile>> collect_shards(const std::vector<std::stri
     if (!f) return std::nullopt;
     if (count != 0 && f->shard.count != count) {
       *err = path + " is a shard of " + std::to_string(f->shard.count) + ", the others of " + std::to_string(count);
+      return std::nullopt;
+    }
+    if (!by_index.empty() && (f->shard.list_inputs != by_index.begin()->second.shard.list_inputs ||
+                              f->shard.list_sha256 != by_index.begin()->second.shard.list_sha256)) {
+      *err = path + " was taken from another input list (" + std::to_string(f->shard.list_inputs) + " inputs, " +
+             f->shard.list_sha256 + ") than " + by_index.begin()->second.path + " (" +
+             std::to_string(by_index.begin()->second.shard.list_inputs) + " inputs, " +
+             by_index.begin()->second.shard.list_sha256 + "): every shard must see the same list";
       return std::nullopt;
     }
     count = f->shard.count;
@@ -166,6 +189,9 @@ int merge_shards(const std::vector<std::string>& files, const MergeOptions& opt,
   for (const auto& s : *shards) streams.push_back(std::make_unique<std::ifstream>(s.path, std::ios::binary));
   const auto printer = make_merge_printer(opt, out);
   simdjson::dom::parser parser;
+  // A file named twice means the list was not one list: refused. Hashes of
+  // the names only, so memory stays small (8 bytes and a node per input).
+  std::unordered_set<size_t> files_seen;
   // Round j takes line j of every shard that has one: the input order.
   for (uint64_t j = 0; j < (*shards)[0].reports; ++j) {
     for (size_t k = 0; k < shards->size(); ++k) {
@@ -177,6 +203,10 @@ int merge_shards(const std::vector<std::string>& files, const MergeOptions& opt,
       simdjson::dom::element report;
       if (parser.parse(line).get(report) || !report.is_object()) {
         return fail((*shards)[k].path + ": report line " + std::to_string(j + 1) + " is not a JSON object");
+      }
+      std::string_view file;
+      if (!report["file"].get(file) && !files_seen.insert(std::hash<std::string_view>{}(file)).second) {
+        return fail((*shards)[k].path + ": " + safe_text(file) + " is reported twice: not one batch split by --shard");
       }
       const MergedReport m = judge(report, summary);
       if (opt.quiet && m.passed) continue;

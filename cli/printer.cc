@@ -1,10 +1,26 @@
 #include "cli/printer.h"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
 #include <ostream>
 
 #include "cli/safe_text.h"
 
 namespace goalcup {
+
+int checked_stdout_exit(std::string_view tool, int exit_code) {
+  std::cout.flush();
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  if (flushed && std::cout && !std::ferror(stdout)) return exit_code;
+  const int err = errno;
+  std::string line = std::string(tool) + ": could not write the report to stdout";
+  if (err != 0) line += std::string(": ") + std::strerror(err);
+  std::fprintf(stderr, "%s\n", line.c_str());
+  return exit_code_worse(exit_code, 2) ? exit_code : 2;
+}
 
 JsonBatchDocument::JsonBatchDocument(std::ostream& out, std::string_view tool, std::string_view version,
                                      const Header& header)

@@ -20,6 +20,13 @@
 
 namespace goalcup {
 
+// The exit code of a run whose report went to stdout: stdout is flushed
+// and, when the report could not be written (a full disk, /dev/full), that
+// is said on stderr and the run exits 2 (could not judge), or the run's own
+// code when it outranks that under the batch exit rule: a CI job must not
+// read an empty or cut report as a pass.
+int checked_stdout_exit(std::string_view tool, int exit_code);
+
 // What one batch run prints: each report as its input is done, in input
 // order, then the summary of the whole batch.
 template <class Report>

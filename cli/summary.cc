@@ -121,7 +121,8 @@ void BatchSummary::write_json(JsonWriter& w) const {
   }
   w.end_array().end_object();
   if (shard_) {
-    w.key("shard").begin_object().field("index", shard_->index).field("count", shard_->count).end_object();
+    w.key("shard").begin_object().field("index", shard_->index).field("count", shard_->count);
+    w.field("list_inputs", shard_->list_inputs).field("list_sha256", shard_->list_sha256).end_object();
   } else {
     w.null_field("shard");
   }

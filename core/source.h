@@ -46,7 +46,9 @@ struct OpenedTrace {
 
 // Opens a trace given on the command line: a file, a submission directory,
 // a .tar, or "-" for stdin. Compression is recognised by content, not name.
-Result<OpenedTrace> open_trace(const std::string& path, const Limits& limits);
+// A path that is a symbolic link is followed (the user named it) unless
+// !follow_link (an input a --batch walk found): then it is unsafe_path.
+Result<OpenedTrace> open_trace(const std::string& path, const Limits& limits, bool follow_link = true);
 // The layers inside the raw bytes, outside in: zstd over the whole, a .tar
 // (so also a .tar.zst), zstd over the member. `description` says where the
 // raw bytes came from ("" for a file) and is extended with each layer.

@@ -115,12 +115,13 @@ Result<std::unique_ptr<ByteSource>> submission_source(int dirfd, const std::stri
 }
 
 Result<std::unique_ptr<ByteSource>> raw_source(const std::string& path, const Limits& limits,
-                                                std::string* description, std::string* folder_member) {
+                                                std::string* description, std::string* folder_member,
+                                                bool follow_link) {
   if (path == "-") {
     *description = "stdin";
     return fd_source(STDIN_FILENO, false, -1);
   }
-  GOALCUP_ASSIGN_OR_RETURN(OpenedFd o, open_checked(AT_FDCWD, path, 0));
+  GOALCUP_ASSIGN_OR_RETURN(OpenedFd o, open_checked(AT_FDCWD, path, follow_link ? 0 : O_NOFOLLOW));
   if (S_ISDIR(o.st.st_mode)) {
     std::string member;
     auto src = submission_source(o.fd.get(), path, limits, &member);
@@ -138,9 +139,9 @@ Result<std::unique_ptr<ByteSource>> open_regular_file(const std::string& path, b
   return regular_file_source(std::move(o), path);
 }
 
-Result<OpenedTrace> open_trace(const std::string& path, const Limits& limits) {
+Result<OpenedTrace> open_trace(const std::string& path, const Limits& limits, bool follow_link) {
   std::string description, folder_member;
-  GOALCUP_ASSIGN_OR_RETURN(auto raw, raw_source(path, limits, &description, &folder_member));
+  GOALCUP_ASSIGN_OR_RETURN(auto raw, raw_source(path, limits, &description, &folder_member, follow_link));
   auto opened = open_layers(std::move(raw), std::move(description), limits);
   if (opened && !folder_member.empty()) opened->member = std::move(folder_member);
   return opened;

@@ -258,7 +258,7 @@ VerifyReport walk_source(std::unique_ptr<ByteSource> source, const WalkOptions& 
 }
 
 VerifyReport walk_trace(const std::string& path, const WalkOptions& options, RecordVisitor* visitor) {
-  auto opened = open_trace(path, options.limits);
+  auto opened = open_trace(path, options.limits, options.follow_link);
   if (!opened) {
     ChainVerifier verifier(*options.keyring, options.limits);
     verifier.add_read_error(opened.take_error());

@@ -40,6 +40,9 @@ struct WalkOptions {
   // free: the rest of the batch may hold the others), and given back at the
   // end of the trace.
   CorePool* pool = nullptr;
+  // False for an input a --batch walk found: a symbolic link there is refused
+  // (unsafe_path), as inside a submission, not followed.
+  bool follow_link = true;
 };
 
 VerifyReport walk_trace(const std::string& path, const WalkOptions& options, RecordVisitor* visitor = nullptr);

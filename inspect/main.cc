@@ -106,9 +106,10 @@ int run_diff(const std::string& a, const std::string& b, const WalkOptions& wopt
 }  // namespace
 }  // namespace goalcup::inspect
 
-int main(int argc, char** argv) {
+namespace {
+
+int inspect_main(int argc, char** argv) {
   using namespace goalcup;
-  bound_allocator();
   using namespace goalcup::inspect;
   CLI::App app{"goalcup-inspect: read a Goal Cup run: its summary, records, any record in full, the conversation "
                "rebuilt from the wire, or one self-contained HTML page.\n"
@@ -271,4 +272,11 @@ int main(int argc, char** argv) {
   }
   if (out != "-") print_text(std::cerr, "wrote " + out + " (" + std::to_string(page.size()) + " bytes)\n", Style::plain());
   return status_of(rep);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  goalcup::bound_allocator();
+  return goalcup::checked_stdout_exit("goalcup-inspect", inspect_main(argc, argv));
 }

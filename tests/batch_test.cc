@@ -2,6 +2,7 @@
 // the summary, --quiet, the batch exit rule, --files-from, --batch folders,
 // the progress line, and shards run as separate processes then merged.
 #include <simdjson.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -152,25 +153,177 @@ TEST_F(BatchDir, BatchWalksEachSubmissionOnItsOwn) {
     if (!doc["file"].get(f)) files.emplace_back(f);
   }
   ASSERT_EQ(files.size(), 4u) << r.out;
+  // The highest folder holding one trace is the upload, as reading it alone.
   EXPECT_EQ(files[0], dir_ + "/entry-1");
-  EXPECT_EQ(files[1], dir_ + "/entry-2/output");
+  EXPECT_EQ(files[1], dir_ + "/entry-2");
   EXPECT_EQ(files[2], dir_ + "/loose.jsonl");
-  EXPECT_EQ(files[3], dir_ + "/more/entry-3");
+  EXPECT_EQ(files[3], dir_ + "/more");
   EXPECT_EQ(r.exit_code, 1);
   auto c = run_command(cheat_cmd("-r --format jsonl " + dir_));
   EXPECT_EQ(std::count(c.out.begin(), c.out.end(), '\n'), 5) << c.out;
 }
 
 // Nothing in the folder that looks like an upload is passed over in silence:
-// one compressed with gzip is judged could-not-judge, a link is said on stderr.
+// one compressed with gzip is judged could-not-judge, and so is a link.
 TEST_F(BatchDir, UploadsItCannotReadAreCountedOrSaid) {
   std::ofstream(dir_ + "/packed.jsonl.gz") << std::string("\x1f\x8b\x08\x00", 4) << std::string(100, 'x');
   std::filesystem::create_symlink(dir_ + "/loose.jsonl", dir_ + "/linked.jsonl");
   auto r = run_command(both(verify_cmd("--batch " + dir_)));
   EXPECT_NE(r.out.find("packed.jsonl.gz"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("unsupported_format"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("linked.jsonl is a symbolic link, not followed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("linked.jsonl"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("unsafe_path"), std::string::npos) << r.out;
   EXPECT_EQ(r.exit_code, 1) << r.out;  // entry-3 is invalid: that outranks could-not-judge
+}
+
+// An honest batch of uploads, and the same batch with one upload whose trace
+// (or whose whole folder) is a symbolic link, as an extracted upload tar can
+// hold: the link is an input judged could-not-judge (unsafe_path), in text,
+// JSON and SARIF, and the batch exits 2, never 0 with the upload unjudged.
+class BatchLinks : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::temp_dir() + "/links-" + ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_ + "/uploads/entry-1");
+    std::filesystem::create_directories(dir_ + "/elsewhere/entry");
+    std::filesystem::copy_file(sample_path("codex-verified.jsonl"), dir_ + "/uploads/entry-1/trace.jsonl");
+    std::filesystem::copy_file(sample_path("tampered-edit_mid.jsonl"), dir_ + "/elsewhere/entry/trace.jsonl");
+  }
+  std::string uploads() const { return dir_ + "/uploads"; }
+  std::string dir_;
+};
+
+TEST_F(BatchLinks, AnHonestBatchPasses) {
+  auto r = run_command(both(verify_cmd("--batch " + uploads())));
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  auto c = run_command(both(cheat_cmd("--batch --format sarif " + uploads())));
+  EXPECT_EQ(c.exit_code, 0) << c.out;
+}
+
+TEST_F(BatchLinks, ALinkedTraceIsCouldNotJudge) {
+  std::filesystem::create_directories(uploads() + "/entry-2");
+  std::filesystem::create_symlink(dir_ + "/elsewhere/entry/trace.jsonl", uploads() + "/entry-2/trace.jsonl");
+  auto r = run_command(both(verify_cmd("--batch " + uploads())));
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("entry-2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("unsafe_path"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("summary: 2 traces"), std::string::npos) << r.out;
+  auto c = run_command(cheat_cmd("--batch --format sarif " + uploads()));
+  EXPECT_EQ(c.exit_code, 2) << c.out;
+  EXPECT_NE(c.out.find("entry-2"), std::string::npos) << c.out;
+  auto j = run_command(cheat_cmd("--batch --format json " + uploads()));
+  EXPECT_EQ(j.exit_code, 2) << j.out;
+  EXPECT_NE(j.out.find("unsafe_path"), std::string::npos) << j.out;
+}
+
+TEST_F(BatchLinks, ALinkedUploadFolderIsCouldNotJudge) {
+  std::filesystem::create_directory_symlink(dir_ + "/elsewhere/entry", uploads() + "/entry-3");
+  auto r = run_command(both(verify_cmd("--batch " + uploads())));
+  EXPECT_EQ(r.exit_code, 2) << r.out;  // not 1: the tampered target is never read through the link
+  EXPECT_NE(r.out.find("entry-3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("unsafe_path"), std::string::npos) << r.out;
+  // Named by the user, a link is followed as before.
+  auto alone = run_command(both(verify_cmd(uploads() + "/entry-3")));
+  EXPECT_EQ(alone.exit_code, 1) << alone.out;
+}
+
+// An upload holding its trace one level down and the entrant's own harness
+// log (any *.jsonl) is one submission, judged as the same folder alone: the
+// log is not a trace input that fails the gate.
+TEST(BatchSubmissions, AnUploadIsJudgedAsItIsAlone) {
+  const std::string dir = testing::temp_dir() + "/batch-harness-logs";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir + "/entry-1/output");
+  std::filesystem::create_directories(dir + "/entry-1/logs");
+  std::filesystem::copy_file(sample_path("codex-verified.jsonl"), dir + "/entry-1/output/trace.jsonl");
+  std::ofstream(dir + "/entry-1/logs/rollout.jsonl") << "{\"type\":\"session_meta\"}\n";
+  std::ofstream(dir + "/entry-1/src.tar") << "not a tar";
+  auto alone = run_command(both(verify_cmd(dir + "/entry-1")));
+  EXPECT_EQ(alone.exit_code, 0) << alone.out;
+  auto r = run_command(both(verify_cmd("--batch " + dir)));
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("summary: 1 trace: 1 verified"), std::string::npos) << r.out;
+  auto c = run_command(both(cheat_cmd("--batch " + dir)));
+  EXPECT_EQ(c.exit_code, 0) << c.out;
+  // A tampered loose upload next to it is still its own input.
+  std::filesystem::copy_file(sample_path("tampered-edit_mid.jsonl"), dir + "/entry-2.jsonl");
+  auto bad = run_command(both(verify_cmd("--batch " + dir)));
+  EXPECT_EQ(bad.exit_code, 1) << bad.out;
+  EXPECT_NE(bad.out.find("summary: 2 traces"), std::string::npos) << bad.out;
+}
+
+TEST(Shard, NumbersOutOfRangeAreRefused) {
+  for (const char* bad : {"4294967297/2", "0/4294967297", "99999999999999999999/1"}) {
+    auto r = run_command(both(verify_cmd(std::string("--shard ") + bad + samples({"codex-verified.jsonl"}))));
+    EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.out;
+    EXPECT_NE(r.out.find("--shard wants K/N"), std::string::npos) << r.out;
+    auto c = run_command(both(cheat_cmd(std::string("--shard ") + bad + samples({"codex-verified.jsonl"}))));
+    EXPECT_EQ(c.exit_code, 2) << bad << "\n" << c.out;
+  }
+  auto ok = run_command(both(verify_cmd("--shard 4294967294/4294967295" + samples({"codex-verified.jsonl"}))));
+  EXPECT_EQ(ok.exit_code, 0) << ok.out;
+}
+
+// Shards taken over different input lists (the uploads folder changed
+// between matrix jobs) never merge into a batch that looks whole, nor do
+// shards of a list naming one file twice.
+TEST(Merge, ShardsOfDifferentListsAreRefused) {
+  const std::string dir = testing::temp_dir() + "/merge-lists";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string a = samples({"codex-verified.jsonl"}), b = samples({"tampered-edit_mid.jsonl"}),
+                    c = samples({"claude-code-verified.jsonl.zst"});
+  for (const std::string& tool : {verify_cmd(""), cheat_cmd("")}) {
+    run_command(tool + " --format jsonl --shard 0/2" + a + b + c + " > " + dir + "/s0.jsonl");
+    run_command(tool + " --format jsonl --shard 1/2" + a + b + c + " > " + dir + "/s1.jsonl");
+    run_command(tool + " --format jsonl --shard 1/2" + b + c + " > " + dir + "/s1-other.jsonl");
+    auto same = run_command(both(tool + " merge " + dir + "/s0.jsonl " + dir + "/s1.jsonl"));
+    EXPECT_EQ(same.exit_code, 1) << same.out;  // b is invalid, judged once
+    auto other = run_command(both(tool + " merge " + dir + "/s0.jsonl " + dir + "/s1-other.jsonl"));
+    EXPECT_EQ(other.exit_code, 2) << other.out;
+    EXPECT_NE(other.out.find("another input list"), std::string::npos) << other.out;
+    run_command(tool + " --format jsonl --shard 0/2" + a + a + " > " + dir + "/d0.jsonl");
+    run_command(tool + " --format jsonl --shard 1/2" + a + a + " > " + dir + "/d1.jsonl");
+    auto twice = run_command(both(tool + " merge " + dir + "/d0.jsonl " + dir + "/d1.jsonl"));
+    EXPECT_EQ(twice.exit_code, 2) << twice.out;
+    EXPECT_NE(twice.out.find("is reported twice"), std::string::npos) << twice.out;
+  }
+}
+
+// A report that could not be written (stdout on /dev/full) is no pass: the
+// run says so on stderr and exits 2 (an invalid trace keeps its 1).
+TEST(ReportWrite, AFullStdoutIsNoPass) {
+  const std::string ok = samples({"codex-verified.jsonl"});
+  const std::string file = testing::temp_dir() + "/report-write.out";
+  for (const std::string& cmd :
+       {verify_cmd("--format json" + ok), cheat_cmd("--format sarif" + ok),
+        std::string(GOALCUP_INSPECT_BIN) + " summary --json" + ok}) {
+    auto written = run_command(cmd + " > " + file);
+    EXPECT_EQ(written.exit_code, 0) << cmd;
+    auto full = run_command("((" + cmd + " > /dev/full) 2>&1)");
+    EXPECT_EQ(full.exit_code, 2) << cmd << "\n" << full.out;
+    EXPECT_NE(full.out.find("could not write the report"), std::string::npos) << full.out;
+  }
+  auto invalid = run_command("((" + verify_cmd("--format json" + samples({"tampered-edit_mid.jsonl"})) + " > /dev/full) 2>&1)");
+  EXPECT_EQ(invalid.exit_code, 1) << invalid.out;
+  run_command(verify_cmd("--format jsonl --shard 0/1" + ok) + " > " + file);
+  auto merged = run_command("((" + verify_cmd("--format jsonl merge " + file) + " > /dev/full) 2>&1)");
+  EXPECT_EQ(merged.exit_code, 2) << merged.out;
+}
+
+// A manifest that is a FIFO is refused at once, as trace inputs are, not
+// waited on (timeout: without the fix the tool blocks in open()).
+TEST(ManifestInput, AFifoIsRefusedNotWaitedOn) {
+  const std::string fifo = testing::temp_dir() + "/manifest-fifo.yaml";
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto r = run_command(both("timeout 20 " + cheat_cmd("manifest " + fifo)));
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("not a regular file"), std::string::npos) << r.out;
+  const std::string yaml = testing::write_temp("manifest-regular.yaml", "name: aria\n");
+  auto regular = run_command(both("timeout 20 " + cheat_cmd("manifest " + yaml)));
+  EXPECT_NE(regular.exit_code, 2) << regular.out;
 }
 
 TEST_F(BatchDir, WithoutBatchAFolderOfManyGetsAHint) {

@@ -61,7 +61,11 @@ int run(const Options& opt) {
   // --format accepts only known names: the printer is chosen once.
   const auto printer = make_verify_printer(parse_format(opt.format).value_or(Format::text), {.style = style, .quiet = opt.quiet});
   run_batch(
-      traces.size(), opt.jobs, [&](size_t i) { reports[i] = walk_trace(traces[i], wopt); },
+      traces.size(), opt.jobs, [&](size_t i) {
+        WalkOptions one = wopt;
+        one.follow_link = selected->follow_link(traces[i]);
+        reports[i] = walk_trace(traces[i], one);
+      },
       [&](size_t i) {
         VerifyReport& r = reports[i];
         add_to_summary(summary, r);
@@ -147,6 +151,6 @@ int main(int argc, char** argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
   }
-  if (*merge_cmd) return merge(shard_files, opt);
-  return run(opt);
+  if (*merge_cmd) return checked_stdout_exit(kTool, merge(shard_files, opt));
+  return checked_stdout_exit(kTool, run(opt));
 }

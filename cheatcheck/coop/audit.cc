@@ -54,12 +54,16 @@ std::string str(simdjson::dom::object o, std::string_view key) {
 
 // A regular file read in pieces (links are not followed), so that memory
 // does not follow the file's size; holes of a sparse file are skipped.
+// Opened non-blocking, so that a FIFO is refused, not waited on.
 class FileReader {
  public:
   explicit FileReader(const std::string& path) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    fd_ = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     struct stat st {};
-    if (fd_ >= 0 && (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode))) close_fd();
+    if (fd_ >= 0 && (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode))) {
+      not_regular_ = true;
+      close_fd();
+    }
     if (fd_ >= 0) size_ = static_cast<uint64_t>(st.st_size);
   }
   ~FileReader() { close_fd(); }
@@ -67,6 +71,8 @@ class FileReader {
   FileReader& operator=(const FileReader&) = delete;
 
   bool ok() const { return fd_ >= 0; }
+  // Opened, but a FIFO, device, socket or folder.
+  bool not_regular() const { return not_regular_; }
   int fd() const { return fd_; }
   uint64_t size() const { return size_; }
 
@@ -126,6 +132,7 @@ class FileReader {
 
   int fd_ = -1;
   uint64_t size_ = 0;
+  bool not_regular_ = false;
 };
 
 // A redb key as text: control bytes escaped ("local.coop/aria\\0<id>").
@@ -803,7 +810,9 @@ class ManifestAudit {
     FileReader file(path_);
     if (!file.ok()) {
       rep.verify.verdict = Verdict::error;
-      rep.verify.errors.push_back(Error{Code::not_found, -1, path_ + ": cannot read"});
+      rep.verify.errors.push_back(file.not_regular()
+                                      ? Error{Code::not_regular_file, -1, path_ + " is not a regular file (a FIFO, device or socket?)"}
+                                      : Error{Code::not_found, -1, path_ + ": cannot read"});
       return rep;
     }
     if (file.size() > kMaxManifestParsed) {
