@@ -4,6 +4,7 @@
 
 #include <strings.h>
 
+#include <simdjson.h>
 #include <sodium.h>
 #include <zlib.h>
 
@@ -11,6 +12,7 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <ctime>
 #include <tuple>
 #include <vector>
 
@@ -1910,6 +1912,91 @@ bool documented_example_claims(std::string_view payload) {
   return false;
 }
 
+// The payload's top-level claims, or none when it is not a JSON object.
+std::optional<simdjson::dom::object> claims_of(std::string_view payload) {
+  thread_local simdjson::dom::parser parser;
+  simdjson::dom::object claims;
+  if (parser.parse(payload.data(), payload.size(), true).get(claims)) return std::nullopt;
+  return claims;
+}
+
+// A token's expiry (RFC 7519 "exp", seconds since 1970) more than 30 days
+// before the scan: nothing accepts it any more, whoever reads it (the
+// pyjwt docs' Auth0 token of 2019). A token without exp, or one that
+// expired days ago (while the run was going on), is judged as any other.
+bool long_expired(std::string_view payload) {
+  const auto claims = claims_of(payload);
+  double exp = 0;
+  if (!claims || (*claims)["exp"].get(exp)) return false;
+  constexpr double kGrace = 30.0 * 24 * 3600;
+  return exp + kGrace < static_cast<double>(std::time(nullptr));
+}
+
+// JWT libraries' docs and tests sign a placeholder claim and at most a
+// time ({"test":1234}, {"some":"payload"}, {"foo":"bar","iat":...}): a
+// claim named by a word that stands in for data, and no other.
+bool placeholder_claims(std::string_view payload) {
+  static constexpr std::string_view kStandIns[] = {"test", "foo", "bar", "baz", "some", "hello", "example",
+                                                   "sample", "demo", "dummy", "fake", "mock"};
+  static constexpr std::string_view kTimes[] = {"iat", "exp", "nbf"};
+  const auto claims = claims_of(payload);
+  if (!claims || payload.size() > 96) return false;
+  size_t stand_ins = 0;
+  for (auto [key, value] : *claims) {
+    if (std::ranges::find(kStandIns, key) != std::end(kStandIns)) ++stand_ins;
+    else if (std::ranges::find(kTimes, key) == std::end(kTimes)) return false;
+  }
+  return stand_ins > 0;
+}
+
+// RFC 2606's and RFC 6761's example names as the token's parties or claim
+// names ("iss":"urn:example:issuer", "aud":"https://api.example.com",
+// {"urn:example:claim":true}, the jose library's docs and tests): no
+// service issues tokens for a name reserved for documentation.
+bool example_parties(std::string_view payload) {
+  const auto claims = claims_of(payload);
+  if (!claims) return false;
+  auto example_name = [](std::string_view v) {
+    if (v.starts_with("urn:example:")) return true;
+    const size_t scheme = v.find("://");
+    std::string_view host = scheme == std::string_view::npos ? std::string_view{} : v.substr(scheme + 3);
+    host = host.substr(0, host.find_first_of("/:?#"));
+    for (std::string_view tld : {"example.com", "example.org", "example.net"}) {
+      if (host == tld || (host.ends_with(tld) && host[host.size() - tld.size() - 1] == '.')) return true;
+    }
+    return false;
+  };
+  for (auto [key, value] : *claims) {
+    std::string_view party;
+    if (example_name(key)) return true;
+    if ((key == "iss" || key == "aud") && !value.get(party) && example_name(party)) return true;
+  }
+  return false;
+}
+
+// The JWT secrets published as defaults: the Supabase CLI's local stack
+// and Supabase's self-hosting .env.example (the anon and service_role
+// keys every `supabase start` prints), jwt.io's debugger, and "secret",
+// the libraries' examples. A token they sign anyone can mint.
+bool signed_with_published_secret(std::string_view header, std::string_view signed_part, std::string_view signature) {
+  if (header.find("\"HS256\"") == std::string_view::npos) return false;
+  static constexpr std::string_view kSecrets[] = {"super-secret-jwt-token-with-at-least-32-characters-long",
+                                                  "your-super-secret-jwt-token-with-at-least-32-characters-long",
+                                                  "your-256-bit-secret", "secret"};
+  for (std::string_view secret : kSecrets) {
+    std::array<unsigned char, crypto_auth_hmacsha256_BYTES> mac{};
+    crypto_auth_hmacsha256_state st;
+    crypto_auth_hmacsha256_init(&st, reinterpret_cast<const unsigned char*>(secret.data()), secret.size());
+    crypto_auth_hmacsha256_update(&st, reinterpret_cast<const unsigned char*>(signed_part.data()), signed_part.size());
+    crypto_auth_hmacsha256_final(&st, mac.data());
+    std::array<char, sodium_base64_ENCODED_LEN(crypto_auth_hmacsha256_BYTES, sodium_base64_VARIANT_URLSAFE_NO_PADDING)>
+        b64{};
+    sodium_bin2base64(b64.data(), b64.size(), mac.data(), mac.size(), sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+    if (signature == std::string_view(b64.data())) return true;
+  }
+  return false;
+}
+
 // header.payload.signature (RFC 7519), the header and payload base64url
 // JSON objects. "header.payload." is an unsigned JWT (alg none); a bare
 // "header.payload" has lost its signature but still carries its claims.
@@ -1947,14 +2034,23 @@ std::optional<Extracted> jwt(std::string_view text, size_t start) {
     if (placeholder_signature(signature)) {
       return Extracted{start, start + t.size(), Severity::warning, "the signature is a placeholder"};
     }
-    if (documented_example_claims(payload)) {
-      return Extracted{start, start + t.size(), Severity::warning, "jwt.io's documented example claims"};
+    if (documented_example_claims(payload) || placeholder_claims(payload) || example_parties(payload)) {
+      return Extracted{start, start + t.size(), Severity::warning, "a JWT library's documented example claims"};
+    }
+    if (signed_with_published_secret(header, t.substr(0, d2), signature)) {
+      return Extracted{start, start + t.size(), Severity::warning,
+                       "signed with a published default secret (Supabase's local stack, jwt.io)"};
+    }
+    if (long_expired(payload)) {
+      return Extracted{start, start + t.size(), Severity::warning, "expired long ago: no longer accepted"};
     }
     return Extracted{start, start + t.size(), Severity::high, ""};
   }
   if (!header_ok) return std::nullopt;
   if (end > start + t.size() && contains_nocase(header, "none")) {
-    return Extracted{start, start + t.size() + 1, Severity::high, "unsigned (alg none)"};
+    const bool example = long_expired(payload) || example_parties(payload) || placeholder_claims(payload);
+    const Severity severity = example ? Severity::warning : Severity::high;
+    return Extracted{start, start + t.size() + 1, severity, "unsigned (alg none)"};
   }
   return Extracted{start, start + t.size(), Severity::warning, "no signature"};
 }
@@ -2150,12 +2246,29 @@ bool rfc_example_credential(std::string_view secret) {
 // Credentials published as the same value for everyone: the keys of
 // Microsoft's local emulators (Azurite's and the Storage Emulator's
 // devstoreaccount1, the Cosmos DB Emulator's), printed in its docs and in
-// every local.settings.json and docker-compose file that uses them, and
-// RFC 7617's Basic example "Aladdin:open sesame" (also MDN's).
+// every local.settings.json and docker-compose file that uses them, the
+// Supabase CLI's default secret key of the local stack (`supabase start`
+// and `supabase status` print it on every machine; its demo JWTs are told
+// by their signature), and RFC 7617's Basic example "Aladdin:open sesame"
+// (also MDN's).
 bool published_credential(std::string_view secret) {
   for (std::string_view f : {"Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw",
                              "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw",
-                             "QWxhZGRpbjpvcGVuIHNlc2FtZQ"}) {
+                             "sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz", "QWxhZGRpbjpvcGVuIHNlc2FtZQ"}) {
+    if (secret.find(f) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+// The tokens providers print as THE example in their own docs, copied into
+// READMEs, placeholders and scanners' tests: Telegram's Bot API docs'
+// 110201543:AAHdqTcv..., the Standard Webhooks specification's test vector
+// (whsec_MfKQ9r8G...), Slack's oauth.v2.access sample, Google's API key
+// example.
+bool provider_documented_token(std::string_view secret) {
+  for (std::string_view f : {"110201543:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+                             "xoxb-17653672481-19874698323-pdFZKVeTuE8sk7oOcBrzbqgy",
+                             "AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe"}) {
     if (secret.find(f) != std::string_view::npos) return true;
   }
   return false;
