@@ -623,6 +623,21 @@ bool contains_nocase(std::string_view hay, std::string_view lower_needle) {
   return lowercase(hay, &buf).find(lower_needle) != std::string_view::npos;
 }
 
+// "__ACCESS_TOKEN__", "@@API_KEY@@", "##TOKEN##": a name between two pairs
+// of the same symbol, the markers recorded HTTP cassettes and templating
+// put where a scrubbed or substituted value goes.
+bool wrapped_name(std::string_view v) {
+  if (v.size() < 5) return false;
+  for (std::string_view mark : {"__", "@@", "##"}) {
+    if (!v.starts_with(mark) || !v.ends_with(mark)) continue;
+    const std::string_view name = v.substr(2, v.size() - 4);
+    const bool word = std::ranges::all_of(name, [](char c) { return is_alnum(c) || c == '_' || c == '-' || c == '.'; });
+    const bool letter = std::ranges::any_of(name, [](char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; });
+    return word && letter;
+  }
+  return false;
+}
+
 // A value that is obviously not a real secret: a template, a reference to
 // one, a redaction marker, a word that names the secret instead of being it.
 bool placeholder(std::string_view v) {
@@ -632,6 +647,7 @@ bool placeholder(std::string_view v) {
       (v.front() == '<' && v.back() == '>') || (v.front() == '[' && v.back() == ']')) {
     return true;
   }
+  if (wrapped_name(v)) return true;
   thread_local std::string buf;
   const std::string_view low = lowercase(v, &buf);
   static constexpr std::string_view kParts[] = {
@@ -933,6 +949,11 @@ bool callee(std::string_view name) {
 // std::string_view, self->token, f(...), encode(x).length.
 bool code_expression(std::string_view text, std::string_view value, size_t value_end) {
   if (value_end < text.size() && text[value_end] == '(') return true;
+  // A path going on past the value's characters: Ruby's and C++'s
+  // ActionController::HttpAuthentication::Basic.encode_credentials(...).
+  if (text.substr(value_end, 2) == "::" && !value.empty() && !(value.front() >= '0' && value.front() <= '9')) {
+    return true;
+  }
   // A call: encode(chat.prompt).length, os.getenv("KEY").
   const size_t call = value.find('(');
   if (call != std::string_view::npos && call > 0 && !(value.front() >= '0' && value.front() <= '9') &&
@@ -1401,16 +1422,53 @@ bool test_value(std::string_view v) {
   return counting_run(v) || typed_number_in(v);
 }
 
-// "MYTOKEN1", "APIKEY2", "SECRETKEY": a capital word that names the secret
-// it stands for (npm's docs write _authToken=MYTOKEN1), not the secret.
+// "MYTOKEN1", "APIKEY2", "SECRETKEY", "ACCESS-TOKEN", "API-KEY": capital
+// words that name the secret they stand for (npm's docs write
+// _authToken=MYTOKEN1, API docs "Bearer ACCESS-TOKEN"), not the secret.
+// Joined by '-', each word is letters and at most a number after them
+// (a random key in groups, "7KQ2X-KEYPV", mixes them).
 bool names_a_secret(std::string_view v) {
-  if (v.size() > 24 || !std::ranges::all_of(v, [](char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); })) {
-    return false;
+  constexpr std::string_view kWords[] = {"TOKEN", "KEY", "SECRET", "PASS", "AUTH"};
+  auto capital_word = [](std::string_view w) {
+    const size_t digits = w.find_first_of("0123456789");
+    const std::string_view letters = w.substr(0, digits);
+    return !letters.empty() && std::ranges::all_of(letters, [](char c) { return c >= 'A' && c <= 'Z'; }) &&
+           (digits == std::string_view::npos || w.find_first_not_of("0123456789", digits) == std::string_view::npos);
+  };
+  auto names = [&](std::string_view w) {
+    return std::ranges::any_of(kWords, [&](std::string_view k) { return w.find(k) != std::string_view::npos; });
+  };
+  if (v.find('-') == std::string_view::npos) {
+    const bool capitals = std::ranges::all_of(v, [](char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); });
+    return v.size() <= 24 && capitals && names(v);
   }
-  for (std::string_view w : {"TOKEN", "KEY", "SECRET", "PASS", "AUTH"}) {
-    if (v.find(w) != std::string_view::npos) return true;
+  if (v.size() > 40) return false;
+  bool named = false;
+  for (size_t from = 0; from <= v.size();) {
+    const size_t to = std::min(v.find('-', from), v.size());
+    const std::string_view w = v.substr(from, to - from);
+    if (!capital_word(w)) return false;
+    named = named || names(w);
+    from = to + 1;
   }
-  return false;
+  return named;
+}
+
+// "Authorization", "Proxy-Authorization", "WWW-Authenticate", "X-Api-Key":
+// an HTTP header's name, capitalized words (or a short acronym) of letters
+// joined by '-'. Code holds header names in constants (Go's
+// `authorization = "Authorization"`); a credential is never one.
+bool header_name(std::string_view v) {
+  for (size_t from = 0; from <= v.size();) {
+    const size_t to = std::min(v.find('-', from), v.size());
+    const std::string_view w = v.substr(from, to - from);
+    const bool acronym = !w.empty() && w.size() <= 4 && std::ranges::all_of(w, [](char c) { return c >= 'A' && c <= 'Z'; });
+    const bool capitalized = w.size() >= 2 && w.front() >= 'A' && w.front() <= 'Z' &&
+                             std::ranges::all_of(w.substr(1), [](char c) { return c >= 'a' && c <= 'z'; });
+    if (!acronym && !capitalized) return false;
+    from = to + 1;
+  }
+  return !v.empty();
 }
 
 // Basic credentials that decode to a placeholder password ("user:pass").
@@ -1426,9 +1484,56 @@ bool weak_basic_credentials(std::string_view text, size_t end, std::string_view 
   }
   decoded.resize(n);
   const size_t colon = decoded.find(':');
-  if (colon == std::string::npos) return false;
+  // No pair at all, a phrase ("synthetic-proxy-credential"): a test's value.
+  if (colon == std::string::npos) return joined_words(decoded);
   const std::string_view password = std::string_view(decoded).substr(colon + 1);
   return password.size() < 6 || placeholder(password) || filler_token(password);
+}
+
+// Letters and digits of `v`, lower case: "v1-create-project-api-key" and
+// "v1CreateProjectApiKey" are both "v1createprojectapikey".
+std::string folded(std::string_view v) {
+  std::string out;
+  for (char c : v) {
+    if (is_alnum(c)) out += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  }
+  return out;
+}
+
+// A header value that names a header or its field instead of holding a
+// credential: the name assigned to, written another way (an OpenAPI map's
+// "v1-create-project-api-key": "v1CreateProjectApiKey"), or the word
+// authorization in it ("ServiceAuthorization", "Unauthorized",
+// "response_param_Authorization": a type, a status, a mapping).
+bool names_its_header(std::string_view text, size_t start, std::string_view value) {
+  if (contains_nocase(value, "authoriz")) return true;
+  const std::string name = folded(assigned_name(text, start));
+  return name.size() >= 6 && name == folded(value);
+}
+
+// "authorization: MapOfStringToList | None": a Python or TypeScript
+// annotation, the type of a field that may be absent.
+bool optional_type(std::string_view text, size_t value_end) {
+  size_t i = value_end;
+  while (i < text.size() && text[i] == ' ') ++i;
+  if (i >= text.size() || text[i] != '|') return false;
+  ++i;
+  while (i < text.size() && text[i] == ' ') ++i;
+  const std::string_view rest = text.substr(i);
+  for (std::string_view none : {"None", "null", "undefined"}) {
+    if (rest.starts_with(none) && (rest.size() == none.size() || !is_alnum(rest[none.size()]))) return true;
+  }
+  return false;
+}
+
+// "Bearer xoxb-1234-1243" (a docstring of Slack's SDK): a provider's prefix
+// with a stand-in after it, too short for any of its tokens, failed that
+// provider's rule; a long random tail is left to the header rule.
+bool provider_head_stand_in(std::string_view value) {
+  for (std::string_view head : provider_prefixes()) {
+    if (value.starts_with(head) && value.size() - head.size() < 16) return true;
+  }
+  return false;
 }
 
 // A source file an agent read names its keys in code: "apiKey:
@@ -1437,9 +1542,13 @@ bool weak_basic_credentials(std::string_view text, size_t end, std::string_view 
 // (a variable's name), "authorization: 'AWS4-HMAC-SHA256 ...'" (SigV4's
 // scheme, its signature made per request; the key id has a rule of its own).
 bool header_value_is_code(std::string_view text, size_t start, std::string_view value) {
-  if (joined_words(value) || constant_name(value) || sigv4_part(value) || word_and_number(value)) return true;
+  if (joined_words(value) || constant_name(value) || sigv4_part(value) || word_and_number(value) ||
+      header_name(value) || names_its_header(text, start, value)) {
+    return true;
+  }
   const bool quoted = start > 0 && is_quote(text[start - 1]);
-  return !quoted && (code_expression(text, value, start + value.size()) || camel_case_identifier(value));
+  return !quoted && (code_expression(text, value, start + value.size()) || camel_case_identifier(value) ||
+                     optional_type(text, start + value.size()));
 }
 
 // ".npmrc": "//registry.npmjs.org/:_authToken=" names a registry, its
@@ -1485,6 +1594,59 @@ bool token68_value(std::string_view text, std::string_view value, size_t value_e
   return value_end >= text.size() || !in_chars(rule.chars, text[value_end]);
 }
 
+// "user:password" from base64 (Docker's "auth", npm's _auth, a Basic
+// header), however short; none when it does not decode to printable text
+// holding a colon.
+std::optional<std::string> base64_user_password(std::string_view value) {
+  std::string decoded(value.size(), '\0');
+  size_t n = 0;
+  auto decode = [&](int variant) {
+    return sodium_base642bin(reinterpret_cast<unsigned char*>(decoded.data()), decoded.size(), value.data(),
+                             value.size(), nullptr, &n, nullptr, variant) == 0;
+  };
+  if (!decode(sodium_base64_VARIANT_ORIGINAL) && !decode(sodium_base64_VARIANT_ORIGINAL_NO_PADDING)) return std::nullopt;
+  decoded.resize(n);
+  const bool printable = std::ranges::all_of(decoded, [](char c) { return c >= ' ' && c <= '~'; });
+  if (!printable || decoded.find(':') == std::string::npos) return std::nullopt;
+  return decoded;
+}
+
+// What a registry password stands for: nothing when it names the field or
+// is a template ("pass", "${PASSWORD}", "bar"), a test's stand-in when it
+// is short (registries ask 8 characters or more), words joined
+// ("env_pass"), a constant's name, a count, a filler or says test.
+enum class Password { none, stand_in, real };
+Password judge_password(std::string_view password) {
+  if (password.size() < 4 || placeholder(password)) return Password::none;
+  if (password.size() < 8 || joined_words(password) || constant_name(password) || test_value(password) ||
+      filler_token(password) || counting_run(password)) {
+    return Password::stand_in;
+  }
+  return Password::real;
+}
+
+// ".npmrc": `_auth` is base64 of user:password, judged as Docker's "auth"
+// is; `_authToken` a registry's token, 20 characters or more (GitLab's
+// 20, npm's UUIDs 36, npm_ 40) and random: one shorter, of little
+// entropy or that says test is a test suite's filler ("0bad1de4").
+std::optional<Extracted> npmrc_value(std::string_view text, size_t end, std::string_view value) {
+  const Extracted real{end, end + value.size(), Severity::high, ""};
+  const Extracted stand_in{end, end + value.size(), Severity::warning, "a test's filler?"};
+  const size_t at = text.rfind(":_auth", end);
+  const bool token = at != std::string_view::npos && text.substr(at + 6, 5) == "Token";
+  if (!token) {
+    if (const auto pair = base64_user_password(value)) {
+      switch (judge_password(std::string_view(*pair).substr(pair->find(':') + 1))) {
+        case Password::none: return std::nullopt;
+        case Password::stand_in: return stand_in;
+        case Password::real: return real;
+      }
+    }
+  }
+  if (value.size() < 20 || shannon_entropy(value) < 3.0 || test_value(value)) return stand_in;
+  return real;
+}
+
 std::optional<Extracted> value_after(const Rule& rule, std::string_view text, size_t end, size_t value_limit) {
   if (rule.id == "generic-secret") return generic_value(rule, text, end, value_limit);
   if (rule.id == "password-assignment") return password_value(rule, text, end);
@@ -1510,7 +1672,10 @@ std::optional<Extracted> value_after(const Rule& rule, std::string_view text, si
   }
   if (rule.chars != Chars::b64 && char_classes(value) < 2) return std::nullopt;
   if (names_a_secret(value)) return std::nullopt;
-  if (header_rule(rule) && header_value_is_code(text, end, value)) return std::nullopt;
+  if (rule.id == "npmrc-auth") return npmrc_value(text, end, value);
+  if (header_rule(rule) && (header_value_is_code(text, end, value) || provider_head_stand_in(value))) {
+    return std::nullopt;
+  }
   if (header_rule(rule) && (test_value(value) || weak_basic_credentials(text, end, value))) {
     return Extracted{end, end + value.size(), Severity::warning, "a test's value?"};
   }
@@ -1857,8 +2022,11 @@ std::optional<Extracted> docker_auth(const Rule& rule, std::string_view text, si
   std::string decoded;
   const std::string_view v = text.substr(end, e - end);
   if (!decode_base64_text(v, &decoded) || decoded.find(':') == std::string::npos) return std::nullopt;
-  const std::string_view password = std::string_view(decoded).substr(decoded.find(':') + 1);
-  if (password.size() < 4 || placeholder(password)) return std::nullopt;
+  switch (judge_password(std::string_view(decoded).substr(decoded.find(':') + 1))) {
+    case Password::none: return std::nullopt;
+    case Password::stand_in: return Extracted{end, e, Severity::warning, "a test's placeholder password?"};
+    case Password::real: break;
+  }
   return Extracted{end, e, rule.severity, ""};
 }
 
@@ -2280,8 +2448,14 @@ bool provider_documented_token(std::string_view secret) {
 // secrets are judged (a private key's or a JWT's body is long enough to).
 bool says_it_is_fake(const Rule& rule, std::string_view secret) {
   if (secret.size() > 120 || rule.extract == Extract::pem_block || rule.extract == Extract::jwt) return false;
-  static constexpr std::string_view kWords[] = {"test", "fake", "dummy", "mock", "sample", "invalid", "notreal",
-                                                "placeholder", "abc123"};
+  // Hexspeak and foobar, the fillers test suites type (npm's own tests:
+  // _authToken = deadbeefcafebadfoobarbaz42069), and the alphabet in mixed
+  // case ("AbCdEfGhIjKl..."): 6 to 8 characters that a random token spells
+  // about once in 10^8.
+  static constexpr std::string_view kWords[] = {"test",     "fake",     "dummy",    "mock",    "sample",
+                                                "invalid",  "notreal",  "placeholder", "abc123", "foobar",
+                                                "deadbeef", "cafebabe", "feedface", "decafbad", "badf00d",
+                                                "c0ffee",   "abcdefgh"};
   for (std::string_view w : kWords) {
     if (contains_nocase(secret, w)) return true;
   }
@@ -2306,6 +2480,9 @@ std::optional<Extracted> extract_secret(const Rule& rule, std::string_view text,
   } else if (rfc_example_credential(secret)) {
     found->severity = Severity::warning;
     found->note = "an OAuth RFC's example credential";
+  } else if (provider_documented_token(secret)) {
+    found->severity = Severity::warning;
+    found->note = "the provider's documented example token";
   } else if (published_credential(secret)) {
     found->severity = Severity::warning;
     found->note = "a published example (an emulator's key, an RFC's)";
@@ -2359,6 +2536,13 @@ std::optional<Extracted> extract_candidate(const Rule& rule, std::string_view te
       if (rule.id == "slack-token" && token.size() < 30 &&
           token.find_first_not_of("0123456789", 5) == std::string_view::npos) {
         return Extracted{start, e, Severity::warning, "digits only: a token cut short?"};
+      }
+      // A short one whose last part is a word of lower-case letters is a
+      // test's stand-in ("xoxe-1-refreshed"): random parts mix in digits.
+      const std::string_view last_part = token.substr(token.rfind('-') + 1);
+      if (rule.id == "slack-token" && token.size() < 30 &&
+          std::ranges::all_of(last_part, [](char c) { return c >= 'a' && c <= 'z'; })) {
+        return Extracted{start, e, Severity::warning, "a word where random characters belong: a stand-in?"};
       }
       // Teams' incoming webhook posts as anyone; a connector's (JenkinsCI,
       // ...) only as its service.
