@@ -2228,7 +2228,9 @@ std::optional<Extracted> jwt(std::string_view text, size_t start) {
 std::optional<Extracted> bot_token(std::string_view text, size_t start, size_t end) {
   size_t left = start + 1;
   while (left > 0 && left + 10 > start + 1 && text[left - 1] >= '0' && text[left - 1] <= '9') --left;
-  if (start + 1 - left < 8 || (left > 0 && in_chars(Chars::alnum_dash, text[left - 1]))) return std::nullopt;
+  // The Bot API's URLs hold the token after "bot": https://api.telegram.org/bot<token>/getMe.
+  const bool in_url = left >= 4 && text.substr(left - 4, 4) == "/bot";
+  if (start + 1 - left < 8 || (left > 0 && !in_url && in_chars(Chars::alnum_dash, text[left - 1]))) return std::nullopt;
   size_t right = end;
   if (right < text.size() && in_chars(Chars::alnum_dash, text[right])) ++right;
   if (right < text.size() && in_chars(Chars::alnum_dash, text[right])) return std::nullopt;
