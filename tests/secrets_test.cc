@@ -346,6 +346,25 @@ TEST(SecretRules, TelegramBotTokensNeedTheirIdAndLength) {
   EXPECT_TRUE(finds("TELEGRAM_BOT=" + bot, "telegram-bot-token", bot));
   EXPECT_TRUE(scan("id 42:AA" + random_chars(33, 86)).empty());             // no bot id
   EXPECT_TRUE(scan("7305518264:AA" + random_chars(40, 86) + " x").empty());  // too long
+  // The Bot API's URL puts "bot" before the id; another word glued to it is no boundary.
+  EXPECT_TRUE(finds("curl -s https://api.telegram.org/bot" + bot + "/getUpdates", "telegram-bot-token", bot));
+  EXPECT_TRUE(scan("curl -s https://api.telegram.org/xbot" + bot + "/getUpdates").empty());
+  EXPECT_TRUE(scan("robot" + bot).empty());
+}
+
+// The tokens providers print as the example in their own docs, and a
+// token whose random part is the alphabet, are not anyone's credential.
+TEST(SecretRules, ProvidersDocumentedExampleTokensAreNotHigh) {
+  using testing::random_chars;
+  for (const char* line : {"It looks like `110201543:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw`. Store it securely.",
+                           "    \"access_token\": \"xoxb-17653672481-19874698323-pdFZKVeTuE8sk7oOcBrzbqgy\",",
+                           "GOOGLE_API_KEY=AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe",
+                           "  secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',",
+                           "SLACK_BOT_TOKEN=xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"}) {
+    EXPECT_NE(highest(line), Severity::high) << line;
+  }
+  EXPECT_EQ(highest("It looks like `110201543:AA" + random_chars(33, 87) + "`."), Severity::high);
+  EXPECT_EQ(highest("GOOGLE_API_KEY=AIza" + random_chars(35, 88)), Severity::high);
 }
 
 TEST(SecretRules, AgeKeysAreHighOnlyWithTheirBech32Checksum) {
@@ -608,8 +627,8 @@ TEST(SecretRules, TestValuesInHeadersAreWarnings) {
                            "Authorization: Bearer invalid_token_xyz789", "x-api-key: sk-test-1234567890qwerty",
                            "X-Auth-Token: e2e-token-0001", "x-api-key: abc123def456ghi789",
                            "x-api-key: 1234567890qwerty",
-                           // base64 of "admin:pass"
-                           "Authorization: Basic YWRtaW46cGFzcw=="}) {
+                           // base64 of "admin:pass", of "synthetic-proxy-credential"
+                           "Authorization: Basic YWRtaW46cGFzcw==", "const PROXY_AUTHORIZATION = 'Basic c3ludGhldGljLXByb3h5LWNyZWRlbnRpYWw=';"}) {
     EXPECT_EQ(highest(line), Severity::warning) << line;
   }
   EXPECT_EQ(highest("x-api-key: q8Zr2Lk9Vm3Xp7Wn5Ty1"), Severity::high);
@@ -746,6 +765,106 @@ TEST(SecretRules, PlaceholderAndDocumentedJwtsAreWarnings) {
   // A header cut short, or mostly binary, is no JWT's.
   EXPECT_TRUE(scan("eyJhbGciOiJSUzI1NiIsImtpZCI6ImsxIn." + claims + "." + signature).empty());
   EXPECT_TRUE(scan("eyJhbGqwzxciOiJSUzqwzxI1NiIsImtpZCI6ImsxIn0." + claims + "." + signature).empty());
+}
+
+// An HS256 JWT of `claims` signed with `secret`, as a library makes it.
+std::string hs256_jwt(std::string_view claims, std::string_view secret) {
+  auto b64url = [](std::string_view bytes) {
+    std::string out(sodium_base64_ENCODED_LEN(bytes.size(), sodium_base64_VARIANT_URLSAFE_NO_PADDING), '\0');
+    sodium_bin2base64(out.data(), out.size(), reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(),
+                      sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+    out.resize(out.find('\0'));
+    return out;
+  };
+  const std::string signed_part = b64url(R"({"alg":"HS256","typ":"JWT"})") + "." + b64url(claims);
+  unsigned char mac[crypto_auth_hmacsha256_BYTES];
+  crypto_auth_hmacsha256_state st;
+  crypto_auth_hmacsha256_init(&st, reinterpret_cast<const unsigned char*>(secret.data()), secret.size());
+  crypto_auth_hmacsha256_update(&st, reinterpret_cast<const unsigned char*>(signed_part.data()), signed_part.size());
+  crypto_auth_hmacsha256_final(&st, mac);
+  return signed_part + "." + b64url(std::string_view(reinterpret_cast<const char*>(mac), sizeof mac));
+}
+
+// A JWT anyone can mint (signed with a published default secret: the
+// Supabase CLI's local stack prints such keys on every machine), one that
+// expired years ago, and a library's example claims are reported, never
+// high. The same claims under a secret of one's own, an unexpired token and
+// one without exp stay high.
+TEST(SecretRules, JwtsAnyoneCanMintOrNoServiceAcceptsAreWarnings) {
+  const std::string role = R"({"iss":"supabase-demo","role":"service_role","exp":4102444800})";
+  EXPECT_EQ(highest("service_role key: " + hs256_jwt(role, "super-secret-jwt-token-with-at-least-32-characters-long")),
+            Severity::warning);
+  EXPECT_EQ(highest("SERVICE_ROLE_KEY=" + hs256_jwt(role, "your-super-secret-jwt-token-with-at-least-32-characters-long")),
+            Severity::warning);
+  EXPECT_EQ(highest("service_role key: " + hs256_jwt(role, "k9Vq2xLm7RwZp4N8sYbT3cF6hJ1dG5aW")), Severity::high);
+  const std::string auth0 = R"({"iss":"https://tenant.auth.example/","sub":"c1@clients","iat":1572006954,"exp":)";
+  const std::string secret = "Zq8rT2vLm9pXw4Kc7Nf1Hd3Jb6Gs0Ay5";
+  EXPECT_EQ(highest("token = \"" + hs256_jwt(auth0 + "1572006964}", secret) + "\""), Severity::warning);
+  EXPECT_EQ(highest("token = \"" + hs256_jwt(auth0 + "4102444800}", secret) + "\""), Severity::high);
+  EXPECT_EQ(highest("token = \"" + hs256_jwt(R"({"sub":"c1@clients","iat":1572006954})", secret) + "\""), Severity::high);
+  // A library's test signs a placeholder claim.
+  EXPECT_EQ(highest("encoded = \"" + hs256_jwt(R"({"test":1234})", secret) + "\""), Severity::warning);
+  EXPECT_EQ(highest("encoded = \"" + hs256_jwt(R"({"test":1234,"sub":"u-7731"})", secret) + "\""), Severity::high);
+  // RFC 6761's example names as its parties or claims (the jose library's docs).
+  EXPECT_EQ(highest("jwt = '" + hs256_jwt(R"({"urn:example:claim":true,"iat":1669056488})", secret) + "'"),
+            Severity::warning);
+  EXPECT_EQ(highest("jwt = '" + hs256_jwt(R"({"iss":"https://auth.example.com","sub":"u-7731"})", secret) + "'"),
+            Severity::warning);
+  EXPECT_EQ(highest("jwt = '" + hs256_jwt(R"({"iss":"https://auth.example-corp.io","sub":"u-7731"})", secret) + "'"),
+            Severity::high);
+  // The CLI's default secret key of the local stack is the same published value.
+  EXPECT_EQ(highest("Secret key: sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz"), Severity::warning);
+  EXPECT_EQ(highest("Secret key: sb_secret_Kq8vR2xLm9TwZp4N8sYbQ_3cF6hJ1dG"), Severity::high);
+}
+
+// Code holds a header's name in a constant; cassettes and API docs put a
+// named marker where the token goes. Neither is a credential; a token in
+// the same places stays high.
+TEST(SecretRules, HeaderNamesAndNamedMarkersAreNotTokens) {
+  for (const char* line : {"\tauthorization   = \"Authorization\"", "HeaderProxyAuthorization = \"Proxy-Authorization\"",
+                           "authorization: Authorization", "Authorization = \"WWW-Authenticate\"",
+                           "  \"authorization\": \"Bearer __ACCESS_TOKEN__\",", "x-api-key: __API_KEY__",
+                           "Authorization: Bearer @@GITHUB_TOKEN@@",
+                           "curl -H \"Authorization: Bearer ACCESS-TOKEN\" https://api.example.com/v1/me",
+                           "x-api-key: YOUR-API-KEY-2",
+                           "  authorization = ActionController::HttpAuthentication::Basic.encode_credentials(u, p)",
+                           "headers: { Authorization: ActionController::HttpAuthentication::Token.encode_credentials(t) }",
+                           // Typed API modules, status values, mappings, operation ids.
+                           "    Authorization: ServiceAuthorization",
+                           "    AggregationAuthorization: AggregationAuthorization | None",
+                           "    authorization: MapOfStringToList | None", "  \"Authorization\": \"Unauthorized\",",
+                           "  \"x-amzn-Remapped-Authorization\": \"response_param_Authorization\",",
+                           "  \"v1-create-project-api-key\": \"v1CreateProjectApiKey\",",
+                           // A provider's prefix and a stand-in (Slack's SDK docs and tests).
+                           "                'Authorization': 'Bearer xoxb-1234-1243',",
+                           "            bot_refresh_token=\"xoxe-1-refreshed\","}) {
+    EXPECT_NE(highest(line), Severity::high) << line;
+  }
+  EXPECT_EQ(highest("Authorization: Bearer Kq8vR2xLm9TwZp4N8sYb | jq ."), Severity::high);
+  EXPECT_EQ(highest("  \"v1-create-project-api-key\": \"Kq8vR2xLm9TwZp4N8sYb\","), Severity::high);
+  EXPECT_EQ(highest("'Authorization': 'Bearer xoxe-1-" + testing::random_chars(120, 89) + "'"), Severity::high);
+  EXPECT_EQ(highest("\tauthorization   = \"Kq8vR2xLm9TwZp4N8sYb\""), Severity::high);
+  EXPECT_EQ(highest("  \"authorization\": \"Bearer __Kq8vR2xLm9TwZp4N8sYb\","), Severity::high);
+  EXPECT_EQ(highest("x-api-key: 7KQ2X-KEYP9-9ZT4M-R8WQ3"), Severity::high);
+}
+
+// npm's and Docker's own test suites write fillers and user:pass pairs in
+// .npmrc and config.json: reported at most as a test's, never high. A
+// registry token and a drawn password stay high.
+TEST(SecretRules, RegistryCredentialFillersAreNotHigh) {
+  for (const std::string& line :
+       {std::string("//registry.npmjs.org/:_authToken = deadbeefcafebadfoobarbaz42069"),
+        std::string("'//registry.example/:_authToken = 0bad1de4'"), std::string("//registry.npmjs.org/:_authToken=foobar99"),
+        "//registry.example/:_auth = " + base64_encode("foo:bar"),
+        "//registry.example/:_auth = " + base64_encode("ci-user:ci_pass"),
+        R"({ "auths": { "https://index.docker.io/v1/": { "auth": ")" + base64_encode("joejoe:hello") + "\" } } }",
+        "\"auth\": \"" + base64_encode("env_user:env_pass") + "\""}) {
+    EXPECT_NE(highest(line), Severity::high) << line;
+  }
+  EXPECT_TRUE(scan("//registry.example/:_auth = " + base64_encode("foo:bar")).empty());
+  EXPECT_EQ(highest("//registry.npmjs.org/:_authToken=9f4c2b7e-3a1d-4e8f-b6c5-0d2e7a9f1b3c"), Severity::high);
+  EXPECT_EQ(highest("//registry.example/:_auth = " + base64_encode("deploy:Zq8rT2vLm9pXw")), Severity::high);
+  EXPECT_EQ(highest("\"auth\": \"" + base64_encode("ci-bot:Zq8rT2vLm9Kw") + "\""), Severity::high);
 }
 
 TEST(SecretRules, HeadersAndGenericAssignments) {
