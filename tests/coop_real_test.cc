@@ -5,11 +5,13 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "cheatcheck/coop/audit.h"
+#include "cheatcheck/coop/redb_reader.h"
 #include "core/json_strict.h"
 #include "core/sha256.h"
 #include "tests/support.h"
@@ -203,6 +205,178 @@ TEST(CoopReal, AFiftyMegabyteManifestStaysSmall) {
   EXPECT_GE(fs::file_size(path), kMeasureBounds ? 45u << 20 : 4u << 20);
   EXPECT_LT(peak_rss_kib(path, "manifest"), kLimitKib);
   fs::remove(path);
+}
+
+// Hand-made redb files in the shapes a hostile upload can take (file format
+// 2, 4 KiB pages, one region, redb's XXH3-128 checksums), written sparse:
+// only the bytes put are on disk.
+class HostileRedb {
+ public:
+  static constexpr uint64_t kPage = 4096;
+
+  explicit HostileRedb(const std::string& path) : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600)) {}
+  ~HostileRedb() { ::close(fd_); }
+  HostileRedb(const HostileRedb&) = delete;
+  HostileRedb& operator=(const HostileRedb&) = delete;
+
+  static std::string le(uint64_t v, size_t bytes) {
+    std::string s(bytes, '\0');
+    for (size_t i = 0; i < bytes; ++i) s[i] = static_cast<char>((v >> (8 * i)) & 0xff);
+    return s;
+  }
+  static std::string checksum(std::string_view data) {
+    const XXH128_hash_t h = XXH3_128bits(data.data(), data.size());
+    return le(h.low64, 8) + le(h.high64, 8);
+  }
+  // redb's PageNumber (region 0) and where that page starts in the file.
+  static uint64_t number(uint64_t index, unsigned order) { return (uint64_t{order} << 59) | index; }
+  static uint64_t start(uint64_t index, unsigned order) { return kPage + index * (kPage << order); }
+
+  // A leaf page of variable-width entries; returns its checksum.
+  std::string leaf(uint64_t index, unsigned order, const std::vector<std::pair<std::string, std::string>>& rows) {
+    std::string ends, keys, values;
+    size_t at = 4 + 8 * rows.size();
+    for (const auto& [k, v] : rows) ends += le(at += k.size(), 4), keys += k;
+    for (const auto& [k, v] : rows) ends += le(at += v.size(), 4), values += v;
+    return put_page(index, order, std::string("\x01\x00", 2) + le(rows.size(), 2) + ends + keys + values);
+  }
+
+  // A branch page over `children` (page number, checksum) with one-byte
+  // separator keys (empty ones past 1,024 children: only the last key end
+  // is checked); returns its checksum.
+  std::string branch(uint64_t index, unsigned order, const std::vector<std::pair<uint64_t, std::string>>& children) {
+    const size_t keys = children.size() - 1;
+    const bool empty_keys = children.size() > 1024;
+    std::string sums, numbers, ends, separators;
+    for (const auto& [n, sum] : children) sums += sum, numbers += le(n, 8);
+    const size_t keys_at = 8 + 24 * children.size() + 4 * keys;
+    for (size_t i = 0; i < keys; ++i) {
+      if (empty_keys) {
+        ends += le(i + 1 == keys ? keys_at : 0, 4);
+      } else {
+        ends += le(keys_at + i + 1, 4), separators += static_cast<char>('a' + i % 26);
+      }
+    }
+    return put_page(index, order, std::string("\x02\x00", 2) + le(keys, 2) + std::string(4, '\0') + sums + numbers + ends + separators);
+  }
+
+  // The table tree's value for a table of &str keys and &[u8] values.
+  static std::string table(uint64_t root, const std::string& sum, uint64_t rows) {
+    return "\x03" + le(rows, 8) + "\x01" + le(root, 8) + sum + le(rows, 8) + std::string(10, '\0') + le(1, 4) + le(1, 4) +
+           le(5, 4) + "\x02&str\x02&[u8]";
+  }
+
+  // The super-header: slot 0 primary, its user tree at `root`; the file
+  // then ends at `size`.
+  void finish(uint64_t root, const std::string& sum, uint64_t size) {
+    std::string slot = "\x02\x01" + std::string(6, '\0') + le(root, 8) + sum + le(1, 8);
+    slot += std::string(104 - slot.size(), '\0') + le(7, 8);
+    slot += checksum(slot);
+    std::string header = "redb\x1A\x0A\xA9\x0D\x0A";
+    header += std::string(3, '\0') + le(kPage, 4) + le(0, 4) + le(1u << 20, 4);
+    header.resize(64, '\0');
+    put(0, header + slot);
+    EXPECT_EQ(::ftruncate(fd_, static_cast<off_t>(size)), 0);
+  }
+
+ private:
+  // Blocks of zeros are left as holes.
+  std::string put_page(uint64_t index, unsigned order, const std::string& bytes) {
+    for (size_t at = 0; at < bytes.size(); at += kPage) {
+      const std::string_view block = std::string_view(bytes).substr(at, kPage);
+      if (block.find_first_not_of('\0') != std::string_view::npos) put(start(index, order) + at, block);
+    }
+    return checksum(bytes);
+  }
+  void put(uint64_t at, std::string_view bytes) {
+    ASSERT_EQ(::pwrite(fd_, bytes.data(), bytes.size(), static_cast<off_t>(at)), static_cast<ssize_t>(bytes.size()));
+  }
+  int fd_;
+};
+
+// A table whose one branch has 64 children, each a leaf of order 12 (16
+// MiB) that uses 20 bytes: 1 GiB apparent, a few blocks on disk.
+std::string wide_pages_dir(const std::string& name) {
+  const std::string dir = testing::temp_dir() + "/" + name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  ::chmod(dir.c_str(), 0700);
+  HostileRedb file(dir + "/state.redb");
+  constexpr unsigned kOrder = 12;
+  std::vector<std::pair<uint64_t, std::string>> children;
+  for (uint64_t i = 1; i <= 64; ++i) {
+    char key[8];
+    std::snprintf(key, sizeof key, "k%02u", static_cast<unsigned>(i));
+    children.emplace_back(HostileRedb::number(i, kOrder), file.leaf(i, kOrder, {{key, "{}"}}));
+  }
+  const std::string branch_sum = file.branch(1, 0, children);
+  const std::string tables_sum = file.leaf(0, 0, {{"t", HostileRedb::table(HostileRedb::number(1, 0), branch_sum, 64)}});
+  file.finish(HostileRedb::number(0, 0), tables_sum, HostileRedb::start(65, kOrder));
+  return dir;
+}
+
+// Each page is read as far as its checksum covers, not whole: 64 pages of
+// 16 MiB that use 20 bytes each cost kilobytes, not a gigabyte, and every
+// child of the branch is visited, in key order (review 16c #04).
+TEST(CoopReal, AWidePageCostsOnlyTheBytesItUses) {
+  const std::string dir = wide_pages_dir("coop-wide-pages");
+  const int fd = ::open((dir + "/state.redb").c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  std::vector<std::string> keys;
+  RedbCallbacks cb;
+  cb.on_row = [&](const RedbRow& row) { keys.emplace_back(row.key); };
+  const RedbReadResult r = read_redb(fd, fs::file_size(dir + "/state.redb"), cb);
+  ::close(fd);
+  ASSERT_TRUE(r.understood) << r.why;
+  ASSERT_EQ(keys.size(), 64u);
+  EXPECT_TRUE(std::is_sorted(keys.begin(), keys.end()));
+  EXPECT_EQ(keys.front(), "k01");
+  EXPECT_LT(r.bytes_read, 4u << 20) << "a page is read only as far as its checksum covers";
+}
+
+// --max-seconds bounds the coop audit as it bounds any upload: past it,
+// the directory is not judged (an error, exit 2), never judged in part.
+TEST(CoopReal, TheTimeBudgetBoundsTheCoopAudit) {
+  const std::string dir = wide_pages_dir("coop-time-budget");
+  const CheatReport judged = audit_coop_dir(dir, Limits{}, Policy{});
+  EXPECT_EQ(judged.verify.verdict, Verdict::verified);
+  EXPECT_TRUE(judged.verify.errors.empty());
+  Limits no_time;
+  no_time.max_seconds = 0;  // the budget is spent before the first read
+  const CheatReport cut = audit_coop_dir(dir, no_time, Policy{});
+  EXPECT_EQ(cut.verify.verdict, Verdict::error);
+  ASSERT_FALSE(cut.verify.errors.empty());
+  EXPECT_EQ(cut.verify.errors[0].code, Code::limit_time) << cut.verify.errors[0].message;
+}
+
+// A chain of 65 branch pages, each declaring 65,536 children (only child 0
+// real): the walk keeps one frame per level, not every child, and stops at
+// depth 64 before reading deeper (review 16c #03: 270 MB before).
+TEST(CoopReal, WideBranchesChainedDeepStayFarUnder64MiB) {
+  const std::string dir = testing::temp_dir() + "/coop-deep-wide";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  ::chmod(dir.c_str(), 0700);
+  {
+    HostileRedb file(dir + "/state.redb");
+    constexpr unsigned kOrder = 9;  // 2 MiB pages: 65,536 children fit
+    constexpr uint64_t kLevels = 65;
+    uint64_t child = 0;
+    std::string sum(16, '\0');
+    std::vector<std::pair<uint64_t, std::string>> children(65536, {0, std::string(16, '\0')});
+    for (uint64_t level = kLevels; level >= 1; --level) {
+      children[0] = {child, sum};
+      sum = file.branch(level, kOrder, children);
+      child = HostileRedb::number(level, kOrder);
+    }
+    file.finish(child, sum, HostileRedb::start(kLevels + 2, kOrder));
+  }
+  const CheatReport r = audit_coop_dir(dir, Limits{}, Policy{});
+  bool deep = false;
+  for (const auto& f : r.findings) deep |= f.message.find("a tree deeper than 64") != std::string::npos;
+  EXPECT_TRUE(deep) << "the file is not read as redb, and says why";
+  EXPECT_LT(peak_rss_kib(dir), kLimitKib);
+  fs::remove_all(dir);
 }
 
 }  // namespace

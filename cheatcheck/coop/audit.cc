@@ -21,6 +21,7 @@
 #include "core/json_strict.h"
 #include "core/sha256.h"
 #include "core/tree_walk.h"
+#include "core/upload_budget.h"
 
 namespace goalcup::cheat {
 namespace {
@@ -54,10 +55,11 @@ std::string str(simdjson::dom::object o, std::string_view key) {
 
 // A regular file read in pieces (links are not followed), so that memory
 // does not follow the file's size; holes of a sparse file are skipped.
+// With a budget, reading stops when it runs out and `limit()` says why.
 // Opened non-blocking, so that a FIFO is refused, not waited on.
 class FileReader {
  public:
-  explicit FileReader(const std::string& path) {
+  explicit FileReader(const std::string& path, UploadBudget* budget = nullptr) : budget_(budget) {
     fd_ = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     struct stat st {};
     if (fd_ >= 0 && (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode))) {
@@ -74,6 +76,7 @@ class FileReader {
   // Opened, but a FIFO, device, socket or folder.
   bool not_regular() const { return not_regular_; }
   int fd() const { return fd_; }
+  const std::optional<Error>& limit() const { return limit_; }
   uint64_t size() const { return size_; }
 
   // Pieces of at most kChunk bytes, cut after a line end when there is one
@@ -114,6 +117,10 @@ class FileReader {
   }
 
   bool read(uint64_t pos, uint64_t len, std::string* out) const {
+    if (budget_ && !limit_) {
+      if (Status st = budget_->add_read(len); !st) limit_ = st.error();
+    }
+    if (limit_) return false;
     out->resize(static_cast<size_t>(len));
     size_t done = 0;
     while (done < out->size()) {
@@ -133,6 +140,8 @@ class FileReader {
   int fd_ = -1;
   uint64_t size_ = 0;
   bool not_regular_ = false;
+  UploadBudget* budget_;
+  mutable std::optional<Error> limit_;
 };
 
 // A redb key as text: control bytes escaped ("local.coop/aria\\0<id>").
@@ -202,7 +211,7 @@ std::string name_of(simdjson::dom::object o, uint64_t offset) {
 class CoopAudit {
  public:
   CoopAudit(const std::string& dir, const Limits& limits, const Policy& policy)
-      : dir_(dir), limits_(limits), ctx_(policy, limits), engine_(limits) {}
+      : dir_(dir), limits_(limits), budget_(limits), ctx_(policy, limits), engine_(limits) {}
 
   CheatReport run() {
     CheatReport rep;
@@ -276,18 +285,31 @@ class CoopAudit {
     walk("COOP02", 0, [&](const TreeEntry& e) {
       if (S_ISLNK(e.st.st_mode) && links++ == 0) first_link = e.rel;
       if (!S_ISREG(e.st.st_mode)) return TreeStep::go_on;
-      FileReader file(dir_ + "/" + e.rel);
+      FileReader file(dir_ + "/" + e.rel, &budget_);
       if (!file.ok()) {
         walk_errors_.push_back(Error{Code::io_error, -1, dir_ + "/" + e.rel + ": cannot be read"});
         return TreeStep::go_on;
       }
-      if (e.rel == "state.redb" && redb(file)) return TreeStep::go_on;
-      file.for_each_chunk([&](std::string_view chunk, uint64_t) { scan(chunk, live_, "raw bytes", e.rel); });
-      return TreeStep::go_on;
+      if (e.rel == "state.redb") {
+        redb(file);
+      } else {
+        file.for_each_chunk([&](std::string_view chunk, uint64_t) { scan(chunk, live_, "raw bytes", e.rel); });
+      }
+      out_of_time(file.limit());
+      return timed_out_ ? TreeStep::stop : TreeStep::go_on;
     });
     if (links > 0) {
       ctx_.skip("COOP02", std::to_string(links) + " symbolic link(s) not followed, such as " + first_link);
     }
+  }
+
+  // The time budget (--max-seconds) ran out: the copy was not read whole,
+  // so it is not judged (an error of the report, said once).
+  bool out_of_time(const std::optional<Error>& limit) {
+    if (!limit) return false;
+    if (!timed_out_) walk_errors_.push_back(*limit);
+    timed_out_ = true;
+    return true;
   }
 
   // The one bounded walk (core/tree_walk.h) below the data directory, at
@@ -394,8 +416,9 @@ class CoopAudit {
     }
   }
 
-  // true when state.redb was read as redb (false: scan its bytes instead).
-  bool redb(FileReader& file) {
+  // state.redb read as redb, or (not understood) its bytes scanned for
+  // embedded values instead.
+  void redb(FileReader& file) {
     StrictJsonParser parser{limits_};
     RedbCallbacks cb;
     cb.on_row = [&](const RedbRow& row) {
@@ -429,11 +452,12 @@ class CoopAudit {
           limits_, std::string_view::npos, s.repeated);
       pend(s.value.substr(s.repeated), &stale_pending_, "stale bytes @" + std::to_string(s.offset + s.repeated));
     };
-    const RedbReadResult r = read_redb(file.fd(), file.size(), cb);
+    const RedbReadResult r = read_redb(file.fd(), file.size(), cb, &budget_);
+    if (out_of_time(r.limit)) return;
     if (r.understood) {
       hens_known_ = true;  // an empty hens_v1 means every workdir is an orphan
       redb_note_ = "state.redb read as redb (" + r.note + "): " + std::to_string(r.live_rows) + " live rows";
-      return true;
+      return;
     }
     redb_note_ = "state.redb was not read as redb (" + r.why + "): its bytes were scanned for embedded values instead, "
                  "so live and stale copies cannot be told apart";
@@ -447,7 +471,6 @@ class CoopAudit {
           limits_, limit);
     });
     file.for_each_chunk([&](std::string_view chunk, uint64_t) { pend(chunk, &live_pending_, "raw bytes"); });
-    return true;
   }
 
   // COOP03: discord.json keeps the bot token in plain text.
@@ -525,6 +548,8 @@ class CoopAudit {
 
   std::string dir_;
   Limits limits_;
+  UploadBudget budget_;  // the whole directory is one upload
+  bool timed_out_ = false;
   Context ctx_;
   std::vector<Error> walk_errors_;
   std::set<std::string> walk_skips_;

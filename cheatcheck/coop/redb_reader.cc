@@ -11,6 +11,8 @@
 #include <optional>
 #include <vector>
 
+#include "core/upload_budget.h"
+
 namespace goalcup::cheat {
 namespace {
 
@@ -94,7 +96,7 @@ struct TableDef {
 // The entries of a leaf page laid out as redb lays them out (key ends, then
 // value ends, for variable-width types; no alignment padding, which &str
 // and &[u8] never need), or nullopt when the bytes are not such a page.
-// `used` is the length the page's checksum covers.
+// `used` (when given) is the length the page's checksum covers.
 std::optional<std::vector<LeafEntry>> leaf_entries(std::string_view page, std::optional<uint32_t> fk,
                                                    std::optional<uint32_t> fv, size_t* used) {
   if (page.size() < 4 || static_cast<uint8_t>(page[0]) != kLeaf) return std::nullopt;
@@ -118,7 +120,7 @@ std::optional<std::vector<LeafEntry>> leaf_entries(std::string_view page, std::o
     out[i].value_end = end;
     prev = end;
   }
-  *used = prev;
+  if (used) *used = prev;
   return out;
 }
 
@@ -143,9 +145,45 @@ std::optional<TableDef> table_def(std::string_view name, std::string_view v, std
   return t;
 }
 
+const std::string& too_many_pages() {
+  static const std::string text = "more than " + std::to_string(kMaxPages) + " pages";
+  return text;
+}
+const std::string& too_deep() {
+  static const std::string text = "a tree deeper than " + std::to_string(kMaxDepth);
+  return text;
+}
+
+// The bytes at the start of a page that say how many bytes its checksum
+// covers: a leaf's or branch's header with its offset tables.
+size_t header_bytes(std::string_view page, std::optional<uint32_t> fk, std::optional<uint32_t> fv) {
+  if (page.size() < 4) return 4;
+  const size_t n = le16(page.data() + 2);
+  if (static_cast<uint8_t>(page[0]) == kLeaf) return 4 + (fk ? 0 : 4 * n) + (fv ? 0 : 4 * n);
+  return 8 + 24 * (n + 1) + (fk ? 0 : 4 * n);  // a branch (other types fail later)
+}
+
+// How many bytes of a page its checksum covers (its last entry's end), from
+// its header (`header_bytes` of them), or nullopt when the header is not
+// one of redb's.
+std::optional<size_t> used_bytes(std::string_view page, std::optional<uint32_t> fk, std::optional<uint32_t> fv) {
+  const size_t n = le16(page.data() + 2);
+  const size_t head = header_bytes(page, fk, fv);
+  if (n == 0 || page.size() < head) return std::nullopt;
+  size_t used = 0;
+  if (static_cast<uint8_t>(page[0]) == kLeaf) {
+    const size_t keys_end = fk ? head + size_t{*fk} * n : le32(page.data() + 4 + 4 * (n - 1));
+    used = fv ? keys_end + size_t{*fv} * n : le32(page.data() + 4 + (fk ? 0 : 4 * n) + 4 * (n - 1));
+  } else {
+    used = fk ? head + size_t{*fk} * n : le32(page.data() + 8 + 24 * (n + 1) + 4 * (n - 1));
+  }
+  if (used < head) return std::nullopt;
+  return used;
+}
+
 class Reader {
  public:
-  Reader(int fd, uint64_t size) : fd_(fd), size_(size) {}
+  Reader(int fd, uint64_t size, UploadBudget* budget) : fd_(fd), size_(size), budget_(budget) {}
 
   RedbReadResult run(const RedbCallbacks& cb) {
     RedbReadResult r;
@@ -190,6 +228,7 @@ class Reader {
       }
       if (first_failure.empty()) first_failure = why;
     }
+    if (limit_) return out_of_time(r);
     if (!chosen) {
       return fail(r, first_failure.empty() ? "no commit slot with a valid checksum" : first_failure);
     }
@@ -202,11 +241,13 @@ class Reader {
     std::string why;
     used_.clear();
     visited_.clear();
-    if (!walk_all(*chosen, &cb, &why)) return fail(r, why);  // the file changed under us
+    if (!walk_all(*chosen, &cb, &why)) return limit_ ? out_of_time(r) : fail(r, why);  // or it changed under us
     r.understood = true;
     r.live_rows = rows_;
     r.pages_read = pages_;
     if (cb.on_stale) stale(cb);
+    r.limit = limit_;
+    r.bytes_read = bytes_;
     return r;
   }
 
@@ -217,7 +258,22 @@ class Reader {
     return r;
   }
 
-  bool read_at(uint64_t offset, size_t len, std::string* out) const {
+  RedbReadResult out_of_time(RedbReadResult& r) const {
+    r.limit = limit_;
+    return fail(r, limit_->message);
+  }
+
+  // `len` bytes at `offset`, counted against the upload's budget: false
+  // when they cannot be read or the budget ran out (`limit_` set).
+  bool read_at(uint64_t offset, size_t len, std::string* out) {
+    if (limit_) return false;
+    if (budget_) {
+      if (Status st = budget_->add_read(len); !st) {
+        limit_ = st.error();
+        return false;
+      }
+    }
+    bytes_ += len;
     out->resize(len);
     size_t done = 0;
     while (done < len) {
@@ -272,59 +328,74 @@ class Reader {
     return true;
   }
 
+  // A page's bytes that its checksum covers, read from its header on (a
+  // page of 16 MiB that uses 12 bytes costs 12 bytes, not 16 MiB), checked
+  // against `checksum`.
+  bool read_page(uint64_t start, uint64_t len, const std::array<char, 16>& checksum, std::optional<uint32_t> fk,
+                 std::optional<uint32_t> fv, std::string* page, std::string* why) {
+    if (!read_at(start, static_cast<size_t>(std::min<uint64_t>(len, page_size_)), page)) {
+      return set(why, "a page could not be read");
+    }
+    const auto type = static_cast<uint8_t>((*page)[0]);
+    if (type != kLeaf && type != kBranch) return set(why, "a page of unknown type " + std::to_string(type));
+    const char* kind = type == kLeaf ? "a leaf page" : "a branch page";
+    const size_t head = header_bytes(*page, fk, fv);
+    if (head > len) return set(why, std::string(kind) + " is malformed");
+    if (head > page->size() && !read_at(start, head, page)) return set(why, "a page could not be read");
+    const auto used = used_bytes(*page, fk, fv);
+    if (!used || *used > len) return set(why, std::string(kind) + " is malformed");
+    if (*used > page->size() && !read_at(start, *used, page)) return set(why, "a page could not be read");
+    page->resize(*used);
+    if (!checksum_matches(*page, checksum.data())) return set(why, std::string(kind) + " fails its checksum");
+    return true;
+  }
+
+  // Depth first, in key order. A branch is a frame (where it is, how many
+  // children, the next one to visit); a child's page number and checksum
+  // are read from the file when it is its turn, so memory is one page and
+  // at most kMaxDepth small frames however wide the branches are.
   template <class OnEntry>
   bool walk(const BtreeHeader& root, std::optional<uint32_t> fk, std::optional<uint32_t> fv, bool remember,
             std::string* why, OnEntry&& on_entry) {
-    struct Todo {
-      uint64_t page;
-      std::array<char, 16> checksum;
-      size_t depth;
+    struct Frame {
+      uint64_t start;  // of the branch page in the file
+      size_t children, next;
     };
-    std::vector<Todo> stack = {{root.root, root.checksum, 0}};
-    std::string page;
-    while (!stack.empty()) {
-      const Todo t = stack.back();
-      stack.pop_back();
-      const auto range = page_range(t.page);
+    std::vector<Frame> stack;
+    std::string page, child;
+    uint64_t number = root.root;
+    std::array<char, 16> checksum = root.checksum;
+    for (;;) {
+      const auto range = page_range(number);
       if (!range) return set(why, "a page number points outside the file");
       if (!visited_.insert(range->first).second) return set(why, "a page is reached twice");
-      if (++pages_ > kMaxPages) return set(why, "more than " + std::to_string(kMaxPages) + " pages");
-      if (t.depth > kMaxDepth) return set(why, "a tree deeper than " + std::to_string(kMaxDepth));
-      if (!read_at(range->first, range->second, &page)) return set(why, "a page could not be read");
-      size_t used = 0;
+      if (++pages_ > kMaxPages) return set(why, too_many_pages());
+      if (!read_page(range->first, range->second, checksum, fk, fv, &page, why)) return false;
       if (static_cast<uint8_t>(page[0]) == kLeaf) {
-        auto entries = leaf_entries(page, fk, fv, &used);
+        auto entries = leaf_entries(page, fk, fv, nullptr);
         if (!entries) return set(why, "a leaf page is malformed");
-        if (!checksum_matches(std::string_view(page).substr(0, used), t.checksum.data())) {
-          return set(why, "a leaf page fails its checksum");
-        }
         for (const LeafEntry& e : *entries) {
           const size_t value_begin = &e == entries->data() ? (*entries).back().key_end : (&e - 1)->value_end;
           on_entry(std::string_view(page).substr(e.key_begin, e.key_end - e.key_begin),
                    std::string_view(page).substr(value_begin, e.value_end - value_begin), range->first);
         }
-      } else if (static_cast<uint8_t>(page[0]) == kBranch) {
-        const size_t keys = le16(page.data() + 2);
-        const size_t children = keys + 1;
-        const size_t ends_at = 8 + 24 * children;
-        const size_t keys_at = ends_at + (fk ? 0 : 4 * keys);
-        if (keys == 0 || keys_at > page.size()) return set(why, "a branch page is malformed");
-        used = fk ? keys_at + size_t{*fk} * keys : le32(page.data() + ends_at + 4 * (keys - 1));
-        if (used < keys_at || used > page.size()) return set(why, "a branch page is malformed");
-        if (!checksum_matches(std::string_view(page).substr(0, used), t.checksum.data())) {
-          return set(why, "a branch page fails its checksum");
-        }
-        for (size_t i = children; i-- > 0;) {  // reversed: the stack pops them in key order
-          Todo child{le64(page.data() + 8 + 16 * children + 8 * i), {}, t.depth + 1};
-          std::memcpy(child.checksum.data(), page.data() + 8 + 16 * i, 16);
-          stack.push_back(child);
-        }
       } else {
-        return set(why, "a page of unknown type " + std::to_string(static_cast<uint8_t>(page[0])));
+        stack.push_back(Frame{range->first, size_t{le16(page.data() + 2)} + 1, 0});
       }
-      if (remember) used_.emplace_back(range->first, range->first + used);
+      if (remember) used_.emplace_back(range->first, range->first + page.size());
+      while (!stack.empty() && stack.back().next == stack.back().children) stack.pop_back();
+      if (stack.empty()) return true;
+      if (stack.size() > kMaxDepth) return set(why, too_deep());
+      Frame& f = stack.back();
+      const size_t i = f.next++;
+      std::string number_bytes;
+      if (!read_at(f.start + 8 + 16 * i, 16, &child) ||
+          !read_at(f.start + 8 + 16 * f.children + 8 * i, 8, &number_bytes)) {
+        return set(why, "a page could not be read");
+      }
+      std::memcpy(checksum.data(), child.data(), 16);
+      number = le64(number_bytes.data());
     }
-    return true;
   }
 
   static bool set(std::string* why, std::string text) {
@@ -406,6 +477,9 @@ class Reader {
 
   int fd_;
   uint64_t size_;
+  UploadBudget* budget_;
+  std::optional<Error> limit_;  // the budget ran out
+  uint64_t bytes_ = 0;
   uint32_t page_size_ = 0, region_header_pages_ = 0, region_max_data_pages_ = 0;
   std::vector<std::pair<uint64_t, uint64_t>> used_;  // [begin, end) of live pages' used bytes
   absl::flat_hash_set<uint64_t> visited_;
@@ -414,8 +488,8 @@ class Reader {
 
 }  // namespace
 
-RedbReadResult read_redb(int fd, uint64_t size, const RedbCallbacks& callbacks) {
-  return Reader(fd, size).run(callbacks);
+RedbReadResult read_redb(int fd, uint64_t size, const RedbCallbacks& callbacks, UploadBudget* budget) {
+  return Reader(fd, size, budget).run(callbacks);
 }
 
 }  // namespace goalcup::cheat

@@ -8,14 +8,23 @@
 //
 // Hostile input is expected: every offset is bounds-checked, checksums
 // (XXH3-128) are verified as redb verifies them, pages are read one at a
-// time with pread (never the whole file), the walk is bounded in depth,
-// pages and page size, and a page is visited at most once.
+// time with pread (never the whole file, and of a page only the bytes its
+// checksum covers), the walk is bounded in depth, pages and page size, its
+// memory does not grow with a branch's width, a page is visited at most
+// once, and every byte read counts against the upload's time budget.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <optional>
 #include <string_view>
+
+#include "core/error.h"
+
+namespace goalcup {
+class UploadBudget;
+}
 
 namespace goalcup::cheat {
 
@@ -46,6 +55,10 @@ struct RedbReadResult {
   uint64_t transaction_id = 0;
   uint64_t live_rows = 0;
   uint64_t pages_read = 0;
+  uint64_t bytes_read = 0;  // from the file, live trees and stale bytes together
+  // Set when the upload's budget (--max-seconds) ran out: what was read so
+  // far is not the whole file, and the file was not judged.
+  std::optional<Error> limit;
 };
 
 struct RedbCallbacks {
@@ -55,6 +68,8 @@ struct RedbCallbacks {
 
 // Reads the redb file open at `fd` (`size` bytes). Rows come first, then
 // stale bytes; when the file is not understood, neither callback runs.
-RedbReadResult read_redb(int fd, uint64_t size, const RedbCallbacks& callbacks);
+// Every byte read is counted against `budget` (may be null); when it runs
+// out, reading stops and `limit` says why.
+RedbReadResult read_redb(int fd, uint64_t size, const RedbCallbacks& callbacks, UploadBudget* budget = nullptr);
 
 }  // namespace goalcup::cheat
