@@ -211,5 +211,80 @@ TEST(Coop, AManifestThatRepeatsAFieldIsRefused) {
   }
 }
 
+// coop reads a manifest with serde_yaml 0.9.34 into its AgentManifest: a
+// scalar is typed by the field it lands in (review 16c #02). Each case is
+// refused or accepted as coop's parser and validate() would.
+TEST(Coop, ManifestVerdictsFollowCoopsParser) {
+  const std::string head = "spec_version: coop/v1\nname: aria\n";
+  const std::string brain = "brain:\n  provider_id: vault:main\n  model: sonnet\n";
+  auto allow = [](const std::string& ports) {
+    return "network:\n  policy: allowlist\n  allow:\n    - host: api.example.com\n      ports: [" + ports + "]\n";
+  };
+  auto nested = [](const std::string& open, const std::string& close, int n) {
+    std::string s;
+    for (int i = 0; i < n; ++i) s += open;
+    for (int i = 0; i < n; ++i) s += close;
+    return s;
+  };
+  const std::vector<std::pair<std::string, std::string>> accepted = {
+      {"a plain null is the String \"null\"", head + "brain:\n  provider_id: vault:main\n  model: null\n"},
+      {"a plain ~ is the String \"~\"", head + "brain:\n  provider_id: ~\n  model: sonnet\n"},
+      {"name null is the hen name \"null\"", "spec_version: coop/v1\nname: null\n" + brain},
+      {"JSON null in a String field", R"({"spec_version":"coop/v1","name":"aria","brain":{"provider_id":"p","model":null}})"},
+      {"a hex port", head + brain + allow("0x1BB")},
+      {"a port with a plus sign", head + brain + allow("+443")},
+      {"octal and binary ports", head + brain + allow("0o773, 0b111")},
+      {"a host written null", head + brain + "network:\n  policy: allowlist\n  allow:\n    - host: null\n"},
+      {"an empty tools list", head + brain + "tools:\n"},
+      {"a null Option", head + brain + "memory: ~\nlease: null\nnetwork:\n"},
+      {"a repeated key of metadata itself (a HashMap)", head + brain + "metadata:\n  a: 1\n  a: 2\n"},
+      {"an unknown field with anything in it", head + brain + "extra: {a: 1, a: 2, b: " + nested("[", "]", 200) + "}\n"},
+      {"metadata nested 128 deep in all", head + brain + "metadata: {a: " + nested("[", "]", 126) + "}\n"},
+      {"a quoted enum name", head + brain + "agent_kind: \"anthropic\"\nsex: 'rooster'\n"},
+      {"bools in serde's spellings", head + brain + "lease:\n  allow_lease: False\n  stream_enabled: TRUE\n"},
+      {"a float for cpu", head + brain + "resources:\n  cpu_request: 1.5\n  cpu_limit: 2\n  ram_limit_mb: 0x100\n"},
+  };
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {"two documents", head + brain + "---\nspec_version: coop/v1\n"},
+      {"an empty second document", head + brain + "---\n"},
+      {"a port with a leading zero", head + brain + allow("0443")},
+      {"a quoted port", head + brain + allow("\"443\"")},
+      {"a port over 65535", head + brain + allow("0x10000")},
+      {"agent_kind null: no such variant", head + brain + "agent_kind: null\n"},
+      {"agent_kind empty: no such variant", head + brain + "agent_kind:\n"},
+      {"provider null: no such provider", head + "brain:\n  provider_id: p\n  model: m\n  provider: null\n"},
+      {"tools not a sequence", head + brain + "tools: bash\n"},
+      {"tools null", head + brain + "tools: null\n"},
+      {"a YAML 1.1 bool", head + brain + "  auto_route: yes\n"},
+      {"a quoted bool", head + brain + "lease:\n  allow_lease: \"false\"\n"},
+      {"an empty bool", head + brain + "  cache:\n"},
+      {"a negative u32", head + brain + "memory:\n  episodic_retention_days: -1\n"},
+      {"a quoted u32", head + brain + "scheduling:\n  max_concurrent_jobs: '4'\n"},
+      {"metadata nested 129 deep", head + brain + "metadata: {a: " + nested("[", "]", 127) + "}\n"},
+      {"a repeated key inside a metadata value", head + brain + "metadata:\n  a: {x: 1, x: 2}\n"},
+      {"brain null", head + "brain: null\n"},
+      {"a struct given as a quoted empty string", head + brain + "personality: ''\n"},
+      {"an enum given as a mapping", head + brain + "network:\n  policy: {allowlist: 1}\n"},
+      {"an empty file", ""},
+  };
+  // Deeper than yaml-cpp reads: coop ignores it in an unknown field and
+  // refuses it in a read one; not judged either way, and said.
+  const std::string too_deep = head + brain + "extra: " + nested("[", "]", 600) + "\n";
+  const CheatReport deep = audit_manifest(testing::write_temp("deep.yaml", too_deep), Limits{}, Policy{});
+  ASSERT_EQ(of(deep, "MAN00").size(), 1u) << dump(deep);
+  EXPECT_EQ(of(deep, "MAN00")[0]->severity, Severity::warning);
+  EXPECT_NE(of(deep, "MAN00")[0]->message.find("not checked"), std::string::npos);
+  for (const auto& [why, text] : accepted) {
+    const CheatReport r = audit_manifest(testing::write_temp("accepted.yaml", text), Limits{}, Policy{});
+    for (const auto& f : r.findings) EXPECT_NE(f.severity, Severity::high) << why << "\n" << text << "\n" << dump(r);
+  }
+  for (const auto& [why, text] : refused) {
+    const CheatReport r = audit_manifest(testing::write_temp("refused.yaml", text), Limits{}, Policy{});
+    bool high = false;
+    for (const auto& f : r.findings) high |= f.severity == Severity::high && f.check.starts_with("MAN");
+    EXPECT_TRUE(high) << why << "\n" << text << "\n" << dump(r);
+  }
+}
+
 }  // namespace
 }  // namespace goalcup::cheat

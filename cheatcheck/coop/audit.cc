@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <absl/container/flat_hash_map.h>
@@ -15,6 +16,7 @@
 
 #include "cheatcheck/context.h"
 #include "cheatcheck/coop/json_values.h"
+#include "cheatcheck/coop/manifest_serde.h"
 #include "cheatcheck/coop/redb_reader.h"
 #include "cheatcheck/secrets/engine.h"
 #include "cheatcheck/secrets/trace_scan.h"
@@ -584,31 +586,30 @@ struct Refusal {
   std::string key, message;
 };
 
-// The first mapping key that a mapping repeats, searched breadth-first
-// within a budget of nodes (aliases can make a small file a huge tree; a
-// walk that runs out says nothing). coop reads a manifest with serde, which
-// refuses a repeated field of a struct and (serde_yaml 0.9) any repeated
-// mapping key, where yaml-cpp keeps both.
-std::optional<std::string> repeated_key(const YAML::Node& root) {
-  constexpr size_t kMaxNodes = 100'000;
-  std::vector<YAML::Node> queue{root};
-  for (size_t i = 0; i < queue.size() && queue.size() < kMaxNodes; ++i) {
-    const YAML::Node node = queue[i];
-    std::set<std::string> keys;
-    for (auto it = node.begin(); (node.IsMap() || node.IsSequence()) && it != node.end(); ++it) {
-      if (node.IsSequence()) {
-        queue.push_back(*it);
-        continue;
-      }
-      if (it->first.IsScalar() && !keys.insert(it->first.Scalar()).second) return it->first.Scalar();
-      queue.push_back(it->second);
-    }
-  }
-  return std::nullopt;
+// The rule a refusal of coop's parser (manifest_serde.h) falls under, by
+// the key it is about.
+const char* serde_check(const SerdeRefusal& r) {
+  const std::string& key = r.key;
+  if (r.repeated || key.empty()) return "MAN00";
+  if (key == "spec_version") return "MAN01";
+  if (key == "name") return "MAN02";
+  if (key == "agent_kind") return "MAN03";
+  if (key.starts_with("brain")) return "MAN07";
+  if (key.starts_with("lease")) return "MAN08";
+  if (key.starts_with("network.allow[") && key.find(".ports") != std::string::npos) return "MAN06";
+  if (key.starts_with("network.allow[") && key.find(".host") != std::string::npos) return "MAN05";
+  if (key.starts_with("network")) return "MAN04";
+  return "MAN00";
 }
 
+// coop's validate(), HenId::new and the hatch gate, on a manifest its
+// parser accepted (manifest_serde.h): every value has the type coop's
+// struct gives it, and a String field's text is what serde_yaml hands it
+// (a plain `null` is "null").
 class ManifestRules {
  public:
+  explicit ManifestRules(std::string_view text) : text_(text) {}
+
   // Every refusal, in the order coop checks (coop stops at the first).
   std::vector<Refusal> check(const YAML::Node& m) {
     if (!m.IsMap()) {
@@ -619,14 +620,11 @@ class ManifestRules {
     if (!m["name"]) refuse("MAN02", "name", "is missing (a required field)");
     if (!m["brain"] || m["brain"].IsNull()) refuse("MAN07", "brain", "is missing (a required field, for every agent_kind)");
     kind_ = "anthropic";  // coop's default
-    if (const auto k = m["agent_kind"]; k && !k.IsNull()) {
+    if (const auto k = m["agent_kind"]) {
       static const std::set<std::string> kKinds = {"anthropic", "claude-code", "codex", "gh-copilot", "shell"};
-      kind_ = scalar(k);
+      kind_ = variant(k);
       kind_known_ = kKinds.count(kind_) > 0;
       if (!kind_known_) refuse("MAN03", "agent_kind", "\"" + kind_ + "\" is not a known agent kind");
-    }
-    if (const auto sex = m["sex"]; sex && !sex.IsNull() && scalar(sex) != "hen" && scalar(sex) != "rooster") {
-      refuse("MAN00", "sex", "\"" + scalar(sex) + "\" is neither hen nor rooster");
     }
     brain_fields(m["brain"]);
     lease_fields(m["lease"]);
@@ -657,7 +655,13 @@ class ManifestRules {
   }
 
  private:
-  static std::string scalar(const YAML::Node& n) { return n && n.IsScalar() ? n.Scalar() : std::string(); }
+  std::string scalar(const YAML::Node& n) const { return n ? serde_string(text_, n) : std::string(); }
+
+  // A unit enum's name: the scalar, or a local tag `!name` on an empty one.
+  std::string variant(const YAML::Node& n) const {
+    const std::string& tag = n.Tag();
+    return n.IsScalar() && tag.size() > 1 && tag[0] == '!' && n.Scalar().empty() ? tag.substr(1) : scalar(n);
+  }
 
   void refuse(const char* check, const std::string& key, const std::string& message) {
     out_.push_back(Refusal{check, key, message});
@@ -698,24 +702,9 @@ class ManifestRules {
     if (!n || n.IsNull()) return;
     if (!n.IsMap()) return refuse("MAN04", "network", "is not a mapping");
     if (!n["policy"]) return refuse("MAN04", "network.policy", "is missing: coop requires it whenever network is given");
-    const std::string policy = scalar(n["policy"]);
+    const std::string policy = variant(n["policy"]);
     if (policy != "off" && policy != "allowlist" && policy != "open") {
       refuse("MAN04", "network.policy", "\"" + policy + "\" is not off, allowlist or open (lowercase)");
-    }
-    const auto allow = n["allow"];
-    if (!allow || !allow.IsSequence()) return;
-    for (size_t i = 0; i < allow.size(); ++i) {
-      const auto ports = allow[i]["ports"];
-      if (!ports || !ports.IsSequence()) continue;
-      for (size_t j = 0; j < ports.size(); ++j) {
-        const std::string text = scalar(ports[j]);
-        const bool digits = !text.empty() && text.size() <= 6 &&
-                            std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-        if (!digits || std::stoul(text) > 65535) {
-          refuse("MAN06", "network.allow[" + std::to_string(i) + "].ports[" + std::to_string(j) + "]",
-                 "\"" + text + "\" is not a port number (0-65535)");
-        }
-      }
     }
   }
 
@@ -735,7 +724,7 @@ class ManifestRules {
       if (!n.IsMap()) return;
       if (n["provider_id"] && scalar(n["provider_id"]).empty()) refuse("MAN07", key + ".provider_id", "is empty");
       if (n["model"] && scalar(n["model"]).empty()) refuse("MAN07", key + ".model", "is empty");
-      const std::string provider = n["provider"] && !n["provider"].IsNull() ? scalar(n["provider"]) : "anthropic";
+      const std::string provider = n["provider"] ? scalar(n["provider"]) : "anthropic";  // a plain null is "null"
       if (provider == "anthropic" || provider == "openai") return;
       if (provider != "openai-compat") return refuse("MAN07", key + ".provider", "\"" + provider + "\" is not a known provider");
       const std::string url = n["base_url"] && !n["base_url"].IsNull() ? scalar(n["base_url"]) : "";
@@ -775,7 +764,7 @@ class ManifestRules {
   // NetworkSpec::validate, then the hatch gate.
   void network(const YAML::Node& n) {
     if (!n || !n.IsMap() || !n["policy"]) return;
-    const std::string policy = scalar(n["policy"]);
+    const std::string policy = variant(n["policy"]);
     const YAML::Node allow = n["allow"];
     if (allow && allow.IsSequence() && allow.size() > 0 && policy != "allowlist") {
       refuse("MAN04", "network.allow", "is only valid with policy allowlist (got \"" + policy + "\")");
@@ -788,7 +777,9 @@ class ManifestRules {
         const YAML::Node ports = allow[i]["ports"];
         if (!ports || !ports.IsSequence()) continue;
         for (size_t j = 0; j < ports.size(); ++j) {
-          if (scalar(ports[j]) == "0") refuse("MAN06", key + ".ports[" + std::to_string(j) + "]", "port 0 is invalid");
+          if (serde_unsigned(scalar(ports[j])) == 0u) {
+            refuse("MAN06", key + ".ports[" + std::to_string(j) + "]", "port 0 is invalid");
+          }
         }
       }
     }
@@ -818,6 +809,7 @@ class ManifestRules {
     return std::nullopt;
   }
 
+  std::string_view text_;
   std::vector<Refusal> out_;
   std::string kind_ = "anthropic";
   bool allow_lease_ = false, require_framework_ = true, kind_known_ = true;
@@ -849,17 +841,13 @@ class ManifestAudit {
       std::string text;
       file.for_each_chunk([&](std::string_view chunk, uint64_t) { text += chunk; });
       try {
-        const YAML::Node root = YAML::Load(text);
-        if (auto key = repeated_key(root)) {
-          emit("MAN00", Severity::high, *key, "coop refuses this: the field is given twice (coop's parser refuses a repeated field)");
-        }
-        ManifestRules rules;
-        for (const Refusal& r : rules.check(root)) emit(r.check, Severity::high, r.key, "coop refuses this: " + r.message);
-        for (const std::string& key : rules.unchecked_metadata_urls(root)) {
-          emit("MAN13", Severity::warning, key,
-               "points at the cloud metadata address 169.254.169.254 (coop accepts this: it checks base_url only for "
-               "anthropic hens)");
-        }
+        rules(text, YAML::LoadAll(text));
+      } catch (const YAML::DeepRecursion& e) {
+        // coop's parser ignores an unknown field however deep, and refuses
+        // a read value nested past 128: which this is, yaml-cpp cannot say.
+        ctx_.emit(finding("MAN00", Severity::warning, {},
+                          "the manifest nests deeper than yaml-cpp reads (500 levels); its rules were not checked"),
+                  "too-deep");
       } catch (const YAML::Exception& e) {
         emit("MAN00", Severity::high, "", std::string("coop refuses this: not valid YAML or JSON: ") + e.what());
       }
@@ -889,6 +877,37 @@ class ManifestAudit {
   }
 
  private:
+  // coop's parser (serde_yaml: one document, coop's types), then coop's
+  // rules on what it accepted; coop stops at the parser's refusal.
+  void rules(const std::string& text, const std::vector<YAML::Node>& documents) {
+    if (documents.size() != 1) {
+      emit("MAN00", Severity::high, "",
+           "coop refuses this: the file holds " + std::to_string(documents.size()) +
+               " YAML documents; coop's parser (serde_yaml from_str) reads exactly one");
+      return;
+    }
+    const YAML::Node& root = documents[0];
+    const SerdeVerdict serde = serde_manifest(text, root);
+    if (!serde.judged) {
+      ctx_.emit(finding("MAN00", Severity::warning, {},
+                        "the manifest's aliases repeat too many nodes to walk; its rules were not checked"),
+                "too-many-nodes");
+      return;
+    }
+    if (serde.refusal) {
+      const SerdeRefusal& r = *serde.refusal;
+      emit(serde_check(r), Severity::high, r.key, "coop refuses this: " + r.message);
+      return;
+    }
+    ManifestRules rules(text);
+    for (const Refusal& r : rules.check(root)) emit(r.check, Severity::high, r.key, "coop refuses this: " + r.message);
+    for (const std::string& key : rules.unchecked_metadata_urls(root)) {
+      emit("MAN13", Severity::warning, key,
+           "points at the cloud metadata address 169.254.169.254 (coop accepts this: it checks base_url only for "
+           "anthropic hens)");
+    }
+  }
+
   void emit(const char* check, Severity sev, const std::string& key, const std::string& message) {
     ctx_.emit(finding(check, sev, {}, (key.empty() ? "" : key + ": ") + message), key + ":" + message);
   }
