@@ -1,4 +1,6 @@
 // The coop audit: a generated data directory and manifests breaking each rule.
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -284,6 +286,46 @@ TEST(Coop, ManifestVerdictsFollowCoopsParser) {
     for (const auto& f : r.findings) high |= f.severity == Severity::high && f.check.starts_with("MAN");
     EXPECT_TRUE(high) << why << "\n" << text << "\n" << dump(r);
   }
+}
+
+// A baseline covers the input it was taken for: the same refusal in
+// another hen's manifest, or the same loose mode in another farm's data
+// directory, is not suppressed by it (review 16c #15).
+TEST(Coop, FingerprintsNameTheManifestOrDataDirectory) {
+  const std::string text = "spec_version: coop/v1\nname: aria\nbrain:\n  provider_id: p\n  model: ''\n";
+  const std::string dir = testing::temp_dir() + "/fingerprints";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/aria.yaml") << text;
+  std::ofstream(dir + "/other.yaml") << text;
+  auto print = [](const CheatReport& r) {
+    EXPECT_EQ(r.findings.size(), 1u) << dump(r);
+    return r.findings.empty() ? std::string() : r.findings[0].fingerprint;
+  };
+  const std::string aria = print(audit_manifest(dir + "/aria.yaml", Limits{}, Policy{}));
+  EXPECT_EQ(aria, print(audit_manifest(dir + "/./aria.yaml", Limits{}, Policy{})));
+  EXPECT_NE(aria, print(audit_manifest(dir + "/other.yaml", Limits{}, Policy{})));
+
+  fixtures::CoopSpec loose;
+  loose.loose_modes = true;
+  const CheatReport a = audit(loose, "farm-a"), b = audit(loose, "farm-b");
+  ASSERT_FALSE(of(a, "COOP01").empty());
+  ASSERT_EQ(of(a, "COOP01").size(), of(b, "COOP01").size());
+  for (size_t i = 0; i < of(a, "COOP01").size(); ++i) {
+    EXPECT_NE(of(a, "COOP01")[i]->fingerprint, of(b, "COOP01")[i]->fingerprint);
+  }
+  EXPECT_EQ(of(a, "COOP01")[0]->fingerprint, of(audit(loose, "farm-a"), "COOP01")[0]->fingerprint);
+}
+
+// A manifest that is a FIFO is not read (opening it would wait for a
+// writer forever): the input is not judged (review 16c #13).
+TEST(Coop, AManifestFifoDoesNotHang) {
+  const std::string fifo = testing::temp_dir() + "/manifest-fifo.yaml";
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const CheatReport r = audit_manifest(fifo, Limits{}, Policy{});
+  EXPECT_EQ(r.verify.verdict, Verdict::error);
+  const std::string file = testing::write_temp("manifest-file.yaml", "spec_version: coop/v1\nname: aria\nbrain: {provider_id: p, model: m}\n");
+  EXPECT_EQ(audit_manifest(file, Limits{}, Policy{}).verify.verdict, Verdict::verified);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -48,6 +49,15 @@ std::optional<std::string> read_file(const std::string& path, uint64_t max) {
   in.read(out.data(), static_cast<std::streamsize>(out.size()));
   out.resize(static_cast<size_t>(in.gcount()));
   return out;
+}
+
+// What stands for a run id in the fingerprints of a data directory's or a
+// manifest's findings (their keys name a field or file, not the input): the
+// path as given, normalized ("./a/" is "a").
+std::string input_identity(const std::string& path) {
+  std::string p = std::filesystem::path(path).lexically_normal().string();
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  return p;
 }
 
 std::string str(simdjson::dom::object o, std::string_view key) {
@@ -213,7 +223,9 @@ std::string name_of(simdjson::dom::object o, uint64_t offset) {
 class CoopAudit {
  public:
   CoopAudit(const std::string& dir, const Limits& limits, const Policy& policy)
-      : dir_(dir), limits_(limits), budget_(limits), ctx_(policy, limits), engine_(limits) {}
+      : dir_(dir), limits_(limits), budget_(limits), ctx_(policy, limits), engine_(limits) {
+    ctx_.facts().run_id = "coop:" + input_identity(dir);  // a baseline of one farm does not cover another
+  }
 
   CheatReport run() {
     CheatReport rep;
@@ -818,7 +830,9 @@ class ManifestRules {
 class ManifestAudit {
  public:
   ManifestAudit(const std::string& path, const Limits& limits, const Policy& policy)
-      : path_(path), ctx_(policy, limits), engine_(limits) {}
+      : path_(path), ctx_(policy, limits), engine_(limits) {
+    ctx_.facts().run_id = "manifest:" + input_identity(path);  // nor one hen's manifest another's
+  }
 
   CheatReport run() {
     CheatReport rep;
