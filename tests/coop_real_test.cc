@@ -207,6 +207,30 @@ TEST(CoopReal, AFiftyMegabyteManifestStaysSmall) {
   fs::remove(path);
 }
 
+// Under the 2 MiB parse bound, a list of 200,000 one-letter tools is as
+// many yaml-cpp nodes (~100 MB as a tree; a million at 2 MiB, half a
+// gigabyte): it is counted from the parser's events and not built, and
+// says so; a manifest of few nodes
+// but a long text is still checked (review 16c #16).
+TEST(CoopReal, AManifestOfManyNodesStaysSmall) {
+  const std::string head = "spec_version: coop/v1\nname: aria\nbrain: {provider_id: p, model: m}\n";
+  std::string tools = "tools: [a";
+  for (int i = 0; i < 199'000; ++i) tools += ",a";
+  const std::string many = testing::write_temp("many-nodes.yaml", head + tools + "]\n");
+  const CheatReport r = audit_manifest(many, Limits{}, Policy{});
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].severity, Severity::warning);
+  EXPECT_NE(r.findings[0].message.find("not checked"), std::string::npos) << r.findings[0].message;
+  EXPECT_LT(peak_rss_kib(many, "manifest"), kLimitKib);
+
+  const std::string prompt = "personality:\n  system_prompt: \"" + std::string(1'500'000, 'x') + "\"\n";
+  const std::string refused = "spec_version: coop/v2\nname: aria\nbrain: {provider_id: p, model: m}\n" + prompt;
+  const CheatReport long_text = audit_manifest(testing::write_temp("long-prompt.yaml", refused), Limits{}, Policy{});
+  ASSERT_EQ(long_text.findings.size(), 1u);
+  EXPECT_EQ(long_text.findings[0].check, "MAN01");
+  EXPECT_EQ(long_text.findings[0].severity, Severity::high);
+}
+
 // Hand-made redb files in the shapes a hostile upload can take (file format
 // 2, 4 KiB pages, one region, redb's XXH3-128 checksums), written sparse:
 // only the bytes put are on disk.
@@ -297,7 +321,7 @@ class HostileRedb {
 // A table whose one branch has 64 children, each a leaf of order 12 (16
 // MiB) that uses 20 bytes: 1 GiB apparent, a few blocks on disk.
 std::string wide_pages_dir(const std::string& name) {
-  const std::string dir = testing::temp_dir() + "/" + name;
+  std::string dir = testing::temp_dir() + "/" + name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   ::chmod(dir.c_str(), 0700);

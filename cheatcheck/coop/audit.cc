@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <absl/container/flat_hash_map.h>
@@ -14,6 +15,7 @@
 #include <fstream>
 #include <regex>
 #include <set>
+#include <sstream>
 
 #include "cheatcheck/context.h"
 #include "cheatcheck/coop/json_values.h"
@@ -589,6 +591,39 @@ class CoopAudit {
 // risks coop accepts.
 
 constexpr uint64_t kMaxManifestParsed = 2u << 20;  // larger files are not parsed (yaml-cpp holds a tree)
+// Nor are files of more nodes: a 2 MiB list of one-letter entries is a
+// million nodes, half a gigabyte as yaml-cpp's tree. coop's own manifests
+// hold dozens; a long system prompt is one.
+constexpr uint64_t kMaxManifestNodes = 20'000;
+
+// Counts the nodes of a YAML stream from the parser's events, holding none
+// of them (a tree is built only once the count is known to be small).
+class NodeCounter final : public YAML::EventHandler {
+ public:
+  uint64_t nodes = 0;
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override { ++nodes; }
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override { ++nodes; }
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override { ++nodes; }
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    ++nodes;
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    ++nodes;
+  }
+  void OnMapEnd() override {}
+};
+
+uint64_t yaml_nodes(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  NodeCounter counter;
+  while (counter.nodes <= kMaxManifestNodes && parser.HandleNextDocument(counter)) {
+  }
+  return counter.nodes;
+}
 
 bool is_cli_agent(const std::string& kind) { return kind == "claude-code" || kind == "codex" || kind == "gh-copilot"; }
 
@@ -855,7 +890,14 @@ class ManifestAudit {
       std::string text;
       file.for_each_chunk([&](std::string_view chunk, uint64_t) { text += chunk; });
       try {
-        rules(text, YAML::LoadAll(text));
+        if (const uint64_t nodes = yaml_nodes(text); nodes > kMaxManifestNodes) {
+          ctx_.emit(finding("MAN00", Severity::warning, {},
+                            "the manifest holds over " + std::to_string(kMaxManifestNodes) +
+                                " YAML nodes (yaml-cpp's tree costs ~500 bytes each); its rules were not checked"),
+                    "too-many-nodes");
+        } else {
+          rules(text, YAML::LoadAll(text));
+        }
       } catch (const YAML::DeepRecursion& e) {
         // coop's parser ignores an unknown field however deep, and refuses
         // a read value nested past 128: which this is, yaml-cpp cannot say.
