@@ -1,6 +1,7 @@
 // The coop audit: a generated data directory and manifests breaking each rule.
 #include <sys/stat.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -326,6 +327,29 @@ TEST(Coop, AManifestFifoDoesNotHang) {
   EXPECT_EQ(r.verify.verdict, Verdict::error);
   const std::string file = testing::write_temp("manifest-file.yaml", "spec_version: coop/v1\nname: aria\nbrain: {provider_id: p, model: m}\n");
   EXPECT_EQ(audit_manifest(file, Limits{}, Policy{}).verify.verdict, Verdict::verified);
+}
+
+// The embedded-value scan tries every '{' (up to 4 MiB ahead each): 128
+// KiB of '{' took 38 s. It asks the upload's time budget as it goes, so
+// --max-seconds ends it and the directory is not judged (review 16c #07).
+TEST(Coop, TheEmbeddedValueScanStopsAtTheTimeBudget) {
+  const std::string dir = testing::temp_dir() + "/coop-braces";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  ::chmod(dir.c_str(), 0700);
+  std::ofstream(dir + "/state.redb") << std::string(128u << 10, '{');
+  ::chmod((dir + "/state.redb").c_str(), 0600);
+  Limits one_second;
+  one_second.max_seconds = 1;
+  const auto start = std::chrono::steady_clock::now();
+  const CheatReport r = audit_coop_dir(dir, one_second, Policy{});
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  EXPECT_EQ(r.verify.verdict, Verdict::error);
+  ASSERT_FALSE(r.verify.errors.empty());
+  EXPECT_EQ(r.verify.errors[0].code, Code::limit_time);
+  // A few braces are read in full, as before.
+  std::ofstream(dir + "/state.redb") << std::string(64, '{') << R"({"id":"j","hen_id":"local.coop/a","prompt":"p","status":"DONE"})";
+  EXPECT_EQ(audit_coop_dir(dir, one_second, Policy{}).verify.verdict, Verdict::verified);
 }
 
 }  // namespace

@@ -436,6 +436,12 @@ class CoopAudit {
   // embedded values instead.
   void redb(FileReader& file) {
     StrictJsonParser parser{limits_};
+    // The embedded-value scan tries every '{': hostile bytes make it slow,
+    // so it asks the time budget too.
+    const std::function<bool()> spent = [this] {
+      Status st = budget_.add_read(0);
+      return !st && out_of_time(st.error());
+    };
     RedbCallbacks cb;
     cb.on_row = [&](const RedbRow& row) {
       const std::string where = std::string(row.table) + " " + printable_key(row.key);
@@ -465,7 +471,7 @@ class CoopAudit {
       // An object that ends in the repeated bytes was whole in the last piece.
       for_each_embedded_object(
           s.value, [&](size_t at, simdjson::dom::object o) { scan_value(o, stale_, "stale copy of " + name_of(o, s.offset + at)); },
-          limits_, std::string_view::npos, s.repeated);
+          limits_, std::string_view::npos, s.repeated, spent);
       pend(s.value.substr(s.repeated), &stale_pending_, "stale bytes @" + std::to_string(s.offset + s.repeated));
     };
     const RedbReadResult r = read_redb(file.fd(), file.size(), cb, &budget_);
@@ -484,8 +490,9 @@ class CoopAudit {
             scan_value(o, live_, name_of(o, offset + at));
             if (auto hen = hen_of(o)) hens_.insert(workdir_key(*hen));
           },
-          limits_, limit);
+          limits_, limit, 0, spent);
     });
+    if (spent()) return;
     file.for_each_chunk([&](std::string_view chunk, uint64_t) { pend(chunk, &live_pending_, "raw bytes"); });
   }
 

@@ -37,10 +37,14 @@ size_t object_end(std::string_view s, size_t p) {
 
 size_t for_each_embedded_object(std::string_view bytes,
                                 const std::function<void(size_t, simdjson::dom::object)>& on_object,
-                                const Limits& limits, size_t start_limit, size_t min_end) {
+                                const Limits& limits, size_t start_limit, size_t min_end,
+                                const std::function<bool()>& stop) {
+  constexpr size_t kStopEvery = 16;  // candidates between two asks
   StrictJsonParser parser{limits};
   size_t resume = std::min(start_limit, bytes.size());
+  size_t tried = 0;
   for (size_t p = bytes.find('{'); p != std::string_view::npos && p < start_limit; p = bytes.find('{', p + 1)) {
+    if (stop && ++tried % kStopEvery == 0 && stop()) return bytes.size();
     const size_t end = object_end(bytes, p);
     if (end == std::string_view::npos) continue;
     auto root = parser.parse_copy(bytes.substr(p, end - p), -1);

@@ -20,8 +20,12 @@ constexpr size_t kMaxEmbeddedObject = 4 << 20;
 // that starts before `start_limit` and ends after `min_end` (outermost
 // objects only), parsed under the run's `limits`. Returns where the next window of a longer stream should
 // start: `start_limit`, or the end of an object that runs past it.
+// `stop()` (when given) is asked every few candidates: true ends the scan
+// early (the upload's time budget ran out; the caller says so). Each '{'
+// is tried in turn, so hostile bytes cost up to kMaxEmbeddedObject a '{'.
 size_t for_each_embedded_object(std::string_view bytes,
                                 const std::function<void(size_t, simdjson::dom::object)>& on_object,
-                                const Limits& limits, size_t start_limit = std::string_view::npos, size_t min_end = 0);
+                                const Limits& limits, size_t start_limit = std::string_view::npos, size_t min_end = 0,
+                                const std::function<bool()>& stop = nullptr);
 
 }  // namespace goalcup::cheat
