@@ -68,9 +68,10 @@ struct SeqList {
 // key that identifies the finding within the run without volatile details.
 std::string make_fingerprint(std::string_view check, std::string_view run_id, Severity severity, std::string_view key);
 
-// Makes every fingerprint also name what was judged (a trace's chain head,
-// a manifest's or data directory's path), so that a baseline clears the
-// findings of that input only, never the same kind of finding elsewhere.
+// Makes every fingerprint also name what was judged (a trace's chain head),
+// so that a baseline clears the findings of that input only, never the same
+// kind of finding elsewhere. (A manifest's or data directory's findings
+// name their input through the run id the coop audit gives them.)
 void bind_fingerprints(std::vector<Finding>& findings, std::string_view identity);
 
 }  // namespace goalcup::cheat

@@ -137,9 +137,6 @@ int run(const Options& opt, Mode mode) {
                         : mode == Mode::coop     ? audit_coop_dir(in, opt.limits, policy)
                         : mode == Mode::manifest ? audit_manifest(in, opt.limits, policy)
                                              : check_trace(in, copt_for(in));
-        // A manifest's or data directory's findings are its own: a baseline
-        // of one hen's manifest or one host's directory clears no other's.
-        if (mode == Mode::coop || mode == Mode::manifest) bind_fingerprints(r.findings, in);
         suppress.apply(r.findings);
         set.reports[i] = std::move(r);
       },
