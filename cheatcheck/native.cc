@@ -651,14 +651,10 @@ bool read_codex_item(simdjson::dom::object item, NativeInfo& n, StrictJsonParser
                        "compaction_trigger", "configuration_update", "additional_tools", "other"});
 }
 
-// The text blocks of an MCP call's result ({"Ok": {"content": [...]}}).
-std::string mcp_result_text(simdjson::dom::object payload) {
-  simdjson::dom::object result, ok;
+// The text blocks of an MCP call's result ({"content": [...]}).
+std::string mcp_text(simdjson::dom::object result) {
   simdjson::dom::array content;
-  if (json::object(payload, "result", &result) != json::Get::ok || json::object(result, "Ok", &ok) != json::Get::ok ||
-      json::array(ok, "content", &content) != json::Get::ok) {
-    return {};
-  }
+  if (json::array(result, "content", &content) != json::Get::ok) return {};
   std::string text;
   for (auto block : content) {
     simdjson::dom::object b;
@@ -667,16 +663,50 @@ std::string mcp_result_text(simdjson::dom::object payload) {
   return text;
 }
 
+// mcp_tool_call_end's result: {"Ok": result} or {"Err": message}.
+std::string mcp_result_text(simdjson::dom::object payload) {
+  simdjson::dom::object result, ok;
+  if (json::object(payload, "result", &result) != json::Get::ok || json::object(result, "Ok", &ok) != json::Get::ok) {
+    return {};
+  }
+  return mcp_text(ok);
+}
+
+// A member Codex has written in snake_case (its rollouts) and may write in
+// camelCase (the same item as its app server serializes it).
+std::string either(simdjson::dom::object o, std::string_view snake, std::string_view camel) {
+  std::string v = str(o, snake);
+  return v.empty() ? str(o, camel) : v;
+}
+
+// A command's end as Codex reports it (exec_command_end, or Codex 0.149's
+// CommandExecution item): its output, the exit code, and the other members
+// that repeat the output.
+EventOutput command_output(simdjson::dom::object o, std::string call_id) {
+  EventOutput out{std::move(call_id), either(o, "aggregated_output", "aggregatedOutput"), std::nullopt, true};
+  const std::string stdout_text = str(o, "stdout"), formatted = either(o, "formatted_output", "formattedOutput");
+  // Releases that keep it clear stdout; others may keep only stdout. Its
+  // stdout alone is part of the aggregated output (stderr apart), but
+  // unified exec writes the aggregated output as its stdout.
+  if (out.text.empty()) out.text = stdout_text;
+  if (!formatted.empty() && formatted != out.text) out.also.push_back(formatted);
+  if (str(o, "source").starts_with("unified_exec") && !stdout_text.empty() && stdout_text != out.text &&
+      stdout_text != formatted) {
+    out.also.push_back(stdout_text);
+  }
+  int64_t code = 0;
+  if (json::integer(o, "exit_code", &code) == json::Get::ok || json::integer(o, "exitCode", &code) == json::Get::ok) {
+    out.exit_code = code;
+  }
+  return out;
+}
+
 // Events that repeat a tool's output (persisted by Codex releases that
 // keep an extended history): what the tool returned, by call id.
 void read_event_output(simdjson::dom::object payload, const std::string& type, NativeInfo& n) {
-  EventOutput out{str(payload, "call_id"), {}, std::nullopt, type == "exec_command_end"};
+  EventOutput out{str(payload, "call_id"), {}, std::nullopt, false};
   if (type == "exec_command_end") {
-    out.text = str(payload, "aggregated_output");
-    // Releases that keep it clear stdout; others may keep only stdout.
-    if (out.text.empty()) out.text = str(payload, "stdout");
-    int64_t code = 0;
-    if (json::integer(payload, "exit_code", &code) == json::Get::ok) out.exit_code = code;
+    out = command_output(payload, out.call_id);
   } else if (type == "patch_apply_end") {
     out.text = str(payload, "stdout");
   } else if (type == "mcp_tool_call_end") {
@@ -687,15 +717,65 @@ void read_event_output(simdjson::dom::object payload, const std::string& type, N
   if (!out.call_id.empty() && !out.text.empty()) n.event_output = std::move(out);
 }
 
+// A UserMessage, AgentMessage or Reasoning item's texts, as the events
+// Codex would have written for it.
+void read_item_texts(simdjson::dom::object item, const std::string& type, NativeInfo& n) {
+  simdjson::dom::array parts;
+  if (json::array(item, type == "Reasoning" ? "summary_text" : "content", &parts) != json::Get::ok) return;
+  std::string said;  // a user message: its text inputs joined, as user_message's `message`
+  for (auto part : parts) {
+    simdjson::dom::object p;
+    std::string_view text;
+    if (type == "Reasoning" && !part.get(text)) n.event_reasoning.emplace_back(text);
+    if (part.get(p) || json::string(p, "text", &text) != json::Get::ok) continue;
+    if (type == "UserMessage" && str(p, "type") == "text") said += text;
+    if (type == "AgentMessage") n.event_answers.emplace_back(text);
+  }
+  if (type == "UserMessage") add_prompt(said, n);
+}
+
+// Codex 0.149 records what the screen drew as item_completed events, one
+// item each, where older releases wrote one event per kind: each item is
+// read as the events it stands for (Codex's own as_legacy_events), so that
+// it is held to the wire as they are. The others (plans, hook prompts,
+// dynamic tools, images, sub-agents) repeat nothing an older event did.
+void read_completed_item(simdjson::dom::object payload, NativeInfo& n) {
+  simdjson::dom::object item;
+  if (json::object(payload, "item", &item) != json::Get::ok) return;
+  const std::string type = str(item, "type");
+  if (type == "UserMessage" || type == "AgentMessage" || type == "Reasoning") read_item_texts(item, type, n);
+  std::string id = str(item, "id");
+  if (type == "CommandExecution") {
+    n.event_output = command_output(item, std::move(id));
+    // Codex sets it from the exit code: completed for 0, failed otherwise.
+    const std::string status = str(item, "status");
+    const auto code = n.event_output->exit_code;
+    n.event_output->status_contradicts = code && ((status == "completed" && *code != 0) || (status == "failed" && *code == 0));
+  } else if (type == "FileChange") {
+    n.event_output = EventOutput{std::move(id), str(item, "stdout"), std::nullopt, false};
+  } else if (type == "McpToolCall") {
+    // The item holds the call's result as mcp_tool_call_end holds {"Ok": result}.
+    simdjson::dom::object result;
+    const std::string text = json::object(item, "result", &result) == json::Get::ok ? mcp_text(result) : std::string();
+    n.event_output = EventOutput{std::move(id), text, std::nullopt, false};
+  } else if (type == "WebSearch") {
+    n.search_detail = str(item, "query");
+    simdjson::dom::object action;
+    if (json::object(item, "action", &action) == json::Get::ok) n.searched = action_strings(action);
+  }
+  if (n.event_output && (n.event_output->call_id.empty() || n.event_output->text.empty())) n.event_output.reset();
+}
+
 // The events that repeat what was said (the UI replays them on resume).
 void read_codex_event(simdjson::dom::object payload, NativeInfo& n) {
   const std::string type = str(payload, "type");
   read_event_output(payload, type, n);
+  if (type == "item_completed") read_completed_item(payload, n);
   if (type == "user_message") add_prompt(str(payload, "message"), n);
-  if (type == "agent_message") n.event_answer = str(payload, "message");
+  if (type == "agent_message") n.event_answers.push_back(str(payload, "message"));
   // The turn's last answer, repeated (null when the turn ended without one).
-  if (type == "task_complete") n.event_answer = str(payload, "last_agent_message");
-  if (type == "agent_reasoning") n.event_reasoning = str(payload, "text");
+  if (type == "task_complete") n.event_answers.push_back(str(payload, "last_agent_message"));
+  if (type == "agent_reasoning") n.event_reasoning.push_back(str(payload, "text"));
   // A provider-run web search as the UI shows it: its query in Codex's
   // words, and (in releases that add it) the action it repeats.
   if (type == "web_search_end") {

@@ -85,6 +85,13 @@ struct EventOutput {
   // exec_command_end: Codex sends the model the same output it reports.
   // Other events report in their own words (only listed when they differ).
   bool certain = false;
+  // Other members of the same event that repeat the output and are held to
+  // it alike: a command's formatted_output, and unified exec's stdout (which
+  // Codex writes as the aggregated output).
+  std::vector<std::string> also = {};
+  // A command whose status is not the one Codex derives from its exit code
+  // (completed for 0, failed otherwise): the event contradicts itself.
+  bool status_contradicts = false;
 };
 
 // A tool_result's is_error as compared: absent or false, true, or a value
@@ -170,10 +177,13 @@ struct NativeInfo {
   // Codex: a reasoning item's summary parts, and an agent_reasoning event's
   // text (the UI's copy of one part).
   std::vector<std::string> reasoning_parts;
-  std::string event_reasoning;
-  // Codex: an agent_message event's text (the UI's copy of an answer), or a
-  // task_complete event's last_agent_message.
-  std::string event_answer;
+  // Codex: agent_reasoning events' texts (the UI's copy of a summary part;
+  // Codex 0.149's item_completed Reasoning item holds every part).
+  std::vector<std::string> event_reasoning;
+  // Codex: an agent_message event's text (the UI's copy of an answer), a
+  // task_complete event's last_agent_message, or the text parts of an
+  // item_completed AgentMessage item (each as an agent_message event).
+  std::vector<std::string> event_answers;
   // Codex: the strings of a web_search_call's action (its query, queries,
   // url or pattern), which Codex logs without the item's id; and of a
   // web_search_end event's action.

@@ -275,8 +275,10 @@ struct LoggedEventOutput {
 };
 
 // How an event's account of a tool's output stands to the output logged
-// (and sent) for its call.
-enum class OutputMatch { same, loose, cut, cut_differs, differs };
+// (and sent) for its call, best first: `omits` is an event that only leaves
+// out lines of the output (every line it holds is there), `differs` one
+// that says other text or another exit code.
+enum class OutputMatch { same, loose, cut, cut_differs, omits, differs };
 
 // Codex cuts long outputs (for the model and, at 10 KB, for its events) by
 // taking out their middle with a marker line.
@@ -345,27 +347,47 @@ std::vector<std::string_view> whole_end_lines(std::string_view text) {
   return lines;
 }
 
+// How one text of an event stands to the strings of the output logged.
+OutputMatch text_match(std::string_view text, const std::vector<std::string_view>& strings) {
+  auto any = [&](auto within) { return std::any_of(strings.begin(), strings.end(), within); };
+  if (any([&](std::string_view s) { return holds(s, text); })) return OutputMatch::same;
+  const std::string loose = loose_text(text);
+  if (any([&](std::string_view s) { return holds(loose_text(s), loose); })) return OutputMatch::loose;
+  if (!looks_cut(text) && !any([](std::string_view s) { return looks_cut(s); })) {
+    // Every line it holds is in the output: parts of it are left out.
+    bool only_omits = true;
+    for (size_t at = 0; at < text.size() && only_omits; ) {
+      const size_t end = std::min(text.find('\n', at), text.size());
+      const std::string_view line = trimmed(text.substr(at, end - at));
+      only_omits = line.empty() || any([&](std::string_view s) { return holds(s, line); });
+      at = end + 1;
+    }
+    return only_omits ? OutputMatch::omits : OutputMatch::differs;
+  }
+  // Cut on either side by amounts of their own: only the lines both must
+  // keep, the first and the last, are looked for.
+  const std::vector<std::string_view> ends = whole_end_lines(text);
+  const bool kept = std::all_of(ends.begin(), ends.end(), [&](std::string_view line) {
+    return any([&](std::string_view s) { return holds(s, line); });
+  });
+  return kept ? OutputMatch::cut : OutputMatch::cut_differs;
+}
+
+// The worst of the event's texts (its output and each member repeating it),
+// and its exit code against the one the output logged states.
 OutputMatch event_output_match(const EventOutput& e, std::string_view logged, StrictJsonParser& parser) {
   auto root = parser.parse_copy(logged, 0);
   std::optional<simdjson::dom::element> json;
   if (root && (root->is_object() || root->is_array())) json = *root;
+  if (e.status_contradicts) return OutputMatch::differs;
   if (e.exit_code) {
     const auto stated = stated_exit_code(logged, json);
     if (stated && *stated != *e.exit_code) return OutputMatch::differs;
   }
   const std::vector<std::string_view> strings = output_strings(logged, json);
-  auto any = [&](auto within) { return std::any_of(strings.begin(), strings.end(), within); };
-  if (any([&](std::string_view s) { return holds(s, e.text); })) return OutputMatch::same;
-  const std::string loose = loose_text(e.text);
-  if (any([&](std::string_view s) { return holds(loose_text(s), loose); })) return OutputMatch::loose;
-  if (!looks_cut(e.text) && !any([](std::string_view s) { return looks_cut(s); })) return OutputMatch::differs;
-  // Cut on either side by amounts of their own: only the lines both must
-  // keep, the first and the last, are looked for.
-  const std::vector<std::string_view> ends = whole_end_lines(e.text);
-  const bool kept = std::all_of(ends.begin(), ends.end(), [&](std::string_view line) {
-    return any([&](std::string_view s) { return holds(s, line); });
-  });
-  return kept ? OutputMatch::cut : OutputMatch::cut_differs;
+  OutputMatch worst = text_match(e.text, strings);
+  for (const std::string& text : e.also) worst = std::max(worst, text_match(text, strings));
+  return worst;
 }
 
 class Gc04 final : public Check {
@@ -947,8 +969,8 @@ class Gc04 final : public Check {
     }
     for (const std::string& said : n.user_texts) logged_user_text(said);
     if (!n.reasoning_parts.empty()) logged_reasoning(n, r.seq);
-    if (!n.event_reasoning.empty() && event_reasoning_.size() < kMaxTracked) {
-      event_reasoning_.push_back({r.seq, sha256(n.event_reasoning), kept_text(n.event_reasoning)});
+    for (const std::string& part : n.event_reasoning) {
+      if (!part.empty() && event_reasoning_.size() < kMaxTracked) event_reasoning_.push_back({r.seq, sha256(part), kept_text(part)});
     }
     if (!n.summary.empty()) summaries_.insert(sha256(trimmed(n.summary)));
     if (n.compact_summary && compactions_.size() < kMaxSeqs) {
@@ -979,7 +1001,9 @@ class Gc04 final : public Check {
         logged_prompts_.back().text = said;
       }
     }
-    if (!n.event_answer.empty()) event_answers_.push_back({r.seq, sha256(n.event_answer), kept_text(n.event_answer)});
+    for (const std::string& said : n.event_answers) {
+      if (!said.empty() && event_answers_.size() < kMaxTracked) event_answers_.push_back({r.seq, sha256(said), kept_text(said)});
+    }
     if (n.event_output) event_output(*n.event_output, r.seq);
     for (const std::string& said : n.searched) {
       if (logged_searched_.size() < kMaxTracked) logged_searched_.emplace_back(r.seq, sha256(said));
@@ -1085,11 +1109,13 @@ class Gc04 final : public Check {
   // A Codex event's account of a tool's output, kept (within
   // kMaxEventBytes) to compare with the output logged for its call.
   void event_output(const EventOutput& out, uint64_t seq) {
-    if (event_outputs_.size() >= kMaxTracked || event_bytes_ + out.text.size() > kMaxEventBytes) {
+    uint64_t bytes = out.text.size();
+    for (const std::string& text : out.also) bytes += text.size();
+    if (event_outputs_.size() >= kMaxTracked || event_bytes_ + bytes > kMaxEventBytes) {
       uncompared_events_.add(seq);
       return;
     }
-    event_bytes_ += out.text.size();
+    event_bytes_ += bytes;
     event_outputs_.push_back({seq, identity(out.call_id), out});
   }
 
@@ -1565,13 +1591,26 @@ class Gc04 final : public Check {
     }
   }
 
+  // Unified exec's process may go on past its first output, and its end
+  // event then holds what it printed later. An output logged that states
+  // the exit code ("Process exited with code N") was the whole run: the
+  // event's exit code must be that one, and it may only leave lines out
+  // (Codex's copy of the output drops what its reader fell behind on), not
+  // hold a line the output does not.
+  bool unified_strict(Identity call, OutputMatch m) const {
+    auto logged = codex_outputs_.find(call);
+    return m == OutputMatch::differs && logged != codex_outputs_.end() &&
+           stated_exit_code(logged->second, std::nullopt).has_value();
+  }
+
   // Codex events that repeat a tool's output (exec_command_end,
-  // patch_apply_end, mcp_tool_call_end) against the output logged for the
-  // call, which the rest of this check holds to what the model was sent.
-  // Only exec_command_end of a call that returns once (not unified exec's
-  // exec_command, whose process may go on past its first output) is held
-  // to it strictly; a cut on either side leaves only the first and last
-  // lines to compare, and a difference there is a warning.
+  // patch_apply_end, mcp_tool_call_end, and Codex 0.149's item_completed
+  // items in their place) against the output logged for the call, which
+  // the rest of this check holds to what the model was sent. Only a
+  // command's end event is held to it strictly, and unified exec's only
+  // where its output states the exit (unified_strict); a cut on either side
+  // leaves only the first and last lines to compare, and a difference there
+  // is a warning.
   void event_outputs(Context& ctx) {
     static const Identity kUnified = identity("exec_command"), kPoll = identity("write_stdin");
     absl::flat_hash_map<Identity, OutputMatch> best;  // per call: the best of its events
@@ -1608,13 +1647,15 @@ class Gc04 final : public Check {
       auto call = logged_calls_.find(e.call);
       const bool unified = call != logged_calls_.end() && (call->second.name == kUnified || call->second.name == kPoll);
       const auto sent = sent_results_.find(e.call);
-      if (m == OutputMatch::cut_differs || !e.out.certain || unified || sent == sent_results_.end()) {
+      if (m == OutputMatch::cut_differs || !e.out.certain || (unified && !unified_strict(e.call, m)) ||
+          sent == sent_results_.end()) {
         unsure.add(e.seq);
         continue;
       }
       ctx.emit(finding("GC04", Severity::high, {e.seq, sent->second.seq},
-                       "Codex logged an event (exec_command_end) whose output or exit code is not the output "
-                       "logged for its call and sent the model (request at seq " + std::to_string(sent->second.seq) +
+                       "Codex logged an event (exec_command_end, or an item_completed CommandExecution) whose output, "
+                       "exit code or status does not match the output logged for its call and sent the model (request at seq " +
+                           std::to_string(sent->second.seq) +
                            "): the log's account of what the command returned was changed."),
                "event-output-differs:" + std::to_string(e.seq));
     }
@@ -1627,7 +1668,7 @@ class Gc04 final : public Check {
                  "and last lines match the output logged.",
                  "event-output-cut");
     emit_counted(ctx, "GC04", Severity::warning, unsure,
-                 "Codex event(s) (exec_command_end, patch_apply_end, mcp_tool_call_end) say a tool returned other "
+                 "Codex event(s) (exec_command_end, patch_apply_end, mcp_tool_call_end, or item_completed items) say a tool returned other "
                  "than the output logged for its call, where Codex may word or cut them apart (a cut output, "
                  "unified exec, a patch or MCP result, or an output never sent): read both.",
                  "event-output-unsure");
