@@ -1610,6 +1610,138 @@ TEST(WrappedLogs, CodexOutputEventsAreHeldToTheOutputSent) {
   }
 }
 
+// A rollout in Codex 0.149's shape: every line numbered (`ordinal`), and
+// what the screen drew as item_completed events (UserMessage, Reasoning,
+// AgentMessage, CommandExecution) in place of the older events; the
+// command ran under unified exec and exited within its first output.
+std::string codex_items_log() {
+  int ordinal = 0;
+  auto line = [&](const std::string& time, const std::string& type, const std::string& payload) {
+    return R"({"timestamp":"2026-09-01T10:00:)" + time + R"(Z","ordinal":)" + std::to_string(ordinal++) +
+           R"(,"type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  auto item = [&](const std::string& time, const std::string& body) {
+    return line(time, "event_msg", R"({"type":"item_completed","thread_id":"th1","turn_id":"t1","item":)" + body +
+                                       R"(,"started_at_ms":1,"completed_at_ms":2})");
+  };
+  std::string log = line("00.000", "session_meta", R"({"session_id":"th1","cwd":"/w","originator":"codex_exec"})");
+  log += line("00.100", "event_msg", R"({"type":"task_started","turn_id":"t1","model_context_window":258400})");
+  log += line("00.200", "world_state", R"({"full":true,"state":{"agents_md":{}}})");
+  log += line("00.300", "turn_context", R"({"turn_id":"t1","cwd":"/w","model":"gpt-5-codex"})");
+  log += line("01.000", "response_item", R"({"type":"message","id":"msg_u1","role":"user","content":[{"type":"input_text","text":"Run the parser tests"}]})");
+  log += item("01.000", R"({"type":"UserMessage","id":"u-1","content":[{"type":"text","text":"Run the parser tests","text_elements":[]}]})");
+  log += item("02.000", R"({"type":"Reasoning","id":"rs_1","summary_text":["**Running the tests**\n\nThe suite first."],"raw_content":[]})");
+  log += line("02.000", "response_item", R"({"type":"reasoning","id":"rs_1","summary":[{"type":"summary_text","text":"**Running the tests**\n\nThe suite first."}],"content":null,"encrypted_content":null})");
+  log += item("02.100", R"({"type":"AgentMessage","id":"msg_a1","content":[{"type":"Text","text":"Running them now."}]})");
+  log += line("02.100", "response_item", R"({"type":"message","id":"msg_a1","role":"assistant","content":[{"type":"output_text","text":"Running them now."}]})");
+  log += line("02.200", "response_item", R"({"type":"function_call","id":"fc_1","name":"exec_command","arguments":"{\"cmd\":\"make test\"}","call_id":"call_1"})");
+  log += item("02.400", R"({"type":"CommandExecution","id":"call_1","process_id":"4242","command":["/bin/bash","-lc","make test"],"cwd":"file:///w","parsed_cmd":[],"source":"unified_exec_startup","status":"failed","stdout":"ok test_a\nFAIL test_parse\n","stderr":"","aggregated_output":"ok test_a\nFAIL test_parse\n","exit_code":2,"duration":{"secs":0,"nanos":900},"formatted_output":"ok test_a\nFAIL test_parse\n"})");
+  log += line("02.500", "response_item", R"({"type":"function_call_output","id":"fco_1","call_id":"call_1","output":"Chunk ID: 9f1a\nProcess exited with code 2\nOutput:\nok test_a\nFAIL test_parse\n"})");
+  log += line("02.600", "event_msg", R"({"type":"token_count","info":null})");
+  log += item("03.000", R"({"type":"AgentMessage","id":"msg_a2","content":[{"type":"Text","text":"test_parse fails."}]})");
+  log += line("03.000", "response_item", R"({"type":"message","id":"msg_a2","role":"assistant","content":[{"type":"output_text","text":"test_parse fails."}]})");
+  log += line("03.100", "event_msg", R"({"type":"task_complete","turn_id":"t1","last_agent_message":"test_parse fails."})");
+  return log;
+}
+
+// Codex 0.149's item_completed items stand for the older events and are
+// held to the wire as those are: the honest rollout is clean, and the
+// wrapper's edits of those events, applied to the items, are high (a
+// prompt taken out with its item is the warning it is for every Codex
+// prompt).
+TEST(WrappedLogs, CodexItemCompletedEventsAreHeldLikeTheEventsTheyStandFor) {
+  const std::string log = codex_items_log();
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    const Wrapped clean = wrap_text_and_check(log, "rollout.jsonl", order, LogEdit::none);
+    EXPECT_VERDICT(clean.report.verify, Verdict::verified);
+    expect_clean(clean.report);
+    const std::vector<std::pair<LogEdit, size_t>> edits = {
+        {LogEdit::change_event_prompt, 0}, {LogEdit::change_event_answer, 0}, {LogEdit::change_event_output, 0},
+        {LogEdit::change_reasoning, 1}, {LogEdit::change_prompt, 0}, {LogEdit::change_text, 0}};
+    for (const auto& [edit, target] : edits) {
+      const Wrapped w = wrap_text_and_check(log, "rollout.jsonl", order, edit, fixtures::WireForm::same, target);
+      ASSERT_TRUE(w.result.edited) << fixtures::log_edit_names()[static_cast<size_t>(edit) - 1];
+      EXPECT_TRUE(any_high(w.report)) << w.result.edit_note << ": no high finding\n" << describe(w.report);
+      if (edit != LogEdit::change_prompt && edit != LogEdit::change_text) {
+        EXPECT_NE(w.result.edit_note.find(" item on line"), std::string::npos) << w.result.edit_note;
+      }
+    }
+    const Wrapped removed = wrap_text_and_check(log, "rollout.jsonl", order, LogEdit::remove_prompt);
+    ASSERT_TRUE(removed.result.edited);
+    EXPECT_FALSE(any_high(removed.report)) << describe(removed.report);
+    EXPECT_TRUE(has_finding(removed.report, "GC04", Severity::warning, "rollout does not show")) << describe(removed.report);
+  }
+}
+
+// A Codex 0.149 CommandExecution item of call "call_t" (the members after
+// its id, JSON) as an item_completed event.
+std::string command_item(const std::string& members) {
+  return R"({"type":"item_completed","thread_id":"th1","turn_id":"t1","item":{"type":"CommandExecution","id":"call_t",)" +
+         members + R"(},"completed_at_ms":2})";
+}
+
+// Each member of a CommandExecution item that repeats the command's output
+// (aggregated_output, formatted_output, unified exec's stdout), its exit
+// code and its status (which Codex sets from the exit code) is held to the
+// output sent as exec_command_end is. Unified exec's item is held so where
+// the output sent says the process exited; an item that only leaves lines
+// out, or whose process went on past its first output, is a warning.
+TEST(WrappedLogs, CodexCommandExecutionItemsAreHeldToTheOutputSent) {
+  const std::string exited = R"("Chunk ID: 1\nProcess exited with code 1\nOutput:\nok test_a\nFAIL test_parse\nok test_b\n")";
+  const std::string running = R"("Chunk ID: 1\nWall time: 10 seconds\nProcess running with session ID 3\nOutput:\nbuilding\n")";
+  const std::string freeform = R"("Exit code: 1\nWall time: 0.2 seconds\nOutput:\nFAIL test_parse\n")";
+  auto unified = [](const std::string& aggregated, int code, const std::string& status, const std::string& stdout_text,
+                    const std::string& formatted) {
+    return command_item(R"("process_id":"7","command":["make","test"],"source":"unified_exec_startup","status":")" + status +
+                        R"(","stdout":")" + stdout_text + R"(","stderr":"","aggregated_output":")" + aggregated +
+                        R"(","exit_code":)" + std::to_string(code) + R"(,"formatted_output":")" + formatted + "\"");
+  };
+  const std::string out = "ok test_a\\nFAIL test_parse\\nok test_b\\n", green = "ok test_a\\nok test_parse\\nok test_b\\n";
+  const std::string left_out = "ok test_a\\nok test_b\\n";
+  struct Case {
+    const char* what;
+    std::string log;
+    Severity worst;  // info: clean
+  };
+  const std::vector<Case> cases = {
+      {"the same output", codex_event_log("exec_command", exited, unified(out, 1, "failed", out, out)), Severity::info},
+      {"another exit code", codex_event_log("exec_command", exited, unified(out, 0, "completed", out, out)), Severity::high},
+      {"a status the exit code contradicts", codex_event_log("exec_command", exited, unified(out, 1, "completed", out, out)),
+       Severity::high},
+      {"other text in every member", codex_event_log("exec_command", exited, unified(green, 1, "failed", green, green)),
+       Severity::high},
+      {"other text in formatted_output only", codex_event_log("exec_command", exited, unified(out, 1, "failed", out, green)),
+       Severity::high},
+      {"other text in stdout only", codex_event_log("exec_command", exited, unified(out, 1, "failed", green, out)),
+       Severity::high},
+      {"a line left out", codex_event_log("exec_command", exited, unified(left_out, 1, "failed", left_out, left_out)),
+       Severity::warning},
+      {"a process going on past its first output",
+       codex_event_log("exec_command", running, unified("building\\ndone\\n", 0, "completed", "building\\ndone\\n", "building\\ndone\\n")),
+       Severity::warning},
+      // The shell tool: stdout alone is part of the aggregated output.
+      {"the shell tool's stdout apart from stderr",
+       codex_event_log("shell_command", freeform,
+                       command_item(R"("command":["make"],"source":"agent","status":"failed","stdout":"ok\n","stderr":"FAIL test_parse\n","aggregated_output":"FAIL test_parse\n","exit_code":1)")),
+       Severity::info},
+      {"the shell tool's other exit code, in camelCase",
+       codex_event_log("shell_command", freeform,
+                       command_item(R"("command":["make"],"source":"agent","status":"completed","aggregatedOutput":"FAIL test_parse\n","exitCode":0)")),
+       Severity::high},
+  };
+  for (const Case& c : cases) {
+    for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+      SCOPED_TRACE(std::string(c.what) + (order == WrapOrder::live ? " (live)" : " (late)"));
+      const Wrapped w = wrap_text_and_check(c.log, "rollout.jsonl", order, LogEdit::none);
+      EXPECT_VERDICT(w.report.verify, Verdict::verified);
+      EXPECT_EQ(any_high(w.report), c.worst == Severity::high) << describe(w.report);
+      EXPECT_EQ(has_finding(w.report, "GC04", Severity::warning, "Codex event"), c.worst == Severity::warning) << describe(w.report);
+      if (c.worst == Severity::info) expect_clean(w.report);
+    }
+  }
+}
+
 // The Claude Code log of one real Anthropic answer (a stream of
 // ../shared/corpora/real-sse): a prompt, then one assistant line per block as
 // Claude Code writes them, each block as the stream finished it (a provider-run
