@@ -2362,6 +2362,41 @@ TEST(Redact, Base64WrappedOverLinesIsReplacedWhole) {
   }
 }
 
+// A bare generic value ends where a list of Name=value pairs goes on (a
+// connection string's ';', a query string's '&'), and a generated password
+// holding ';' ',' '&' or '(' is found whole (red-team 16b #8). Names, calls
+// and statements before such a symbol stay no secret.
+TEST(SecretRules, GenericValuesEndAtTheNextPairAndKeepTheirSymbols) {
+  EXPECT_TRUE(finds("Server=tcp:x.database.windows.net,1433;Database=db;User ID=app;Password=Kx9abcdEF12gh34;"
+                    "Encrypt=true;TrustServerCertificate=false;",
+                    "generic-secret", "Kx9abcdEF12gh34"));
+  EXPECT_TRUE(finds("Data Source=db;Password=Kx9abcdEF12gh34;User ID=app", "generic-secret", "Kx9abcdEF12gh34"));
+  EXPECT_TRUE(finds("GET /cb?token=Kx9abcdEF12gh34ij&user=bob 200", "generic-secret", "Kx9abcdEF12gh34ij"));
+  for (const std::string v : {"Kx9abcdEF12gh34ij;klmnopqrstu", "Kx9abcdEF12gh34ij,klmnopqrstu",
+                              "Kx9abcdEF12gh34ij&klmnopq*rstu", "Kx9abcdEF12gh34ij(klmnop)qrstu"}) {
+    EXPECT_TRUE(finds("token=" + v, "generic-secret", v));
+    EXPECT_TRUE(finds("secret: " + v, "generic-secret", v));
+  }
+  EXPECT_TRUE(scan("api_key=os.environ.get(name);").empty());
+  EXPECT_TRUE(scan("token=readTokenFromDisk(path),").empty());
+  EXPECT_TRUE(scan("secret=abcdefghijklmnopqrst;x").empty());
+}
+
+// A connection string's password ends where the next Name= pair begins: the
+// redaction replaces the password and keeps the settings after it (red-team
+// 16b #8: Encrypt=true;TrustServerCertificate=false were deleted).
+TEST(Redact, AConnectionStringKeepsItsSettingsAfterThePassword) {
+  const std::string in = testing::claude_trace_with_tool_output(
+      "odbc.jsonl", "$ cat appsettings.txt\nServer=tcp:x.database.windows.net,1433;Database=db;User ID=app;"
+                    "Password=Kx9abcdEF12gh34;Encrypt=true;TrustServerCertificate=false;\n");
+  const std::string out = testing::temp_dir() + "/odbc-redacted.jsonl";
+  auto r = redact_trace(in, out, testing::source_path("fixtures/keys/dev-key.json"), Limits{});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const std::string copy = read_file(out);
+  EXPECT_NE(copy.find("Password=[REDACTED:generic-secret];Encrypt=true;TrustServerCertificate=false;"), std::string::npos);
+  EXPECT_EQ(copy.find("Kx9abcdEF12gh34"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace goalcup::cheat
 

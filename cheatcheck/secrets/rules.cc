@@ -1271,6 +1271,39 @@ std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, 
   return Extracted{start, end, rule.severity, ""};
 }
 
+// Where a bare value ends before the next pair of a list of name=value
+// pairs: "Password=x;Encrypt=true;..." (an ADO.NET or ODBC connection
+// string), "token=x&user=y" (a query string). The name may hold spaces
+// ("User ID") and must be followed by '='.
+bool next_pair(std::string_view text, size_t at, size_t limit) {
+  if (at >= limit || (text[at] != ';' && text[at] != '&')) return false;
+  size_t i = at + 1;
+  if (i >= limit || !((text[i] | 0x20) >= 'a' && (text[i] | 0x20) <= 'z')) return false;
+  while (i < limit && i - at <= 48 && (is_alnum(text[i]) || text[i] == '_' || text[i] == '-' || text[i] == '.' ||
+                                       text[i] == ' ')) {
+    ++i;
+  }
+  return i < limit && text[i] == '=';
+}
+
+// A generated password holding ';', ',', '&' or '(' ("Kx9...;klm..."),
+// whose whole fails as code, a list or a filler: its part before the first
+// such symbol is judged alone (read up to there, no call after it), and a
+// finding covers the whole value, since a redaction cut at the symbol would
+// leave the rest of the password behind.
+std::optional<Extracted> judged_before_symbol(const Rule& rule, std::string_view text, size_t start, size_t end,
+                                              std::string_view name) {
+  const size_t cut = text.substr(start, end - start).find_first_of(";,&(");
+  if (cut == std::string_view::npos || cut == 0) return std::nullopt;
+  // Only a random token starts a password: a name before '(' is a call
+  // (System.fetch_env!(...), present?()), one before ';' a statement.
+  const std::string_view part = text.substr(start, cut);
+  if (part.find_first_of(".$!?") != std::string_view::npos || !token_shaped(part, 12, false)) return std::nullopt;
+  auto found = judge_generic(rule, text.substr(0, start + cut), start, start + cut, false, name);
+  if (found) found->end = end;
+  return found;
+}
+
 // A generic assignment's value: quoted (anything up to the same quote on
 // the line) or bare (up to a space or a separator).
 std::optional<Extracted> generic_value(const Rule& rule, std::string_view text, size_t end, size_t value_limit) {
@@ -1314,7 +1347,7 @@ std::optional<Extracted> generic_value(const Rule& rule, std::string_view text, 
   size_t e = i;
   const size_t limit = std::min({text.size(), value_limit, i + kMaxBareValue});
   while (e < limit && static_cast<unsigned char>(text[e]) > ' ' && !is_quote(text[e]) &&
-         text[e] != '<' && text[e] != '\\') {
+         text[e] != '<' && text[e] != '\\' && !next_pair(text, e, limit)) {
     ++e;
   }
   while (e > i && (text[e - 1] == ',' || text[e - 1] == ';')) --e;
@@ -1323,7 +1356,8 @@ std::optional<Extracted> generic_value(const Rule& rule, std::string_view text, 
   size_t op = i;
   while (op > 0 && (text[op - 1] == ' ' || text[op - 1] == '\t')) --op;
   if (e == i || op == 0 || std::string_view("=:>").find(text[op - 1]) == std::string_view::npos) return std::nullopt;
-  return judge_generic(rule, text, i, e, false, name);
+  if (auto whole = judge_generic(rule, text, i, e, false, name)) return whole;
+  return judged_before_symbol(rule, text, i, e, name);
 }
 
 // `"v" == password`: the match ends in the name; the value is the quoted
