@@ -2382,6 +2382,57 @@ TEST(SecretRules, GenericValuesEndAtTheNextPairAndKeepTheirSymbols) {
   EXPECT_TRUE(scan("secret=abcdefghijklmnopqrst;x").empty());
 }
 
+// What the model itself wrote and the scan reads only after decoding, split
+// across deltas: base64 of an .env in its answer text (a Secret manifest)
+// and an escaped PEM in a tool input's JSON. The redaction replaces it in
+// every delta that carries a part of it and the stream rebuilds to the
+// redacted text (red-team 16b #12: redact refused the whole trace).
+TEST(Redact, SecretsTheModelWroteEncodedAcrossDeltasAreReplaced) {
+  const std::string token = "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";
+  const std::string b64 = base64_encode("GITHUB_TOKEN=" + token + "\nOTHER=1\n");
+  Redactor red(std::vector<KnownSecret>{{token, "github-pat", ""}}, Limits{});
+  SecretEngine engine{Limits{}};
+  for (const auto& kind : testing::delta_kinds()) {
+    SCOPED_TRACE(kind.name);
+    const std::string text = kind.json ? R"({"command":"echo )" + b64 + R"( | base64 -d"})" : "data:\n  .env: " + b64 + "\n";
+    const std::string sse = testing::split_delta_stream(kind, text);
+    auto out = red.redact(sse);
+    ASSERT_TRUE(out);
+    const std::string rebuilt = streamed(rebuild_answer(*out, Limits{}));
+    EXPECT_EQ(rebuilt, *red.redact(text));
+    std::vector<SecretHit> hits;
+    engine.scan(*out, "", &hits);
+    EXPECT_TRUE(hits.empty()) << *out;
+    EXPECT_EQ(leftover(*out, {token}), "") << *out;
+  }
+}
+
+// The same in a trace, Claude Code's shape: the copy is written, holds no
+// readable part of either secret, and checks as the original does apart
+// from the secret findings.
+TEST(Redact, ATraceWhoseModelWroteEncodedSecretsIsRedactedAndChecksAsBefore) {
+  for (const char* plant : {"secret-sse-base64", "secret-tool-pem"}) {
+    SCOPED_TRACE(plant);
+    fixtures::TraceSpec spec;
+    spec.turns = 3;
+    spec.plants = {plant};
+    fixtures::WrittenTrace written;
+    const std::string in = testing::write_temp("model-wrote.jsonl",
+                                               fixtures::join(fixtures::conversation_lines(spec, testing::dev_key(), &written)));
+    ASSERT_EQ(written.secrets.size(), 1u);
+    const std::string out = testing::temp_dir() + "/model-wrote-redacted.jsonl";
+    auto r = redact_trace(in, out, testing::source_path("fixtures/keys/dev-key.json"), Limits{});
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(leftover(read_file(out), {written.secrets[0].second}), "");
+    CheatOptions copt;
+    Keyring ring = testing::dev_keyring();
+    copt.walk.keyring = &ring;
+    const CheatReport copy = check_trace(out, copt);
+    EXPECT_VERDICT(copy.verify, Verdict::verified);
+    for (const Finding& f : copy.findings) EXPECT_LT(f.severity, Severity::warning) << f.check << ": " << f.message;
+  }
+}
+
 // A connection string's password ends where the next Name= pair begins: the
 // redaction replaces the password and keeps the settings after it (red-team
 // 16b #8: Encrypt=true;TrustServerCertificate=false were deleted).

@@ -262,15 +262,53 @@ std::vector<Redactor::Span> Redactor::secret_spans(std::string_view s) const {
   return spans;
 }
 
+// What the spans of known secrets leave of a secret in a strand: one
+// that must be decoded before it shows (a base64 run, a PEM in a tool
+// input's JSON, split over deltas). The joined text is redacted as any text
+// is, and the one stretch where that changed it goes to the first piece it
+// touches; the other pieces lose their share, so no delta keeps a part of
+// the secret and the stream still rebuilds to the redacted text. False when
+// the stretch would edit text the rebuild put between parts.
+bool Redactor::strand_rest(const SseStrand& strand, std::vector<std::string>* pieces, int depth) const {
+  std::string joined;
+  for (const auto& p : *pieces) joined += p;
+  const auto redacted = redact(joined, depth + 1);
+  if (!redacted) return true;
+  const std::string& r = *redacted;
+  size_t head = 0;
+  while (head < joined.size() && head < r.size() && joined[head] == r[head]) ++head;
+  size_t tail = 0;
+  while (tail < joined.size() - head && tail < r.size() - head &&
+         joined[joined.size() - 1 - tail] == r[r.size() - 1 - tail]) {
+    ++tail;
+  }
+  const size_t from = head, to = joined.size() - tail;
+  const std::string with = r.substr(head, r.size() - tail - head);
+  bool placed = false;
+  size_t at = 0;
+  for (size_t j = 0; j < pieces->size(); ++j) {
+    std::string& piece = (*pieces)[j];
+    const size_t end = at + piece.size();
+    const bool touched = from < to ? at < to && end > from : !placed && at <= from && from <= end;
+    if (touched) {
+      if (strand.pieces[j].pointer.empty()) return false;  // a separator cannot be edited
+      const size_t a = std::max(at, from) - at, b = std::min(end, to) - at;
+      piece.replace(a, b - a, placed ? "" : with);
+      placed = true;
+    }
+    at = end;
+  }
+  return placed;
+}
+
 // A secret split across deltas, found in the text the rebuild joins from
 // them (sse_strands: every delta kind the secret engine's join reads): the
 // first piece it touches gets the marker where the secret began, the
 // others lose their share of it.
-std::optional<std::string> Redactor::sse(std::string_view text) const {
+std::optional<std::string> Redactor::sse(std::string_view text, int depth) const {
   std::vector<PieceEdit> edits;
   for (const SseStrand& strand : sse_strands(text, limits_)) {
     const std::vector<Span> spans = secret_spans(strand.text);
-    if (spans.empty()) continue;
     std::vector<std::string> pieces;
     for (const auto& p : strand.pieces) pieces.push_back(strand.text.substr(p.at, p.length));
     for (const Span& sp : spans) {  // the last first: a piece's earlier offsets stay valid
@@ -283,6 +321,7 @@ std::optional<std::string> Redactor::sse(std::string_view text) const {
         marked = true;
       }
     }
+    if (!strand_rest(strand, &pieces, depth)) continue;  // the rescan of the copy reports it
     for (size_t j = 0; j < pieces.size(); ++j) {
       const auto& p = strand.pieces[j];
       if (!p.pointer.empty() && pieces[j] != std::string_view(strand.text).substr(p.at, p.length)) {
@@ -306,7 +345,7 @@ std::optional<std::string> Redactor::redact(std::string_view text, int depth) co
     if (changed) return s;
   }
   if (looks_like_sse(s)) {
-    if (auto e = sse(s)) {
+    if (auto e = sse(s, depth)) {
       s = *e;
       changed = true;
     }

@@ -13,6 +13,7 @@
 
 #include "core/limits.h"
 #include "core/error.h"
+#include "core/sse.h"
 
 namespace goalcup::cheat {
 
@@ -42,7 +43,8 @@ class Redactor {
   bool mapped(std::string& s, bool percent) const;
   std::vector<Span> secret_spans(std::string_view s) const;
   std::optional<std::string> json(std::string_view text, int depth) const;
-  std::optional<std::string> sse(std::string_view text) const;
+  std::optional<std::string> sse(std::string_view text, int depth) const;
+  bool strand_rest(const SseStrand& strand, std::vector<std::string>* pieces, int depth) const;
   bool base64_runs(std::string& s, int depth) const;
 
   std::vector<KnownSecret> secrets_;  // longest first
