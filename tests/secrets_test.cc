@@ -2382,6 +2382,45 @@ TEST(SecretRules, GenericValuesEndAtTheNextPairAndKeepTheirSymbols) {
   EXPECT_TRUE(scan("secret=abcdefghijklmnopqrst;x").empty());
 }
 
+// Two credentials that are member names of one object (a tool input's
+// env) become two distinct markers: the copy's JSON names each member once
+// (red-team 16b #9: both became [REDACTED:github-pat], and the copy failed
+// GC12 and GC04). One secret keeps the plain marker; the same secret keeps
+// its marker wherever it shows.
+TEST(Redact, DistinctSecretsOfOneRuleGetDistinctMarkers) {
+  const std::string a = "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", b = "ghp_Zq8rT2vLm9Xw4Yh6Jk1Np3Qs5Rt7Uv9Wx0Ab";
+  Redactor one(std::vector<KnownSecret>{{a, "github-pat", ""}}, Limits{});
+  EXPECT_EQ(*one.redact(R"({"env":{")" + a + R"(":"first","PLAIN":"second"}})"),
+            R"({"env":{"[REDACTED:github-pat]":"first","PLAIN":"second"}})");
+  Redactor two(std::vector<KnownSecret>{{a, "github-pat", ""}, {b, "github-pat", ""}}, Limits{});
+  const auto out = two.redact(R"({"env":{")" + a + R"(":"first",")" + b + R"(":"second"},"again":")" + a + R"("})");
+  ASSERT_TRUE(out);
+  EXPECT_EQ(*out, R"({"env":{"[REDACTED:github-pat]":"first","[REDACTED:github-pat#2]":"second"},)"
+                  R"("again":"[REDACTED:github-pat]"})");
+}
+
+// The trace-level shape: the copy of a trace whose tool input names two
+// tokens as members checks as clean as the original (no GC12, no GC04).
+TEST(Redact, TokensAsMemberNamesOfAToolInputLeaveACopyThatChecksClean) {
+  fixtures::TraceSpec spec;
+  spec.turns = 3;
+  spec.plants = {"secret-member-names"};
+  fixtures::WrittenTrace written;
+  const std::string in = testing::write_temp("member-names.jsonl",
+                                             fixtures::join(fixtures::conversation_lines(spec, testing::dev_key(), &written)));
+  ASSERT_EQ(written.secrets.size(), 2u);
+  const std::string out = testing::temp_dir() + "/member-names-redacted.jsonl";
+  auto r = redact_trace(in, out, testing::source_path("fixtures/keys/dev-key.json"), Limits{});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(leftover(read_file(out), {written.secrets[0].second, written.secrets[1].second}), "");
+  CheatOptions copt;
+  Keyring ring = testing::dev_keyring();
+  copt.walk.keyring = &ring;
+  const CheatReport copy = check_trace(out, copt);
+  EXPECT_VERDICT(copy.verify, Verdict::verified);
+  for (const Finding& f : copy.findings) EXPECT_LT(f.severity, Severity::warning) << f.check << ": " << f.message;
+}
+
 // What the model itself wrote and the scan reads only after decoding, split
 // across deltas: base64 of an .env in its answer text (a Secret manifest)
 // and an escaped PEM in a tool input's JSON. The redaction replaces it in

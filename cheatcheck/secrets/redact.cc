@@ -118,10 +118,47 @@ std::optional<std::string> apply_piece_edits(std::string_view body, const std::v
   return out;
 }
 
+// One credential as the scan may have read it in several spellings: a PEM
+// with its line breaks, or with them as \n escapes (read in a tool input's
+// JSON joined from deltas, or in a wire body), CRLF or LF.
+// JSON inside a JSON string escapes them twice.
+std::string spelled_plainly(const std::string& text) {
+  std::string out = text;
+  for (int level = 0; level < kMaxDepth && out.find('\\') != std::string::npos; ++level) {
+    std::string decoded;
+    if (!decode_escapes(out, &decoded)) break;
+    out = std::move(decoded);
+  }
+  std::erase(out, '\r');
+  return out;
+}
+
+// Distinct secrets of one rule get distinct markers: the second and later
+// (in the order given) "[REDACTED:rule#2]", ... Two credentials that are
+// member names of one JSON object (a tool input's env) would otherwise
+// become the same name twice, a copy no JSON reader takes whole (GC12,
+// GC04). One credential keeps one marker in every spelling and wherever it
+// shows, so the native log, the request and the stream still agree.
+void number_markers(std::vector<KnownSecret>* secrets) {
+  std::map<std::string, size_t> per_rule;
+  std::map<std::string, std::string> by_text;
+  for (KnownSecret& k : *secrets) {
+    if (!k.replacement.empty()) continue;
+    if (auto seen = by_text.find(spelled_plainly(k.text)); seen != by_text.end()) {
+      k.replacement = seen->second;
+      continue;
+    }
+    const size_t n = ++per_rule[k.rule];
+    if (n > 1) k.replacement = "[REDACTED:" + k.rule + "#" + std::to_string(n) + "]";
+    by_text.emplace(spelled_plainly(k.text), marker(k));
+  }
+}
+
 }  // namespace
 
 Redactor::Redactor(std::vector<KnownSecret> secrets, const Limits& limits)
     : secrets_(std::move(secrets)), limits_(limits) {
+  number_markers(&secrets_);
   std::sort(secrets_.begin(), secrets_.end(), [](const auto& a, const auto& b) { return a.text.size() > b.text.size(); });
 }
 
