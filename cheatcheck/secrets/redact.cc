@@ -304,8 +304,9 @@ std::vector<Redactor::Span> Redactor::secret_spans(std::string_view s) const {
 // input's JSON, split over deltas). The joined text is redacted as any text
 // is, and the one stretch where that changed it goes to the first piece it
 // touches; the other pieces lose their share, so no delta keeps a part of
-// the secret and the stream still rebuilds to the redacted text. False when
-// the stretch would edit text the rebuild put between parts.
+// the secret and the stream still rebuilds to the redacted text. False, the
+// pieces as they were, when the stretch would edit text the rebuild put
+// between parts.
 bool Redactor::strand_rest(const SseStrand& strand, std::vector<std::string>* pieces, int depth) const {
   std::string joined;
   for (const auto& p : *pieces) joined += p;
@@ -321,10 +322,11 @@ bool Redactor::strand_rest(const SseStrand& strand, std::vector<std::string>* pi
   }
   const size_t from = head, to = joined.size() - tail;
   const std::string with = r.substr(head, r.size() - tail - head);
+  std::vector<std::string> edited = *pieces;
   bool placed = false;
   size_t at = 0;
-  for (size_t j = 0; j < pieces->size(); ++j) {
-    std::string& piece = (*pieces)[j];
+  for (size_t j = 0; j < edited.size(); ++j) {
+    std::string& piece = edited[j];
     const size_t end = at + piece.size();
     const bool touched = from < to ? at < to && end > from : !placed && at <= from && from <= end;
     if (touched) {
@@ -335,6 +337,7 @@ bool Redactor::strand_rest(const SseStrand& strand, std::vector<std::string>* pi
     }
     at = end;
   }
+  if (placed) *pieces = std::move(edited);
   return placed;
 }
 
@@ -358,7 +361,7 @@ std::optional<std::string> Redactor::sse(std::string_view text, int depth) const
         marked = true;
       }
     }
-    if (!strand_rest(strand, &pieces, depth)) continue;  // the rescan of the copy reports it
+    strand_rest(strand, &pieces, depth);  // what it cannot place, the rescan of the copy reports
     for (size_t j = 0; j < pieces.size(); ++j) {
       const auto& p = strand.pieces[j];
       if (!p.pointer.empty() && pieces[j] != std::string_view(strand.text).substr(p.at, p.length)) {
