@@ -25,6 +25,10 @@ class Gc06 final : public Check {
     } else if (r.kind == Kind::seal) {
       std::string_view reason;
       if (json::string(r.body, "reason", &reason) == json::Get::ok && reason == "recovered") recovered_seal_ = r.seq;
+    } else if (ingest_lost_ > 0 && r.kind == Kind::unknown) {
+      // A kind this tool does not know may be a newer recorder's status
+      // record (GC09 and verify rate it a warning for that reason).
+      unknown_after_.add(r.seq);
     } else if (ingest_lost_ > 0 && !status_or_seal(r.kind)) {
       after_.add(r.seq);
     }
@@ -48,6 +52,11 @@ class Gc06 final : public Check {
                  "native, exit, tunnel...) follow an IngestLost gap, where a recovered capture may only report "
                  "status and seal.",
                  "after-ingest-lost");
+    emit_counted(ctx, "GC06", Severity::warning, unknown_after_,
+                 "record(s) of a kind this tool does not know follow an IngestLost gap: a newer recorder's status "
+                 "record would look so; anything else there breaks the rule that a recovered capture only reports "
+                 "status and seal. Read them.",
+                 "unknown-after-ingest-lost");
     if (recovered_seal_ && ingest_lost_ == 0) {
       // Without the exit as well, verify already refuses the trace.
       ctx.emit(finding("GC06", Severity::warning, {*recovered_seal_},
@@ -61,7 +70,7 @@ class Gc06 final : public Check {
   NamedSeqs gaps_;
   uint64_t ingest_lost_ = 0;
   std::optional<uint64_t> recovered_seal_;  // a seal with reason "recovered"
-  SeqList after_;
+  SeqList after_, unknown_after_;
 };
 
 }  // namespace
@@ -71,7 +80,7 @@ const CheckRegistrar kRegistered({.id = "GC06",
                                   .name = "Restart",
                                   .gap = "After a daemon restart a recovered capture accepts status and seal only, and records one IngestLost gap.",
                                   .bound = "One IngestLost per restart; only ack, gap, seal and seal_ack after it.",
-                                  .evidence = "Any gap; more than one IngestLost; wire, native or exit records after an IngestLost."},
+                                  .evidence = "Any gap; more than one IngestLost; wire, native or exit records after an IngestLost (an unknown kind: a warning)."},
                                  make_check<Gc06>);
 
 }  // namespace goalcup::cheat
