@@ -3,7 +3,9 @@
 // ask for an allowed model.
 #include <absl/cleanup/cleanup.h>
 
+#include <algorithm>
 #include <map>
+#include <optional>
 
 #include "cheatcheck/checks/check.h"
 #include "core/json_strict.h"
@@ -12,6 +14,66 @@
 namespace goalcup::cheat {
 namespace {
 
+// Where the JSON string opening at json[at] ('"') ends (past its closing
+// quote), or npos when the text ends first.
+size_t string_end(std::string_view json, size_t at) {
+  for (size_t j = at + 1; j < json.size(); ++j) {
+    if (json[j] == '\\') ++j;
+    else if (json[j] == '"') return j + 1;
+  }
+  return std::string_view::npos;
+}
+
+// Where the JSON value opening at json[at] ends, or npos when the text ends
+// first. Brackets and strings only: a cut body is not checked for syntax.
+size_t value_end(std::string_view json, size_t at) {
+  size_t depth = 0;
+  for (size_t j = at; j < json.size(); ++j) {
+    const char c = json[j];
+    if (c == '"') {
+      j = string_end(json, j);
+      if (j == std::string_view::npos) return j;
+      if (depth == 0) return j;
+      --j;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if (c == '}' || c == ']' || c == ',') {
+      if (depth == 0) return j;  // a scalar's end
+      if (c != ',' && --depth == 0) return j + 1;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// The literal of the first top-level member `key` of an object text cut
+// anywhere, when its value is a string wholly before the cut.
+std::optional<std::string_view> top_level_member(std::string_view json, std::string_view key) {
+  size_t i = 0;
+  auto skip_space = [&] { i = std::min(json.size(), json.find_first_not_of(" \t\r\n", i)); };
+  skip_space();
+  if (i >= json.size() || json[i] != '{') return std::nullopt;
+  for (++i;;) {
+    skip_space();
+    if (i >= json.size() || json[i] != '"') return std::nullopt;
+    const size_t key_end = string_end(json, i);
+    if (key_end == std::string_view::npos) return std::nullopt;
+    const std::string_view name = json.substr(i + 1, key_end - i - 2);
+    i = key_end;
+    skip_space();
+    if (i >= json.size() || json[i] != ':') return std::nullopt;
+    ++i;
+    skip_space();
+    if (i >= json.size()) return std::nullopt;
+    const size_t end = value_end(json, i);
+    if (end == std::string_view::npos) return std::nullopt;
+    if (name == key) return json[i] == '"' ? std::optional(json.substr(i, end - i)) : std::nullopt;
+    i = end;
+    skip_space();
+    if (i >= json.size() || json[i] != ',') return std::nullopt;
+    ++i;
+  }
+}
+
 class Gc13 final : public Check {
  public:
   std::string_view id() const override { return "GC13"; }
@@ -19,10 +81,13 @@ class Gc13 final : public Check {
   void on_record(const Record& r, Context& ctx) override {
     if (r.kind != Kind::wire) return;
     const WireBody& body = ctx.wire_body();
-    if (!body.present) return;
+    if (!body.present) return no_body_.add(r.seq);
     if (!body.base64_ok) return bad_digest_.add(r.seq);
     std::string_view digest;
+    // The format gives every stored body its digest: without one, nothing
+    // says the body is what the recorder stored.
     if (json::string(r.body, "sha256", &digest) == json::Get::ok) check_digest(r.seq, body.bytes(), digest, ctx);
+    else no_digest_.add(r.seq);
     check_size(r, body);
     check_redactions(r, body);
     check_model(r, body, ctx);
@@ -31,6 +96,12 @@ class Gc13 final : public Check {
   void finish(const VerifyReport&, Context& ctx) override {
     if (BodyDigests* digests = ctx.body_digests()) bad_digest_.merge(digests->mismatches());
     emit(ctx, bad_digest_, "wire record(s) whose sha256 does not match the stored body.", "digest");
+    emit(ctx, no_digest_, "wire record(s) store a body with no sha256 (absent, or not a string): nothing describes it.",
+         "no-digest");
+    emit_counted(ctx, "GC13", Severity::warning, no_body_,
+                 "wire record(s) store no body (absent, null or not a string): what crossed the wire there is not "
+                 "in the trace.",
+                 "no-body");
     emit(ctx, bad_size_, "wire record(s) whose size does not match the stored body (no redactions, complete).", "size");
     emit(ctx, bad_redaction_, "wire record(s) with a redaction span that does not hold its [REDACTED:...] marker.",
          "redaction");
@@ -45,6 +116,10 @@ class Gc13 final : public Check {
                  "request(s) whose content could not be read (a content coding this tool does not know or that does "
                  "not decode): the model they asked for was not checked against the allowed list.",
                  "unread-request");
+    emit_counted(ctx, "GC13", Severity::warning, cut_unread_,
+                 "request(s) stored cut at the recorder's size cap: the model named before the cut (if any) was "
+                 "checked, but a model member repeated past the cut could not be.",
+                 "cut-request-model");
     for (const auto& [model, list] : models_.all()) {
       ctx.emit(finding("GC13", Severity::high, list.seqs,
                        std::to_string(list.count) + " request(s) ask for model " + model +
@@ -103,6 +178,7 @@ class Gc13 final : public Check {
     // A repeated member (two "model"s): JSON readers keep the last value or
     // the first, so the provider may have read another model than this check.
     if (!root && root.error().code == Code::duplicate_member) return ambiguous_.add(r.seq);
+    if (!root && cut_at_cap(r, body)) return cut_model(content.substr(start), r.seq, ctx);
     if (!root) return ctx.body_not_parsed("GC13", root.error());
     simdjson::dom::object o;
     std::string_view model;
@@ -112,11 +188,26 @@ class Gc13 final : public Check {
     models_.add(model, r.seq);
   }
 
+  // A request stored cut at the cap is no whole JSON: its model is read
+  // from the members before the cut (both harnesses write it first).
+  void cut_model(std::string_view prefix, uint64_t seq, Context& ctx) {
+    // A member repeated past the cut is never seen, so the request is
+    // listed either way; a model read before the cut is judged as usual.
+    cut_unread_.add(seq);
+    const std::optional<std::string_view> literal = top_level_member(prefix, "model");
+    if (!literal) return;
+    auto value = ctx.body_parser().parse_copy(*literal, static_cast<int64_t>(seq));
+    std::string_view model;
+    if (!value || value->get(model)) return;
+    const auto& allowed = ctx.policy().models;
+    if (std::find(allowed.begin(), allowed.end(), model) == allowed.end()) models_.add(model, seq);
+  }
+
   static void emit(Context& ctx, const SeqList& list, const std::string& what, const std::string& key) {
     emit_counted(ctx, "GC13", Severity::high, list, what, key);
   }
 
-  SeqList bad_digest_, bad_size_, bad_redaction_, ambiguous_, unread_;
+  SeqList bad_digest_, bad_size_, bad_redaction_, ambiguous_, unread_, no_digest_, no_body_, cut_unread_;
   NamedSeqs models_;
 };
 
