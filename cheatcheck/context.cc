@@ -25,10 +25,15 @@ std::string_view without_port(std::string_view host) {
 }
 
 bool ip_literal(std::string_view host) {
+  host = host_name(host);
   if (host.empty() || host.size() > 64) return false;
   const std::string text(host);
   unsigned char address[16];
-  return inet_pton(AF_INET, text.c_str(), address) == 1 || inet_pton(AF_INET6, text.c_str(), address) == 1;
+  // getaddrinfo() reads IPv4 as inet_aton() does: one to four parts, each
+  // decimal, octal (0...) or hex (0x...): "2689558538", "0xa04f680a" and
+  // "160.79.26634" reach 160.79.104.10 as the dotted quad does.
+  in_addr v4{};
+  return inet_pton(AF_INET6, text.c_str(), address) == 1 || inet_aton(text.c_str(), &v4) != 0;
 }
 
 bool in_domain(std::string_view host, std::string_view domain) {

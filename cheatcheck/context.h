@@ -34,7 +34,8 @@ bool in_domain(std::string_view host, std::string_view domain);
 // "a.b.c.d:port", "[v6]:port" or a bare v6 address) without its port: a
 // tunnel carries its port apart, and any port of a host is that host.
 std::string_view without_port(std::string_view host);
-// An IPv4 or IPv6 address (after without_port()), not a name.
+// An IPv4 or IPv6 address (after without_port()), not a name: IPv4 in any
+// form getaddrinfo() reads as one (inet_aton()), a root's trailing dot aside.
 bool ip_literal(std::string_view host);
 
 struct LaunchFacts : LaunchInfo {

@@ -373,6 +373,109 @@ TEST(CheatCheck, ARedactionMarkerStandsForASecretOnlyWhereTheRecorderListsIt) {
   }
 }
 
+// A wire record with a body stored as `stored`, `size` long as received.
+std::string stored_wire(const std::string& dir_fields, const std::string& host, const std::string& stored, size_t size,
+                        bool complete) {
+  std::string q;
+  append_json_string(&q, stored);
+  return R"({"conn":1,"exchange":0,)" + dir_fields + R"(,"host":")" + host + R"(","headers":[],"body":)" + q +
+         R"(,"encoding":"utf8","size":)" + std::to_string(size) + R"(,"sha256":")" + digest_ref(sha256(stored)) +
+         R"(","redactions":[],"complete":)" + (complete ? "true" : "false") + "}";
+}
+
+bool any_high(const CheatReport& r, std::string_view check_id) {
+  const auto found = of(r, check_id);
+  return std::any_of(found.begin(), found.end(), [](const Finding* f) { return f->severity == Severity::high; });
+}
+
+bool has_key_word(const CheatReport& r, std::string_view check_id, Severity severity, std::string_view word) {
+  const auto found = of(r, check_id);
+  return std::any_of(found.begin(), found.end(), [&](const Finding* f) {
+    return f->severity == severity && f->message.find(word) != std::string::npos;
+  });
+}
+
+// A response the recorder cut at its size cap (complete false, size past
+// the stored bytes) reached the harness whole: a logged answer that starts
+// with what was stored is not judged past the cap (a warning), one that
+// does not is still high, and so is a longer answer to a stream that broke
+// (size no more than stored: the harness got no more either).
+TEST(CheatCheck, AnAnswerCutAtTheCapIsHeldToItsStoredPrefix) {
+  struct Case {
+    const char* name;
+    const char* logged;
+    bool cap;  // size past the stored bytes
+    bool high;
+  };
+  const Case cases[] = {{"prefix", "First part of a long answer, and the rest.", true, false},
+                        {"other", "Something the stream never began with.", true, true},
+                        {"broken", "First part of a long answer, and the rest.", false, true}};
+  for (const Case& c : cases) {
+    for (const bool codex : {true, false}) {
+      SCOPED_TRACE(std::string(c.name) + (codex ? " codex" : " claude-code"));
+      const std::string host = codex ? "api.openai.com" : "api.anthropic.com";
+      BuiltTrace t(codex ? "codex" : "claude-code", host, codex ? "/v1/responses" : "/v1/messages");
+      auto& b = t.b;
+      const std::string request = R"({"model":"m","stream":true,"input":[]})";
+      b.add("wire", stored_wire(R"("dir":"request","method":"POST","path":")" + std::string(codex ? "/v1/responses" : "/v1/messages") + "\"",
+                                host, request, request.size(), true));
+      const std::string stream =
+          codex ? "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_1\",\"model\":\"m\"}}\n\n"
+                  "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"output_index\":0,"
+                  "\"delta\":\"First part of a long\"}\n\nevent: response.output_text.delta\ndata: {\"type\":\"resp"
+                : "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"model\":\"m\","
+                  "\"role\":\"assistant\",\"content\":[]}}\n\nevent: content_block_start\ndata: {\"type\":\"content_block_start\","
+                  "\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\nevent: content_block_delta\ndata: "
+                  "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"First part of a long\"}}"
+                  "\n\nevent: content_block_delta\ndata: {\"type\":\"conte";
+      b.add("wire", stored_wire(R"("dir":"response","status":200)", host, stream, stream.size() + (c.cap ? 5000 : 0), false));
+      std::string q;
+      append_json_string(&q, codex ? std::string(R"({"type":"response_item","payload":{"type":"message","role":"assistant",)") +
+                                         R"("content":[{"type":"output_text","text":")" + c.logged + R"("}]}})"
+                                   : std::string(R"({"type":"assistant","uuid":"u1","sessionId":"s","message":{"id":"msg_1",)") +
+                                         R"("type":"message","role":"assistant","model":"m","content":[{"type":"text","text":")" +
+                                         c.logged + R"("}]}})");
+      b.add("native", std::string(R"({"source":")") + (codex ? "codex" : "claude-code") +
+                          R"(","file":"s.jsonl","line_no":1,"text":)" + q + "}");
+      const CheatReport r = check(t.close(std::string("cap-cut-") + c.name + ".jsonl"));
+      EXPECT_VERDICT(r.verify, Verdict::verified);
+      EXPECT_EQ(any_high(r, "GC04") || any_high(r, "GC05"), c.high) << describe(r);
+      if (!c.high) {
+        EXPECT_TRUE(has_key_word(r, "GC04", Severity::warning, "size cap")) << describe(r);
+      }
+      if (!c.high && codex) {
+        EXPECT_TRUE(has_key_word(r, "GC05", Severity::warning, "size cap")) << describe(r);
+      }
+    }
+  }
+}
+
+// Codex logs a message item with no words as streamed: such a line names no
+// answer and claims none, so it is no answer from outside the proxy.
+TEST(CheatCheck, AnEmptyCodexMessageClaimsNoAnswer) {
+  for (const bool empty : {true, false}) {
+    SCOPED_TRACE(empty ? "empty" : "words");
+    BuiltTrace t("codex", "api.openai.com", "/v1/responses");
+    auto& b = t.b;
+    const std::string request = R"({"model":"m","input":[]})";
+    b.add("wire", stored_wire(R"("dir":"request","method":"POST","path":"/v1/responses")", "api.openai.com", request,
+                              request.size(), true));
+    const std::string stream =
+        "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_1\",\"model\":\"m\"}}\n\n"
+        "event: response.output_text.done\ndata: {\"type\":\"response.output_text.done\",\"output_index\":0,\"text\":\"\"}\n\n"
+        "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_1\",\"status\":\"completed\"}}\n\n";
+    b.add("wire", stored_wire(R"("dir":"response","status":200)", "api.openai.com", stream, stream.size(), true));
+    std::string q;
+    append_json_string(&q, std::string(R"({"type":"response_item","payload":{"type":"message","role":"assistant",)") +
+                               R"("content":[{"type":"output_text","text":")" + (empty ? " " : "Words never streamed.") +
+                               R"("}]}})");
+    b.add("native", R"({"source":"codex","file":"rollout.jsonl","line_no":1,"text":)" + q + "}");
+    const CheatReport r = check(t.close("empty-codex-message.jsonl"));
+    EXPECT_VERDICT(r.verify, Verdict::verified);
+    EXPECT_EQ(any_high(r, "GC05"), !empty) << describe(r);
+  }
+}
+
 // Tool output that runs a client against a provider's host is a warning,
 // one that only names a host is listed: hosts are found without regard to
 // case, also where one straddles the 64 KiB windows the search lowercases,
@@ -533,7 +636,115 @@ TEST(CheatCheck, GC05TunnelsByAddressOrPortAreNotMissed) {
   EXPECT_EQ(without_port("[::1]:8080"), "::1");
   EXPECT_EQ(without_port("h:443"), "h");
   EXPECT_FALSE(ip_literal("api.anthropic.com"));
-  EXPECT_FALSE(ip_literal("1.2.3"));
+  EXPECT_FALSE(ip_literal("1.2.3.example"));
+  // getaddrinfo() reads these as 160.79.104.10 (inet_aton), and so as one.
+  for (const char* form : {"2689558538", "0xa04f680a", "160.79.26634", "0240.0117.0150.012", "160.79.104.10.", "1.2.3"}) {
+    EXPECT_TRUE(ip_literal(form)) << form;
+  }
+}
+
+// The command a tool call ran is where a call to a provider shows, not
+// only its output (which may be the provider's JSON, naming no host).
+TEST(CheatCheck, GC05ReadsTheCommandsToolCallsRan) {
+  BuiltTrace t;
+  auto& b = t.b;
+  auto call = [&](const std::string& id, const std::string& command) {
+    std::string q;
+    append_json_string(&q, R"({"type":"assistant","uuid":")" + id + R"(","message":{"id":"msg_)" + id +
+                               R"(","role":"assistant","model":"m","content":[{"type":"tool_use","id":"toolu_)" + id +
+                               R"(","name":"Bash","input":{"command":")" + command + R"("}}]}})");
+    return b.add("native", R"({"source":"claude-code","file":"s.jsonl","line_no":1,"text":)" + q + "}");
+  };
+  const uint64_t curl = call("1", "curl -s https://api.openai.com/v1/chat/completions -H 'Authorization: Bearer '$KEY");
+  call("2", "grep -rn api.openai.com src/");
+  auto r = check(t.close("command-calls-provider.jsonl"));
+  bool named = false;
+  for (const Finding* f : of(r, "GC05")) {
+    if (f->message.find("command") == std::string::npos) continue;
+    EXPECT_EQ(f->severity, Severity::warning);
+    EXPECT_EQ(f->seqs, std::vector<uint64_t>{curl}) << describe(r);
+    named = true;
+  }
+  EXPECT_TRUE(named) << describe(r);
+}
+
+// Vertex AI serves each region under its own name ({region}-aiplatform,
+// not under aiplatform.googleapis.com) and Bedrock has FIPS names: tunnels
+// to them are model traffic too. Look-alike names are not.
+TEST(CheatCheck, GC05KnowsRegionalAndFipsModelHosts) {
+  BuiltTrace t;
+  auto& b = t.b;
+  auto tunnel = [&](const std::string& host) {
+    return b.add("tunnel", R"({"conn":9,"host":")" + host + R"(","port":443,"bytes_up":48000,"bytes_down":391000,"closed":")" +
+                               b.now_text() + "\"}");
+  };
+  std::vector<uint64_t> models;
+  for (const char* host : {"us-east5-aiplatform.googleapis.com", "EUROPE-WEST1-aiplatform.googleapis.com.",
+                           "bedrock-runtime-fips.us-east-1.amazonaws.com", "bedrock-runtime.us-west-2.amazonaws.com",
+                           "chatgpt.com"}) {
+    models.push_back(tunnel(host));
+  }
+  for (const char* host : {"aiplatform.googleapis.com.evil.example", "storage.googleapis.com", "-aiplatform.googleapis.com",
+                           "bedrock-runtime-fipsx.us-east-1.amazonaws.com", "s3.amazonaws.com"}) {
+    tunnel(host);
+  }
+  auto r = check(t.close("model-host-forms.jsonl"));
+  std::vector<uint64_t> flagged;
+  for (const Finding* f : of(r, "GC05")) {
+    EXPECT_EQ(f->severity, Severity::warning) << describe(r);
+    flagged.insert(flagged.end(), f->seqs.begin(), f->seqs.end());
+  }
+  std::sort(flagged.begin(), flagged.end());
+  EXPECT_EQ(flagged, models) << describe(r);
+}
+
+// A stored body the format describes by its digest: one without (absent or
+// null sha256) is said; a record without a body is a warning.
+TEST(CheatCheck, GC13SaysAStoredBodyHasNoDigest) {
+  for (const std::string& digest :
+       std::vector<std::string>{"", R"(,"sha256":null)", R"(,"sha256":"sha256:)" + std::string(64, '0') + "\""}) {
+    SCOPED_TRACE(digest);
+    BuiltTrace t;
+    const std::string request = R"({"model":"m","messages":[]})";
+    std::string q;
+    append_json_string(&q, request);
+    const uint64_t seq = t.b.add("wire", R"({"conn":1,"exchange":0,"dir":"request","method":"POST","path":"/v1/messages",)"
+                                         R"("host":"api.anthropic.com","headers":[],"body":)" + q +
+                                             R"(,"encoding":"utf8","size":)" + std::to_string(request.size()) + digest +
+                                             R"(,"redactions":[],"complete":true})");
+    const uint64_t no_body = t.b.add("wire", R"({"conn":1,"exchange":1,"dir":"request","method":"POST","path":"/v1/messages",)"
+                                             R"("host":"api.anthropic.com","headers":[],"body":null,"encoding":"utf8",)"
+                                             R"("size":10,"redactions":[],"complete":true})");
+    const CheatReport r = check(t.close("no-digest.jsonl"));
+    bool high_at = false, body_warned = false;
+    for (const Finding* f : of(r, "GC13")) {
+      high_at |= f->severity == Severity::high && f->seqs == std::vector<uint64_t>{seq};
+      body_warned |= f->severity == Severity::warning && f->seqs == std::vector<uint64_t>{no_body};
+    }
+    EXPECT_TRUE(high_at) << describe(r);  // the zero digest does not match either
+    EXPECT_TRUE(body_warned) << describe(r);
+  }
+}
+
+// A request stored cut at the cap is no whole JSON: the model it names
+// before the cut is judged all the same, and the request is listed.
+TEST(CheatCheck, GC13ReadsTheModelOfARequestCutAtTheCap) {
+  const auto parsed = parse_policy(R"({"models": ["claude-sonnet-4-5"]})");
+  ASSERT_TRUE(parsed.ok());
+  const Policy& policy = *parsed;
+  for (const std::string model : {"claude-opus-4-1", "claude-sonnet-4-5"}) {
+    SCOPED_TRACE(model);
+    BuiltTrace t;
+    const std::string stored = R"({"max_tokens":32000,"metadata":{"user_id":"u, \"x\" {"},"model":")" + model +
+                               R"(","messages":[{"role":"user","content":"a very long)";
+    const uint64_t seq = t.b.add("wire", stored_wire(R"("dir":"request","method":"POST","path":"/v1/messages")",
+                                                     "api.anthropic.com", stored, stored.size() + 100000, false));
+    const CheatReport r = check(t.close("cut-request-model.jsonl"), &policy);
+    const bool disallowed = model == "claude-opus-4-1";
+    EXPECT_EQ(any_high(r, "GC13"), disallowed) << describe(r);
+    EXPECT_TRUE(has_key_word(r, "GC13", Severity::warning, "size cap")) << describe(r);
+    for (const Finding* f : of(r, "GC13")) EXPECT_EQ(f->seqs, std::vector<uint64_t>{seq});
+  }
 }
 
 TEST(CheatCheck, GC06ReportsAnyGap) {
@@ -544,6 +755,29 @@ TEST(CheatCheck, GC06ReportsAnyGap) {
   ASSERT_EQ(f.size(), 1u) << describe(r);
   EXPECT_EQ(f[0]->severity, Severity::warning);
   EXPECT_TRUE(of(check(write_trace(TraceSpec{}, "norestart").path), "GC06").empty());
+}
+
+// A kind this tool does not know after IngestLost may be a newer recorder's
+// status record: a warning naming it (GC09 and verify rate it so too), while
+// a wire record there stays high.
+TEST(CheatCheck, GC06AnUnknownKindAfterIngestLostIsAWarning) {
+  for (const char* plant : {"unknown-after-ingest-lost", "wire-after-ingest-lost"}) {
+    SCOPED_TRACE(plant);
+    TraceSpec spec;
+    spec.ending = fixtures::Ending::restart;
+    spec.plants = {plant};
+    Planted t = write_trace(spec, plant);
+    auto r = check(t.path);
+    const uint64_t seq = t.written.seqs_of(plant).at(0);
+    bool named = false;
+    for (const Finding* f : of(r, "GC06")) {
+      if (std::find(f->seqs.begin(), f->seqs.end(), seq) == f->seqs.end()) continue;
+      named = true;
+      EXPECT_EQ(f->severity, std::string_view(plant) == "wire-after-ingest-lost" ? Severity::high : Severity::warning)
+          << describe(r);
+    }
+    EXPECT_TRUE(named) << describe(r);
+  }
 }
 
 // A seal relabelled "recovered" with no restart behind it (no IngestLost).

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cheatcheck/context.h"
@@ -83,6 +84,13 @@ std::string seconds_text(int64_t nanos);
 // a [REDACTED:rule] marker in a body that lists none is text the body
 // carried (a tool printing the words), not a secret taken out.
 bool lists_redactions(const Record& r);
+// The recorder cut the stored body at its size cap: `complete` is false and
+// `size` (the length received) is more than the bytes stored. A stream that
+// broke stores all it got; the harness got no more than that.
+bool cut_at_cap(const Record& r, const WireBody& body);
+// Whether `logged` starts with one of the prefixes (non-empty texts of
+// answers stored cut at the cap): the seq of that answer, or 0.
+uint64_t cut_prefix_of(const std::vector<std::pair<uint64_t, std::string>>& prefixes, std::string_view logged);
 // A policy's seconds as nanoseconds, saturated (a policy may say 1e300).
 int64_t seconds_to_nanos(double seconds);
 

@@ -443,6 +443,10 @@ class Gc04 final : public Check {
                  "request(s) were stored cut at the recorder's size cap (complete: false): the tool results and "
                  "prompts they carried were not compared with the log.",
                  "cut-request");
+    emit_counted(ctx, "GC04", Severity::warning, past_cap_,
+                 "logged answer(s) start with the text of a response the recorder stored cut at its size cap "
+                 "(complete: false, size past the stored bytes): what they say past the cap was not compared.",
+                 "cut-response");
     emit_counted(ctx, "GC04", Severity::warning, unread_requests_,
                  "request(s) could not be read (a content coding this tool does not know or that does not decode, "
                  "or a body that is not strict JSON): the tool results and prompts they carried were not compared "
@@ -471,6 +475,7 @@ class Gc04 final : public Check {
  private:
   void wire_answer(const Record& r, const RebuiltAnswer& a, Context& ctx) {
     if (a.message_id.empty()) return;
+    keep_cut_answer(r, a, ctx);
     WireAnswer& w = wire_by_id_[identity(a.message_id)] =
         WireAnswer{r.seq, sha256(a.text), sha256(trimmed(a.text)), model_index(a.model), false, a.finished};
     if (!a.model.empty()) w.model_id = identity(a.model);
@@ -514,6 +519,29 @@ class Gc04 final : public Check {
                                                           complete && !call.provider_run, clip_text(call.id), std::nullopt});
       if (added && redacted_here(call.input)) it->second.redacted = kept_text(canonical_input(call.input, ctx.body_parser()));
     }
+  }
+
+  // An answer stored cut at the recorder's size cap: the harness got it
+  // whole, so its logged text is held only to what was stored, as a prefix.
+  void keep_cut_answer(const Record& r, const RebuiltAnswer& a, Context& ctx) {
+    if (!cut_at_cap(r, ctx.wire_body())) return;
+    std::vector<std::string_view> texts = a.text_blocks();
+    if (a.provider == RebuiltAnswer::Provider::anthropic) texts = {a.text};  // logged joined, by message id
+    for (std::string_view t : texts) {
+      if (t.empty() || kept_bytes_ + t.size() > kMaxKeptBytes) continue;
+      kept_bytes_ += t.size();
+      cut_prefixes_.emplace_back(r.seq, std::string(t));
+    }
+  }
+
+  // A logged answer that starts with a cut answer's stored text: not
+  // compared past the cap (a warning), the answer counted as logged.
+  bool logged_past_cap(const std::optional<std::string>& logged, uint64_t seq) {
+    const uint64_t answer = logged ? cut_prefix_of(cut_prefixes_, *logged) : 0;
+    if (answer == 0) return false;
+    past_cap_.add(seq);
+    matched_answers_.insert(answer);
+    return true;
   }
 
   // A web search's action as streamed (Responses web_search_call): its strings.
@@ -1365,6 +1393,7 @@ class Gc04 final : public Check {
         continue;
       }
       if (m.has_text && m.text->finish() != it->second.text) {
+        if (logged_past_cap(m.kept, m.seqs.front())) continue;
         const int64_t r = it->second.redacted;
         if (r >= 0 && m.kept && matches_with_redactions(redacted_answers_[static_cast<size_t>(r)].second, *m.kept)) {
           redacted_texts_.add(m.seqs.front());
@@ -1789,6 +1818,7 @@ class Gc04 final : public Check {
           uncompared_.add(seq);
           continue;
         }
+        if (logged_past_cap(text, seq)) continue;
         ctx.emit(finding("GC04", Severity::high, {seq},
                          "Codex logged an assistant answer whose text matches no answer rebuilt from the wire."),
                  "codex-unmatched:" + to_hex(digest));
@@ -2341,6 +2371,8 @@ class Gc04 final : public Check {
   absl::flat_hash_map<Digest, uint64_t> wire_by_text_;
   absl::flat_hash_map<Identity, WireCall> wire_calls_;
   absl::flat_hash_map<Identity, NativeMessage> native_by_id_;
+  std::vector<std::pair<uint64_t, std::string>> cut_prefixes_;  // (seq, text) of answers stored cut at the cap
+  SeqList past_cap_;
   absl::flat_hash_map<Identity, LoggedCall> logged_calls_;
   absl::flat_hash_map<Identity, uint64_t> logged_results_;  // call id -> first seq
   absl::flat_hash_map<Identity, SentResult> sent_results_;  // call id -> the forms sent, first request seq

@@ -35,12 +35,27 @@ constexpr std::string_view kModelApiDomains[] = {
     "api.anthropic.com", "api.openai.com", "generativelanguage.googleapis.com", "aiplatform.googleapis.com",
     "openrouter.ai", "api.mistral.ai", "api.groq.com", "api.deepseek.com", "api.x.ai", "api.together.xyz",
     "api.together.ai", "api.cohere.ai", "api.cohere.com", "api.fireworks.ai", "api.perplexity.ai",
-    "api.moonshot.ai", "dashscope.aliyuncs.com", "openai.azure.com", "services.ai.azure.com"};
+    "api.moonshot.ai", "dashscope.aliyuncs.com", "openai.azure.com", "services.ai.azure.com",
+    // Codex's own backend (/backend-api/codex) answers anyone holding a ChatGPT token.
+    "chatgpt.com", "api.cerebras.ai", "router.huggingface.co", "api.z.ai"};
+
+// `name` ends with `tail`, case aside (as DNS compares names).
+bool ends_with_blind(std::string_view name, std::string_view tail) {
+  return name.size() > tail.size() && same_host(name.substr(name.size() - tail.size()), tail);
+}
 
 bool model_api_host(std::string_view host) {
-  return std::any_of(std::begin(kModelApiDomains), std::end(kModelApiDomains),
-                     [&](std::string_view domain) { return in_domain(host, domain); }) ||
-         (host.starts_with("bedrock-runtime.") && host_name(host).ends_with(".amazonaws.com"));
+  const std::string_view name = host_name(host);
+  // Vertex AI serves each region at {region}-aiplatform.googleapis.com, a
+  // name not under aiplatform.googleapis.com; Bedrock at
+  // bedrock-runtime[-fips].{region}.amazonaws.com.
+  const bool vertex_region = ends_with_blind(name, "-aiplatform.googleapis.com");
+  const std::string_view first_label = name.substr(0, name.find('.'));
+  const bool bedrock = in_domain(name, "amazonaws.com") && first_label.size() < name.size() &&
+                       (same_host(first_label, "bedrock-runtime") || same_host(first_label, "bedrock-runtime-fips"));
+  return vertex_region || bedrock ||
+         std::any_of(std::begin(kModelApiDomains), std::end(kModelApiDomains),
+                     [&](std::string_view domain) { return in_domain(name, domain); });
 }
 
 // Network clients run from a command line: a provider host on the same
@@ -103,11 +118,18 @@ class Gc05 final : public Check {
       // A marker stands for a secret only where the recorder says it wrote
       // one; elsewhere it is text the answer carried, matched as it stands.
       if (lists_redactions(r)) keep_redacted(ctx.answer());
+      if (cut_at_cap(r, ctx.wire_body())) keep_cut(ctx.answer(), r.seq);
     } else if (r.kind == Kind::tunnel) {
       tunnel(r, ctx);
     } else if (r.kind == Kind::native) {
       const NativeInfo& n = ctx.native();
-      if (n.user) tool_output(r);
+      if (n.user) tool_output(r, calls_, &mentions_);
+      // The command a tool ran (a call's input, Codex's exec_command
+      // events): a client against a provider there is the call itself.
+      if ((n.assistant && !n.calls.empty()) || n.event_output) tool_output(r, commands_, nullptr);
+      // A message with no id, no call and no words claims no answer
+      // (Codex logs an empty message item as streamed): nothing to match.
+      if (n.assistant && matched_by_text(n) && blank(n.text)) return;
       if (n.assistant && assistant_.size() < kMaxTracked) {
         assistant_.push_back({native_key(n), r.seq, matched_by_text(n) ? kept(n.text) : std::nullopt});
       }
@@ -115,7 +137,7 @@ class Gc05 final : public Check {
   }
 
   void finish(const VerifyReport&, Context& ctx) override {
-    SeqList unproxied, uncompared;
+    SeqList unproxied, uncompared, past_cap;
     // Every logged answer against every redacted wire answer: bounded, and
     // an answer left uncompared is said, never judged unproxied.
     RedactionComparer comparer;
@@ -124,6 +146,10 @@ class Gc05 final : public Check {
       const RedactionComparer::Match match =
           text ? comparer.first_match(redacted_, *text).first : RedactionComparer::Match::no;
       if (match == RedactionComparer::Match::yes) continue;
+      if (match == RedactionComparer::Match::no && text && cut_prefix_of(cut_, *text) != 0) {
+        past_cap.add(seq);
+        continue;
+      }
       (match == RedactionComparer::Match::no ? unproxied : uncompared).add(seq);
     }
     emit_counted(ctx, "GC05", Severity::warning, uncompared,
@@ -131,6 +157,10 @@ class Gc05 final : public Check {
                      std::to_string(RedactionComparer::kBudgetBytes >> 30) + " GiB of comparisons, a bound for "
                      "crafted uploads): not judged.",
                  "redacted-uncompared");
+    emit_counted(ctx, "GC05", Severity::warning, past_cap,
+                 "native assistant line(s) start with the text of an answer the recorder stored cut at its size cap "
+                 "(complete: false, size past the stored bytes): what they say past the cap was not judged.",
+                 "past-cap");
     if (!unproxied.empty()) {
       ctx.emit(finding("GC05", Severity::high, unproxied.seqs,
                        std::to_string(unproxied.count) + " native assistant line(s) match no answer that crossed "
@@ -161,6 +191,12 @@ class Gc05 final : public Check {
                            ": a tool may have called the provider directly."),
                "tool-mentions:" + host);
     }
+    for (const auto& [host, list] : commands_.all()) {
+      ctx.emit(finding("GC05", Severity::warning, list.seqs,
+                       "A command a tool ran (as the log records the call) runs a network client against " + host +
+                           ": a tool may have called the provider directly."),
+               "tool-commands:" + host);
+    }
     for (const auto& [host, list] : mentions_.all()) {
       ctx.emit(finding("GC05", Severity::info, list.seqs,
                        "Tool output mentions " + host + " (as a source file or document may): read it to be sure "
@@ -179,7 +215,9 @@ class Gc05 final : public Check {
     else if (ip_literal(name)) addresses_.add(host, r.seq);
   }
 
-  void tool_output(const Record& r) {
+  // Provider hosts in a native line's text: on a line of it with a
+  // network client, into `calls`; else into `mentions`, when given.
+  void tool_output(const Record& r, NamedSeqs& calls, NamedSeqs* mentions) {
     std::string_view text;
     if (json::string(r.body, "text", &text) != json::Get::ok) return;
     const auto hits = find_case_blind(text);
@@ -189,7 +227,8 @@ class Gc05 final : public Check {
       const std::string_view line = line_around(text, hits[i]);
       const bool client = std::any_of(std::begin(kClients), std::end(kClients),
                                       [&](std::string_view c) { return line.find(c) != std::string_view::npos; });
-      (client ? calls_ : mentions_).add(host, r.seq);
+      if (client) calls.add(host, r.seq);
+      else if (mentions) mentions->add(host, r.seq);
     }
   }
 
@@ -206,6 +245,9 @@ class Gc05 final : public Check {
   uint64_t kept_bytes_ = 0;
   static constexpr uint64_t kMaxKeptBytes = 16ull << 20;
 
+  static bool blank(std::string_view text) {
+    return std::all_of(text.begin(), text.end(), [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; });
+  }
   static bool matched_by_text(const NativeInfo& n) {
     return n.message_id.empty() && std::all_of(n.calls.begin(), n.calls.end(), [](const auto& c) { return c.id.empty(); });
   }
@@ -223,7 +265,16 @@ class Gc05 final : public Check {
     keep(a.text);
     for (std::string_view t : a.text_blocks()) keep(t);
   }
-  NamedSeqs tunnels_, other_models_, addresses_, calls_, mentions_;
+  // Codex answers stored cut at the cap: what their message items said
+  // before the cut (seq, text), within kMaxKeptBytes.
+  void keep_cut(const RebuiltAnswer& a, uint64_t seq) {
+    if (a.provider == RebuiltAnswer::Provider::anthropic) return;  // matched by id
+    for (std::string_view t : a.text_blocks()) {
+      if (auto k = kept(t)) cut_.emplace_back(seq, std::move(*k));
+    }
+  }
+  std::vector<std::pair<uint64_t, std::string>> cut_;
+  NamedSeqs tunnels_, other_models_, addresses_, calls_, mentions_, commands_;
 };
 
 }  // namespace

@@ -57,6 +57,20 @@ bool lists_redactions(const Record& r) {
   return json::array(r.body, "redactions", &spans) == json::Get::ok && spans.size() > 0;
 }
 
+bool cut_at_cap(const Record& r, const WireBody& body) {
+  bool complete = true;
+  uint64_t size = 0;
+  return json::boolean(r.body, "complete", &complete) == json::Get::ok && !complete &&
+         json::uint(r.body, "size", &size) == json::Get::ok && body.base64_ok && size > body.bytes().size();
+}
+
+uint64_t cut_prefix_of(const std::vector<std::pair<uint64_t, std::string>>& prefixes, std::string_view logged) {
+  for (const auto& [seq, prefix] : prefixes) {
+    if (!prefix.empty() && logged.starts_with(prefix)) return seq;
+  }
+  return 0;
+}
+
 std::string seconds_text(int64_t nanos) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f s", static_cast<double>(nanos) / 1e9);
