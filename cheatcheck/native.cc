@@ -226,8 +226,17 @@ std::vector<std::string> edited(const std::string& original, std::string_view ol
 // create or update, filePath, content): its digest, to hold to the call,
 // and whether its patch shows another change than the call's.
 void read_edit_copy(simdjson::dom::object t, NativeInfo& n) {
+  // An edit the user changed before accepting it is not the call's; Claude
+  // Code then tells the model so in the result it sends ("... The user
+  // modified your proposed changes before accepting them"). The log's flag
+  // alone, which a cheater writes as easily as the copy, does not switch the
+  // comparison off (red-team 16a #8).
   bool modified = false;
-  if (json::boolean(t, "userModified", &modified) == json::Get::ok && modified) return;
+  if (json::boolean(t, "userModified", &modified) == json::Get::ok && modified &&
+      std::any_of(n.result_texts.begin(), n.result_texts.end(),
+                  [](const std::string& text) { return text.find("user modified your proposed changes") != std::string::npos; })) {
+    return;
+  }
   std::string_view old_text;
   std::string_view new_text;
   if (json::string(t, "oldString", &old_text) == json::Get::ok && json::string(t, "newString", &new_text) == json::Get::ok) {
@@ -370,8 +379,12 @@ void read_result_copy(simdjson::dom::object o, NativeInfo& n) {
   simdjson::dom::object t;
   if (copy.get(t)) return;
   read_edit_copy(t, n);
+  // A Bash output that is an image is not text to compare; the flag alone,
+  // which a cheater writes as easily as the copy, does not say so (red-team
+  // 16a #8): the output must be image data too.
   bool image = false;
-  const bool is_image = json::boolean(t, "isImage", &image) == json::Get::ok && image;
+  const bool is_image = json::boolean(t, "isImage", &image) == json::Get::ok && image &&
+                        json::string(t, "stdout", &s) == json::Get::ok && s.starts_with("data:image/");
   if (!is_image && json::string(t, "stdout", &s) == json::Get::ok) {
     n.result_copies.push_back({std::string(s), false, true});
     if (json::string(t, "stderr", &s) == json::Get::ok) n.result_copies.push_back({std::string(s), false, false});

@@ -885,15 +885,17 @@ TEST(WrappedLogs, EveryLoggedResultAndItsErrorFlagAreHeldToTheWire) {
 // Claude Code's copy of an Edit's result (toolUseResult filePath,
 // oldString, newString) says what was written: held to the Edit call the
 // model made, curly quotes read as straight (Claude Code keeps a file's
-// quote style), not when the user modified the edit.
+// quote style), not when the user modified the edit: the result Claude Code
+// sends then says so, and the log's flag alone (which a cheater writes as
+// easily) does not switch the comparison off (red-team 16a #8).
 TEST(WrappedLogs, EditCopiesAreHeldToTheirCall) {
   const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
-  auto log_with = [&](const std::string& copy) {
+  auto log_with = [&](const std::string& copy, const std::string& said = "The file /w/a.js has been updated.") {
     std::string log = claude_line("u1", "", "01.000", "user", R"({"role":"user","content":"Make it safe"})");
     log += claude_line("u2", "u1", "02.000", "assistant",
                        R"({"id":"msg_A",)" + m + R"(,"content":[{"type":"tool_use","id":"toolu_1","name":"Edit","input":{"file_path":"/w/a.js","old_string":"const SAFE = false;","new_string":"const SAFE = 'yes';"}}]})");
     log += claude_line("u3", "u2", "03.000", "user",
-                       R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"The file /w/a.js has been updated."}]})",
+                       R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":")" + said + R"("}]})",
                        false, copy);
     log += claude_line("u4", "u3", "04.000", "assistant", R"({"id":"msg_B",)" + m + R"(,"content":[{"type":"text","text":"Done."}]})");
     return log;
@@ -903,11 +905,28 @@ TEST(WrappedLogs, EditCopiesAreHeldToTheirCall) {
   const std::string modified = R"({"filePath":"/w/a.js","oldString":"const SAFE = false;","newString":"const SAFE = 'no';","structuredPatch":[],"userModified":true})";
   for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
     SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
-    for (const std::string& copy : {honest, curly, modified}) expect_clean(wrap_text_and_check(log_with(copy), "claude.jsonl", order, LogEdit::none).report);
+    for (const std::string& copy : {honest, curly}) expect_clean(wrap_text_and_check(log_with(copy), "claude.jsonl", order, LogEdit::none).report);
+    const std::string said_modified =
+        "The file /w/a.js has been updated successfully.  The user modified your proposed changes before accepting them. .";
+    expect_clean(wrap_text_and_check(log_with(modified, said_modified), "claude.jsonl", order, LogEdit::none).report);
+    const Wrapped flag_only = wrap_text_and_check(log_with(modified), "claude.jsonl", order, LogEdit::none);
+    EXPECT_TRUE(has_finding(flag_only.report, "GC04", Severity::high, "Edit result")) << describe(flag_only.report);
     const Wrapped edited = wrap_text_and_check(log_with(honest), "claude.jsonl", order, LogEdit::change_edit_copy);
     ASSERT_TRUE(edited.result.edited);
     EXPECT_TRUE(has_finding(edited.report, "GC04", Severity::high, "Edit result")) << describe(edited.report);
   }
+}
+
+// A Bash copy's isImage says its output is an image, not text to compare;
+// the flag counts only when the output is image data (red-team 16a #8: a
+// cheater set it to rewrite stdout unseen).
+TEST(WrappedLogs, AnImageFlagExcusesOnlyImageOutput) {
+  const std::string flagged = replaced_in(claude_log(), R"("isImage":false)", R"("isImage":true)");
+  const std::string image = replaced_in(flagged, R"("stdout":"parser.py\n")", R"("stdout":"data:image/png;base64,iVBORw0KGgo=")");
+  expect_clean(wrap_text_and_check(image, "claude.jsonl", WrapOrder::live, LogEdit::none).report);
+  const std::string rewritten = replaced_in(flagged, R"("stdout":"parser.py\n")", R"("stdout":"All 42 tests passed.\n")");
+  const Wrapped w = wrap_text_and_check(rewritten, "claude.jsonl", WrapOrder::live, LogEdit::none);
+  EXPECT_TRUE(has_finding(w.report, "GC04", Severity::high, "toolUseResult")) << describe(w.report);
 }
 
 // The patch Claude Code logs with an Edit or Write result (structuredPatch:
