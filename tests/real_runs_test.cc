@@ -978,13 +978,14 @@ TEST(WrappedLogs, EditAndWritePatchesAreHeldToTheirCall) {
   const std::vector<std::tuple<std::string, std::string, std::string>> honest = {
       {"Edit", edit, edit_copy(honest_lines)}, {"Edit", edit, edit_copy(curly_crlf)}, {"Edit", all, all_copy}, {"Edit", cut, cut_copy},
       {"Write", write, write_copy},
-      {"Edit", edit, edit_copy(invented_added, true)},
       // Not judged: removed lines that are not the original file's (a
       // release that logs the file cut would read so), and no original file.
       {"Edit", edit, edit_copy(invented_removed)},
       {"Edit", all, replaced_in(all_invented, R"("originalFile":"a = false;\n2\n3\n4\n5\n6\n7\n8\nif (false) b();\n",)", "")}};
   const std::vector<std::tuple<std::string, std::string, std::string, std::string>> edited = {
       {"Edit", edit, edit_copy(invented_added), "structuredPatch"},
+      // userModified in the log alone: the result sent does not say the user changed it.
+      {"Edit", edit, edit_copy(invented_added, true), "structuredPatch"},
       {"Edit", all, all_invented, "structuredPatch"}, {"Edit", cut, cut_invented, "structuredPatch"},
       {"Write", write, write_other_content, "another edit"},
       {"Write", write, write_other_patch, "structuredPatch"}};
