@@ -1659,6 +1659,17 @@ void base64_readings(std::string_view text, int depth, std::vector<std::string>*
   }
 }
 
+// A redacted copy verifies and gives no finding of warning or worse: the
+// redaction left a trace that checks as its original did.
+void expect_copy_checks_clean(const std::string& out) {
+  CheatOptions copt;
+  Keyring ring = testing::dev_keyring();
+  copt.walk.keyring = &ring;
+  const CheatReport copy = check_trace(out, copt);
+  EXPECT_VERDICT(copy.verify, Verdict::verified);
+  for (const Finding& f : copy.findings) EXPECT_LT(f.severity, Severity::warning) << f.check << ": " << f.message;
+}
+
 // The first 9-character piece of any secret that some reading of `bytes`
 // still holds, or "".
 std::string leftover(const std::string& bytes, const std::vector<std::string>& secrets) {
@@ -1732,12 +1743,7 @@ TEST(Redact, AKeyInsideBase64InARequestLeavesACopyThatChecksClean) {
   auto r = redact_trace(in, out, testing::source_path("fixtures/keys/dev-key.json"), Limits{});
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(leftover(read_file(out), {secret}), "");
-  CheatOptions copt;
-  Keyring ring = testing::dev_keyring();
-  copt.walk.keyring = &ring;
-  const CheatReport copy = check_trace(out, copt);
-  EXPECT_VERDICT(copy.verify, Verdict::verified);
-  for (const Finding& f : copy.findings) EXPECT_LT(f.severity, Severity::warning) << f.check << ": " << f.message;
+  expect_copy_checks_clean(out);
 }
 
 // Keys of the newer rules are removed whole, plainly and inside base64 in
@@ -2413,12 +2419,7 @@ TEST(Redact, TokensAsMemberNamesOfAToolInputLeaveACopyThatChecksClean) {
   auto r = redact_trace(in, out, testing::source_path("fixtures/keys/dev-key.json"), Limits{});
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(leftover(read_file(out), {written.secrets[0].second, written.secrets[1].second}), "");
-  CheatOptions copt;
-  Keyring ring = testing::dev_keyring();
-  copt.walk.keyring = &ring;
-  const CheatReport copy = check_trace(out, copt);
-  EXPECT_VERDICT(copy.verify, Verdict::verified);
-  for (const Finding& f : copy.findings) EXPECT_LT(f.severity, Severity::warning) << f.check << ": " << f.message;
+  expect_copy_checks_clean(out);
 }
 
 // What the model itself wrote and the scan reads only after decoding, split
@@ -2463,12 +2464,7 @@ TEST(Redact, ATraceWhoseModelWroteEncodedSecretsIsRedactedAndChecksAsBefore) {
     auto r = redact_trace(in, out, testing::source_path("fixtures/keys/dev-key.json"), Limits{});
     ASSERT_TRUE(r.ok()) << r.error().message;
     EXPECT_EQ(leftover(read_file(out), {written.secrets[0].second}), "");
-    CheatOptions copt;
-    Keyring ring = testing::dev_keyring();
-    copt.walk.keyring = &ring;
-    const CheatReport copy = check_trace(out, copt);
-    EXPECT_VERDICT(copy.verify, Verdict::verified);
-    for (const Finding& f : copy.findings) EXPECT_LT(f.severity, Severity::warning) << f.check << ": " << f.message;
+    expect_copy_checks_clean(out);
   }
 }
 
