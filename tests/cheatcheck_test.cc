@@ -66,6 +66,11 @@ struct BuiltTrace {
     b.add_start_receipt();
     b.add("launch", R"({"capture":{"decrypt":[{"host":")" + host + R"(","paths":[")" + path + R"("]}],"tunnel":[]}})");
   }
+  // A connection passed through undecrypted to `host` (port 443); its seq.
+  uint64_t add_tunnel(const std::string& host) {
+    return b.add("tunnel", R"({"conn":9,"host":")" + host + R"(","port":443,"bytes_up":48000,"bytes_down":391000,"closed":")" +
+                               b.now_text() + "\"}");
+  }
   std::string close(const std::string& name) {
     b.add_exit(0);
     b.add_seal("exit");
@@ -616,14 +621,9 @@ TEST(CheatCheck, GC11RequestUnderADeclaredPathIsAWarningBesideItHigh) {
 // port high; a tunnel to a package registry says nothing.
 TEST(CheatCheck, GC05TunnelsByAddressOrPortAreNotMissed) {
   BuiltTrace t;
-  auto& b = t.b;
-  auto tunnel = [&](const std::string& host) {
-    return b.add("tunnel", R"({"conn":9,"host":")" + host + R"(","port":443,"bytes_up":48000,"bytes_down":391000,"closed":")" +
-                               b.now_text() + "\"}");
-  };
-  const uint64_t v4 = tunnel("160.79.104.10"), v6 = tunnel("[2607:6bc0::10]:443"), bare_v6 = tunnel("2607:6bc0::10");
-  const uint64_t other_port = tunnel("api.anthropic.com:8443");
-  tunnel("registry.npmjs.org");
+  const uint64_t v4 = t.add_tunnel("160.79.104.10"), v6 = t.add_tunnel("[2607:6bc0::10]:443"), bare_v6 = t.add_tunnel("2607:6bc0::10");
+  const uint64_t other_port = t.add_tunnel("api.anthropic.com:8443");
+  t.add_tunnel("registry.npmjs.org");
   auto r = check(t.close("tunnel-forms.jsonl"));
   std::vector<std::pair<Severity, std::vector<uint64_t>>> gc05;
   for (const Finding* f : of(r, "GC05")) gc05.emplace_back(f->severity, f->seqs);
@@ -673,20 +673,15 @@ TEST(CheatCheck, GC05ReadsTheCommandsToolCallsRan) {
 // to them are model traffic too. Look-alike names are not.
 TEST(CheatCheck, GC05KnowsRegionalAndFipsModelHosts) {
   BuiltTrace t;
-  auto& b = t.b;
-  auto tunnel = [&](const std::string& host) {
-    return b.add("tunnel", R"({"conn":9,"host":")" + host + R"(","port":443,"bytes_up":48000,"bytes_down":391000,"closed":")" +
-                               b.now_text() + "\"}");
-  };
   std::vector<uint64_t> models;
   for (const char* host : {"us-east5-aiplatform.googleapis.com", "EUROPE-WEST1-aiplatform.googleapis.com.",
                            "bedrock-runtime-fips.us-east-1.amazonaws.com", "bedrock-runtime.us-west-2.amazonaws.com",
                            "chatgpt.com"}) {
-    models.push_back(tunnel(host));
+    models.push_back(t.add_tunnel(host));
   }
   for (const char* host : {"aiplatform.googleapis.com.evil.example", "storage.googleapis.com", "-aiplatform.googleapis.com",
                            "bedrock-runtime-fipsx.us-east-1.amazonaws.com", "s3.amazonaws.com"}) {
-    tunnel(host);
+    t.add_tunnel(host);
   }
   auto r = check(t.close("model-host-forms.jsonl"));
   std::vector<uint64_t> flagged;
