@@ -25,7 +25,7 @@ struct ScanState {
   bool stop_when_all_found;
 };
 
-int on_match(unsigned id, unsigned long long, unsigned long long to, unsigned, void* context) {
+int on_literal_match(unsigned id, unsigned long long, unsigned long long to, unsigned, void* context) {
   auto* st = static_cast<ScanState*>(context);
   const size_t start = static_cast<size_t>(to) - (*st->literals)[id].size();
   size_t& first = st->first[id];
@@ -84,7 +84,7 @@ bool LiteralSet::scan(std::string_view text, std::span<size_t> first, bool stop_
   if (!ready) return false;
   ScanState st{first, &literals_, literals_.size(), stop_when_all_found};
   const hs_error_t r =
-      hs_scan(db_->db.get(), text.data(), static_cast<unsigned>(text.size()), 0, scratch.get(), on_match, &st);
+      hs_scan(db_->db.get(), text.data(), static_cast<unsigned>(text.size()), 0, scratch.get(), on_literal_match, &st);
   if (r == HS_SUCCESS || r == HS_SCAN_TERMINATED) return true;
   std::fill(first.begin(), first.end(), std::string_view::npos);
   return false;

@@ -246,14 +246,14 @@ std::string without_line_numbers(std::string_view text) {
   return out;
 }
 
-bool contains(std::string_view text, std::string_view pattern) { return find_linear(text, pattern) != std::string_view::npos; }
+bool contains_linear(std::string_view text, std::string_view pattern) { return find_linear(text, pattern) != std::string_view::npos; }
 
 }  // namespace
 
 bool copy_within(std::string_view copy, std::string_view result, bool numbered) {
   std::string sent = without_reminders(result);
   if (numbered) sent = without_line_numbers(sent);
-  return contains(loose_text(sent), loose_text(copy));
+  return contains_linear(loose_text(sent), loose_text(copy));
 }
 
 std::string html_unescaped(std::string_view text) {
@@ -319,7 +319,7 @@ bool persisted_preview_of(std::string_view result, std::string_view copy) {
 
 bool shows_cut_of(std::string_view result, std::string_view copy) {
   const std::string r = loose_text(without_reminders(result)), c = loose_text(copy);
-  if (contains(r, "<persisted-output>")) return persisted_preview_of(r, c);
+  if (contains_linear(r, "<persisted-output>")) return persisted_preview_of(r, c);
   // The copy's head, at the result's start or where the result has it
   // (after an "Exit code N" line, say), then the marker where the rest of
   // the copy was cut (stderr, or the copy's tail, may follow it).

@@ -27,6 +27,10 @@ struct Limits {
   uint32_t max_errors = 10000;             // errors before reading stops (the verdict is settled)
 };
 
+// Every zstd ratio check lets this much through whatever was read: small
+// uploads may inflate this much whatever their size.
+inline constexpr uint64_t kZstdRatioSlack = 64ull << 20;
+
 // A JSON text inside a record's string (a request body, a native log line,
 // a tool call's input) may nest deeper than the record itself: a model's
 // tool input is the model's to shape, and a harness re-sends it in every

@@ -16,8 +16,6 @@
 namespace goalcup {
 namespace {
 
-constexpr uint64_t kRatioSlack = 64ull << 20;
-
 class ZstdSource final : public ByteSource {
  public:
   ZstdSource(std::unique_ptr<ByteSource> inner, const Limits& limits, std::shared_ptr<UploadBudget> budget,
@@ -61,7 +59,7 @@ class ZstdSource final : public ByteSource {
       // ended on a full buffer, the next call only asks for a new header.
       if (in_.pos != before || out.pos != out_before) frame_open_ = r != 0;
       pending_output_ = out.pos == out.size;  // the decoder may hold more
-      if (produced_ > kRatioSlack + uint64_t{limits_.max_zstd_ratio} * consumed_) {
+      if (produced_ > kZstdRatioSlack + uint64_t{limits_.max_zstd_ratio} * consumed_) {
         return Error{Code::limit_zstd_ratio, -1,
                      "zstd output exceeds " + std::to_string(limits_.max_zstd_ratio) +
                          "x its input (a decompression bomb?); raise --max-zstd-ratio to read it"};

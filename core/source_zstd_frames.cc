@@ -28,7 +28,6 @@
 namespace goalcup {
 namespace {
 
-constexpr uint64_t kRatioSlack = 64ull << 20;
 // Frames larger than this are streamed: a declared size is only trusted this
 // far before anything is allocated for it.
 constexpr size_t kMaxFrameContent = 2 << 20;
@@ -176,7 +175,7 @@ class FramedZstdSource final : public ByteSource {
       const size_t content = static_cast<size_t>(most);
       if (!task.frames.empty() && task.content + content > kTaskContent) return std::nullopt;  // the next task's
       if (produced_ + pending_content_ + content >
-          kRatioSlack + uint64_t{limits_.max_zstd_ratio} * (consumed_ + pending_compressed_ + csize)) {
+          kZstdRatioSlack + uint64_t{limits_.max_zstd_ratio} * (consumed_ + pending_compressed_ + csize)) {
         carve_end_ = CarveEnd::stream;  // a bomb: the streaming reader stops it where it always has
         return std::nullopt;
       }

@@ -7,10 +7,6 @@
 namespace goalcup {
 namespace {
 
-// As in the per-stream ratio check: small uploads may inflate this much
-// whatever their size.
-constexpr uint64_t kRatioSlack = 64ull << 20;
-
 class BudgetedSource final : public ByteSource {
  public:
   BudgetedSource(std::unique_ptr<ByteSource> inner, std::shared_ptr<UploadBudget> budget)
@@ -52,7 +48,7 @@ Status UploadBudget::add_inflated(uint64_t n) {
                  "the upload decompresses to more than " + std::to_string(limits_.max_total_bytes) +
                      " bytes in all; raise --max-total-bytes"};
   }
-  if (inflated > kRatioSlack + uint64_t{limits_.max_zstd_ratio} * read_.load()) {
+  if (inflated > kZstdRatioSlack + uint64_t{limits_.max_zstd_ratio} * read_.load()) {
     return Error{Code::limit_zstd_ratio, -1,
                  "the upload's members together decompress to more than " + std::to_string(limits_.max_zstd_ratio) +
                      "x its size (decompression bombs?); raise --max-zstd-ratio"};

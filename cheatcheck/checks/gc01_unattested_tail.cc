@@ -44,7 +44,7 @@ class Gc01 final : public Check {
 }  // namespace
 
 // The rule the reports list this check under (text help, SARIF), and its factory.
-const CheckRegistrar kRegistered({.id = "GC01",
+const CheckRegistrar kRegisteredGc01({.id = "GC01",
                                   .name = "UnacknowledgedTail",
                                   .gap = "Records the server never acknowledged can be rewritten and re-sealed by anyone with the file.",
                                   .bound = "Everything up to the last ack, and all of it with a seal_ack, is fixed by the server's signature.",

@@ -2478,7 +2478,7 @@ class Gc04 final : public Check {
 }  // namespace
 
 // The rule the reports list this check under (text help, SARIF), and its factory.
-const CheckRegistrar kRegistered({.id = "GC04",
+const CheckRegistrar kRegisteredGc04({.id = "GC04",
                                   .name = "ControlApiOutput",
                                   .gap = "Processes of the run, the agent included, can call the control API while the capture has live authority.",
                                   .bound = "Detection is after the fact, from native and wire records.",

@@ -280,7 +280,7 @@ class Gc05 final : public Check {
 }  // namespace
 
 // The rule the reports list this check under (text help, SARIF), and its factory.
-const CheckRegistrar kRegistered({.id = "GC05",
+const CheckRegistrar kRegisteredGc05({.id = "GC05",
                                   .name = "TrafficOutsideProxy",
                                   .gap = "A tool or subprocess calling a provider with its own key bypasses capture.",
                                   .bound = "Only the harness gets the CA; undeclared hosts are never decrypted.",

@@ -76,7 +76,7 @@ class Gc06 final : public Check {
 }  // namespace
 
 // The rule the reports list this check under (text help, SARIF), and its factory.
-const CheckRegistrar kRegistered({.id = "GC06",
+const CheckRegistrar kRegisteredGc06({.id = "GC06",
                                   .name = "Restart",
                                   .gap = "After a daemon restart a recovered capture accepts status and seal only, and records one IngestLost gap.",
                                   .bound = "One IngestLost per restart; only ack, gap, seal and seal_ack after it.",

@@ -38,7 +38,7 @@ class Gc07 final : public Check {
 }  // namespace
 
 // The rule the reports list this check under (text help, SARIF), and its factory.
-const CheckRegistrar kRegistered({.id = "GC07",
+const CheckRegistrar kRegisteredGc07({.id = "GC07",
                                   .name = "LaunchNotBound",
                                   .gap = "The program can be replaced between the daemon's check and exec.",
                                   .bound = "The daemon records program_digest and image_digest.",

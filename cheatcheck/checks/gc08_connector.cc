@@ -61,7 +61,7 @@ class Gc08 final : public Check {
 }  // namespace
 
 // The rule the reports list this check under (text help, SARIF), and its factory.
-const CheckRegistrar kRegistered({.id = "GC08",
+const CheckRegistrar kRegisteredGc08({.id = "GC08",
                                   .name = "ConnectorNotSnapshotted",
                                   .gap = "Connector loading is not atomic and a connector is trusted code.",
                                   .bound = "The header records the loaded connector's digest.",

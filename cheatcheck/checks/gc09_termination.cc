@@ -80,7 +80,7 @@ class Gc09 final : public Check {
 }  // namespace
 
 // The rule the reports list this check under (text help, SARIF), and its factory.
-const CheckRegistrar kRegistered({.id = "GC09",
+const CheckRegistrar kRegisteredGc09({.id = "GC09",
                                   .name = "TerminationWindow",
                                   .gap = "Between the harness's exit and the seal, and after a signal, processes of the run can still act.",
                                   .bound = "The recorder seals promptly after exit.",

@@ -117,7 +117,7 @@ class Gc10 final : public Check {
 }  // namespace
 
 // The rule the reports list this check under (text help, SARIF), and its factory.
-const CheckRegistrar kRegistered({.id = "GC10",
+const CheckRegistrar kRegisteredGc10({.id = "GC10",
                                   .name = "Clocks",
                                   .gap = "Record times are the recorder's clock; only statement times are the server's.",
                                   .bound = "Server times bound the run: nothing of it is older than the start receipt.",

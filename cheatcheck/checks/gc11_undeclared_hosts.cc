@@ -71,7 +71,7 @@ class Gc11 final : public Check {
 }  // namespace
 
 // The rule the reports list this check under (text help, SARIF), and its factory.
-const CheckRegistrar kRegistered({.id = "GC11",
+const CheckRegistrar kRegisteredGc11({.id = "GC11",
                                   .name = "UndeclaredHosts",
                                   .gap = "Undeclared hosts are never decrypted; authentication hosts always tunnel.",
                                   .bound = "Only capture.decrypt hosts and paths are stored in wire records.",

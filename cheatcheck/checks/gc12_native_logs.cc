@@ -172,7 +172,7 @@ class Gc12 final : public Check {
 }  // namespace
 
 // The rule the reports list this check under (text help, SARIF), and its factory.
-const CheckRegistrar kRegistered({.id = "GC12",
+const CheckRegistrar kRegisteredGc12({.id = "GC12",
                                   .name = "NativeLogsWritable",
                                   .gap = "Native logs are the harness's own files in a home the run can write.",
                                   .bound = "NativeTruncated is recorded when a log shrinks or is rewritten.",

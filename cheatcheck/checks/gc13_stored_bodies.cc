@@ -214,7 +214,7 @@ class Gc13 final : public Check {
 }  // namespace
 
 // The rule the reports list this check under (text help, SARIF), and its factory.
-const CheckRegistrar kRegistered({.id = "GC13",
+const CheckRegistrar kRegisteredGc13({.id = "GC13",
                                   .name = "StoredBodies",
                                   .gap = "Stored bodies are the recorder's own account of the wire.",
                                   .bound = "sha256, size and redactions describe each stored body.",

@@ -16,7 +16,7 @@ struct Prefilter::Impl {
 
 namespace {
 
-constexpr unsigned char kPrecompiled[] = {
+constexpr unsigned char kPrecompiledPrefilter[] = {
 #include "secret_prefilter_db.inc"
 };
 
@@ -26,7 +26,7 @@ struct ScanState {
 };
 
 // Stops the scan at the first match that needs decoding.
-int on_match(unsigned id, unsigned long long, unsigned long long to, unsigned, void* ctx) {
+int on_prefilter_match(unsigned id, unsigned long long, unsigned long long to, unsigned, void* ctx) {
   auto* st = static_cast<ScanState*>(ctx);
   if (id == kPrefilterHeader && st->text.substr(static_cast<size_t>(to)).starts_with("[REDACTED:")) return 0;
   st->hit = true;
@@ -56,7 +56,7 @@ bool base64_reveals_text(std::string_view line) {
 }  // namespace
 
 Prefilter::Prefilter() : impl_(new Impl) {
-  impl_->db = load_database(kPrecompiled, sizeof kPrecompiled, compile_prefilter_database);
+  impl_->db = load_database(kPrecompiledPrefilter, sizeof kPrecompiledPrefilter, compile_prefilter_database);
 }
 
 Prefilter::~Prefilter() { delete impl_; }
@@ -74,7 +74,7 @@ bool Prefilter::may_hold_secret(std::string_view line) const {
   hs_scratch_t* s = ready_scratch(scratch, impl_->db.get());
   if (!s) return true;
   ScanState st{line};
-  const hs_error_t r = hs_scan(impl_->db.get(), line.data(), static_cast<unsigned>(line.size()), 0, s, on_match, &st);
+  const hs_error_t r = hs_scan(impl_->db.get(), line.data(), static_cast<unsigned>(line.size()), 0, s, on_prefilter_match, &st);
   if (r != HS_SUCCESS && r != HS_SCAN_TERMINATED) return true;
   return st.hit || base64_reveals_text(line);
 }
