@@ -401,13 +401,10 @@ void read_result_copy(simdjson::dom::object o, NativeInfo& n) {
   simdjson::dom::object file;
   if (str(t, "type") == "text" && json::object(t, "file", &file) == json::Get::ok &&
       json::string(file, "content", &s) == json::Get::ok) {
-    // Read cuts lines over 2000 characters for the model; such a file is listed, not judged.
-    bool long_line = false;
-    for (size_t at = 0, end = 0; at < s.size() && !long_line; at = end + 1) {
-      end = std::min(s.find('\n', at), s.size());
-      long_line = end - at > 2000;
-    }
-    n.result_copies.push_back({std::string(s), true, !long_line});
+    // Judged always: Read's cut of a line over 2000 characters is applied
+    // when it is compared (copy_within_cut_lines), not decided here on the
+    // copy, which a cheater writes (red-team 16a #8).
+    n.result_copies.push_back({std::string(s), true, true});
   }
 }
 

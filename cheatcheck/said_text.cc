@@ -256,6 +256,76 @@ bool copy_within(std::string_view copy, std::string_view result, bool numbered) 
   return contains_linear(loose_text(sent), loose_text(copy));
 }
 
+namespace {
+
+constexpr size_t kReadLineUnits = 2000;  // Read cuts lines longer than this
+
+// The length in bytes of the longest head of `line` (UTF-8) within `units`
+// UTF-16 code units, and whether the line is longer than kReadLineUnits.
+struct LineUnits {
+  size_t head_bytes = 0;
+  bool long_line = false;
+};
+LineUnits measure_line(std::string_view line, size_t units) {
+  LineUnits out;
+  size_t counted = 0;
+  for (size_t at = 0; at < line.size();) {
+    const auto lead = static_cast<unsigned char>(line[at]);
+    const size_t bytes = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+    counted += bytes == 4 ? 2 : 1;  // a code point past U+FFFF is two code units
+    if (counted <= units) out.head_bytes = std::min(at + bytes, line.size());
+    if (counted > kReadLineUnits) {
+      out.long_line = true;
+      break;
+    }
+    at += bytes;
+  }
+  return out;
+}
+
+// Lines holding more than white space: a file's lines as Read sends them
+// and as its copy keeps them, whatever line end closes the last.
+size_t lines_with_text(std::string_view text) {
+  size_t count = 0;
+  for (size_t at = 0; at < text.size();) {
+    const size_t end = std::min(text.find('\n', at), text.size());
+    const std::string_view line = text.substr(at, end - at);
+    count += line.find_first_not_of(" \t\r") != std::string_view::npos ? 1 : 0;
+    at = end + 1;
+  }
+  return count;
+}
+
+}  // namespace
+
+bool copy_within_cut_lines(std::string_view copy, std::string_view result) {
+  const std::string lines = without_line_numbers(without_reminders(result));
+  if (lines_with_text(lines) != lines_with_text(copy)) return false;  // a line left out or added
+  const std::string sent = loose_text(lines);
+  bool any_long = false;
+  // Each piece runs from the start of the copy, or the line after a long
+  // one, to the head of the next long line (or the copy's end); the result
+  // has each piece whole, its marker after it, the first where it starts
+  // and the last where it ends (Read sends every line it read).
+  size_t piece = 0;
+  for (size_t at = 0; at <= copy.size();) {
+    const size_t end = std::min(copy.find('\n', at), copy.size());
+    const LineUnits line = measure_line(copy.substr(at, end - at), kReadLineUnits - 1);
+    if (line.long_line || end == copy.size()) {
+      const size_t piece_end = line.long_line ? at + line.head_bytes : end;
+      const std::string text = loose_text(copy.substr(piece, piece_end - piece));
+      const bool placed = piece == 0 ? std::string_view(sent).starts_with(text)
+                          : line.long_line ? contains(sent, text)
+                                           : std::string_view(sent).ends_with(text);
+      if (!placed) return false;
+      any_long = any_long || line.long_line;
+      piece = end + 1;
+    }
+    at = end + 1;
+  }
+  return any_long;
+}
+
 std::string html_unescaped(std::string_view text) {
   static constexpr std::pair<std::string_view, char> kEntities[] = {
       {"&lt;", '<'}, {"&gt;", '>'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&#39;", '\''}, {"&#x27;", '\''}, {"&apos;", '\''}};

@@ -42,6 +42,16 @@ std::string without_reminders(std::string_view text);
 // the sizes; its copies of the texts are all it allocates.
 bool copy_within(std::string_view copy, std::string_view result, bool numbered);
 
+// Claude Code's Read cuts a line over 2000 characters (UTF-16 code units)
+// for the model. True when `copy`, a file's content as read, holds such a
+// line and is found in `result` with that cut applied: every line of the
+// copy as it is, each long one as its first 1,999 code units (whatever
+// marker follows them), compared as copy_within() does with `numbered`.
+// The cut is decided on the copy's own lines and the text checked against
+// the result (red-team 16a #8: a long line a cheater adds to the copy no
+// longer switches its comparison off).
+bool copy_within_cut_lines(std::string_view copy, std::string_view result);
+
 // `text` with the HTML entities of < > & " ' (&lt; &gt; &amp; &quot;
 // &#39; &#x27; &apos;) read as those characters.
 std::string html_unescaped(std::string_view text);

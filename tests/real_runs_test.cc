@@ -689,6 +689,54 @@ TEST(WrappedLogs, AReadCopyIsHeldWholeWhateverWordsTheFileHolds) {
 
 // The recorder stores request bodies redacted: a key the agent printed (or
 // the user pasted) is [REDACTED:rule] on the wire and verbatim in the log,
+// Claude Code's Read cuts a line over 2000 characters for the model, so
+// the copy (toolUseResult.file.content) holds more than the result sent:
+// listed, not judged. The cut is applied to the copy, not decided by it
+// (red-team 16a #8): every other line, and the long line's first 1,999
+// characters, must still be in the result, so a copy with a word changed
+// beside its long line, a line cut from its end, or a long line added to
+// an edited copy, is high.
+TEST(WrappedLogs, ReadsCutOfALongLineExcusesOnlyTheCutPart) {
+  std::string long_line = "DATA = [";
+  for (int i = 0; long_line.size() < 2600; ++i) long_line += "v" + std::to_string(i) + ",";
+  const std::string cut = long_line.substr(0, 2000);  // as Read sends it (no marker assumed)
+  std::string log = replaced_in(claude_log(), "     1\u2192def parse(): pass",
+                                "     1\u2192def parse(): pass\\n     2\u2192" + cut + "\\n     3\u2192END = 1");
+  log = replaced_in(log, R"("content":"def parse(): pass")", R"("content":"def parse(): pass\n)" + long_line + R"(\nEND = 1")");
+  // A copy of a file without a long line, for the line a cheater adds.
+  const std::string short_log = claude_log();
+  static const Keyring ring = testing::dev_keyring();
+  CheatOptions opt;
+  opt.walk.keyring = &ring;
+  auto changed_after = [&](const std::string& text, const std::string& from, const std::string& to) {
+    fixtures::Lines lines;
+    fixtures::wrap_log(text, fixtures::WrapSpec{}, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+    edit_native_line(lines, from, to, NativeLine::first);
+    return check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt);
+  };
+  const std::string copy_start = R"(\"content\":\"def parse(): pass)";
+  const CheatReport honest = changed_after(log, "nothing", "nothing");
+  expect_clean(honest);
+  EXPECT_TRUE(has_finding(honest, "GC04", Severity::info, "long lines cut")) << describe(honest);
+  struct Edit {
+    const char* what;
+    const std::string& log;
+    std::string from, to;
+  };
+  const std::vector<Edit> edits = {
+      {"a word changed beside the long line", log, copy_start, R"(\"content\":\"def parse(): NOT pass)"},
+      {"the long line's head changed", log, R"(pass\\nDATA = [v0,)", R"(pass\\nDATA = [NOT,)"},
+      {"a line cut from the end of the copy", log, R"(\\nEND = 1\")", R"(\")"},
+      {"a long line added to a changed copy", short_log, copy_start,
+       R"(\"content\":\"def parse(): NOT pass\\n)" + std::string(2001, '=')},
+  };
+  for (const Edit& e : edits) {
+    SCOPED_TRACE(e.what);
+    const CheatReport r = changed_after(e.log, e.from, e.to);
+    EXPECT_TRUE(has_finding(r, "GC04", Severity::high, "toolUseResult")) << describe(r);
+  }
+}
+
 // which is copied as written. That is no edit; an edit beside it still is.
 TEST(WrappedLogs, ASecretRedactedOnTheWireButNotInTheLogIsNoEdit) {
   const std::string key = "sk-ant-api03-" + std::string(86, 'x') + "AA";

@@ -1305,7 +1305,8 @@ class Gc04 final : public Check {
   // a file's content as read that holds less than its result (Read sends
   // every line it read); a result Claude Code shortened for the model (its
   // marker where it cut, after the copy's head; a persisted output's
-  // preview) cannot hold it whole, so it is only listed.
+  // preview; Read's cut of a line over 2000 characters, the rest of the
+  // copy found as it is) cannot hold it whole, so it is only listed.
   void result_copy(const NativeInfo& n, uint64_t seq) {
     const std::string& logged = n.result_texts.front();
     bool differs = false, unsure = false;
@@ -1421,6 +1422,12 @@ class Gc04 final : public Check {
     const int64_t r = w.redacted_thinking;
     if (r >= 0 && m.kept_thinking && matches_with_redactions(redacted_answers_[static_cast<size_t>(r)].second, *m.kept_thinking)) {
       redacted_texts_.add(m.seqs.front());
+      // Read cut the copy's long lines for the model: the rest of each is
+      // there (listed: the cut part crossed no wire).
+      if (copy.numbered && copy_within_cut_lines(copy.text, logged)) {
+        unsure = true;
+        continue;
+      }
       return;
     }
     std::vector<uint64_t> seqs = m.seqs;
