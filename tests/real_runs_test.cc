@@ -121,7 +121,8 @@ TEST_P(RealRunEdits, AreHighFindingsOnEveryLogWithTheShape) {
 TEST(RealRuns, EditsOfProviderToolResultsAndOutputEventsAreHighWhereTheyApply) {
   const auto logs = real_logs();
   SKIP_WITHOUT_CORPORA(logs);
-  for (LogEdit edit : {LogEdit::change_server_tool_result, LogEdit::change_event_output, LogEdit::change_server_tool_call}) {
+  for (LogEdit edit : {LogEdit::change_server_tool_result, LogEdit::change_event_output, LogEdit::change_event_output_marked,
+                       LogEdit::change_server_tool_call}) {
     size_t applied = 0;
     for (const auto& log : logs) {
       for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
@@ -289,7 +290,8 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
         // and only Claude Code structured copies of results.
         const LogEdit edit = static_cast<LogEdit>(e);
         const bool event_edit = edit == LogEdit::change_event_prompt || edit == LogEdit::change_event_answer ||
-                                edit == LogEdit::change_event_output || edit == LogEdit::change_developer_message ||
+                                edit == LogEdit::change_event_output || edit == LogEdit::change_event_output_marked ||
+                                edit == LogEdit::change_developer_message ||
                                 edit == LogEdit::change_search_event || edit == LogEdit::change_search_source ||
                                 edit == LogEdit::change_code_interpreter || edit == LogEdit::change_turn_model;
         const bool claude_edit = edit == LogEdit::change_tool_use_result || edit == LogEdit::hide_prompt ||
@@ -687,8 +689,6 @@ TEST(WrappedLogs, AReadCopyIsHeldWholeWhateverWordsTheFileHolds) {
   }
 }
 
-// The recorder stores request bodies redacted: a key the agent printed (or
-// the user pasted) is [REDACTED:rule] on the wire and verbatim in the log,
 // Claude Code's Read cuts a line over 2000 characters for the model, so
 // the copy (toolUseResult.file.content) holds more than the result sent:
 // listed, not judged. The cut is applied to the copy, not decided by it
@@ -737,6 +737,8 @@ TEST(WrappedLogs, ReadsCutOfALongLineExcusesOnlyTheCutPart) {
   }
 }
 
+// The recorder stores request bodies redacted: a key the agent printed (or
+// the user pasted) is [REDACTED:rule] on the wire and verbatim in the log,
 // which is copied as written. That is no edit; an edit beside it still is.
 TEST(WrappedLogs, ASecretRedactedOnTheWireButNotInTheLogIsNoEdit) {
   const std::string key = "sk-ant-api03-" + std::string(86, 'x') + "AA";
@@ -1678,6 +1680,58 @@ TEST(WrappedLogs, CodexOutputEventsAreHeldToTheOutputSent) {
   }
 }
 
+// Codex persists an exec_command_end's aggregated output cut to 10,000
+// bytes: its first and last 5,000 bytes around one marker of its own form
+// ("…N chars truncated…", the characters taken out). Such an event is the
+// output sent (an excused copy is the wire's text up to the cut and from
+// it, the marker in Codex's form at Codex's place): info. A marker in the
+// event, which the log's writer writes, excuses nothing else (red-team 16a
+// #7): a changed short output with a marker line planted, Codex's marker
+// planted in a short output, or a cut one whose tail or count was changed,
+// is high.
+TEST(WrappedLogs, CodexPersistedEventCutsAreCodexsOwn) {
+  auto json_escaped = [](const std::string& text) {
+    std::string out;
+    for (char c : text) out += c == '\n' ? std::string("\\n") : std::string(1, c);
+    return out;
+  };
+  std::string whole;
+  for (int i = 1; whole.size() <= 12'000; ++i) whole += "test_case_" + std::to_string(i) + " ... ok\n";
+  const std::string head = whole.substr(0, 5000), tail = whole.substr(whole.size() - 5000);
+  const size_t taken = whole.size() - 10'000;  // ASCII: a character a byte
+  auto persisted = [&](const std::string& h, size_t count, const std::string& t) {
+    return json_escaped(h) + "\xE2\x80\xA6" + std::to_string(count) + " chars truncated\xE2\x80\xA6" + json_escaped(t);
+  };
+  const std::string sent = "\"Exit code: 0\\nWall time: 3 seconds\\nOutput:\\n" + json_escaped(whole) + "\"";
+  const std::string short_sent = R"("Exit code: 1\nWall time: 0.2 seconds\nOutput:\nrunning 3 tests\nFAILED test_render\nok test_parse\n1 failed\n")";
+  struct Case {
+    const char* what;
+    std::string log;
+    Severity worst;  // info: clean
+  };
+  const std::vector<Case> cases = {
+      {"Codex's cut of a long output", codex_event_log("shell", sent, exec_end(persisted(head, taken, tail), 0)), Severity::info},
+      {"a planted marker line", codex_event_log("shell", short_sent, exec_end("running 3 tests\\n[... 1 lines truncated ...]\\nok test_parse\\n1 failed\\n", 1)),
+       Severity::high},
+      {"Codex's marker planted in a short output",
+       codex_event_log("shell", short_sent, exec_end(persisted("running 3 tests\n", 19, "ok test_parse\n1 failed\n"), 1)), Severity::high},
+      {"a cut output's tail changed",
+       codex_event_log("shell", sent, exec_end(persisted(head, taken, replaced_in(tail, " ... ok\n", " ... FAILED\n")), 0)),
+       Severity::high},
+      {"a cut output's count changed", codex_event_log("shell", sent, exec_end(persisted(head, taken - 7, tail), 0)), Severity::high},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    const Wrapped w = wrap_text_and_check(c.log, "rollout.jsonl", WrapOrder::live, LogEdit::none);
+    EXPECT_VERDICT(w.report.verify, Verdict::verified);
+    EXPECT_EQ(any_high(w.report), c.worst == Severity::high) << describe(w.report);
+    if (c.worst == Severity::info) {
+      expect_clean(w.report);
+      EXPECT_TRUE(has_finding(w.report, "GC04", Severity::info, "cut down")) << describe(w.report);
+    }
+  }
+}
+
 // A rollout in Codex 0.149's shape: every line numbered (`ordinal`), and
 // what the screen drew as item_completed events (UserMessage, Reasoning,
 // AgentMessage, CommandExecution) in place of the older events; the
@@ -1725,7 +1779,7 @@ TEST(WrappedLogs, CodexItemCompletedEventsAreHeldLikeTheEventsTheyStandFor) {
     EXPECT_VERDICT(clean.report.verify, Verdict::verified);
     expect_clean(clean.report);
     const std::vector<std::pair<LogEdit, size_t>> edits = {
-        {LogEdit::change_event_prompt, 0}, {LogEdit::change_event_answer, 0}, {LogEdit::change_event_output, 0},
+        {LogEdit::change_event_prompt, 0}, {LogEdit::change_event_answer, 0}, {LogEdit::change_event_output, 0}, {LogEdit::change_event_output_marked, 0},
         {LogEdit::change_reasoning, 1}, {LogEdit::change_prompt, 0}, {LogEdit::change_text, 0}};
     for (const auto& [edit, target] : edits) {
       const Wrapped w = wrap_text_and_check(log, "rollout.jsonl", order, edit, fixtures::WireForm::same, target);

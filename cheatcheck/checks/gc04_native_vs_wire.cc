@@ -286,6 +286,110 @@ bool looks_cut(std::string_view text) {
   return holds(text, "truncated") || holds(text, "omitted") || holds(text, "Total output lines");
 }
 
+// Codex's cut of an exec_command_end event it persists (its rollout
+// recorder's sanitize_rollout_item_for_persistence, extended history): the
+// aggregated output's middle taken out past PERSISTED_EXEC_AGGREGATED_
+// OUTPUT_MAX_BYTES (10,000), half the budget kept at each end, and in its
+// place one marker of the forms its releases write: "…N chars truncated…",
+// "…N tokens truncated…", "[…N bytes truncated…]" or "[…N tokens
+// truncated…]" (some followed by a line feed).
+constexpr size_t kPersistedOutputBytes = 10'000;
+
+struct PersistedCut {
+  std::string_view head, tail;  // the event's text before and after the marker
+  uint64_t count = 0;
+  enum class Unit { chars, bytes, tokens } unit = Unit::chars;
+};
+
+// The event text's cut when it holds exactly one marker of Codex's forms,
+// its ends within the budget's halves; a marker in another form, or
+// another place, is no cut of Codex's.
+std::optional<PersistedCut> persisted_cut(std::string_view text) {
+  constexpr std::string_view kEllipsis = "\xE2\x80\xA6";
+  std::optional<PersistedCut> found;
+  for (size_t at = text.find(kEllipsis); at != std::string_view::npos; at = text.find(kEllipsis, at + 1)) {
+    size_t end = at + kEllipsis.size();
+    uint64_t n = 0;
+    size_t digits = 0;
+    for (; end < text.size() && digits < 20 && text[end] >= '0' && text[end] <= '9'; ++end, ++digits) n = n * 10 + (text[end] - '0');
+    if (digits == 0 || digits == 20) continue;
+    PersistedCut cut{{}, {}, n};
+    const bool bracket = at > 0 && text[at - 1] == '[';
+    const std::string_view rest = text.substr(end);
+    std::string_view word;
+    for (auto [w, unit] : {std::pair{std::string_view(" chars truncated\xE2\x80\xA6"), PersistedCut::Unit::chars},
+                           std::pair{std::string_view(" tokens truncated\xE2\x80\xA6"), PersistedCut::Unit::tokens},
+                           std::pair{std::string_view(" bytes truncated\xE2\x80\xA6"), PersistedCut::Unit::bytes}}) {
+      if (rest.starts_with(w)) {
+        word = w;
+        cut.unit = unit;
+      }
+    }
+    if (word.empty() || (cut.unit == PersistedCut::Unit::chars && bracket) ||
+        (cut.unit == PersistedCut::Unit::bytes && !bracket)) {
+      continue;
+    }
+    size_t after = end + word.size();
+    if (bracket) {
+      if (after >= text.size() || text[after] != ']') continue;
+      ++after;
+    }
+    if (after < text.size() && text[after] == '\n') ++after;
+    if (found) return std::nullopt;  // a second marker: not Codex's one cut
+    cut.head = text.substr(0, at - (bracket ? 1 : 0));
+    cut.tail = text.substr(after);
+    found = cut;
+    at = after - 1;
+  }
+  if (found && (found->head.size() > kPersistedOutputBytes / 2 || found->tail.size() > kPersistedOutputBytes / 2)) {
+    return std::nullopt;
+  }
+  return found;
+}
+
+// Code points in UTF-8 `text` (Rust's chars().count()).
+size_t code_points(std::string_view text) {
+  return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+// Whether the count a marker states is one Codex writes for taking
+// `middle` out of an output of `total` bytes: the characters taken out, or
+// the bytes past the budget or taken out (as bytes, or tokens of four).
+bool states_removed(const PersistedCut& cut, std::string_view middle, size_t total) {
+  const uint64_t over = total - kPersistedOutputBytes, taken = middle.size();
+  switch (cut.unit) {
+    case PersistedCut::Unit::chars: return cut.count == code_points(middle);
+    case PersistedCut::Unit::bytes: return cut.count == over || cut.count == taken;
+    case PersistedCut::Unit::tokens: return cut.count == (over + 3) / 4 || cut.count == (taken + 3) / 4;
+  }
+  return false;
+}
+
+// Whether an event's persisted cut is Codex's cut of output `s` as sent:
+// its head is the sent text at some place, its tail follows it, and either
+// what lies between (the output past the budget: more than 10,000 bytes
+// in all) is what the marker says was taken out, or the sent output was
+// itself cut there for the model (its own marker between them). The text
+// beside the marker is the wire's, never the event's word alone.
+bool cut_of_sent(const PersistedCut& cut, std::string_view s) {
+  constexpr int kMaxHeads = 16;  // places the head is tried at
+  int tried = 0;
+  for (size_t at = s.find(cut.head); at != std::string_view::npos && tried < kMaxHeads;
+       at = s.find(cut.head, at + 1), ++tried) {
+    const size_t from = at + cut.head.size();
+    for (size_t tail : {s.find(cut.tail, from), s.rfind(cut.tail)}) {
+      if (tail == std::string_view::npos || tail < from) continue;
+      const std::string_view middle = s.substr(from, tail - from);
+      const size_t total = cut.head.size() + middle.size() + cut.tail.size();
+      if (total > kPersistedOutputBytes && states_removed(cut, middle, total)) return true;
+      if (looks_cut(middle)) return true;
+    }
+  }
+  return false;
+}
+
 // The strings a logged output holds: the text itself, and when it is JSON
 // (Codex's {"output": ..., "metadata": ...} of a shell call, an MCP call's
 // content blocks) every string inside it, at most kMaxStrings.
@@ -353,7 +457,12 @@ OutputMatch text_match(std::string_view text, const std::vector<std::string_view
   if (any([&](std::string_view s) { return holds(s, text); })) return OutputMatch::same;
   const std::string loose = loose_text(text);
   if (any([&](std::string_view s) { return holds(loose_text(s), loose); })) return OutputMatch::loose;
-  if (!looks_cut(text) && !any([](std::string_view s) { return looks_cut(s); })) {
+  // The event cut as Codex cuts what it persists, of the output sent.
+  const std::optional<PersistedCut> cut = persisted_cut(text);
+  if (cut && any([&](std::string_view s) { return cut_of_sent(*cut, s); })) return OutputMatch::cut;
+  // Otherwise only a cut of the output sent (the wire's text, not the
+  // event's, which the log's writer wrote) leaves the ends to compare.
+  if (!any([](std::string_view s) { return looks_cut(s); })) {
     // Every line it holds is in the output: parts of it are left out.
     bool only_omits = true;
     for (size_t at = 0; at < text.size() && only_omits; ) {
@@ -1313,6 +1422,12 @@ class Gc04 final : public Check {
     for (const ResultCopy& copy : n.result_copies) {
       const bool within = copy_within(copy.text, logged, copy.numbered);
       if (within && (!copy.numbered || !copy.certain || copy_is_whole(copy.text, logged))) continue;
+      // Read cut the copy's long lines for the model: the rest of each is
+      // there (listed: the cut part crossed no wire).
+      if (copy.numbered && copy_within_cut_lines(copy.text, logged)) {
+        unsure = true;
+        continue;
+      }
       (copy.certain && !shows_cut_of(logged, copy.text) ? differs : unsure) = true;
     }
     if (differs) {
@@ -1422,12 +1537,6 @@ class Gc04 final : public Check {
     const int64_t r = w.redacted_thinking;
     if (r >= 0 && m.kept_thinking && matches_with_redactions(redacted_answers_[static_cast<size_t>(r)].second, *m.kept_thinking)) {
       redacted_texts_.add(m.seqs.front());
-      // Read cut the copy's long lines for the model: the rest of each is
-      // there (listed: the cut part crossed no wire).
-      if (copy.numbered && copy_within_cut_lines(copy.text, logged)) {
-        unsure = true;
-        continue;
-      }
       return;
     }
     std::vector<uint64_t> seqs = m.seqs;
