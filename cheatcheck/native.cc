@@ -21,6 +21,13 @@ std::string str(simdjson::dom::object o, std::string_view key) {
   return json::string(o, key, &v) == json::Get::ok ? std::string(v) : std::string();
 }
 
+// A version as a harness writes one ("2.0.14", "0.59.0-alpha.3"); a longer
+// string is no version, and is not copied.
+std::string version_str(simdjson::dom::object o, std::string_view key) {
+  std::string_view v;
+  return json::string(o, key, &v) == json::Get::ok && v.size() <= 64 ? std::string(v) : std::string();
+}
+
 bool one_of(std::string_view s, std::initializer_list<std::string_view> names) {
   return std::find(names.begin(), names.end(), s) != names.end();
 }
@@ -481,6 +488,7 @@ void read_claude(simdjson::dom::object o, NativeInfo& n) {
   }
   n.uuid = str(o, "uuid");
   n.parent_uuid = str(o, "parentUuid");
+  n.version = version_str(o, "version");
   if (!n.uuid.empty()) n.copy_key = copy_key(o);
   bool side = false;
   n.sidechain = json::boolean(o, "isSidechain", &side) == json::Get::ok && side;
@@ -809,6 +817,7 @@ void read_codex(simdjson::dom::object o, NativeInfo& n, StrictJsonParser& input_
       }
       if (n.type == "event_msg") read_codex_event(payload, n);
       if (n.type == "turn_context") n.turn_model = str(payload, "model");
+      if (n.type == "session_meta") n.version = version_str(payload, "cli_version");
       n.understood = one_of(n.type, {"session_meta", "turn_context", "event_msg", "compacted", "world_state",
                                      "inter_agent_communication", "inter_agent_communication_metadata"});
       // A newer rollout item: the model's output comes only in response items.

@@ -129,6 +129,9 @@ struct NativeInfo {
   std::string model;            // Claude: message.model
   std::string turn_model;       // Codex: a turn_context line's model (what its turn's requests name)
   std::string uuid, parent_uuid;
+  // The harness's build as the line names it: Claude Code's `version`, a
+  // Codex session_meta's `cli_version` (GC07 holds it to the launch).
+  std::string version;
   // Claude Code: the line's value without the members Claude Code stamps
   // anew when it writes a line again (json::value_digest, without
   // sessionId, parentUuid, timestamp, cwd, version, gitBranch, userType,

@@ -918,6 +918,113 @@ TEST(CheatCheck, PolicyChecksAreSkippedWithoutAPolicyAndRunWithIt) {
   }
 }
 
+std::string json_quote(std::string_view s) {
+  std::string q;
+  append_json_string(&q, s);
+  return q;
+}
+
+// A trace whose launch records `harness` at version `launched`, with one
+// request per user agent (a Codex `version` header beside it when
+// `codex_version` is set) and one native line per logged version.
+std::string version_trace(const std::string& name, const std::string& harness, const std::string& launched,
+                          const std::vector<std::string>& agents, const std::vector<std::string>& logged,
+                          const std::string& codex_version = "") {
+  const bool codex = harness == "codex";
+  const std::string host = codex ? "api.openai.com" : "api.anthropic.com";
+  fixtures::Lines lines;
+  fixtures::TraceBuilder b = testing::trace_builder([&](const std::string& l) { lines.push_back(l); });
+  b.add_header(harness);
+  b.add_start_receipt();
+  b.add("launch", R"({"harness":{"id":")" + harness + R"(","version":")" + launched + R"(","program":"/usr/bin/x","program_digest":")" +
+                      digest_ref(sha256("program")) + R"("},"capture":{"decrypt":[{"host":")" + host + R"(","paths":[]}],"tunnel":[]}})");
+  unsigned exchange = 0;
+  for (const std::string& agent : agents) {
+    const std::string body = R"({"model":"m","messages":[]})";
+    std::string headers = R"([["content-type","application/json"])";
+    if (!agent.empty()) headers += R"(,["user-agent",")" + agent + R"("])";
+    if (!codex_version.empty()) headers += R"(,["originator","codex_cli_rs"],["version",")" + codex_version + R"("])";
+    b.add("wire", R"({"conn":1,"exchange":)" + std::to_string(exchange++) + R"(,"dir":"request","host":")" + host +
+                      R"(","method":"POST","path":"/v1/x","headers":)" + headers + R"(],"body":)" + json_quote(body) +
+                      R"(,"encoding":"utf8","size":)" + std::to_string(body.size()) + R"(,"sha256":")" +
+                      digest_ref(sha256(body)) + R"(","redactions":[],"complete":true})");
+  }
+  uint64_t line = 0;
+  for (const std::string& v : logged) {
+    const std::string text = codex ? R"({"type":"session_meta","payload":{"id":"s1","cli_version":")" + v + R"("}})"
+                                   : R"({"type":"summary","summary":"t","leafUuid":"u1","version":")" + v + R"("})";
+    b.add("native", R"({"source":")" + harness + R"(","file":"log.jsonl","line_no":)" + std::to_string(++line) +
+                        R"(,"text":)" + json_quote(text) + "}");
+  }
+  b.add_exit(0);
+  b.add_seal("exit");
+  b.add_seal_ack();
+  return testing::write_temp(name, fixtures::join(lines));
+}
+
+// GC07's evidence of a swap: what ran names another build than the launch.
+std::vector<const Finding*> version_findings(const CheatReport& r) {
+  std::vector<const Finding*> out;
+  for (const Finding* f : of(r, "GC07")) {
+    if (f->message.find("The launch records") == 0) out.push_back(f);
+  }
+  return out;
+}
+
+TEST(CheatCheck, GC07HoldsTheVersionTheHarnessNamesToTheLaunch) {
+  const std::string program = digest_ref(sha256("program"));
+  const Policy listed = policy_from(R"({"harness_builds": {"claude-code": [{"version": "2.0.14", "program_digest": ")" + program +
+                                    R"("}], "codex": [{"version": "0.58.0", "program_digest": ")" + program + R"("}]}})");
+  auto severities = [&](const std::string& trace, const Policy* policy) {
+    const CheatReport r = check(trace, policy);
+    EXPECT_VERDICT(r.verify, Verdict::verified);
+    std::vector<Severity> out;
+    for (const Finding* f : version_findings(r)) out.push_back(f->severity);
+    for (const Finding* f : of(r, "GC07")) EXPECT_TRUE(f->message.find("The launch records") == 0) << describe(r);
+    return out;
+  };
+  using S = std::vector<Severity>;
+  const std::string ua = "claude-cli/2.0.14 (external, cli)";
+  // Honest: the same build everywhere, also in Codex's own forms.
+  EXPECT_EQ(severities(version_trace("v-same.jsonl", "claude-code", "2.0.14", {ua, ua}, {"2.0.14"}), &listed), S{});
+  EXPECT_EQ(severities(version_trace("v-codex.jsonl", "codex", "0.58.0",
+                                     {"codex_exec/0.58.0 (Ubuntu 24.4.0; x86_64) xterm-256color"}, {"0.58.0"}, "0.58.0"),
+                       &listed),
+            S{});
+  // Other clients through the proxy name their own products.
+  EXPECT_EQ(severities(version_trace("v-others.jsonl", "claude-code", "2.0.14",
+                                     {ua, "Anthropic/Python 0.40.0", "claude-code-router/1.0.3", "curl/8.5.0"}, {"2.0.14"}),
+                       &listed),
+            S{});
+  // An update during the run (a nested run of the newer build), and a
+  // resumed session's history written by an older one: said, not warned.
+  EXPECT_EQ(severities(version_trace("v-update.jsonl", "claude-code", "2.0.14", {ua, "claude-cli/2.0.15 (external, cli)"},
+                                     {"1.0.98", "2.0.14", "2.0.15"}),
+                       &listed),
+            S{Severity::info});
+
+  // What ran says it is an older build the judge does not know, on the wire
+  // and in its log (Claude Code; Codex by user agent, or by its version header).
+  EXPECT_EQ(severities(version_trace("v-swap.jsonl", "claude-code", "2.0.14", {"claude-cli/1.0.3 (external, cli)"}, {"2.0.99"}),
+                       &listed),
+            S{Severity::high});
+  EXPECT_EQ(severities(version_trace("v-swap-codex.jsonl", "codex", "0.58.0",
+                                     {"codex_cli_rs/0.20.0 (Ubuntu 22.4.0; x86_64) xterm"}, {"0.99.0"}, "0.20.0"),
+                       &listed),
+            S{Severity::high});
+  EXPECT_EQ(severities(version_trace("v-swap-header.jsonl", "codex", "0.58.0", {""}, {}, "0.20.0"), &listed), S{Severity::high});
+  // Weaker evidence is a warning: a newer build only (an update between
+  // check and exec), no list to judge by, the log alone (the run writes it),
+  // an older unknown build beside the launched one.
+  EXPECT_EQ(severities(version_trace("v-newer.jsonl", "claude-code", "2.0.14", {"claude-cli/2.0.15 (external, cli)"}, {}), &listed),
+            S{Severity::warning});
+  EXPECT_EQ(severities(version_trace("v-nolist.jsonl", "claude-code", "2.0.14", {"claude-cli/1.0.3 (external, cli)"}, {}), nullptr),
+            S{Severity::warning});
+  EXPECT_EQ(severities(version_trace("v-log.jsonl", "claude-code", "2.0.14", {}, {"2.0.99"}), &listed), S{Severity::warning});
+  EXPECT_EQ(severities(version_trace("v-mixed.jsonl", "claude-code", "2.0.14", {ua, "claude-cli/1.0.3 (external, cli)"}, {}), &listed),
+            S{Severity::warning});
+}
+
 TEST(CheatCheck, PoliciesAreValidated) {
   EXPECT_FALSE(parse_policy("[]").ok());
   EXPECT_FALSE(parse_policy(R"({"connectors": [{"digest": "md5:x"}]})").ok());
