@@ -360,6 +360,75 @@ void expect_clean(const CheatReport& r) {
   }
 }
 
+CheatReport check_lines(const fixtures::Lines& lines, const Policy* policy = nullptr) {
+  static const Keyring ring = testing::dev_keyring();
+  CheatOptions opt;
+  opt.walk.keyring = &ring;
+  opt.policy = policy;
+  return check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt);
+}
+
+std::vector<const Finding*> findings_of(const CheatReport& r, const std::string& check) {
+  std::vector<const Finding*> out;
+  for (const auto& f : r.findings) {
+    if (f.check == check) out.push_back(&f);
+  }
+  return out;
+}
+
+// wrap writes the build the log names into its launch and each request's
+// user agent, so that an honest wrap holds GC07's version comparison; a
+// launch that names another build than what ran is GC07 evidence.
+TEST(WrappedLogs, TheLaunchNamesTheBuildTheLogNames) {
+  std::string log = claude_log();
+  for (size_t at = 0; (at = log.find(R"({"parentUuid":)", at)) != std::string::npos; at += 20) {
+    log.insert(at + 1, R"("version":"2.0.14",)");
+  }
+  fixtures::WrapSpec spec;
+  spec.file = "projects/p/claude.jsonl";
+  fixtures::Lines lines;
+  fixtures::wrap_log(log, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+  size_t launch = 0, agents = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (fixtures::line_kind(lines[i]) == "launch") launch = i;
+    agents += lines[i].find(R"x(["user-agent","claude-cli/2.0.14 (external, cli)"])x") != std::string::npos ? 1 : 0;
+  }
+  EXPECT_NE(fixtures::line_body(lines[launch]).find(R"("version":"2.0.14")"), std::string::npos) << lines[launch];
+  EXPECT_GT(agents, 0u);
+  const CheatReport honest = check_lines(lines);
+  EXPECT_TRUE(findings_of(honest, "GC07").empty()) << describe(honest);
+
+  std::string body = fixtures::line_body(lines[launch]);
+  body.replace(body.find(R"("version":"2.0.14")"), 18, R"("version":"2.0.20")");
+  lines[launch] = fixtures::with_body(lines[launch], body);
+  fixtures::rechain(lines, launch);
+  const CheatReport other = check_lines(lines);
+  const auto found = findings_of(other, "GC07");
+  ASSERT_EQ(found.size(), 1u) << describe(other);
+  EXPECT_NE(found[0]->message.find("names itself 2.0.14"), std::string::npos) << describe(other);
+}
+
+// Claude Code asks Haiku for its side calls (a title, topic and command
+// checks) on every run: the example policy, which lists the Sonnet the
+// listed Claude Code build works with, lists the Haikus too.
+TEST(WrappedLogs, TheExamplePolicyAllowsClaudeCodesHaikuSideCalls) {
+  fixtures::WrapSpec spec;
+  spec.file = "projects/p/claude.jsonl";
+  fixtures::Lines lines;
+  fixtures::wrap_log(claude_log(), spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+  auto policy = parse_policy(testing::read_file(testing::source_path("fixtures/policy/example-policy.json")));
+  ASSERT_TRUE(policy.ok());
+  auto haiku_findings = [&](const Policy& p) {
+    size_t n = 0;
+    for (const Finding* f : findings_of(check_lines(lines, &p), "GC13")) n += f->message.find("haiku") != std::string::npos ? 1 : 0;
+    return n;
+  };
+  EXPECT_EQ(haiku_findings(*policy), 0u);
+  Policy without = *policy;
+  std::erase_if(without.models, [](const std::string& m) { return m.find("haiku") != std::string::npos; });
+  EXPECT_EQ(haiku_findings(without), 1u);
+}
+
 TEST(WrappedLogs, BookkeepingLinesOfNewerReleasesAreUnderstood) {
   std::string claude = claude_log();
   claude += R"({"type":"ai-title","aiTitle":"Parser fix","sessionId":"s"})" "\n";
