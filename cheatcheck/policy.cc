@@ -80,9 +80,9 @@ Status read_connectors(simdjson::dom::object root, Policy& p) {
   for (auto item : list) {
     simdjson::dom::object o;
     if (item.get(o)) return bad("connectors are objects");
-    GOALCUP_RETURN_IF_ERROR(only_members(o, {"id", "version", "digest", "decrypt"}, "a connector: "));
+    GOALCUP_RETURN_IF_ERROR(only_members(o, {"id", "version", "digest", "decrypt", "tunnel"}, "a connector: "));
     bool ok = true;
-    ConnectorRelease c{opt_string(o, "id", &ok), opt_string(o, "version", &ok), opt_string(o, "digest", &ok), {}, false};
+    ConnectorRelease c{opt_string(o, "id", &ok), opt_string(o, "version", &ok), opt_string(o, "digest", &ok), {}, false, {}, false};
     if (!ok || c.digest.empty() || !digest_ok(c.digest)) return bad("a connector needs digest as sha256:<hex>");
     simdjson::dom::array decrypt;
     if (json::array(o, "decrypt", &decrypt) == json::Get::ok) {
@@ -99,6 +99,11 @@ Status read_connectors(simdjson::dom::object root, Policy& p) {
         rule.host = host;
         c.decrypt.push_back(std::move(rule));
       }
+    }
+    simdjson::dom::element tunnel;
+    if (o.at_key("tunnel").get(tunnel) == simdjson::SUCCESS) {
+      if (!strings(tunnel, &c.tunnel)) return bad("connector tunnel is an array of host names");
+      c.has_tunnel = true;
     }
     p.connectors.push_back(std::move(c));
   }

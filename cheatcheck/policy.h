@@ -26,6 +26,9 @@ struct ConnectorRelease {
   std::string digest;
   std::vector<DecryptRule> decrypt;
   bool has_decrypt = false;
+  // The hosts the release always passes through (capture.tunnel), when listed.
+  std::vector<std::string> tunnel;
+  bool has_tunnel = false;
 };
 
 struct Thresholds {

@@ -1025,6 +1025,46 @@ TEST(CheatCheck, GC07HoldsTheVersionTheHarnessNamesToTheLaunch) {
             S{Severity::warning});
 }
 
+// A Claude Code trace whose launch decrypts api.anthropic.com /v1/messages
+// and always tunnels `tunnel` (a JSON array).
+std::string tunnel_list_trace(const std::string& name, const std::string& tunnel) {
+  fixtures::Lines lines;
+  fixtures::TraceBuilder b = testing::trace_builder([&](const std::string& l) { lines.push_back(l); });
+  b.add_header("claude-code");
+  b.add_start_receipt();
+  b.add("launch", R"({"capture":{"decrypt":[{"host":"api.anthropic.com","paths":["/v1/messages"]}],"tunnel":)" + tunnel + "}}");
+  b.add_exit(0);
+  b.add_seal("exit");
+  b.add_seal_ack();
+  return testing::write_temp(name, fixtures::join(lines));
+}
+
+// GC08 holds capture.tunnel to the release's when the policy lists it.
+TEST(CheatCheck, GC08HoldsTheTunnelledHostsToTheRelease) {
+  auto release = [](const std::string& tunnel) {
+    return policy_from(R"({"connectors": [{"id": "claude-code", "version": "1.4.0", "digest": ")" +
+                       digest_ref(sha256("connector:claude-code")) +
+                       R"(", "decrypt": [{"host": "api.anthropic.com", "paths": ["/v1/messages"]}])" +
+                       (tunnel.empty() ? "" : R"(, "tunnel": )" + tunnel) + "}]}");
+  };
+  auto severities = [](const std::string& trace, const Policy& p) {
+    const CheatReport r = check(trace, &p);
+    EXPECT_VERDICT(r.verify, Verdict::verified);
+    std::vector<Severity> out;
+    for (const Finding* f : of(r, "GC08")) out.push_back(f->severity);
+    return out;
+  };
+  using S = std::vector<Severity>;
+  const std::string statsig = tunnel_list_trace("tunnel-statsig.jsonl", R"(["statsig.anthropic.com"])");
+  EXPECT_EQ(severities(statsig, release(R"(["STATSIG.anthropic.com:443"])")), S{});  // the same host, spelt otherwise
+  EXPECT_EQ(severities(statsig, release("")), S{});                                 // the release lists none: not compared
+  EXPECT_EQ(severities(statsig, release("[]")), S{Severity::warning});
+  // A host the release decrypts, always tunnelled: its provider traffic passes undecrypted.
+  const std::string hides = tunnel_list_trace("tunnel-provider.jsonl", R"(["statsig.anthropic.com","api.anthropic.com"])");
+  EXPECT_EQ(severities(hides, release(R"(["statsig.anthropic.com"])")), S{Severity::high});
+  EXPECT_FALSE(parse_policy(R"({"connectors": [{"digest": "sha256:)" + std::string(64, 'a') + R"(", "tunnel": "x"}]})").ok());
+}
+
 TEST(CheatCheck, PoliciesAreValidated) {
   EXPECT_FALSE(parse_policy("[]").ok());
   EXPECT_FALSE(parse_policy(R"({"connectors": [{"digest": "md5:x"}]})").ok());
