@@ -1,5 +1,8 @@
 // The secret engine: rules, decoders, recall on the leaks sample, no noise
 // on clean traces, and scan mode.
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/x509.h>
 #include <sodium.h>
 #include <sys/stat.h>
 
@@ -2512,6 +2515,291 @@ TEST(Matcher, DecoysBeforeAKeyDoNotHideIt) {
   }
   // Decoys alone stay no finding.
   EXPECT_TRUE(scan(text.substr(0, text.size() - key.size() - 1)).empty());
+}
+
+}  // namespace
+}  // namespace goalcup::cheat
+
+// Private keys outside PEM armour, CRLF PEM in JSON text, and the AWS CLI's
+// outputs of new credentials. The keys are made here, at test time, with
+// OpenSSL: no key is kept in the repository.
+namespace goalcup::cheat {
+namespace {
+
+std::string der_of(EVP_PKEY* key, int (*to_der)(const EVP_PKEY*, unsigned char**)) {
+  unsigned char* buf = nullptr;
+  const int n = to_der(key, &buf);
+  std::string out(reinterpret_cast<char*>(buf), n > 0 ? static_cast<size_t>(n) : 0);
+  OPENSSL_free(buf);
+  return out;
+}
+int pkcs8_der(const EVP_PKEY* key, unsigned char** out) {
+  PKCS8_PRIV_KEY_INFO* p8 = EVP_PKEY2PKCS8(key);
+  const int n = i2d_PKCS8_PRIV_KEY_INFO(p8, out);
+  PKCS8_PRIV_KEY_INFO_free(p8);
+  return n;
+}
+int traditional_der(const EVP_PKEY* key, unsigned char** out) { return i2d_PrivateKey(key, out); }
+int public_der(const EVP_PKEY* key, unsigned char** out) { return i2d_PUBKEY(key, out); }
+// A self-signed certificate of `key`: base64 of it opens with MII too.
+int certificate_der(const EVP_PKEY* key, unsigned char** out) {
+  X509* cert = X509_new();
+  X509_set_version(cert, 2);
+  ASN1_INTEGER_set(X509_get_serialNumber(cert), 7);
+  X509_gmtime_adj(X509_getm_notBefore(cert), 0);
+  X509_gmtime_adj(X509_getm_notAfter(cert), 86400);
+  X509_set_pubkey(cert, const_cast<EVP_PKEY*>(key));
+  X509_NAME_add_entry_by_txt(X509_get_subject_name(cert), "CN", MBSTRING_ASC,
+                             reinterpret_cast<const unsigned char*>("goalcup test"), -1, -1, 0);
+  X509_set_issuer_name(cert, X509_get_subject_name(cert));
+  X509_sign(cert, const_cast<EVP_PKEY*>(key), EVP_sha256());
+  const int n = i2d_X509(cert, out);
+  X509_free(cert);
+  return n;
+}
+
+struct OwnedKey {
+  EVP_PKEY* key;
+  ~OwnedKey() { EVP_PKEY_free(key); }
+};
+OwnedKey rsa_key() { return {EVP_PKEY_Q_keygen(nullptr, nullptr, "RSA", size_t{2048})}; }
+OwnedKey ec_key() { return {EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-256")}; }
+OwnedKey ed25519_key() { return {EVP_PKEY_Q_keygen(nullptr, nullptr, "ED25519")}; }
+
+std::string b64url(std::string_view bytes) {
+  std::string out(sodium_base64_ENCODED_LEN(bytes.size(), sodium_base64_VARIANT_URLSAFE_NO_PADDING), '\0');
+  sodium_bin2base64(out.data(), out.size(), reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(),
+                    sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+  out.resize(out.size() - 1);
+  return out;
+}
+std::string bn_param(EVP_PKEY* key, const char* name) {
+  BIGNUM* bn = nullptr;
+  if (EVP_PKEY_get_bn_param(key, name, &bn) != 1) return "";
+  std::string bytes(static_cast<size_t>(BN_num_bytes(bn)), '\0');
+  BN_bn2bin(bn, reinterpret_cast<unsigned char*>(bytes.data()));
+  BN_free(bn);
+  return b64url(bytes);
+}
+using Members = std::vector<std::pair<std::string, std::string>>;
+std::string jwk_json(const Members& members, std::string_view indent = "") {
+  std::string out = "{";
+  for (size_t i = 0; i < members.size(); ++i) {
+    out += std::string(i ? "," : "") + (indent.empty() ? "" : "\n") + std::string(indent) + "\"" + members[i].first +
+           "\": \"" + members[i].second + "\"";
+  }
+  return out + (indent.empty() ? "}" : "\n}");
+}
+Members ec_jwk(EVP_PKEY* k, bool with_private) {
+  Members m{{"kty", "EC"}, {"crv", "P-256"}, {"x", bn_param(k, OSSL_PKEY_PARAM_EC_PUB_X)},
+            {"y", bn_param(k, OSSL_PKEY_PARAM_EC_PUB_Y)}};
+  if (with_private) m.insert(m.begin(), {"d", bn_param(k, OSSL_PKEY_PARAM_PRIV_KEY)});  // sorted first, as sort_keys writes it
+  return m;
+}
+Members rsa_jwk(EVP_PKEY* k, bool with_private) {
+  Members m{{"kty", "RSA"}, {"n", bn_param(k, OSSL_PKEY_PARAM_RSA_N)}, {"e", "AQAB"}};
+  if (!with_private) return m;
+  for (auto [name, param] : std::initializer_list<std::pair<const char*, const char*>>{
+           {"d", OSSL_PKEY_PARAM_RSA_D}, {"p", OSSL_PKEY_PARAM_RSA_FACTOR1}, {"q", OSSL_PKEY_PARAM_RSA_FACTOR2},
+           {"dp", OSSL_PKEY_PARAM_RSA_EXPONENT1}, {"dq", OSSL_PKEY_PARAM_RSA_EXPONENT2},
+           {"qi", OSSL_PKEY_PARAM_RSA_COEFFICIENT1}}) {
+    m.emplace_back(name, bn_param(k, param));
+  }
+  return m;
+}
+Members okp_jwk(EVP_PKEY* k) {
+  std::string pub(32, '\0'), priv(32, '\0');
+  size_t n = 32;
+  EVP_PKEY_get_raw_public_key(k, reinterpret_cast<unsigned char*>(pub.data()), &n);
+  EVP_PKEY_get_raw_private_key(k, reinterpret_cast<unsigned char*>(priv.data()), &n);
+  return {{"kty", "OKP"}, {"crv", "Ed25519"}, {"x", b64url(pub)}, {"d", b64url(priv)}};
+}
+
+std::vector<std::string> secrets_of(std::string_view text, std::string_view rule, Severity severity) {
+  std::vector<std::string> out;
+  for (const auto& h : scan(text)) {
+    if (rule_of(h) == rule && h.severity == severity) out.push_back(h.secret);
+  }
+  std::ranges::sort(out);
+  return out;
+}
+
+// Redacts what the engine finds in `text`: the copy must scan clean and hold
+// no 16 characters of any of `pieces`.
+void expect_redacted_clean(const std::string& text, const std::vector<std::string>& pieces) {
+  std::vector<KnownSecret> known;
+  for (const auto& h : scan(text)) known.push_back({h.secret, rule_of(h), ""});
+  const auto copy = Redactor(known, Limits{}).redact(text);
+  ASSERT_TRUE(copy) << text.substr(0, 120);
+  EXPECT_TRUE(scan(*copy).empty()) << *copy;
+  for (const auto& p : pieces) {
+    for (size_t at = 0; at + 16 <= p.size(); at += 8) EXPECT_EQ(copy->find(p.substr(at, 16)), std::string::npos) << *copy;
+  }
+}
+
+std::string pem_of(std::string_view label, std::string_view der, std::string_view eol) {
+  return "-----BEGIN " + std::string(label) + "-----" + std::string(eol) + wrap(base64_encode(der), 64, eol) +
+         std::string(eol) + "-----END " + std::string(label) + "-----" + std::string(eol);
+}
+
+// A PEM whose line breaks are JSON's escapes of CRLF (a service-account JSON
+// written on Windows, pretty-printed; a tool output holding that JSON) is
+// the key it is, as with LF; a body of words is still no key's.
+TEST(PrivateKeys, PemWithCrlfEscapesInJsonTextIsAKey) {
+  OwnedKey k = rsa_key();
+  const std::string der = der_of(k.key, pkcs8_der);
+  for (std::string_view eol : {"\\n", "\\r\\n", "\\\\r\\\\n", "\r\n"}) {
+    const std::string json = "{\n  \"type\": \"service_account\",\n  \"private_key\": \"" +
+                             pem_of("PRIVATE KEY", der, eol) + "\",\n  \"client_email\": \"a@b.iam\"\n}\n";
+    EXPECT_EQ(highest(json), Severity::high) << eol;
+    EXPECT_EQ(secrets_of(json, "pem-private-key", Severity::warning), std::vector<std::string>{}) << eol;
+    expect_redacted_clean(json, {base64_encode(der).substr(100, 200)});
+  }
+  const std::string words = "-----BEGIN PRIVATE KEY-----\\r\\nthis is where the key goes, paste yours\\r\\n"
+                            "-----END PRIVATE KEY-----";
+  EXPECT_EQ(highest("{\"private_key\": \"" + words + "\"}"), Severity::warning);
+}
+
+// A JWK with its private members is a private key (each member that gives
+// the key away is found); the same key's public JWK, and a "d" outside a
+// JWK, are not.
+TEST(PrivateKeys, JsonWebKeysWithPrivateMembersAreKeys) {
+  OwnedKey ec = ec_key(), rsa = rsa_key(), ed = ed25519_key();
+  const Members ec_private = ec_jwk(ec.key, true), rsa_private = rsa_jwk(rsa.key, true), okp = okp_jwk(ed.key);
+  EXPECT_EQ(secrets_of(jwk_json(ec_private), "jwk-private-key", Severity::high),
+            std::vector<std::string>{ec_private[0].second});
+  EXPECT_EQ(secrets_of("key = " + jwk_json(okp), "jwk-private-key", Severity::high),
+            std::vector<std::string>{okp[3].second});
+  const std::string jwks = "{\n  \"keys\": [\n    " + jwk_json(rsa_private, "      ") + "\n  ]\n}\n";
+  std::vector<std::string> rsa_secrets;
+  for (size_t i = 3; i < rsa_private.size(); ++i) rsa_secrets.push_back(rsa_private[i].second);
+  std::ranges::sort(rsa_secrets);
+  EXPECT_EQ(secrets_of(jwks, "jwk-private-key", Severity::high), rsa_secrets);
+  const std::string oct = R"({"kty":"oct","alg":"HS256","k":")" + b64url(testing::random_chars(32, 31)) + "\"}";
+  EXPECT_EQ(highest(oct), Severity::high);
+  expect_redacted_clean(jwks, rsa_secrets);
+  // RFC 8037's example key (A.1), in every JOSE library's tests: reported, not high.
+  EXPECT_EQ(highest(R"({"kty":"OKP","crv":"Ed25519","d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A",)"
+                    R"("x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"})"),
+            Severity::warning);
+  // The public keys, a JWKS of them, and a "d" or "k" outside a JWK.
+  const std::string pub_ec = jwk_json(ec_jwk(ec.key, false)), pub_rsa = jwk_json(rsa_jwk(rsa.key, false));
+  for (const std::string& text :
+       {pub_ec, pub_rsa, "{\"keys\": [" + pub_ec + ", " + pub_rsa + "]}",
+        R"({"id": 3, "d": ")" + ec_private[0].second + R"(", "k": ")" + b64url(testing::random_chars(32, 32)) + "\"}",
+        R"({"kty": "EC", "crv": "P-256", "x": ")" + ec_private[3].second + R"(", "d": "short-d-value-that-is-no-key"})"}) {
+    EXPECT_TRUE(secrets_of(text, "jwk-private-key", Severity::high).empty()) << text;
+    EXPECT_NE(highest(text), Severity::high) << text;
+  }
+}
+
+// A pretty-printed JWKS in a plain file is one object over many lines, its
+// "kty" after the private part.
+TEST(PrivateKeys, JsonWebKeysOverLinesOfAFile) {
+  OwnedKey ec = ec_key();
+  const Members m = ec_jwk(ec.key, true);
+  const std::string dir = testing::temp_dir() + "/jwk-scan";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/jwks.json") << "{\n  \"keys\": [\n    " << jwk_json(m, "      ") << "\n  ]\n}\n";
+  std::ofstream(dir + "/public.json") << "{\n  \"keys\": [\n    " << jwk_json(ec_jwk(ec.key, false), "      ")
+                                      << "\n  ]\n}\n";
+  const auto found = scan_file(dir + "/jwks.json", Limits{}, Policy{});
+  ASSERT_EQ(found.findings.size(), 1u);
+  EXPECT_EQ(found.findings[0].severity, Severity::high);
+  EXPECT_TRUE(scan_file(dir + "/public.json", Limits{}, Policy{}).findings.empty());
+}
+
+// Base64 of a DER private key without its armour (PKCS#8, PKCS#1, SEC1; RSA,
+// EC, Ed25519; on one line or wrapped) is a private key; base64 of a
+// certificate or of a public key, which open with MII as well, is not, and a
+// key's head cut short is a warning.
+TEST(PrivateKeys, DerPrivateKeysInBase64AreKeysByTheirStructure) {
+  OwnedKey rsa = rsa_key(), ec = ec_key(), ed = ed25519_key();
+  for (const std::string& der : {der_of(rsa.key, pkcs8_der), der_of(rsa.key, traditional_der), der_of(ec.key, pkcs8_der),
+                                 der_of(ec.key, traditional_der), der_of(ed.key, pkcs8_der)}) {
+    const std::string b64 = base64_encode(der);
+    EXPECT_EQ(secrets_of("PRIVATE_KEY=" + b64 + "\n", "der-private-key", Severity::high), std::vector<std::string>{b64});
+    EXPECT_TRUE(finds("{\"env\": {\"JWT_KEY\": \"" + b64 + "\"}}", "der-private-key", b64, "json")) << b64;
+    if (b64.size() > 64) {
+      const std::string wrapped = wrap(b64, 64, "\n");
+      EXPECT_EQ(secrets_of("key:\n" + wrapped + "\n", "der-private-key", Severity::high),
+                std::vector<std::string>{wrapped});
+      EXPECT_EQ(secrets_of("KEY=" + b64.substr(0, 80) + " cut", "der-private-key", Severity::warning).size(), 1u);
+      EXPECT_NE(highest("KEY=" + b64.substr(0, 80) + " cut"), Severity::high);
+    }
+    expect_redacted_clean("PRIVATE_KEY=" + b64 + "\n", {b64});
+  }
+  for (const std::string& der : {der_of(rsa.key, certificate_der), der_of(rsa.key, public_der),
+                                 der_of(ec.key, certificate_der), der_of(ec.key, public_der), der_of(ed.key, public_der)}) {
+    const std::string text = "CERT=" + base64_encode(der) + "\n" + wrap(base64_encode(der), 64, "\n") + "\n";
+    EXPECT_TRUE(scan(text).empty()) << text;
+  }
+}
+
+// RFC 4716's (ssh.com's) private key armour, as PuTTYgen exports it: a
+// finding like a PEM block's, in a text and over the lines of a file; its
+// public key block is not one.
+TEST(PrivateKeys, Ssh2PrivateKeyBlocks) {
+  std::string blob;
+  std::mt19937 rng(43);
+  for (int i = 0; i < 600; ++i) blob += static_cast<char>(rng());
+  const std::string block = "---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nComment: \"rsa-key-20260101 made \\\nfor a test\"\n" +
+                            wrap(base64_encode(blob), 70, "\n") + "\n---- END SSH2 ENCRYPTED PRIVATE KEY ----";
+  EXPECT_TRUE(finds("cat key.ssh2\n" + block + "\n", "ssh2-private-key", block));
+  EXPECT_EQ(highest(block), Severity::high);
+  const std::string dir = testing::temp_dir() + "/ssh2-scan";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/key.ssh2") << block << "\n";
+  const auto found = scan_file(dir + "/key.ssh2", Limits{}, Policy{});
+  ASSERT_EQ(found.findings.size(), 1u);
+  EXPECT_EQ(found.findings[0].severity, Severity::high);
+  std::string escaped;
+  for (char c : block) {
+    escaped += c == '\n' ? std::string("\\n") : c == '"' || c == '\\' ? "\\" + std::string(1, c) : std::string(1, c);
+  }
+  expect_redacted_clean("{\"out\": \"" + escaped + "\"}", {base64_encode(blob)});
+  const std::string pub = "---- BEGIN SSH2 PUBLIC KEY ----\nComment: \"rsa-key\"\n" + wrap(base64_encode(blob), 70, "\n") +
+                          "\n---- END SSH2 PUBLIC KEY ----";
+  EXPECT_TRUE(scan(pub).empty());
+}
+
+// The AWS CLI's outputs of new credentials (iam create-access-key, sts
+// get-session-token / assume-role) in JSON, table and text form: the secret
+// access key and the session token are found high; a 40-character value
+// with no key id or name of AWS's stays what it was, and a key id's row with
+// a digest on it gives no secret.
+TEST(AwsCredentials, CliOutputsOfNewCredentials) {
+  const std::string b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const std::string secret = testing::random_chars(38, 51, b64) + "7q";
+  const std::string token = "IQoJb3JpZ2luX2Vj" + testing::random_chars(400, 52, b64);
+  const std::string asia = "ASIA" + testing::random_chars(16, 53, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567");
+  const std::string akia = "AKIA" + asia.substr(4);
+  const std::string sts = "{\n    \"Credentials\": {\n        \"AccessKeyId\": \"" + asia +
+                          "\",\n        \"SecretAccessKey\": \"" + secret + "\",\n        \"SessionToken\": \"" + token +
+                          "\",\n        \"Expiration\": \"2026-12-02T03:00:00+00:00\"\n    }\n}\n";
+  const std::string iam = "{\n    \"AccessKey\": {\n        \"UserName\": \"Bob\",\n        \"SecretAccessKey\": \"" +
+                          secret + "\",\n        \"AccessKeyId\": \"" + akia + "\"\n    }\n}\n";
+  const std::string table = "||  AccessKeyId      |  " + akia + "   ||\n||  SecretAccessKey  |  " + secret + "  ||\n";
+  const std::string text = "ACCESSKEY\t" + akia + "\t2026-03-09T18:39:23.411Z\t" + secret + "\tActive\tBob\n";
+  const std::string sts_text = "CREDENTIALS\t" + asia + "\t2026-12-02T03:00:00+00:00\t" + secret + "\t" + token + "\n";
+  const std::string xml = "<AccessKeyId>" + asia + "</AccessKeyId>\n<SecretAccessKey>" + secret +
+                          "</SecretAccessKey>\n<SessionToken>" + token + "</SessionToken>";
+  for (const std::string& out : {sts, iam, table, text, sts_text, xml, "{\"output\": \"" + sts_text.substr(0, sts_text.size() - 1) + "\\n\"}"}) {
+    EXPECT_EQ(secrets_of(out, "aws-secret-key", Severity::high), std::vector<std::string>{secret}) << out;
+    expect_redacted_clean(out, {secret, token});
+  }
+  for (const std::string& out : {sts, sts_text, xml}) {
+    EXPECT_EQ(secrets_of(out, "aws-session-token", Severity::high), std::vector<std::string>{token}) << out;
+  }
+  // No key id and no AWS name: as before (the generic rule's warning at most).
+  const std::string plain_value = "\"token\": \"" + secret + "\"";
+  EXPECT_NE(highest(plain_value), Severity::high);
+  for (const std::string& out : {plain_value, "ROW\tAB12\t2026-03-09\t" + secret + "\tActive\n",
+                                 "ACCESSKEY\t" + akia + "\t" + testing::random_chars(40, 54, "0123456789abcdef") + "\n",
+                                 "\"SessionToken\": \"" + base64_encode(std::string(120, 'a') + " is text") + "\""}) {
+    EXPECT_TRUE(secrets_of(out, "aws-secret-key", Severity::high).empty()) << out;
+    EXPECT_TRUE(secrets_of(out, "aws-session-token", Severity::high).empty()) << out;
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "cheatcheck/secrets/engine.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "cheatcheck/secrets/decoders.h"
 #include "cheatcheck/secrets/matcher.h"
@@ -318,13 +319,30 @@ bool SecretEngine::scan_json(std::string_view text, const std::string& chain, in
   const std::string next = extend(chain, "json");
   for_each_string(*root, [&](std::string_view s) { scan_at(s, next, depth + 1, out); });
   for_each_member(*root, [&](std::string_view key, std::string_view value) { judge_member(key, value, next, out); });
+  if (text.find("\"kty\"") != std::string_view::npos) match_json_web_keys(text, next, out);
   parsers_[static_cast<size_t>(depth)].release_if_large(text.size());
   return true;
+}
+
+// A JSON Web Key's private member is known by the object it is in ("kty",
+// the public part), which the scan of its strings alone cannot see: the
+// JSON text itself is read for them.
+void SecretEngine::match_json_web_keys(std::string_view text, const std::string& chain, std::vector<SecretHit>* out) {
+  thread_local std::vector<Candidate> cands;
+  if (!Matcher::instance().scan(text, &cands)) return;
+  auto rules = secret_rules();
+  for (const Candidate& c : cands) {
+    if (rules[c.rule].extract != Extract::jwk_member) continue;
+    auto e = extract_secret(rules[c.rule], text, c.start, c.end);
+    if (!e) continue;
+    keep_hit({c.rule, std::string(text.substr(e->start, e->end - e->start)), chain, e->severity, e->note}, out);
+  }
 }
 
 // {"api_token": "v"}: the key names the value, which its own scan cannot see.
 void SecretEngine::judge_member(std::string_view key, std::string_view value, const std::string& chain,
                                 std::vector<SecretHit>* out) {
+  if (judge_aws_member(key, value, chain, out)) return;
   if (!generic_assignment(key, value) || encodes_a_marker(value)) return;
   thread_local std::vector<Candidate> cands;
   Matcher::instance().scan(value, &cands);
@@ -334,6 +352,32 @@ void SecretEngine::judge_member(std::string_view key, std::string_view value, co
   }
   static const uint32_t kGeneric = static_cast<uint32_t>(*rule_index("generic-secret"));
   keep_hit({kGeneric, std::string(value), chain, rules[kGeneric].severity, ""}, out);
+}
+
+// {"SecretAccessKey": "v"}, {"SessionToken": "v"} (the AWS CLI's JSON
+// output): the AWS rules that read a name and its value, which the scan of
+// a JSON text's strings shows apart, read the member written as one.
+bool SecretEngine::judge_aws_member(std::string_view key, std::string_view value, const std::string& chain,
+                                    std::vector<SecretHit>* out) {
+  if (value.size() < 40 || key.size() > 64) return false;
+  std::string folded;
+  for (char c : key) {
+    if (c != '_' && c != '-') folded += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  if (!folded.ends_with("secretaccesskey") && !folded.ends_with("sessiontoken")) return false;
+  const std::string text = "\"" + std::string(key) + "\": \"" + std::string(value) + "\"";
+  thread_local std::vector<Candidate> cands;
+  if (!Matcher::instance().scan(text, &cands)) return false;
+  auto rules = secret_rules();
+  for (const Candidate& c : cands) {
+    const Rule& rule = rules[c.rule];
+    if (rule.extract != Extract::value || !rule.id.starts_with("aws-")) continue;
+    if (auto e = extract_secret(rule, text, c.start, c.end)) {
+      keep_hit({c.rule, text.substr(e->start, e->end - e->start), chain, e->severity, e->note}, out);
+      return true;
+    }
+  }
+  return false;
 }
 
 void SecretEngine::scan_sse(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out) {

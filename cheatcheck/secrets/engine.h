@@ -83,6 +83,9 @@ class SecretEngine {
   void decode_more(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out,
                    std::string* owner);
   bool scan_json(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out);
+  void match_json_web_keys(std::string_view text, const std::string& chain, std::vector<SecretHit>* out);
+  bool judge_aws_member(std::string_view key, std::string_view value, const std::string& chain,
+                        std::vector<SecretHit>* out);
   void judge_member(std::string_view key, std::string_view value, const std::string& chain,
                     std::vector<SecretHit>* out);
   void scan_sse(std::string_view text, const std::string& chain, int depth, std::vector<SecretHit>* out);

@@ -49,7 +49,7 @@ class LineJoiner {
       }
       return finish();
     }
-    const bool done = kind_ == Kind::key     ? line.find("-----END") != std::string_view::npos
+    const bool done = kind_ == Kind::key     ? closes_key(line)
                       : kind_ == Kind::netrc ? line.find("password") != std::string_view::npos || lines_ >= 3
                                              : !continues(line);
     return (done || too_long) && finish();
@@ -136,10 +136,16 @@ class LineJoiner {
     return from != std::string_view::npos && line.substr(from).starts_with("machine ") &&
            line.find("password") == std::string_view::npos;
   }
+  // PEM's "-----BEGIN ... PRIVATE KEY-----", RFC 4716's (ssh.com, PuTTYgen)
+  // "---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----".
   static bool opens_key(std::string_view line) {
-    const size_t begin = line.find("-----BEGIN");
+    size_t begin = line.find("-----BEGIN");
+    if (begin == std::string_view::npos) begin = line.find("---- BEGIN SSH2");
     return begin != std::string_view::npos && line.find("PRIVATE KEY", begin) != std::string_view::npos &&
-           line.find("-----END", begin) == std::string_view::npos;
+           !closes_key(line.substr(begin));
+  }
+  static bool closes_key(std::string_view line) {
+    return line.find("-----END") != std::string_view::npos || line.find("---- END SSH2") != std::string_view::npos;
   }
   static bool continues(std::string_view line) {
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
@@ -149,6 +155,56 @@ class LineJoiner {
   Kind kind_ = Kind::none;
   size_t lines_ = 0, width_ = 0;
   bool last_line_ = false;
+  uint64_t start_ = 0, ready_start_ = 0;
+  std::string text_, ready_;
+};
+
+// A JSON object written over lines (a pretty-printed JSON Web Key or key
+// set): its members are on lines of their own, and its "kty" may come after
+// its private part ("d", sorted first). From a line that opens more braces
+// than it closes to the line that closes them (64 KB, 2000 lines at most),
+// joined as written and scanned as one text when it holds "kty".
+class ObjectJoiner {
+ public:
+  // Feeds a line; returns true when `take()` holds a block to scan.
+  bool add(std::string_view line, uint64_t index) {
+    const long opens = std::ranges::count(line, '{') - std::ranges::count(line, '}');
+    if (depth_ <= 0) {
+      if (opens <= 0) return false;
+      depth_ = opens, lines_ = 1, start_ = index, text_.assign(line);
+      kty_ = line.find("kty") != std::string_view::npos;
+      return false;
+    }
+    text_ += '\n';
+    text_.append(line);
+    ++lines_;
+    depth_ += opens;
+    kty_ = kty_ || line.find("kty") != std::string_view::npos;
+    if (depth_ > 0 && text_.size() <= kMaxBytes && lines_ <= kMaxLines) return false;
+    depth_ = 1;  // closed or too long: taken as it is
+    return finish();
+  }
+  // Closes the block still open; true when `take()` then holds it.
+  bool finish() {
+    const bool keep = depth_ > 0 && lines_ >= 2 && kty_;
+    depth_ = 0;
+    if (!keep) return false;
+    ready_.swap(text_);
+    ready_start_ = start_;
+    return true;
+  }
+  std::string_view take(uint64_t* start) {
+    *start = ready_start_;
+    const size_t n = ready_.size();
+    ready_.append(kLinePadding, '\0');
+    return std::string_view(ready_).substr(0, n);
+  }
+
+ private:
+  static constexpr size_t kMaxBytes = 64 << 10, kMaxLines = 2000;
+  long depth_ = 0;
+  size_t lines_ = 0;
+  bool kty_ = false;
   uint64_t start_ = 0, ready_start_ = 0;
   std::string text_, ready_;
 };
@@ -173,14 +229,17 @@ class FileScanner {
     LineReader lines(std::move(*src), limits_, true);
     Line line;
     LineJoiner joined;
+    ObjectJoiner object;
     for (;;) {
       auto st = lines.next(&line);
       if (st == LineReader::Status::line) {
         pool_.add(line.bytes, line.index);
         if (joined.add(line.bytes, line.index)) add_block(joined);
+        if (object.add(line.bytes, line.index)) add_block(object);
         continue;
       }
       if (joined.finish()) add_block(joined);
+      if (object.finish()) add_block(object);
       pool_.flush();  // every hit of this stream is collected under its name
       if (st == LineReader::Status::error) return fail(lines.error());
       // A cut zstd stream was scanned as far as it goes, not in full.
@@ -196,7 +255,8 @@ class FileScanner {
  private:
   // The block is located at its first line. (Taking it and reading its
   // start in one call's arguments read the start before take() set it.)
-  void add_block(LineJoiner& joined) {
+  template <class Joiner>
+  void add_block(Joiner& joined) {
     uint64_t start = 0;
     const std::string_view block = joined.take(&start);
     pool_.add(block, start);

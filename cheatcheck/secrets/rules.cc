@@ -106,6 +106,22 @@ constexpr Rule kRules[] = {
      .pattern = R"(aws[A-Za-z0-9_\- ]{0,16}(?:secret|private)[A-Za-z0-9_\- ]{0,16}["']?\s*[:=]\s*["']?)",
      .extract = Extract::value, .chars = Chars::b64, .min_len = 40, .max_len = 40, .severity = Severity::high,
      .caseless = true, .left_boundary = false, .description = "AWS secret access key in an assignment"},
+    // The AWS API's and CLI's own names for a new key's secret and an STS
+    // session's token (create-access-key, get-session-token, assume-role:
+    // JSON, YAML, table and XML output; Terraform's secret_access_key), and
+    // the rows of the CLI's text output, where they follow the key id.
+    {.id = "aws-secret-key", .pattern = R"(secret[_-]?access[_-]?key["']?\s*[:=|>]\s*["']?)",
+     .extract = Extract::value, .chars = Chars::b64, .min_len = 40, .max_len = 40, .severity = Severity::high,
+     .caseless = true, .left_boundary = false, .description = "AWS secret access key (SecretAccessKey)"},
+    {.id = "aws-session-token", .pattern = R"((?:aws_?session_?token|sessiontoken)["']?\s*[:=|>]\s*["']?)",
+     .extract = Extract::value, .chars = Chars::b64, .min_len = 100, .max_len = 4096, .severity = Severity::high,
+     .caseless = true, .left_boundary = false, .description = "AWS STS session token"},
+    {.id = "aws-secret-key", .pattern = R"((?:AKIA|ASIA)[A-Z2-7]{16})", .extract = Extract::aws_cli_row,
+     .chars = Chars::b64, .min_len = 40, .max_len = 40, .severity = Severity::high, .caseless = false,
+     .left_boundary = true, .description = "AWS secret access key on its key id's row", .match_len = 20},
+    {.id = "aws-session-token", .pattern = R"(ASIA[A-Z2-7]{16})", .extract = Extract::aws_cli_row,
+     .chars = Chars::b64, .min_len = 100, .max_len = 4096, .severity = Severity::high, .caseless = false,
+     .left_boundary = true, .description = "AWS STS session token on its key id's row", .match_len = 20},
     {.id = "aws-bedrock-key", .pattern = R"(ABSKQmVkcm9ja0FQSUtleS[A-Za-z0-9+/]{40})", .extract = Extract::token,
      .chars = Chars::b64, .min_len = 62, .max_len = 400, .severity = Severity::high, .caseless = false,
      .left_boundary = true, .description = "AWS Bedrock long-term API key", .match_len = 62},
@@ -468,6 +484,28 @@ constexpr Rule kRules[] = {
     {.id = "pem-private-key", .pattern = R"(-----BEGIN[A-Z0-9 ]{0,24} PRIVATE KEY)", .extract = Extract::pem_block,
      .chars = Chars::none, .min_len = 0, .max_len = 0, .severity = Severity::high, .caseless = false,
      .left_boundary = false, .description = "PEM, OpenSSH or PGP private key"},
+    {.id = "ssh2-private-key", .pattern = R"(---- BEGIN SSH2 (?:ENCRYPTED )?PRIVATE KEY ----)",
+     .extract = Extract::ssh2_block, .chars = Chars::none, .min_len = 0, .max_len = 0, .severity = Severity::high,
+     .caseless = false, .left_boundary = false, .description = "RFC 4716 / ssh.com private key (PuTTYgen export)"},
+    // A JSON Web Key's private members: the value's first 20 characters are
+    // in the pattern, the object around it is checked (kty, its public part).
+    {.id = "jwk-private-key", .pattern = R"(["'](?:d|p|q|dp|dq|qi|k)["']\s*:\s*["'][A-Za-z0-9_\-]{20})",
+     .extract = Extract::jwk_member, .chars = Chars::none, .min_len = 20, .max_len = 0, .severity = Severity::high,
+     .caseless = false, .left_boundary = false, .description = "JSON Web Key private key"},
+    // Base64 of a DER private key without its armour (PRIVATE_KEY=MIIEv...):
+    // the heads of PKCS#8's (version 0 or 1), SEC1's and PKCS#1's SEQUENCE {
+    // INTEGER, ... } for each length form of the SEQUENCE (0x82 LL LL, 0x81
+    // LL, LL).
+    // A certificate's or a public key's SEQUENCE opens with another SEQUENCE.
+    {.id = "der-private-key", .pattern = R"(MII[A-Za-z0-9+/]{2}[AQgw]IBA(?:DA|AK|TA))", .extract = Extract::der_key,
+     .chars = Chars::none, .min_len = 0, .max_len = 0, .severity = Severity::high, .caseless = false,
+     .left_boundary = true, .description = "DER private key in base64 (PKCS#8, PKCS#1)", .match_len = 11},
+    {.id = "der-private-key", .pattern = R"(MI[GH][A-Za-z0-9+/]AgE(?:AM|BB|BM))", .extract = Extract::der_key,
+     .chars = Chars::none, .min_len = 0, .max_len = 0, .severity = Severity::high, .caseless = false,
+     .left_boundary = true, .description = "DER private key in base64 (PKCS#8, SEC1)", .match_len = 9},
+    {.id = "der-private-key", .pattern = R"(M[A-H][A-Za-z0-9+/]CAQ(?:Aw|EE|Ew))", .extract = Extract::der_key,
+     .chars = Chars::none, .min_len = 0, .max_len = 0, .severity = Severity::high, .caseless = false,
+     .left_boundary = true, .description = "DER private key in base64 (PKCS#8, SEC1)", .match_len = 8},
     // Headers and assignments
     {.id = "auth-header", .pattern = R"(authorization["']?\s*[:=]\s*["']?(?:(?:bearer|token|api-token|basic|ssws)\s+)?)",
      .extract = Extract::value, .chars = Chars::token68, .min_len = 12, .max_len = 400, .severity = Severity::high,
@@ -1707,6 +1745,9 @@ std::optional<Extracted> value_after(const Rule& rule, std::string_view text, si
   if (rule.chars != Chars::b64 && char_classes(value) < 2) return std::nullopt;
   if (names_a_secret(value)) return std::nullopt;
   if (rule.id == "npmrc-auth") return npmrc_value(text, end, value);
+  // An STS session token is base64 of binary data; base64 of text is not one.
+  std::string decoded;
+  if (rule.id == "aws-session-token" && decode_base64_text(value, &decoded)) return std::nullopt;
   if (header_rule(rule) && (header_value_is_code(text, end, value) || provider_head_stand_in(value))) {
     return std::nullopt;
   }
@@ -2307,18 +2348,38 @@ std::optional<Extracted> azure(std::string_view text, size_t start, size_t end) 
 // the end of the text.
 constexpr size_t kMaxPemBlock = 64 << 10;
 
-// The body's characters that carry data: whitespace, escaped line breaks and
-// "Name: value" armor headers removed.
+// Where the body's next line break is, and how long it is: a real LF, or
+// a JSON escape of one at any depth (backslashes, then `r` or `n`: a CRLF
+// PEM inside JSON text writes its breaks as the escapes `\r\n`, and JSON
+// inside a JSON string as `\\r\\n`). Base64 holds no backslash, so
+// nothing of the key is taken for a break.
+std::pair<size_t, size_t> pem_line_break(std::string_view body, size_t from) {
+  for (size_t i = from; i < body.size(); ++i) {
+    if (body[i] == '\n') return {i, 1};
+    if (body[i] != '\\') continue;
+    size_t j = i;
+    while (j < body.size() && body[j] == '\\') ++j;
+    if (j < body.size() && (body[j] == 'n' || body[j] == 'r')) return {i, j + 1 - i};
+    i = j - 1;
+  }
+  return {std::string_view::npos, 0};
+}
+
+// The body's characters that carry data: whitespace, line breaks (real or
+// escaped, LF or CRLF), RFC 4716 continuation lines and "Name: value" armor
+// headers removed.
 std::string pem_payload(std::string_view body) {
   std::string out;
   size_t i = 0;
+  bool continued = false;  // the header line before ended with a backslash
   while (i < body.size()) {
-    size_t nl = body.find('\n', i);
-    size_t esc = body.find("\\n", i);
-    size_t cut = std::min(nl, esc);
+    const auto [cut, width] = pem_line_break(body, i);
     std::string_view line = body.substr(i, cut == std::string_view::npos ? std::string_view::npos : cut - i);
-    i = cut == std::string_view::npos ? body.size() : cut + (cut == esc ? 2 : 1);
-    if (line.find(": ") != std::string_view::npos) continue;  // Proc-Type, DEK-Info, Version, Comment
+    i = cut == std::string_view::npos ? body.size() : cut + width;
+    const bool header = continued || line.find(": ") != std::string_view::npos;  // Proc-Type, DEK-Info, Comment
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    continued = header && line.ends_with('\\');
+    if (header) continue;
     for (char c : line) {
       if (c != ' ' && c != '\t' && c != '\r') out += c;
     }
@@ -2348,6 +2409,8 @@ size_t unterminated_end(std::string_view text, size_t from) {
   return end;
 }
 
+std::optional<Extracted> key_body(std::string_view body, size_t start, size_t block_end);
+
 std::optional<Extracted> pem_block(std::string_view text, size_t start) {
   const size_t header_close = text.find("-----", start + 10);
   if (header_close == std::string_view::npos || header_close - start > 64) return std::nullopt;
@@ -2373,7 +2436,12 @@ std::optional<Extracted> pem_block(std::string_view text, size_t start) {
   } else {
     block_end = body_end = unterminated_end(text, body_from);
   }
-  const std::string payload = pem_payload(text.substr(body_from, body_end - body_from));
+  return key_body(text.substr(body_from, body_end - body_from), start, block_end);
+}
+
+// The judgement of an armoured key's body (PEM, OpenSSH, PGP, RFC 4716).
+std::optional<Extracted> key_body(std::string_view body, size_t start, size_t block_end) {
+  const std::string payload = pem_payload(body);
   // "...", "xxx", "***", a few characters: a template, not a key. Key
   // material is base64 of binary data; a body that decodes to text is an
   // example ("YWJj..." for "abc...").
@@ -2393,6 +2461,333 @@ std::optional<Extracted> pem_block(std::string_view text, size_t start) {
   if (base64 && payload.size() >= 64) return Extracted{start, block_end, Severity::high, ""};
   return Extracted{start, block_end, Severity::warning,
                    base64 ? "a short body: a truncated or test key?" : "its body is not base64: a test or example key?"};
+}
+
+// Bytes read around the candidates of one text (a JWK's object, a DER run
+// and its lines): a bounded multiple of the text's size, so that a text of
+// many candidates (a million "d" members in one object, a head on every
+// line of a wrapped run) is not read again for each. Real texts spend a
+// few times their size at most.
+bool spend_reading(std::string_view text, size_t bytes) {
+  thread_local const char* data = nullptr;
+  thread_local size_t size = 0, spent = 0;
+  if (text.data() != data || text.size() != size) data = text.data(), size = text.size(), spent = 0;
+  spent += bytes;
+  return spent <= 32 * size + (1 << 20);
+}
+
+// An RFC 4716 / ssh.com private key ("---- BEGIN SSH2 ENCRYPTED PRIVATE
+// KEY ----", PuTTYgen's "Export ssh.com key"): four dashes and spaces, a
+// "Comment:" header (continued by a trailing backslash), base64 of the key
+// blob, "---- END SSH2 ENCRYPTED PRIVATE KEY ----". Judged as a PEM body.
+std::optional<Extracted> ssh2_block(std::string_view text, size_t end) {
+  const size_t from = end > 64 ? end - 64 : 0;
+  const size_t begin = text.substr(from, end - from).rfind("---- BEGIN SSH2");
+  if (begin == std::string_view::npos) return std::nullopt;
+  const size_t start = from + begin;
+  size_t end_marker = text.substr(0, std::min(text.size(), end + kMaxPemBlock)).find("---- END SSH2", end);
+  size_t block_end = 0, body_end = 0;
+  if (end_marker != std::string_view::npos) {
+    body_end = end_marker;
+    const size_t close = text.find(" ----", end_marker + 13);
+    block_end = close != std::string_view::npos && close - end_marker <= 64 ? close + 5 : end_marker + 13;
+  } else {
+    block_end = body_end = unterminated_end(text, end);
+  }
+  return key_body(text.substr(end, body_end - end), start, block_end);
+}
+
+// JSON Web Keys (RFC 7517, 7518, 8037). A private key is an object whose
+// "kty" says RSA, EC or OKP and which holds "d" (RSA also the factors "p",
+// "q" and their CRT values "dp", "dq", "qi", each enough to rebuild the key),
+// or an "oct" key's "k" (a symmetric key). A public JWK has none of these.
+constexpr size_t kMaxJwk = 16 << 10;
+
+bool base64url_char(char c) { return is_alnum(c) || c == '-' || c == '_'; }
+
+// The innermost object around `at`: the offsets of its '{' and its '}'
+// (a key's members are base64url and names: they hold no braces).
+std::optional<std::pair<size_t, size_t>> enclosing_object(std::string_view text, size_t at) {
+  size_t open = std::string_view::npos, i = at;
+  int depth = 0;
+  for (const size_t stop = at > kMaxJwk ? at - kMaxJwk : 0; i-- > stop;) {
+    if (text[i] == '}') ++depth;
+    if (text[i] == '{' && depth-- == 0) {
+      open = i;
+      break;
+    }
+  }
+  if (!spend_reading(text, at - i) || open == std::string_view::npos) return std::nullopt;
+  depth = 0;
+  for (i = at; i < std::min(text.size(), at + kMaxJwk); ++i) {
+    if (text[i] == '{') ++depth;
+    if (text[i] == '}' && depth-- == 0) break;
+  }
+  // The object is read again for its members ("kty", "x", "n").
+  if (!spend_reading(text, 4 * (i - open)) || i >= std::min(text.size(), at + kMaxJwk)) return std::nullopt;
+  return std::pair{open, i + 1};
+}
+
+// The string value of the member `name` of `object` (its braces included),
+// at the object's own level: members of objects and arrays inside are not
+// its own.
+std::optional<std::string_view> member_string(std::string_view object, std::string_view name) {
+  int depth = 0;
+  for (size_t i = 0; i < object.size(); ++i) {
+    const char c = object[i];
+    if (c == '{' || c == '[') ++depth;
+    if (c == '}' || c == ']') --depth;
+    if (depth != 1 || (c != '"' && c != '\'') || object.substr(i + 1, name.size()) != name ||
+        i + 1 + name.size() >= object.size() || object[i + 1 + name.size()] != c) {
+      continue;
+    }
+    size_t j = object.find_first_not_of(" \t\r\n", i + 2 + name.size());
+    if (j == std::string_view::npos || object[j] != ':') continue;
+    j = object.find_first_not_of(" \t\r\n", j + 1);
+    if (j == std::string_view::npos || (object[j] != '"' && object[j] != '\'')) continue;
+    const size_t close = object.find(object[j], j + 1);
+    if (close == std::string_view::npos) return std::nullopt;
+    return object.substr(j + 1, close - j - 1);
+  }
+  return std::nullopt;
+}
+
+// Whether `name` is a private member of a key of type `kty`, and the value
+// has the size the key's public part gives it: an EC or OKP key's "d" is as
+// long as its "x"; an RSA key's members are at least half its modulus "n"
+// (the factors and CRT values) and the modulus 512 bits or more; an oct
+// key's "k" 128 bits or more.
+bool jwk_private_value(std::string_view object, std::string_view name, std::string_view value) {
+  const auto kty = member_string(object, "kty");
+  if (!kty) return false;
+  if (*kty == "oct") return name == "k" && value.size() >= 22;
+  if (*kty == "EC" || *kty == "OKP") {
+    const auto x = member_string(object, "x");
+    return name == "d" && x && value.size() + 2 >= x->size() && value.size() <= x->size() + 2;
+  }
+  if (*kty == "RSA") {
+    const auto n = member_string(object, "n");
+    return name != "k" && n && n->size() >= 86 && value.size() + 4 >= n->size() / 2 && value.size() <= n->size() + 4;
+  }
+  return false;
+}
+
+// The published example keys of the JOSE RFCs (RFC 7515 A.2 and A.3, RFC
+// 7517 A.2, RFC 8037 A.1), copied into every JOSE library's docs and tests:
+// reported, never high. Told by their public part ("x", "n"), which all of
+// a key's private members share.
+bool rfc_example_jwk(std::string_view object) {
+  const auto x = member_string(object, "x"), n = member_string(object, "n");
+  for (std::string_view f : {"MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4", "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+                             "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo", "0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78L",
+                             "ofgWCuLjybRlzo0tZWJjNiuSfb4p4fAkd_wWJcyQoTbji9k0"}) {
+    if ((x && x->starts_with(f)) || (n && n->starts_with(f))) return true;
+  }
+  return false;
+}
+
+std::optional<Extracted> jwk_member(const Rule& rule, std::string_view text, size_t end) {
+  const size_t value_start = end - rule.min_len;  // the pattern's 20 value characters
+  const char quote = text[value_start - 1];
+  size_t value_end = end;
+  while (value_end < text.size() && value_end - value_start < kMaxJwk && base64url_char(text[value_end])) ++value_end;
+  if (value_end >= text.size() || text[value_end] != quote) return std::nullopt;
+  // The member's name: back over the quote, spaces, ':' and spaces.
+  size_t name_end = text.find_last_not_of(" \t\r\n", value_start - 2);
+  if (name_end == std::string_view::npos || text[name_end] != ':') return std::nullopt;
+  name_end = text.find_last_not_of(" \t\r\n", name_end - 1);
+  const size_t name_start = name_end == std::string_view::npos ? name_end : text.rfind(text[name_end], name_end - 1);
+  if (name_start == std::string_view::npos) return std::nullopt;
+  const std::string_view name = text.substr(name_start + 1, name_end - name_start - 1);
+  const std::string_view value = text.substr(value_start, value_end - value_start);
+  const auto span = enclosing_object(text, value_start);
+  if (!span) return std::nullopt;
+  const std::string_view object = text.substr(span->first, span->second - span->first);
+  if (!jwk_private_value(object, name, value) || filler_token(value) || shannon_entropy(value) < 3.0) {
+    return std::nullopt;
+  }
+  if (rfc_example_jwk(object)) return Extracted{value_start, value_end, Severity::warning, "a JOSE RFC's example key"};
+  return Extracted{value_start, value_end, rule.severity, ""};
+}
+
+// DER (X.690): a tag, a length (short, or 0x81/0x82 and 1 or 2 bytes), the
+// content. Reads one element at `at`; false if it runs past `size`.
+struct Der {
+  uint8_t tag = 0;
+  size_t content = 0, end = 0;
+};
+bool read_der(std::string_view der, size_t at, Der* out) {
+  if (at + 2 > der.size()) return false;
+  out->tag = static_cast<uint8_t>(der[at]);
+  size_t len = static_cast<uint8_t>(der[at + 1]), head = 2;
+  if (len == 0x81 || len == 0x82) {
+    const size_t n = len - 0x80;
+    if (at + 2 + n > der.size()) return false;
+    len = 0;
+    for (size_t i = 0; i < n; ++i) len = len << 8 | static_cast<uint8_t>(der[at + 2 + i]);
+    head += n;
+  } else if (len > 0x7f) {
+    return false;
+  }
+  out->content = at + head;
+  out->end = out->content + len;
+  return out->end <= der.size();
+}
+
+// The elements of a SEQUENCE's content, in order (at most `max`); false if
+// they do not fill it exactly.
+bool der_children(std::string_view der, const Der& seq, std::vector<Der>* out, size_t max) {
+  for (size_t at = seq.content; at < seq.end;) {
+    Der child;
+    if (out->size() == max || !read_der(der, at, &child) || child.end > seq.end) return false;
+    out->push_back(child);
+    at = child.end;
+  }
+  return true;
+}
+
+// A private key's structure, whole: PKCS#8 PrivateKeyInfo / OneAsymmetricKey
+// (INTEGER 0|1, SEQUENCE { OID, ... }, OCTET STRING of 32+ bytes, ...),
+// PKCS#1 RSAPrivateKey (INTEGER 0 and eight INTEGERs: n, e, d, p, q, dp, dq,
+// qi) or SEC1 ECPrivateKey (INTEGER 1, OCTET STRING of 20-72 bytes, ...).
+bool der_private_key(std::string_view der) {
+  Der top;
+  std::vector<Der> kids;
+  if (!read_der(der, 0, &top) || top.tag != 0x30 || top.end != der.size() || !der_children(der, top, &kids, 12) ||
+      kids.size() < 2 || kids[0].tag != 0x02 || kids[0].end - kids[0].content != 1) {
+    return false;
+  }
+  const auto version = static_cast<uint8_t>(der[kids[0].content]);
+  const auto size = [](const Der& d) { return d.end - d.content; };
+  if (kids[1].tag == 0x30 && kids.size() >= 3 && version <= 1) {  // PKCS#8
+    Der oid;
+    return read_der(der, kids[1].content, &oid) && oid.tag == 0x06 && kids[2].tag == 0x04 && size(kids[2]) >= 32;
+  }
+  if (kids[1].tag == 0x04 && version == 1) return size(kids[1]) >= 20 && size(kids[1]) <= 72;  // SEC1
+  return version == 0 && kids.size() == 9 &&  // PKCS#1
+         std::ranges::all_of(kids, [](const Der& d) { return d.tag == 0x02; }) && size(kids[1]) >= 64;
+}
+
+bool base64_char(char c) { return is_alnum(c) || c == '+' || c == '/'; }
+
+// After a line of base64 at `at`: the start of the next line's base64 when
+// one line break (LF, CRLF, or their JSON escapes at any depth) and any
+// indentation lead to it; npos otherwise.
+size_t next_wrapped_line(std::string_view text, size_t at) {
+  size_t i = at;
+  bool line_feed = false;
+  for (int k = 0; k < 2 && !line_feed && i < text.size(); ++k) {
+    size_t j = i;
+    while (j < text.size() && text[j] == '\\') ++j;
+    if (j >= text.size()) return std::string_view::npos;
+    const char c = text[j];
+    if ((j == i && c == '\n') || (j > i && c == 'n')) line_feed = true;
+    else if (!((j == i && c == '\r') || (j > i && c == 'r'))) return std::string_view::npos;
+    i = j + 1;
+  }
+  if (!line_feed) return std::string_view::npos;
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+  return i < text.size() && base64_char(text[i]) ? i : std::string_view::npos;
+}
+
+// Base64 of a DER private key without armour, on one line or wrapped as
+// `base64` and `openssl base64` write it: high when it decodes to a whole
+// private key's structure, a warning when only its head is there (64
+// characters or more: a key cut short); a certificate or a public key does
+// not open with these heads, nor decodes to this structure.
+std::optional<Extracted> der_key(std::string_view text, size_t start) {
+  if (start > 0 && base64_char(text[start - 1])) return std::nullopt;
+  std::string payload;
+  size_t pos = start, end = start, width = 0, first_end = 0;
+  if (!spend_reading(text, 0)) return std::nullopt;
+  for (;;) {
+    size_t e = pos;
+    while (e < text.size() && base64_char(text[e])) ++e;
+    const size_t line = e - pos;
+    payload.append(text.substr(pos, line));
+    while (e < text.size() && text[e] == '=' && e - pos < line + 2) payload += text[e++];
+    end = e;
+    if (first_end == 0) first_end = e;
+    if (e - pos != line || (width && line < width) || line % 4 != 0 || line < 40 || payload.size() > kMaxPemBlock) {
+      break;
+    }
+    if (width == 0) width = line;
+    const size_t next = next_wrapped_line(text, e);
+    if (next == std::string_view::npos) break;
+    size_t next_end = next;
+    while (next_end < text.size() && base64_char(text[next_end])) ++next_end;
+    if (next_end - next > width) break;
+    pos = next;
+  }
+  if (!spend_reading(text, end - start)) return std::nullopt;
+  const auto whole_key = [](std::string_view b64) {
+    std::string der(b64.size(), '\0');
+    size_t n = 0;
+    if (sodium_base642bin(reinterpret_cast<unsigned char*>(der.data()), der.size(), b64.data(), b64.size(), nullptr,
+                          &n, nullptr, sodium_base64_VARIANT_ORIGINAL) != 0 &&
+        sodium_base642bin(reinterpret_cast<unsigned char*>(der.data()), der.size(), b64.data(), b64.size(), nullptr,
+                          &n, nullptr, sodium_base64_VARIANT_ORIGINAL_NO_PADDING) != 0) {
+      return false;
+    }
+    der.resize(n);
+    return der_private_key(der);
+  };
+  if (whole_key(payload)) return Extracted{start, end, Severity::high, ""};
+  const std::string_view first = text.substr(start, first_end - start);
+  if (end != first_end && whole_key(first)) return Extracted{start, first_end, Severity::high, ""};
+  if (payload.size() < 64) return std::nullopt;
+  return Extracted{start, end, Severity::warning, "a private key's DER head, not a whole key: cut short?"};
+}
+
+// The AWS CLI's text output puts a new key's fields on one row, tab
+// separated, after the row's name: `ACCESSKEY <id> <date> <secret> Active
+// <user>` (iam create-access-key), `CREDENTIALS <id> <expiration> <secret>
+// <session token>` (sts assume-role, get-session-token); a credentials.csv
+// row has them after commas. On the key id's row, the first field after it
+// of exactly 40 base64 characters, random, is the secret; a session token
+// is the field after that secret, 100 base64 characters or more of binary.
+std::optional<Extracted> aws_cli_row(const Rule& rule, std::string_view text, size_t end) {
+  const auto separator = [&](size_t i) {
+    const char c = text[i];
+    return c == ' ' || c == '\t' || c == '|' || c == ',' || c == '"' || c == '\'';
+  };
+  const size_t limit = std::min(text.size(), end + 8192);
+  bool after_secret = false;
+  for (size_t i = end, fields = 0; i < limit && fields < 8;) {
+    if (text[i] == '\n' || text[i] == '\r') return std::nullopt;  // the row ends
+    if (text[i] == '\\') {  // an escaped tab is a separator, an escaped line break ends the row
+      size_t j = i;
+      while (j < limit && text[j] == '\\') ++j;
+      if (j < limit && (text[j] == 'n' || text[j] == 'r')) return std::nullopt;
+      i = j + 1;
+      continue;
+    }
+    if (separator(i)) {
+      ++i;
+      continue;
+    }
+    size_t e = i;
+    while (e < limit && base64_char(text[e])) ++e;
+    const size_t chars = e - i;
+    while (e < limit && text[e] == '=' && e - i < chars + 2) ++e;
+    const bool whole = e >= text.size() || separator(e) || text[e] == '\n' || text[e] == '\r' || text[e] == '\\';
+    const std::string_view field = text.substr(i, e - i);
+    ++fields;
+    if (whole && !after_secret && chars == 40 && e == i + 40 && char_classes(field) >= 3 &&
+        shannon_entropy(field) >= 4.0 && !filler_token(field)) {
+      if (rule.id == "aws-secret-key") return Extracted{i, e, rule.severity, ""};
+      after_secret = true;
+    } else if (whole && after_secret) {
+      std::string decoded;
+      if (chars < rule.min_len || chars > rule.max_len || decode_base64_text(field, &decoded)) return std::nullopt;
+      return Extracted{i, e, rule.severity, ""};
+    } else if (after_secret) {
+      return std::nullopt;
+    }
+    while (e < limit && !separator(e) && text[e] != '\n' && text[e] != '\r' && text[e] != '\\') ++e;
+    i = e;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -2483,7 +2878,10 @@ bool provider_documented_token(std::string_view secret) {
 // spell a 4-letter word about once in a million places, so only short
 // secrets are judged (a private key's or a JWT's body is long enough to).
 bool says_it_is_fake(const Rule& rule, std::string_view secret) {
-  if (secret.size() > 120 || rule.extract == Extract::pem_block || rule.extract == Extract::jwt) return false;
+  if (secret.size() > 120 || rule.extract == Extract::pem_block || rule.extract == Extract::jwt ||
+      rule.extract == Extract::jwk_member || rule.extract == Extract::der_key) {
+    return false;  // key material, judged by its structure
+  }
   // Hexspeak and foobar, the fillers test suites type (npm's own tests:
   // _authToken = deadbeefcafebadfoobarbaz42069), and the alphabet in mixed
   // case ("AbCdEfGhIjKl..."): 6 to 8 characters that a random token spells
@@ -2620,6 +3018,10 @@ std::optional<Extracted> extract_candidate(const Rule& rule, std::string_view te
       return pem_block(text, from + begin);
     }
     case Extract::value: return value_after(rule, text, end, value_limit);
+    case Extract::ssh2_block: return ssh2_block(text, end);
+    case Extract::jwk_member: return jwk_member(rule, text, end);
+    case Extract::der_key: return der_key(text, start);
+    case Extract::aws_cli_row: return aws_cli_row(rule, text, end);
   }
   return std::nullopt;
 }
