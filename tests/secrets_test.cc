@@ -2728,6 +2728,8 @@ TEST(PrivateKeys, DerPrivateKeysInBase64AreKeysByTheirStructure) {
       EXPECT_NE(highest("KEY=" + b64.substr(0, 80) + " cut"), Severity::high);
     }
     expect_redacted_clean("PRIVATE_KEY=" + b64 + "\n", {b64});
+    // Armoured, it is the PEM rule's alone.
+    EXPECT_TRUE(secrets_of(pem_of("PRIVATE KEY", der, "\n"), "der-private-key", Severity::high).empty());
   }
   for (const std::string& der : {der_of(rsa.key, certificate_der), der_of(rsa.key, public_der),
                                  der_of(ec.key, certificate_der), der_of(ec.key, public_der), der_of(ed.key, public_der)}) {

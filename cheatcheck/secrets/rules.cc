@@ -2697,6 +2697,11 @@ size_t next_wrapped_line(std::string_view text, size_t at) {
 // not open with these heads, nor decodes to this structure.
 std::optional<Extracted> der_key(std::string_view text, size_t start) {
   if (start > 0 && base64_char(text[start - 1])) return std::nullopt;
+  // The body of an armoured block is its rule's (pem-private-key,
+  // ssh2-private-key), which also knows its examples.
+  const std::string_view before = text.substr(start > 256 ? start - 256 : 0, std::min<size_t>(start, 256));
+  const size_t armour = before.rfind("BEGIN ");
+  if (armour != std::string_view::npos && before.find("END ", armour) == std::string_view::npos) return std::nullopt;
   std::string payload;
   size_t pos = start, end = start, width = 0, first_end = 0;
   if (!spend_reading(text, 0)) return std::nullopt;
