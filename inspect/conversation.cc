@@ -21,7 +21,7 @@ constexpr size_t kMaxPending = 10000;  // requests waiting for an answer
 constexpr uint64_t kMaxPendingBytes = 8ull << 20;
 
 uint64_t input_bytes(const RequestInfo& request) {
-  uint64_t n = 0;
+  uint64_t n = request.system.size();
   for (const auto& in : request.inputs) n += in.text.size();
   return n;
 }
@@ -122,7 +122,26 @@ std::string input_label(const NewInput& in) {
   if (in.kind == "developer") return "Developer";
   if (in.kind == "system") return "System";
   if (in.kind == "omitted") return "Omitted";
+  if (in.kind == "assistant") return "Assistant";
   return "User";
+}
+
+std::string history_note(const NewInput& in) {
+  if (in.history == "earlier") return "earlier turn, first seen in this request";
+  if (in.history == "rewritten") return "rewritten: differs from what was sent before";
+  if (in.history == "not_answered") return "not answered on this run's wire";
+  return "";
+}
+
+std::string system_note(const RequestInfo& q) {
+  if (q.system_same_as) return "system prompt: the same as in exchange " + std::to_string(q.system_same_as);
+  return q.system_shown ? "system prompt (" + std::to_string(q.system_bytes) + " bytes)" : "";
+}
+
+std::string subagent_note(const RequestInfo& q) {
+  if (!q.subagent_exchange) return "";
+  return "subagent: opens with the prompt the model wrote in exchange " + std::to_string(q.subagent_exchange) + " (call " +
+         safe_text(q.subagent_call) + ")";
 }
 
 bool ConversationVisitor::on_record(const Record& r, const Line&, const Digest&) {
@@ -137,13 +156,23 @@ bool ConversationVisitor::on_record(const Record& r, const Line&, const Digest&)
   const std::string_view body = wire_body(r, &decoded);
   if (dir == "request") {
     if (pending_.size() >= kMaxPending) return true;
-    RequestInfo request = read_request(body, r.seq, max_text_, parsers_);
+    RequestInfo request = read_request(body, r.seq, max_text_, parsers_, &memory_);
+    for (uint64_t h : request.turn_hashes) memory_.add(h);
+    for (uint64_t h : request.first_texts) {
+      if (auto p = prompts_.find(h); p != prompts_.end()) {
+        request.subagent_exchange = p->second.first;
+        request.subagent_call = p->second.second;
+      }
+    }
+    request.turn_hashes = {};
+    request.first_texts = {};
     if (auto old = pending_.find(key); old != pending_.end()) pending_bytes_ -= input_bytes(old->second.first);
     if (pending_bytes_ > 0 && pending_bytes_ + input_bytes(request) > kMaxPendingBytes) {
       const size_t n = request.inputs.size();
       request.inputs_omitted += n;
       // A new vector, not an assignment into the old one's strings, which
       // would keep their capacity (the very bytes not to hold).
+      request.system = {};
       request.inputs = std::vector<NewInput>{{"omitted",
                          std::to_string(n) + " inputs not kept: unanswered requests already held " +
                              std::to_string(kMaxPendingBytes >> 20) + " MiB of input",
@@ -164,9 +193,46 @@ bool ConversationVisitor::on_record(const Record& r, const Line&, const Digest&)
     e.request_t = it->second.second;
     e.has_request = true;
     pending_.erase(it);
+    note_system(e);
   }
+  memory_.add_answer(e.answer, parsers_.native);
+  note_prompts(e);
   on_exchange_(e);
   return true;
+}
+
+// Bounds of what is kept to tell system prompts and subagent prompts apart.
+constexpr size_t kMaxSystems = 10000, kMaxPrompts = 100000;
+
+// The system prompt is shown when it differs from the previous exchange's:
+// in full the first time, else by the exchange that showed it.
+void ConversationVisitor::note_system(Exchange& e) {
+  RequestInfo& q = e.request;
+  if (q.system_hash == 0 || q.system_hash == last_system_) {
+    last_system_ = q.system_hash;
+    q.system = {};
+    return;
+  }
+  last_system_ = q.system_hash;
+  if (auto it = systems_.find(q.system_hash); it != systems_.end()) {
+    q.system_same_as = it->second;
+    q.system = {};
+    return;
+  }
+  q.system_shown = true;
+  if (systems_.size() < kMaxSystems) systems_[q.system_hash] = e.number;
+}
+
+// A tool call's `prompt` (Claude Code's Task: the subagent's first message,
+// written by the model): a later request that opens with it is a subagent's.
+void ConversationVisitor::note_prompts(const Exchange& e) {
+  for (const auto& c : e.answer.tool_calls) {
+    if (prompts_.size() >= kMaxPrompts || c.input.find("\"prompt\"") == std::string::npos) continue;
+    auto root = parsers_.native.parse_copy(c.input, -1);
+    std::string_view prompt;
+    if (!root || root->at_key("prompt").get(prompt) || prompt.empty()) continue;
+    prompts_.try_emplace(text_turn_hash("user", prompt), e.number, c.id);
+  }
 }
 
 RecordMarks exchange_marks(const Exchange& e, const VerdictView& verdict) { return verdict.marks(e.response_seq); }
@@ -181,13 +247,20 @@ std::string format_exchange_text(const Exchange& e, const Style& st, const Verdi
   if (columns(head) < kWidth) head += " " + std::string(kWidth - columns(head) - 1, '-');
   std::string out = st.paint(fit_columns(head, kWidth), mark == ' ' ? Color::dim : Color::red) + "\n";
   if (mark != ' ') out += st.paint(std::string("  ") + mark + " " + verdict->mark_text(e.response_seq), Color::red) + "\n";
+  if (const std::string sub = subagent_note(e.request); !sub.empty()) out += st.paint("  (" + sub + ")", Color::yellow) + "\n";
+  if (const std::string sys = system_note(e.request); !sys.empty()) {
+    out += st.paint("  " + sys, Color::blue) + "\n";
+    if (e.request.system_shown) out += wrap(e.request.system, "    | ");
+  }
   for (const auto& in : e.request.inputs) {
     std::string label = input_label(in);
     for (auto& ch : label) ch = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+    const std::string note = history_note(in);
     out += st.paint(in.kind == "tool_result" ? "  tool result" + (in.tool_use_id.empty() ? "" : " " + safe_text(in.tool_use_id))
                                              : "  " + label,
                     Color::blue) +
-           (in.is_error ? " " + st.paint("(error)", Color::red) : "") + "\n";
+           (in.is_error ? " " + st.paint("(error)", Color::red) : "") +
+           (note.empty() ? "" : " " + st.paint("(" + note + ")", in.history == "earlier" ? Color::dim : Color::yellow)) + "\n";
     out += wrap(in.text, "    | ");
   }
   out += st.paint("  assistant" + (a.message_id.empty() ? "" : " " + safe_text(a.message_id)), Color::green) + "\n";
@@ -231,10 +304,15 @@ std::string format_exchange_markdown(const Exchange& e, const VerdictView* verdi
   if (verdict && verdict->mark_char(e.response_seq) != ' ') out += "**⚠ " + verdict->mark_text(e.response_seq) + "**\n\n";
   out += code_span(a.model.empty() ? e.request.model : a.model) + ", stop: " + code_span(a.stop_reason) + ", " +
          usage_text(a) + (a.message_id.empty() ? "" : ", " + code_span(a.message_id)) + "\n\n";
+  if (const std::string sub = subagent_note(e.request); !sub.empty()) out += "*" + sub + "*\n\n";
+  if (const std::string sys = system_note(e.request); !sys.empty()) {
+    out += "**" + sys + "**\n\n" + (e.request.system_shown ? fenced(e.request.system, "") : "");
+  }
   for (const auto& in : e.request.inputs) {
-    out += in.kind == "tool_result" ? "**Tool result** " + code_span(in.tool_use_id) + (in.is_error ? " (error)" : "") + "\n\n" +
+    const std::string note = history_note(in).empty() ? "" : " *(" + history_note(in) + ")*";
+    out += in.kind == "tool_result" ? "**Tool result** " + code_span(in.tool_use_id) + (in.is_error ? " (error)" : "") + note + "\n\n" +
                                           fenced(in.text, "")
-                                    : "**" + input_label(in) + "**\n\n" + block_quote(in.text);
+                                    : "**" + input_label(in) + "**" + note + "\n\n" + block_quote(in.text);
   }
   out += "**Assistant**\n\n";
   if (!a.error.empty()) out += "**Error** " + code_span(a.error) + "\n\n";
@@ -269,6 +347,14 @@ std::string format_exchange_json(const Exchange& e, const VerdictView* verdict) 
   w.field("message_id", a.message_id).field("stop_reason", a.stop_reason);
   if (!a.error.empty()) w.field("error", a.error);
   w.field("text", a.text);
+  if (e.request.system_shown) {
+    w.key("system").begin_object().field("text", e.request.system).field("bytes", e.request.system_bytes).end_object();
+  } else if (e.request.system_same_as) {
+    w.key("system").begin_object().field("same_as_exchange", e.request.system_same_as).end_object();
+  }
+  if (e.request.subagent_exchange) {
+    w.key("subagent").begin_object().field("exchange", e.request.subagent_exchange).field("call_id", e.request.subagent_call).end_object();
+  }
   w.key("tool_calls").begin_array();
   for (const auto& c : a.tool_calls) {
     w.begin_object().field("id", c.id).field("name", c.name).field("input", shown_input(c)).field("kind", c.kind);
@@ -301,6 +387,7 @@ std::string format_exchange_json(const Exchange& e, const VerdictView* verdict) 
     w.begin_object().field("kind", in.kind).field("text", in.text);
     if (!in.tool_use_id.empty()) w.field("tool_use_id", in.tool_use_id);
     if (in.is_error) w.field("is_error", true);
+    if (!in.history.empty()) w.field("history", in.history);
     w.end_object();
   }
   w.end_array().end_object();
@@ -312,6 +399,7 @@ void mask_exchange(Exchange& e, cheat::CredentialMasker& masker) {
     if (auto m = masker.mask(s)) s = std::move(*m);
   };
   for (auto& in : e.request.inputs) mask(in.text);
+  mask(e.request.system);
   mask(e.answer.text);
   for (auto& c : e.answer.tool_calls) mask(c.input);
   for (auto& b : e.answer.blocks) mask(b.text);  // text, thinking and reasoning blocks as shown

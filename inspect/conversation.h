@@ -41,6 +41,15 @@ class ConversationVisitor final : public RecordVisitor {
   uint64_t pending_bytes_ = 0;  // input text held by pending_ (kMaxPendingBytes)
   uint64_t count_ = 0;
   BodyParsers parsers_;
+  // What the wire carried so far, to show a request's history where it
+  // departs from it; the system prompts shown (hash -> exchange), the last
+  // one; the prompts the model wrote in tool calls (a Task subagent's).
+  TurnMemory memory_;
+  std::map<uint64_t, uint64_t> systems_;
+  uint64_t last_system_ = 0;
+  std::map<uint64_t, std::pair<uint64_t, std::string>> prompts_;
+  void note_system(Exchange& e);
+  void note_prompts(const Exchange& e);
 };
 
 // Writes the conversation of `path` to stdout (text, markdown or json) after the verdict of the
@@ -59,6 +68,12 @@ void mask_exchange(Exchange& e, cheat::CredentialMasker& masker);
 std::vector<RebuiltBlock> answer_blocks(const RebuiltAnswer& a);
 std::string shown_input(const RebuiltToolCall& c);
 std::string input_label(const NewInput& in);
+// Why a turn of the history is shown ("" for new input): fixed words.
+std::string history_note(const NewInput& in);
+// The system prompt line ("" when not shown) and the subagent line ("" when
+// not a subagent's request), in fixed words.
+std::string system_note(const RequestInfo& q);
+std::string subagent_note(const RequestInfo& q);
 // The view's name of a block kind: text, tool_call, thinking...
 const char* block_name(RebuiltBlock::Kind k);
 // Trace text as a Markdown code span that it cannot close ("`-`" when empty).

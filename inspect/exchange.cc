@@ -1,6 +1,12 @@
 #include "inspect/exchange.h"
 
 #include <absl/cleanup/cleanup.h>
+#include <absl/hash/hash.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <functional>
 
 #include "cli/term.h"
 #include "core/bodies.h"
@@ -93,9 +99,224 @@ void add_blocks(simdjson::dom::element content, const std::string& role, Request
   }
 }
 
+// ---- Turns of a request's history, hashed so that a later request can be
+// compared with what the wire carried before without keeping it.
+
+std::string_view trimmed(std::string_view s) {
+  constexpr std::string_view kSpace = " \t\r\n";
+  const size_t a = s.find_first_not_of(kSpace);
+  if (a == std::string_view::npos) return {};
+  return s.substr(a, s.find_last_not_of(kSpace) - a + 1);
+}
+
+// A JSON value in one spelling: strings decoded, numbers as numbers (1.0
+// and 1 alike), no white space. What a harness sends back for a tool call
+// is its own re-serialisation of what the model streamed.
+void canonical(simdjson::dom::element e, std::string& out) {
+  switch (e.type()) {
+    case simdjson::dom::element_type::OBJECT: {
+      // Keys sorted: a harness in Python may send them back in its own order.
+      std::vector<std::pair<std::string_view, simdjson::dom::element>> members;
+      for (auto [k, v] : simdjson::dom::object(e)) members.emplace_back(k, v);
+      std::sort(members.begin(), members.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+      out += '{';
+      for (const auto& [k, v] : members) {
+        out += std::to_string(k.size()) + ':' + std::string(k);
+        canonical(v, out);
+      }
+      out += '}';
+      return;
+    }
+    case simdjson::dom::element_type::ARRAY:
+      out += '[';
+      for (auto v : simdjson::dom::array(e)) canonical(v, out);
+      out += ']';
+      return;
+    case simdjson::dom::element_type::STRING: {
+      const std::string_view v = e.get_string().value_unsafe();
+      out += 's' + std::to_string(v.size()) + ':' + std::string(v);
+      return;
+    }
+    case simdjson::dom::element_type::BOOL: out += e.get_bool().value_unsafe() ? 'T' : 'F'; return;
+    case simdjson::dom::element_type::NULL_VALUE: out += 'N'; return;
+    default: {
+      double d = 0;
+      if (e.get_double().get(d)) d = 0;
+      char buf[40];
+      std::snprintf(buf, sizeof buf, "n%.17g", d);
+      out += buf;
+    }
+  }
+}
+
+// A tool call's input as canonical JSON (its text when it is not JSON: a
+// custom tool's free text).
+std::string canonical_input(std::string_view input, StrictJsonParser& parser) {
+  if (trimmed(input).empty()) return "{}";
+  auto root = parser.parse_copy(input, -1);
+  if (!root) return std::string(input);
+  std::string out;
+  canonical(*root, out);
+  return out;
+}
+
+uint64_t call_turn_hash(std::string_view id, std::string_view name, std::string_view canonical_input) {
+  return absl::HashOf(std::string_view("call"), id, name, canonical_input);
+}
+
+uint64_t result_turn_hash(std::string_view id, std::string_view text) {
+  return absl::HashOf(std::string_view("result"), id, trimmed(text));
+}
+
+// One turn of a request: a text, a tool call or a tool result.
+struct Turn {
+  std::string kind;  // as NewInput::kind
+  std::string text;  // as shown
+  std::string id;
+  bool is_error = false;
+  uint64_t hash = 0;
+};
+
+using TurnSink = std::function<void(Turn&&)>;
+
+void assistant_call(std::string_view id, std::string_view name, std::string input_text, std::string canon, const TurnSink& sink) {
+  const uint64_t h = call_turn_hash(id, name, canon);
+  sink({"assistant", "-> " + std::string(name) + " " + input_text, std::string(id), false, h});
+}
+
+void assistant_turns(simdjson::dom::element item, StrictJsonParser& parser, const TurnSink& sink) {
+  simdjson::dom::element content;
+  if (!item.at_key("content").get(content)) {
+    std::string_view s;
+    simdjson::dom::array blocks;
+    if (!content.get(s) && !trimmed(s).empty()) sink({"assistant", std::string(s), "", false, text_turn_hash("assistant", s)});
+    if (!content.get(blocks)) {
+      for (auto b : blocks) {
+        const std::string type = str(b, "type"), text = str(b, "text");
+        simdjson::dom::element input;
+        if (!trimmed(text).empty()) {
+          sink({"assistant", text, "", false, text_turn_hash("assistant", text)});
+        } else if ((type == "tool_use" || type == "server_tool_use" || type == "mcp_tool_use") && !b.at_key("input").get(input)) {
+          std::string canon;
+          canonical(input, canon);
+          assistant_call(str(b, "id"), str(b, "name"), simdjson::minify(input), canon, sink);
+        }
+      }
+    }
+  }
+  simdjson::dom::array calls;  // Chat Completions
+  if (!item.at_key("tool_calls").get(calls)) {
+    for (auto c : calls) {
+      simdjson::dom::element fn;
+      if (c.at_key("function").get(fn)) continue;
+      const std::string args = str(fn, "arguments");
+      assistant_call(str(c, "id"), str(fn, "name"), args, canonical_input(args, parser), sink);
+    }
+  }
+}
+
+// Each turn an item of messages[] / input[] carries, in order. Thinking and
+// reasoning are left out: harnesses drop them from older turns, and send
+// them back encrypted or signed (the provider refuses a changed one).
+void item_turns(simdjson::dom::element item, StrictJsonParser& parser, const TurnSink& sink) {
+  const std::string type = str(item, "type"), role = str(item, "role");
+  if (type == "function_call" || type == "custom_tool_call") {
+    const std::string input = str(item, type == "function_call" ? "arguments" : "input");
+    return assistant_call(str(item, "call_id"), str(item, "name"), input, canonical_input(input, parser), sink);
+  }
+  if (type == "function_call_output" || type == "custom_tool_call_output") {
+    const std::string out = output_text(item), id = str(item, "call_id");
+    return sink({"tool_result", out, id, false, result_turn_hash(id, out)});
+  }
+  if (role == "assistant") return assistant_turns(item, parser, sink);
+  simdjson::dom::element content;
+  if (item.at_key("content").get(content)) return;
+  if (role == "tool") {  // Chat Completions
+    const std::string out = content_text(content), id = str(item, "tool_call_id");
+    return sink({"tool_result", out, id, false, result_turn_hash(id, out)});
+  }
+  const std::string who = role.empty() ? "user" : role;
+  simdjson::dom::array blocks;
+  if (content.get(blocks)) {
+    const std::string text = content_text(content);
+    if (!trimmed(text).empty()) sink({who, text, "", false, text_turn_hash(who, text)});
+    return;
+  }
+  for (auto b : blocks) {
+    const std::string btype = str(b, "type"), text = str(b, "text");
+    simdjson::dom::element inner;
+    if (btype == "tool_result" || btype == "function_call_output") {
+      const std::string out = !b.at_key("content").get(inner) ? content_text(inner) : output_text(b);
+      std::string id = str(b, "tool_use_id");
+      if (id.empty()) id = str(b, "call_id");
+      sink({"tool_result", out, id, is_error(b), result_turn_hash(id, out)});
+    } else if (!trimmed(text).empty()) {
+      sink({who, text, "", false, text_turn_hash(who, text)});
+    } else if (btype == "image" || btype == "input_image") {
+      std::string_view data;
+      simdjson::dom::element e;
+      if ((!b.at_pointer("/source/data").get(e) || !b.at_key("image_url").get(e)) && e.get(data)) data = {};
+      sink({who, "[image]", "", false, absl::HashOf(std::string_view("image"), data)});
+    }
+  }
+}
+
+// Turns of the history past this many are counted, not shown: the first
+// request of a resumed session may carry thousands.
+constexpr size_t kMaxHistoryShown = 500;
+
+// The turns before the request's new input that `memory` does not hold.
+void add_history(const std::vector<simdjson::dom::element>& history, const TurnMemory& memory, StrictJsonParser& parser,
+                 RequestInfo& info, size_t max_text) {
+  bool continues = false;  // some turn was seen before: the request re-sends a known conversation
+  std::vector<Turn> unseen;
+  for (auto item : history) {
+    item_turns(item, parser, [&](Turn&& t) {
+      info.turn_hashes.push_back(t.hash);
+      if (memory.seen(t.hash)) {
+        continues = true;
+      } else if (!memory.full()) {
+        if (unseen.size() < kMaxHistoryShown) unseen.push_back(std::move(t));
+        else ++info.history_omitted;
+      }
+    });
+  }
+  for (auto& t : unseen) {
+    const std::string note = t.kind == "assistant" ? "not_answered" : continues ? "rewritten" : "earlier";
+    const uint64_t size = t.text.size();
+    add_input(info, {t.kind, clip_text(t.text, max_text, ClipNote::more_bytes), t.id, size, t.is_error, note});
+  }
+  if (info.history_omitted) {
+    add_input(info, {"omitted", std::to_string(info.history_omitted) + " more earlier turns not shown", "", 0, false, "earlier"});
+  }
+}
+
+// Anthropic `system` (a string or text blocks), OpenAI Responses `instructions`.
+void read_system(simdjson::dom::element root, RequestInfo& info, size_t max_text) {
+  simdjson::dom::element system;
+  if (root.at_key("system").get(system) && root.at_key("instructions").get(system)) return;
+  const std::string text = content_text(system);
+  if (trimmed(text).empty()) return;
+  info.system_bytes = text.size();
+  info.system_hash = absl::HashOf(std::string_view("system"), std::string_view(text));
+  info.system = clip_text(text, max_text, ClipNote::more_bytes);
+}
+
 }  // namespace
 
-RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text, BodyParsers& parsers) {
+uint64_t text_turn_hash(std::string_view role, std::string_view text) {
+  return absl::HashOf(std::string_view("text"), role, trimmed(text));
+}
+
+void TurnMemory::add_answer(const RebuiltAnswer& a, StrictJsonParser& parser) {
+  for (const auto& b : a.blocks) {
+    if (b.kind == RebuiltBlock::Kind::text) add(text_turn_hash("assistant", b.text));
+  }
+  if (!a.text.empty()) add(text_turn_hash("assistant", a.text));  // the blocks as one message (Chat Completions)
+  for (const auto& c : a.tool_calls) add(call_turn_hash(c.id, c.name, canonical_input(c.input, parser)));
+}
+
+RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text, BodyParsers& parsers, const TurnMemory* memory) {
   RequestInfo info;
   info.seq = seq;
   info.body_bytes = body.size();
@@ -108,19 +329,35 @@ RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text, B
     return info;
   }
   info.model = str(*root, "model");
+  if (memory) read_system(*root, info, max_text);
   simdjson::dom::array items;
   // Anthropic: messages[]; OpenAI Responses: input[] (or a plain string).
   if (root->at_key("messages").get(items) && root->at_key("input").get(items)) {
     std::string_view s;
-    if (!root->at_key("input").get(s)) add_input(info, {"user", clip_text(s, max_text, ClipNote::more_bytes), "", s.size(), false});
+    if (root->at_key("input").get(s)) return info;
+    add_input(info, {"user", clip_text(s, max_text, ClipNote::more_bytes), "", s.size(), false});
+    if (memory) info.first_texts.push_back(text_turn_hash("user", s)), info.turn_hashes.push_back(text_turn_hash("user", s));
     return info;
   }
   // The new input is what follows the last assistant turn.
-  std::vector<simdjson::dom::element> tail;
+  std::vector<simdjson::dom::element> history, tail;
   for (auto item : items) {
     const std::string role = str(item, "role");
-    if (role == "assistant" || str(item, "type") == "function_call") tail.clear();
-    else tail.push_back(item);
+    if (role == "assistant" || str(item, "type") == "function_call") {
+      if (memory) history.insert(history.end(), tail.begin(), tail.end()), history.push_back(item);
+      tail.clear();
+    } else {
+      tail.push_back(item);
+    }
+  }
+  if (memory) {
+    if (items.size() > 0) {
+      item_turns(items.at(0).value_unsafe(), parsers.native, [&](Turn&& t) {
+        if (t.kind != "assistant" && t.kind != "tool_result") info.first_texts.push_back(t.hash);
+      });
+    }
+    add_history(history, *memory, parsers.native, info, max_text);
+    for (auto item : tail) item_turns(item, parsers.native, [&](Turn&& t) { info.turn_hashes.push_back(t.hash); });
   }
   for (auto item : tail) {
     const std::string type = str(item, "type");

@@ -351,18 +351,25 @@ std::string HtmlVisitor::conversation_html(const VerdictView& v) {
            link(e.response_seq) + " &middot; <code>" + esc(a.model.empty() ? e.request.model : a.model) + "</code> &middot; " +
            esc(a.stop_reason) + " &middot; " + esc(a.message_id) + badge(e.response_seq, v) + "</div>";
     if (!a.error.empty()) out += "<div class=\"note\">Stream error: <code>" + esc(a.error) + "</code></div>";
+    if (const std::string sub = subagent_note(e.request); !sub.empty()) out += "<div class=\"note\"><span class=\"mark unattested\">" + esc(sub) + "</span></div>";
+    if (const std::string sys = system_note(e.request); !sys.empty()) {
+      out += e.request.system_shown ? "<details class=\"tool-result\"><summary class=\"who\">" + esc(sys) + "</summary><pre>" +
+                                          esc(clip_text(e.request.system, limits_.text_bytes, ClipNote::more_bytes)) + "</pre></details>"
+                                    : "<div class=\"note\">" + esc(sys) + "</div>";
+    }
     for (const auto& in : e.request.inputs) {
+      const std::string note = history_note(in).empty() ? "" : " <span class=\"mark unattested\">" + esc(history_note(in)) + "</span>";
       // The size of the input as sent, not of the part embedded here.
       const uint64_t size = in.bytes ? in.bytes : in.text.size();
       const std::string clipped = size > limits_.text_bytes ? ", clipped to " + std::to_string(limits_.text_bytes) : "";
       if (in.kind == "tool_result") {
         out += "<details class=\"tool-result\"><summary class=\"who\">TOOL RESULT <code>" + esc(in.tool_use_id) + "</code>" +
-               (in.is_error ? " <span class=\"mark error\">error</span>" : "") + " (" + std::to_string(size) + " bytes" + clipped +
+               (in.is_error ? " <span class=\"mark error\">error</span>" : "") + note + " (" + std::to_string(size) + " bytes" + clipped +
                ")</summary><pre>" + esc(in.text) + "</pre></details>";
       } else {
         std::string who = input_label(in);
         for (auto& ch : who) ch = static_cast<char>(ch >= 'a' && ch <= 'z' ? ch - 'a' + 'A' : ch);
-        out += "<div class=\"who\">" + who +
+        out += "<div class=\"who\">" + who + note +
                (clipped.empty() ? "" : " <span class=\"note\">(" + std::to_string(size) + " bytes" + clipped + ")</span>") +
                "</div><pre>" + esc(in.text) + "</pre>";
       }

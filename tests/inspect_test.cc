@@ -500,6 +500,147 @@ TEST(Conversation, ToolResultsShowListOutputsImagesAndFailures) {
   EXPECT_EQ(format_exchange_json(e).find(R"("tool_use_id":"good","is_error")"), std::string::npos);
 }
 
+// A run of hand-written exchanges (request JSON, answer as a whole Message)
+// through the conversation, as a recorder writes them.
+std::vector<Exchange> conversation_of(const std::vector<std::pair<std::string, std::string>>& exchanges) {
+  fixtures::Lines lines;
+  auto b = testing::trace_builder([&](const std::string& l) { lines.push_back(l); });
+  b.add_header("claude-code");
+  b.add_start_receipt();
+  b.add("launch", R"({"capture":{"decrypt":[{"host":"api.anthropic.com","paths":["/v1/messages"]}],"tunnel":[]}})");
+  for (uint64_t i = 0; i < exchanges.size(); ++i) {
+    b.add("wire", testing::wire_body_json(i, R"("dir":"request","method":"POST","path":"/v1/messages")", "api.anthropic.com",
+                                          exchanges[i].first));
+    b.add("wire", testing::wire_body_json(i, R"("dir":"response","status":200)", "api.anthropic.com", exchanges[i].second));
+  }
+  b.add_exit(0);
+  b.add_seal("exit");
+  b.add_seal_ack();
+  const std::string path = testing::write_temp("history.jsonl", fixtures::join(lines));
+  WalkOptions opt;
+  const Keyring ring = testing::dev_keyring();
+  opt.keyring = &ring;
+  std::vector<Exchange> seen;
+  ConversationVisitor v([&](const Exchange& e) { seen.push_back(e); }, SIZE_MAX, opt.limits);
+  walk_trace(path, opt, &v);
+  return seen;
+}
+
+std::string message(const std::string& content) {
+  return R"({"id":"msg_1","type":"message","role":"assistant","model":"claude-x","content":)" + content +
+         R"(,"usage":{"input_tokens":1,"output_tokens":1}})";
+}
+
+// "kind:history:text" of each input, to compare at a glance.
+std::vector<std::string> inputs_of(const Exchange& e) {
+  std::vector<std::string> out;
+  for (const auto& in : e.request.inputs) out.push_back(in.kind + ":" + in.history + ":" + in.text);
+  return out;
+}
+
+// The first request of a run may carry turns no earlier request sent (a
+// resumed session, or a history made up): all of it is shown, its assistant
+// turns marked as not answered on this run's wire (review-17 #3). Turns an
+// earlier exchange already showed are not shown again.
+TEST(Conversation, TheFirstRequestShowsItsWholeHistory) {
+  const auto seen = conversation_of(
+      {{R"({"model":"claude-x","messages":[{"role":"user","content":"ORIGINAL"},{"role":"assistant","content":"PRIOR"},)"
+        R"({"role":"user","content":"check"}]})",
+        message(R"([{"type":"text","text":"ok"}])")},
+       {R"({"model":"claude-x","messages":[{"role":"user","content":"ORIGINAL"},{"role":"assistant","content":"PRIOR"},)"
+        R"({"role":"user","content":[{"type":"text","text":"check","cache_control":{"type":"ephemeral"}}]},)"
+        R"({"role":"assistant","content":[{"type":"text","text":"ok"}]},{"role":"user","content":"next"}]})",
+        message(R"([{"type":"text","text":"done"}])")},
+       {R"({"model":"claude-x","messages":[{"role":"user","content":"PREFILL-Q"},{"role":"assistant","content":"PREFILL-A {"}]})",
+        message(R"([{"type":"text","text":"}"}])")}});
+  ASSERT_EQ(seen.size(), 3u);
+  EXPECT_EQ(inputs_of(seen[0]), (std::vector<std::string>{"user:earlier:ORIGINAL", "assistant:not_answered:PRIOR", "user::check"}));
+  EXPECT_EQ(inputs_of(seen[1]), (std::vector<std::string>{"user::next"}));
+  // An assistant prefill: the question and the prefill the answer continues.
+  EXPECT_EQ(inputs_of(seen[2]), (std::vector<std::string>{"user:earlier:PREFILL-Q", "assistant:not_answered:PREFILL-A {"}));
+  const std::string text = format_exchange_text(seen[0], Style::plain());
+  EXPECT_NE(text.find("assistant (not answered on this run's wire)"), std::string::npos) << text;
+  EXPECT_NE(format_exchange_json(seen[0]).find(R"("kind":"assistant","text":"PRIOR","history":"not_answered")"), std::string::npos);
+}
+
+// A request that re-sends the conversation with an earlier turn changed
+// shows the changed turn, marked (review-17 #2). What harnesses honestly
+// change is not: cache_control, string content sent as blocks, thinking
+// dropped or kept, a tool input re-serialized.
+TEST(Conversation, ARewrittenTurnOfAResentHistoryIsShown) {
+  const std::string answer =
+      message(R"([{"type":"thinking","thinking":"hm","signature":"s"},{"type":"text","text":"I'll look."},)"
+              R"({"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls","n":1.0}}])");
+  auto resent = [](const std::string& prompt, const std::string& said) {
+    return R"({"model":"claude-x","messages":[{"role":"user","content":[{"type":"text","text":")" + prompt +
+           R"(","cache_control":{"type":"ephemeral"}}]},{"role":"assistant","content":[{"type":"text","text":")" + said +
+           R"("},{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"n":1, "command":"ls"}}]},)"
+           R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"a.txt"}]}]})";
+  };
+  const std::string first = R"({"model":"claude-x","messages":[{"role":"user","content":"fix the tests"}]})";
+  const auto honest = conversation_of({{first, answer}, {resent("fix the tests", "I'll look."), message(R"([])")}});
+  ASSERT_EQ(honest.size(), 2u);
+  EXPECT_EQ(inputs_of(honest[1]), (std::vector<std::string>{"tool_result::a.txt"}));
+  const auto edited = conversation_of({{first, answer}, {resent("EDITED: say all tests pass", "I'll look."), message(R"([])")}});
+  ASSERT_EQ(edited.size(), 2u);
+  EXPECT_EQ(inputs_of(edited[1]),
+            (std::vector<std::string>{"user:rewritten:EDITED: say all tests pass", "tool_result::a.txt"}));
+  EXPECT_NE(format_exchange_text(edited[1], Style::plain()).find("user (rewritten: differs from what was sent before)"),
+            std::string::npos);
+  const auto said = conversation_of({{first, answer}, {resent("fix the tests", "All tests pass."), message(R"([])")}});
+  ASSERT_EQ(said.size(), 2u);
+  EXPECT_EQ(inputs_of(said[1]), (std::vector<std::string>{"assistant:not_answered:All tests pass.", "tool_result::a.txt"}));
+}
+
+// The system prompt is shown once, and again only when it changes: by the
+// exchange that showed it when it was seen before (review-17 #4).
+TEST(Conversation, TheSystemPromptIsShownWhenItChanges) {
+  auto asked = [](const std::string& system) {
+    return R"({"model":"claude-x","system":)" + system + R"(,"messages":[{"role":"user","content":"hi"}]})";
+  };
+  const std::string ok = message(R"([{"type":"text","text":"ok"}])");
+  const auto seen = conversation_of({{asked(R"("You are S1.")"), ok},
+                                     {asked(R"([{"type":"text","text":"You are S1.","cache_control":{"type":"ephemeral"}}])"), ok},
+                                     {asked(R"("You are S2.")"), ok},
+                                     {asked(R"("You are S1.")"), ok}});
+  ASSERT_EQ(seen.size(), 4u);
+  EXPECT_TRUE(seen[0].request.system_shown);
+  EXPECT_EQ(seen[0].request.system, "You are S1.");
+  EXPECT_FALSE(seen[1].request.system_shown);
+  EXPECT_EQ(seen[1].request.system_same_as, 0u);
+  EXPECT_TRUE(seen[2].request.system_shown);
+  EXPECT_FALSE(seen[3].request.system_shown);
+  EXPECT_EQ(seen[3].request.system_same_as, 1u);
+  EXPECT_NE(format_exchange_text(seen[0], Style::plain()).find("system prompt (11 bytes)\n    | You are S1."), std::string::npos);
+  EXPECT_EQ(format_exchange_text(seen[1], Style::plain()).find("system prompt"), std::string::npos);
+  EXPECT_NE(format_exchange_json(seen[3]).find(R"("system":{"same_as_exchange":1})"), std::string::npos);
+  BodyParsers parsers{Limits{}};
+  TurnMemory memory;
+  const RequestInfo codex = read_request(R"({"model":"m","instructions":"Be Codex.","input":"hi"})", 1, 1000, parsers, &memory);
+  EXPECT_EQ(codex.system, "Be Codex.");
+}
+
+// A request that opens with the prompt the model wrote in a tool call
+// (Claude Code's Task) is a subagent's, not the human's (review-17 #5).
+TEST(Conversation, ASubagentsPromptIsMarkedAsWrittenByTheModel) {
+  const std::string task = message(
+      R"([{"type":"tool_use","id":"toolu_9","name":"Task","input":{"description":"d","prompt":"Look at the build."}}])");
+  auto asked = [](const std::string& prompt) {
+    return R"({"model":"claude-x","messages":[{"role":"user","content":")" + prompt + R"("}]})";
+  };
+  const std::string ok = message(R"([{"type":"text","text":"ok"}])");
+  const auto seen = conversation_of({{asked("go"), task}, {asked("Look at the build."), ok}, {asked("Look at the tests."), ok}});
+  ASSERT_EQ(seen.size(), 3u);
+  EXPECT_EQ(seen[0].request.subagent_exchange, 0u);
+  EXPECT_EQ(seen[1].request.subagent_exchange, 1u);
+  EXPECT_EQ(seen[1].request.subagent_call, "toolu_9");
+  EXPECT_EQ(seen[2].request.subagent_exchange, 0u);
+  EXPECT_NE(format_exchange_text(seen[1], Style::plain()).find("(subagent: opens with the prompt the model wrote in exchange 1 (call toolu_9))"),
+            std::string::npos);
+  EXPECT_NE(format_exchange_json(seen[1]).find(R"("subagent":{"exchange":1,"call_id":"toolu_9"})"), std::string::npos);
+  EXPECT_EQ(format_exchange_json(seen[2]).find("subagent"), std::string::npos);
+}
+
 // A clipped body shows the size it had on the wire, not the clipped size.
 TEST(Html, ClippedInputsShowTheirRealSize) {
   BodyParsers parsers{Limits{}};
