@@ -364,13 +364,15 @@ std::string HtmlVisitor::conversation_html(const VerdictView& v) {
       const std::string clipped = size > limits_.text_bytes ? ", clipped to " + std::to_string(limits_.text_bytes) : "";
       if (in.kind == "tool_result") {
         out += "<details class=\"tool-result\"><summary class=\"who\">TOOL RESULT <code>" + esc(in.tool_use_id) + "</code>" +
-               (in.is_error ? " <span class=\"mark error\">error</span>" : "") + note + " (" + std::to_string(size) + " bytes" + clipped +
-               ")</summary><pre>" + esc(in.text) + "</pre></details>";
+               (in.is_error ? " <span class=\"mark error\">error</span>" : "");
+        out += note;
+        out += " (" + std::to_string(size) + " bytes" + clipped + ")</summary><pre>" + esc(in.text) + "</pre></details>";
       } else {
         std::string who = input_label(in);
         for (auto& ch : who) ch = static_cast<char>(ch >= 'a' && ch <= 'z' ? ch - 'a' + 'A' : ch);
-        out += "<div class=\"who\">" + who + note +
-               (clipped.empty() ? "" : " <span class=\"note\">(" + std::to_string(size) + " bytes" + clipped + ")</span>") +
+        out += "<div class=\"who\">" + who;
+        out += note;
+        out += (clipped.empty() ? "" : " <span class=\"note\">(" + std::to_string(size) + " bytes" + clipped + ")</span>") +
                "</div><pre>" + esc(in.text) + "</pre>";
       }
     }

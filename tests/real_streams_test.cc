@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli/json_writer.h"
+#include "fixtures/writer/wrap.h"
 #include "inspect/conversation.h"
 #include "tests/support.h"
 
@@ -252,6 +253,54 @@ TEST(RealStreams, ConversationShowsWhatWasStreamedBlockForBlock) {
       EXPECT_FALSE(want.usage.empty()) << "the stream states no usage";
     }
   }
+}
+
+// Real Claude Code and Codex logs (../shared/corpora/real-native) in the
+// honest traces a recorder writes around them, in every honest wire form:
+// a request re-sends the history the wire already carried, so no turn of it
+// is shown as rewritten or unanswered (review-17 #2, #3), and the requests of
+// a Task subagent are marked as such (#5), never a main-chain one.
+TEST(RealRuns, HonestHistoriesAreNotShownAsRewrittenAndSubagentsAreMarked) {
+  const std::string dir = testing::corpora_dir();
+  if (dir.empty() || !std::filesystem::is_directory(dir + "/real-native/logs")) {
+    GTEST_SKIP() << "../shared/corpora/real-native not found (set GOALCUP_SHARED_DIR): the real-run test did not run";
+  }
+  std::vector<std::filesystem::path> logs;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir + "/real-native/logs")) {
+    if (e.is_regular_file() && e.path().extension() == ".jsonl") logs.push_back(e.path());
+  }
+  std::sort(logs.begin(), logs.end());
+  ASSERT_FALSE(logs.empty());
+  const Keyring ring = testing::dev_keyring();
+  size_t subagent_requests = 0, exchanges = 0;
+  for (const auto& log : logs) {
+    const std::string text = testing::read_file(log.string());
+    for (auto form : {fixtures::WireForm::same, fixtures::WireForm::blocks, fixtures::WireForm::nonstreamed}) {
+      SCOPED_TRACE(log.filename().string() + " form " + std::to_string(static_cast<int>(form)));
+      fixtures::WrapSpec spec;
+      spec.file = log.filename().string();
+      spec.wire_form = form;
+      fixtures::Lines lines;
+      fixtures::wrap_log(text, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+      WalkOptions opt;
+      opt.keyring = &ring;
+      std::vector<Exchange> ex;
+      ConversationVisitor conv([&](const Exchange& e) { ex.push_back(e); }, 4096, opt.limits);
+      walk_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt, &conv);
+      exchanges += ex.size();
+      for (const auto& e : ex) {
+        for (const auto& in : e.request.inputs) {
+          EXPECT_TRUE(in.history.empty()) << "exchange " << e.number << " " << in.history << ": " << in.text.substr(0, 200);
+        }
+        if (e.request.subagent_exchange == 0) continue;
+        ++subagent_requests;
+        EXPECT_LT(e.request.subagent_exchange, e.number);
+        EXPECT_NE(text.find("\"isSidechain\":true"), std::string::npos) << "a subagent mark on a log without sidechains";
+      }
+    }
+  }
+  EXPECT_GT(exchanges, 0u);
+  EXPECT_GT(subagent_requests, 0u) << "the corpus holds Task subagents (ccv-5c0375b4, ccv-fe5e1c67)";
 }
 
 

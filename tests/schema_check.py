@@ -226,6 +226,47 @@ with tempfile.TemporaryDirectory() as tmp:
     check(load("inspect-conversation.schema.json"), run_json("conversation", "--format", "json", os.path.join(tmp, "error.jsonl")),
           "inspect conversation of a stream that ends in an error")
 
+# A request's history, system prompt and a Task subagent: a Claude Code log
+# with a sidechain, wrapped, then its requests given system prompts (S1, S2,
+# S1 again) and the first a history no answer gave (the chain breaks; the
+# view still writes every exchange).
+with tempfile.TemporaryDirectory() as tmp:
+    t0 = "2026-01-01T10:00:0{}.000Z"
+    def line(uuid, parent, kind, content, i, side=False, msg_id=None):
+        m = {"role": kind, "content": content}
+        if msg_id:
+            m.update(id=msg_id, model="claude-opus-4-5", usage={"input_tokens": 3, "output_tokens": 4})
+        return {"type": kind, "uuid": uuid, "parentUuid": parent, "isSidechain": side, "timestamp": t0.format(i), "message": m}
+    log = [line("u1", None, "user", "Look around.", 0),
+           line("a1", "u1", "assistant", [{"type": "tool_use", "id": "toolu_T", "name": "Task",
+                                            "input": {"description": "d", "prompt": "Count the files."}}], 1, msg_id="msg_1"),
+           line("s1", None, "user", "Count the files.", 2, side=True),
+           line("s2", "s1", "assistant", [{"type": "text", "text": "3 files."}], 3, side=True, msg_id="msg_2"),
+           line("r1", "a1", "user", [{"type": "tool_result", "tool_use_id": "toolu_T", "content": "3 files."}], 4),
+           line("a2", "r1", "assistant", [{"type": "text", "text": "Done."}], 5, msg_id="msg_3")]
+    with open(os.path.join(tmp, "log.jsonl"), "w") as f:
+        f.write("".join(json.dumps(x) + "\n" for x in log))
+    trace = os.path.join(tmp, "trace.jsonl")
+    subprocess.run([fixture, "wrap", os.path.join(tmp, "log.jsonl"), "--key", os.path.join(src, "fixtures", "keys", "dev-key.json"),
+                    "-o", trace], check=True, capture_output=True)
+    lines, n = [], 0
+    for raw in open(trace):
+        rec = json.loads(raw)
+        if rec.get("kind") == "wire" and rec["body"].get("dir") == "request":
+            body = json.loads(rec["body"]["body"])
+            body["system"] = ["S1", "S2", "S1"][min(n, 2)]
+            if n == 0:
+                body["messages"] = [{"role": "user", "content": "ORIGINAL"}, {"role": "assistant", "content": "PRIOR"}] + body["messages"]
+            rec["body"]["body"] = json.dumps(body)
+            n += 1
+        lines.append(json.dumps(rec, separators=(",", ":")))
+    open(trace, "w").write("\n".join(lines) + "\n")
+    conv = run_json("conversation", "--format", "json", trace)
+    check(load("inspect-conversation.schema.json"), conv, "inspect conversation of a history, system prompts and a subagent")
+    if not any("subagent" in e for e in conv["exchanges"]) or not any(i.get("history") for e in conv["exchanges"] for i in e["input"]):
+        print("FAIL inspect conversation: the subagent or the history is not shown")
+        failures += 1
+
 # A wire body that is not UTF-8 is shown as base64; the secret text only with
 # --show-secrets. The altered record breaks the chain, which show still reports.
 with tempfile.TemporaryDirectory() as tmp:
