@@ -247,7 +247,7 @@ std::string format_exchange_text(const Exchange& e, const Style& st, const Verdi
   if (columns(head) < kWidth) head += " " + std::string(kWidth - columns(head) - 1, '-');
   std::string out = st.paint(fit_columns(head, kWidth), mark == ' ' ? Color::dim : Color::red) + "\n";
   if (mark != ' ') out += st.paint(std::string("  ") + mark + " " + verdict->mark_text(e.response_seq), Color::red) + "\n";
-  if (const std::string sub = subagent_note(e.request); !sub.empty()) out += st.paint("  (" + sub + ")", Color::yellow) + "\n";
+  if (const std::string sub = subagent_note(e.request); !sub.empty()) out += st.paint(fit_columns("  (" + sub + ")", kWidth), Color::yellow) + "\n";
   if (const std::string sys = system_note(e.request); !sys.empty()) {
     out += st.paint("  " + sys, Color::blue) + "\n";
     if (e.request.system_shown) out += wrap(e.request.system, "    | ");

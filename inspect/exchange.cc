@@ -171,11 +171,28 @@ uint64_t result_turn_hash(std::string_view id, std::string_view text) {
 // One turn of a request: a text, a tool call or a tool result.
 struct Turn {
   std::string kind;  // as NewInput::kind
-  std::string text;  // as shown
+  std::string owned;  // the text as shown, when made here...
   std::string id;
   bool is_error = false;
   uint64_t hash = 0;
+  // ... else a view of it in the request's parse: a long prompt is hashed
+  // without a copy of it (the views' memory bound counts the body's bytes).
+  std::string_view view = {};
+  bool viewed = false;
+  std::string_view text() const { return viewed ? view : std::string_view(owned); }
 };
+
+Turn viewed_turn(std::string kind, std::string_view text, uint64_t hash) {
+  return {std::move(kind), {}, {}, false, hash, text, true};
+}
+
+// A member's string as a view of the parse ("" when absent or not a string).
+std::string_view str_view(simdjson::dom::element e, std::string_view key) {
+  std::string_view v;
+  simdjson::dom::element m;
+  if (e.at_key(key).get(m) || m.get(v)) return {};
+  return v;
+}
 
 using TurnSink = std::function<void(Turn&&)>;
 
@@ -189,13 +206,14 @@ void assistant_turns(simdjson::dom::element item, StrictJsonParser& parser, cons
   if (!item.at_key("content").get(content)) {
     std::string_view s;
     simdjson::dom::array blocks;
-    if (!content.get(s) && !trimmed(s).empty()) sink({"assistant", std::string(s), "", false, text_turn_hash("assistant", s)});
+    if (!content.get(s) && !trimmed(s).empty()) sink(viewed_turn("assistant", s, text_turn_hash("assistant", s)));
     if (!content.get(blocks)) {
       for (auto b : blocks) {
-        const std::string type = str(b, "type"), text = str(b, "text");
+        const std::string type = str(b, "type");
+        const std::string_view text = str_view(b, "text");
         simdjson::dom::element input;
         if (!trimmed(text).empty()) {
-          sink({"assistant", text, "", false, text_turn_hash("assistant", text)});
+          sink(viewed_turn("assistant", text, text_turn_hash("assistant", text)));
         } else if ((type == "tool_use" || type == "server_tool_use" || type == "mcp_tool_use") && !b.at_key("input").get(input)) {
           std::string canon;
           canonical(input, canon);
@@ -237,13 +255,15 @@ void item_turns(simdjson::dom::element item, StrictJsonParser& parser, const Tur
   }
   const std::string who = role.empty() ? "user" : role;
   simdjson::dom::array blocks;
-  if (content.get(blocks)) {
-    const std::string text = content_text(content);
-    if (!trimmed(text).empty()) sink({who, text, "", false, text_turn_hash(who, text)});
+  std::string_view plain;
+  if (!content.get(plain)) {
+    if (!trimmed(plain).empty()) sink(viewed_turn(who, plain, text_turn_hash(who, plain)));
     return;
   }
+  if (content.get(blocks)) return;
   for (auto b : blocks) {
-    const std::string btype = str(b, "type"), text = str(b, "text");
+    const std::string btype = str(b, "type");
+    const std::string_view text = str_view(b, "text");
     simdjson::dom::element inner;
     if (btype == "tool_result" || btype == "function_call_output") {
       const std::string out = !b.at_key("content").get(inner) ? content_text(inner) : output_text(b);
@@ -251,7 +271,7 @@ void item_turns(simdjson::dom::element item, StrictJsonParser& parser, const Tur
       if (id.empty()) id = str(b, "call_id");
       sink({"tool_result", out, id, is_error(b), result_turn_hash(id, out)});
     } else if (!trimmed(text).empty()) {
-      sink({who, text, "", false, text_turn_hash(who, text)});
+      sink(viewed_turn(who, text, text_turn_hash(who, text)));
     } else if (btype == "image" || btype == "input_image") {
       std::string_view data;
       simdjson::dom::element e;
@@ -283,8 +303,8 @@ void add_history(const std::vector<simdjson::dom::element>& history, const TurnM
   }
   for (auto& t : unseen) {
     const std::string note = t.kind == "assistant" ? "not_answered" : continues ? "rewritten" : "earlier";
-    const uint64_t size = t.text.size();
-    add_input(info, {t.kind, clip_text(t.text, max_text, ClipNote::more_bytes), t.id, size, t.is_error, note});
+    const uint64_t size = t.text().size();
+    add_input(info, {t.kind, clip_text(t.text(), max_text, ClipNote::more_bytes), t.id, size, t.is_error, note});
   }
   if (info.history_omitted) {
     add_input(info, {"omitted", std::to_string(info.history_omitted) + " more earlier turns not shown", "", 0, false, "earlier"});
