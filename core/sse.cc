@@ -71,6 +71,9 @@ struct Block {
   std::string start_input;  // an input given whole at the block's start
   int64_t summary_index = -1;
   std::vector<size_t> part_starts;  // RebuiltBlock::part_starts
+  std::string detail;               // RebuiltBlock::detail
+  bool is_error = false;
+  int64_t choice = 0;
 };
 
 bool is_empty_object(simdjson::dom::element e) {
@@ -86,6 +89,78 @@ RebuiltBlock::Kind anthropic_kind(std::string_view type) {
   if (type == "redacted_thinking") return K::redacted_thinking;
   if (type.ends_with("_tool_result")) return K::tool_result;
   return K::other;
+}
+
+// A block's detail (a provider tool result's digest, a text's citations)
+// is for people to read: bounded per block and per answer, each value in
+// it clipped, a few hits of a list shown.
+constexpr size_t kMaxDetail = 2048;
+constexpr size_t kMaxAnswerDetail = 64 << 10;
+constexpr size_t kMaxDetailValue = 400;
+constexpr size_t kMaxDetailItems = 10;
+constexpr int kMaxDetailDepth = 3;
+
+std::string clipped(std::string_view s) { return clip_text(s, kMaxDetailValue, ClipNote::more_bytes); }
+
+// A string (its last line end dropped), number or boolean as text; "" for
+// anything else.
+std::string scalar_text(simdjson::dom::element v) {
+  std::string_view s;
+  int64_t i = 0;
+  bool b = false;
+  if (!v.get(s)) return clipped(s.ends_with('\n') ? s.substr(0, s.size() - 1) : s);
+  if (!v.get(i)) return std::to_string(i);
+  if (!v.get(b)) return b ? "true" : "false";
+  return {};
+}
+
+// "title <url>" of a search hit or a citation (a document's title, or the
+// cited text, when it has no URL); "" when it has neither.
+std::string source_line(simdjson::dom::element v) {
+  std::string title = get_str(v, "title");
+  if (title.empty()) title = get_str(v, "document_title");
+  const std::string url = get_str(v, "url");
+  if (title.empty() && url.empty()) {
+    const std::string cited = get_str(v, "cited_text");
+    return cited.empty() ? std::string() : "\"" + clip_text(cited, 120, ClipNote::more_bytes) + "\"";
+  }
+  return clipped(title) + (url.empty() ? "" : (title.empty() ? "<" : " <") + clipped(url) + ">");
+}
+
+// What a provider tool's result says, as lines people read: its error,
+// output and return code, its hits; never its encrypted members. Sets
+// `*error` when it reports a failure (an `..._error` content, is_error).
+void digest_lines(simdjson::dom::element v, int depth, std::vector<std::string>& lines, bool* error) {
+  simdjson::dom::array items;
+  if (!v.get(items)) {
+    size_t n = 0;
+    for (auto item : items) {
+      if (n++ < kMaxDetailItems && depth < kMaxDetailDepth) digest_lines(item, depth + 1, lines, error);
+    }
+    if (n > kMaxDetailItems) lines.push_back("(" + std::to_string(n - kMaxDetailItems) + " more not shown)");
+    if (n == 0 && depth == 1) lines.push_back("(no results)");  // a result's own content, empty
+    return;
+  }
+  if (!v.is_object()) {
+    if (std::string s = scalar_text(v); !s.empty()) lines.push_back(std::move(s));
+    return;
+  }
+  const std::string type = get_str(v, "type");
+  bool failed = false;
+  if (type.ends_with("_error") || (!v["is_error"].get(failed) && failed)) *error = true;
+  const size_t before = lines.size();
+  if (std::string hit = source_line(v); !hit.empty()) lines.push_back(std::move(hit));
+  for (const char* key : {"error_code", "error_message", "stdout", "stderr", "return_code", "text"}) {
+    auto member = child(v, key);
+    if (!member) continue;
+    if (std::string s = scalar_text(*member); !s.empty()) lines.push_back(std::string(key) + ": " + s);
+  }
+  if (auto content = child(v, "content"); content && depth < kMaxDetailDepth) {
+    std::string_view s;
+    if (!content->get(s)) lines.push_back("content: " + clipped(s));
+    else digest_lines(*content, depth + 1, lines, error);
+  }
+  if (lines.size() == before && !type.empty()) lines.push_back("(" + clipped(type) + ")");
 }
 
 // Blocks kept apart: an answer has a few; a stream of a million tiny
@@ -211,12 +286,16 @@ class Rebuilder {
   RebuiltAnswer finish() {
     for (auto& [index, b] : blocks_) {
       RebuiltBlock out{b.kind, b.type, {}, -1};
+      out.detail = std::move(b.detail);
+      out.is_error = b.is_error;
+      out.choice = b.choice;
       if (b.kind == RebuiltBlock::Kind::tool_call) {
         if (b.call.input.empty()) b.call.input = b.start_input;
+        b.call.choice = b.choice;
         out.call = static_cast<int64_t>(out_.tool_calls.size());
         out_.tool_calls.push_back(std::move(b.call));
       } else if (b.kind == RebuiltBlock::Kind::text) {
-        out_.text += b.text;
+        if (b.choice == 0) out_.text += b.text;
         out.text = std::move(b.text);
       } else {
         out.text = std::move(b.text);
@@ -263,6 +342,7 @@ class Rebuilder {
       if (kind == "text_delta") join(b, Strand::text, get_str(d, "text"), "/delta/text");
       else if (kind == "thinking_delta") join(b, Strand::text, get_str(d, "thinking"), "/delta/thinking");
       else if (kind == "input_json_delta") join(b, Strand::input, get_str(d, "partial_json"), "/delta/partial_json");
+      else if (auto citation = child(d, "citation"); kind == "citations_delta" && citation) cite(b, *citation);
     } else if (type == "message_delta") {
       const std::string stop = get_str(child(e, "delta"), "stop_reason");
       if (!stop.empty()) out_.stop_reason = stop;
@@ -306,11 +386,45 @@ class Rebuilder {
       }
     } else if (b.kind == RebuiltBlock::Kind::tool_result) {
       b.text = get_str(cb, "tool_use_id");
+      provider_result(b, cb);
     } else if (b.kind == RebuiltBlock::Kind::thinking) {
       join(b, Strand::text, get_str(cb, "thinking"), sink_ ? std::string(place) + "/thinking" : "");  // joined: blocks past kMaxBlocks share one
     } else {
       join(b, Strand::text, get_str(cb, "text"), sink_ ? std::string(place) + "/text" : "");
+      simdjson::dom::array citations;
+      if (cb && !(*cb)["citations"].get(citations)) {
+        for (auto c : citations) cite(b, c);
+      }
     }
+  }
+
+  // A provider tool's result block: its digest, and whether it failed.
+  void provider_result(Block& b, std::optional<simdjson::dom::element> cb) {
+    if (!cb) return;
+    std::vector<std::string> lines;
+    bool error = false;
+    digest_lines(*cb, 0, lines, &error);
+    b.is_error = b.is_error || error;
+    for (const std::string& line : lines) add_detail(b, line);
+  }
+
+  // A source a text block cites (a search hit, a document), once each.
+  void cite(Block& b, simdjson::dom::element citation) {
+    const std::string line = source_line(citation);
+    if (!line.empty() && b.detail.find(line) == std::string::npos) add_detail(b, line);
+  }
+
+  // Adds a line to a block's detail while the bounds leave room; past
+  // them, one line says the rest is not shown.
+  void add_detail(Block& b, std::string_view line) {
+    static constexpr std::string_view kFull = "(more not shown)";
+    if (b.detail.ends_with(kFull)) return;
+    const size_t size = line.size() + 1;
+    const bool fits = b.detail.size() + size <= kMaxDetail && detail_bytes_ + size <= kMaxAnswerDetail;
+    const std::string_view add = fits ? line : kFull;
+    if (!b.detail.empty()) b.detail += '\n';
+    b.detail += add;
+    detail_bytes_ += add.size() + 1;
   }
 
   void anthropic_usage(std::optional<simdjson::dom::element> usage) {
@@ -422,8 +536,10 @@ class Rebuilder {
     return out;
   }
 
-  // A Chat Completions chunk: choices[0].delta holds content, reasoning and
-  // tool_calls (each by its own index); the last chunk may hold usage only.
+  // A Chat Completions chunk: each choice's delta holds content, a
+  // refusal, reasoning and tool_calls (each by its own index); the last
+  // chunk may hold usage only. A request for several choices (n > 1)
+  // streams them by their index, each rebuilt apart.
   void chat(simdjson::dom::element e) {
     if (out_.message_id.empty()) out_.message_id = get_str(e, "id");
     if (out_.model.empty()) out_.model = get_str(e, "model");
@@ -434,47 +550,60 @@ class Rebuilder {
       take(&out_.reasoning_tokens, child(usage, "completion_tokens_details"), "reasoning_tokens");
     }
     simdjson::dom::array choices;
-    simdjson::dom::element first;
-    if (e["choices"].get(choices) || choices.at(0).get(first)) return;
-    const auto choice = std::optional<simdjson::dom::element>(first);
+    if (e["choices"].get(choices)) return;
+    size_t at = 0;  // the choice's place in this chunk, for the pieces' pointers
+    for (auto choice : choices) chat_choice(choice, at++);
+  }
+
+  void chat_choice(simdjson::dom::element choice, size_t at) {
+    int64_t number = get_int(choice, "index");
+    if (number < 0) number = static_cast<int64_t>(at);  // a chunk without indexes lists them in order
     const std::string finish = get_str(choice, "finish_reason");
     if (!finish.empty()) {
-      out_.stop_reason = finish;
+      if (number == 0) out_.stop_reason = finish;
       out_.finished = true;
     }
     auto delta = child(choice, "delta");
+    const std::string base = sink_ ? "/choices/" + std::to_string(at) + "/delta/" : std::string();
     for (const char* key : {"reasoning_content", "reasoning"}) {
       const std::string r = get_str(delta, key);
-      if (!r.empty()) {
-        join(chat_block(-2, RebuiltBlock::Kind::reasoning), Strand::text, r, sink_ ? std::string("/choices/0/delta/") + key : "");
-      }
+      if (!r.empty()) join(chat_block(number, -2, RebuiltBlock::Kind::reasoning), Strand::text, r, sink_ ? base + key : "");
     }
     const std::string content = get_str(delta, "content");
-    if (!content.empty()) join(chat_block(-1, RebuiltBlock::Kind::text), Strand::text, content, "/choices/0/delta/content");
+    if (!content.empty()) join(chat_block(number, -1, RebuiltBlock::Kind::text), Strand::text, content, sink_ ? base + "content" : "");
+    // A refusal is the model's answer too, in a field of its own.
+    const std::string refusal = get_str(delta, "refusal");
+    if (!refusal.empty()) {
+      Block& b = chat_block(number, -3, RebuiltBlock::Kind::text);
+      if (b.key != kOverflow) b.type = "refusal";
+      join(b, Strand::text, refusal, sink_ ? base + "refusal" : "");
+    }
     simdjson::dom::array calls;
     if (!delta || (*delta)["tool_calls"].get(calls)) return;
-    size_t at = 0;
+    size_t call_at = 0;
     for (auto c : calls) {
-      Block& b = chat_block(get_int(c, "index"), RebuiltBlock::Kind::tool_call);
+      Block& b = chat_block(number, get_int(c, "index"), RebuiltBlock::Kind::tool_call);
       b.type = b.call.kind = "function";
       if (const std::string id = get_str(c, "id"); !id.empty()) b.call.id = id;
       auto fn = child(c, "function");
       if (const std::string name = get_str(fn, "name"); !name.empty()) b.call.name = name;
-      const std::string place = sink_ ? "/choices/0/delta/tool_calls/" + std::to_string(at) + "/function/arguments" : "";
+      const std::string place = sink_ ? base + "tool_calls/" + std::to_string(call_at) + "/function/arguments" : "";
       join(b, Strand::input, get_str(fn, "arguments"), place);
-      ++at;
+      ++call_at;
     }
   }
 
-  // Chat Completions blocks in order of first appearance: text is -1,
-  // reasoning -2, tool calls their index.
-  Block& chat_block(int64_t key, RebuiltBlock::Kind kind) {
-    if (chat_order_.size() >= kMaxBlocks && !chat_order_.contains(key)) key = kOverflow;
+  // Chat Completions blocks in order of first appearance, by choice and
+  // part: text is -1, reasoning -2, a refusal -3, tool calls their index.
+  Block& chat_block(int64_t choice, int64_t part, RebuiltBlock::Kind kind) {
+    std::pair<int64_t, int64_t> key{choice, part};
+    if (chat_order_.size() >= kMaxBlocks && !chat_order_.contains(key)) key = {kOverflow, kOverflow};
     auto [it, fresh] = chat_order_.try_emplace(key, static_cast<int64_t>(chat_order_.size()));
     Block& b = block(it->second);
     if (fresh) {
       b.kind = kind;
       b.type = kind == RebuiltBlock::Kind::text ? "text" : kind == RebuiltBlock::Kind::reasoning ? "reasoning" : "function";
+      b.choice = key.first == kOverflow ? 0 : choice;  // merged blocks stay in the answer's text, as before
     }
     return b;
   }
@@ -504,7 +633,8 @@ class Rebuilder {
   size_t event_ = 0;
   RebuiltAnswer out_;
   std::map<int64_t, Block> blocks_;
-  std::map<int64_t, int64_t> chat_order_;
+  std::map<std::pair<int64_t, int64_t>, int64_t> chat_order_;
+  size_t detail_bytes_ = 0;  // kMaxAnswerDetail
 };
 
 }  // namespace

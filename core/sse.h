@@ -35,19 +35,31 @@ struct RebuiltToolCall {
   // code_interpreter_call, tool_search_call, function (Chat Completions)...
   std::string kind;
   bool provider_run = false;  // the provider ran it (web search, code execution, MCP)
+  // Chat Completions asked for several choices (n > 1): the choice it is
+  // part of. The harness takes choice 0; the others are alternatives.
+  int64_t choice = 0;
 };
 
 // One content block (Anthropic) or output item part (OpenAI), in stream order.
 struct RebuiltBlock {
   enum class Kind { text, tool_call, thinking, redacted_thinking, reasoning, tool_result, other };
   Kind kind = Kind::text;
-  std::string type;  // the provider's own name for it
+  // The provider's own name for it; "refusal" for the text block of a Chat
+  // Completions refusal (streamed in delta.refusal).
+  std::string type;
   std::string text;  // text, thinking, reasoning summary; a tool_result's call id
   int64_t call = -1;  // index into tool_calls for Kind::tool_call
   // A reasoning summary of several parts is `text` joined by blank lines;
   // where each part after the first starts in it. Codex logs one
   // agent_reasoning event per part, and nothing else when the turn is cut.
   std::vector<size_t> part_starts = {};
+  // What a block carries beside its text, as a bounded digest for people to
+  // read: a provider-run tool's result (stdout, stderr and return code,
+  // search hits, an error's code and message), a text block's citations
+  // (title and URL). Empty when none. No check reads it.
+  std::string detail = {};
+  bool is_error = false;  // a provider tool result that reports a failure
+  int64_t choice = 0;     // RebuiltToolCall::choice
 
   // Each summary part's text (the whole text when it has one part).
   std::vector<std::string_view> summary_parts() const;
@@ -63,7 +75,9 @@ struct RebuiltAnswer {
   // OpenAI `error` / `response.failed`, a Chat Completions error chunk), as
   // "type: message"; empty when none.
   std::string error;
-  std::string text;                      // every text delta, concatenated
+  // Every text delta, concatenated (of choice 0 when the request asked
+  // for several choices: each choice's blocks are apart in `blocks`).
+  std::string text;
   std::vector<RebuiltToolCall> tool_calls;
   std::vector<RebuiltBlock> blocks;      // everything, in stream order
   // Usage as the stream finally states it (Anthropic's message_delta and

@@ -641,6 +641,165 @@ TEST(Conversation, ASubagentsPromptIsMarkedAsWrittenByTheModel) {
   EXPECT_EQ(format_exchange_json(seen[2]).find("subagent"), std::string::npos);
 }
 
+// A Chat Completions refusal streams in delta.refusal, not delta.content:
+// it is the answer, shown as a refusal (review-17 #8); an answer in
+// delta.content is no refusal.
+TEST(Conversation, ChatRefusalIsShownAsARefusal) {
+  auto chunk = [](std::string_view delta, std::string_view finish) {
+    return "data: {\"id\":\"chatcmpl-1\",\"model\":\"gpt\",\"choices\":[{\"index\":0,\"delta\":" + std::string(delta) +
+           ",\"finish_reason\":" + std::string(finish) + "}]}\n\n";
+  };
+  const RebuiltAnswer refused = rebuild_answer(chunk(R"({"role":"assistant","refusal":"I'm unable"})", "null") +
+                                                   chunk(R"({"refusal":" to help."})", "null") + chunk("{}", "\"stop\"") +
+                                                   "data: [DONE]\n\n",
+                                               Limits{});
+  EXPECT_EQ(refused.text, "I'm unable to help.");
+  ASSERT_EQ(refused.blocks.size(), 1u);
+  EXPECT_EQ(refused.blocks[0].type, "refusal");
+  Exchange e;
+  e.number = 1;
+  e.answer = refused;
+  EXPECT_NE(format_exchange_text(e, Style::plain()).find("(refusal)\n    I'm unable to help."), std::string::npos)
+      << format_exchange_text(e, Style::plain());
+  EXPECT_NE(format_exchange_json(e).find(R"("provider_type":"refusal","text":"I'm unable to help.")"), std::string::npos);
+  EXPECT_NE(format_exchange_markdown(e).find("*Refusal*"), std::string::npos);
+
+  e.answer = rebuild_answer(chunk(R"({"content":"Sunny."})", "\"stop\""), Limits{});
+  EXPECT_EQ(e.answer.text, "Sunny.");
+  ASSERT_EQ(e.answer.blocks.size(), 1u);
+  EXPECT_EQ(e.answer.blocks[0].type, "text");
+  EXPECT_EQ(format_exchange_text(e, Style::plain()).find("(refusal)"), std::string::npos);
+}
+
+// A Chat Completions request for several choices (n=2) streams their
+// deltas by index, interleaved: each choice is rebuilt apart and shown as
+// its own (review-17 #9), the answer's text is choice 0's, and a secret
+// split across one choice's chunks is a strand of its own. One choice shows
+// no choice heading.
+TEST(Conversation, ChatChoicesAreRebuiltApart) {
+  auto chunk = [](int choice, std::string_view delta) {
+    return "data: {\"id\":\"chatcmpl-2\",\"model\":\"gpt\",\"choices\":[{\"index\":" + std::to_string(choice) +
+           ",\"delta\":" + std::string(delta) + ",\"finish_reason\":null}]}\n\n";
+  };
+  const std::string sse = chunk(0, R"({"content":"I'm"})") + chunk(1, R"({"content":"I'M"})") +
+                          chunk(0, R"({"content":" fine"})") + chunk(1, R"({"content":" FINE"})") +
+                          chunk(1, R"({"tool_calls":[{"index":0,"id":"call_b","function":{"name":"ls","arguments":"{}"}}]})") +
+                          "data: {\"id\":\"chatcmpl-2\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"},"
+                          "{\"index\":1,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n";
+  const RebuiltAnswer a = rebuild_answer(sse, Limits{});
+  EXPECT_EQ(a.text, "I'm fine");
+  EXPECT_EQ(a.stop_reason, "stop");
+  ASSERT_EQ(a.blocks.size(), 3u);
+  EXPECT_EQ(a.blocks[0].text, "I'm fine");
+  EXPECT_EQ(a.blocks[0].choice, 0);
+  EXPECT_EQ(a.blocks[1].text, "I'M FINE");
+  EXPECT_EQ(a.blocks[1].choice, 1);
+  ASSERT_EQ(a.tool_calls.size(), 1u);
+  EXPECT_EQ(a.tool_calls[0].choice, 1);
+  const std::vector<SseStrand> strands = sse_strands(sse, Limits{});
+  ASSERT_EQ(strands.size(), 3u);  // each choice's text, choice 1's call input
+  EXPECT_EQ(strands[1].text, "I'M FINE");
+  EXPECT_EQ(strands[1].pieces[0].pointer, "/choices/0/delta/content");
+  Exchange e;
+  e.number = 1;
+  e.answer = a;
+  const std::string text = format_exchange_text(e, Style::plain());
+  EXPECT_NE(text.find("    I'm fine\n  assistant, choice 1"), std::string::npos) << text;
+  EXPECT_NE(text.find("    I'M FINE\n"), std::string::npos) << text;
+  EXPECT_NE(format_exchange_json(e).find(R"("text":"I'M FINE","choice":1)"), std::string::npos) << format_exchange_json(e);
+
+  e.answer = rebuild_answer(chunk(0, R"({"content":"I'm"})") + chunk(0, R"({"content":" fine"})"), Limits{});
+  EXPECT_EQ(e.answer.text, "I'm fine");
+  EXPECT_EQ(format_exchange_text(e, Style::plain()).find("choice"), std::string::npos);
+  EXPECT_EQ(format_exchange_json(e).find("\"choice\""), std::string::npos);
+}
+
+// The results of tools the provider ran show what they said, bounded
+// (review-17 #6): code execution's stdout and return code, a failure
+// marked as one, a search's first hits (never their encrypted content),
+// and the sources a text cites. A result that succeeded is not marked.
+TEST(Conversation, ProviderToolResultsShowTheirDigest) {
+  auto start = [](int index, const std::string& block) {
+    return "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":" + std::to_string(index) +
+           ",\"content_block\":" + block + "}\n\n";
+  };
+  std::string hits;
+  for (int i = 0; i < 12; ++i) {
+    hits += std::string(i ? "," : "") + R"({"type":"web_search_result","title":"Hit )" + std::to_string(i) +
+            R"(","url":"https://example.com/)" + std::to_string(i) + R"(","encrypted_content":"SECRETBLOB"})";
+  }
+  const std::string sse =
+      "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_9\",\"model\":\"m\",\"content\":[]}}\n\n" +
+      start(0, R"({"type":"bash_code_execution_tool_result","tool_use_id":"srvtoolu_1","content":{"type":"bash_code_execution_result","stdout":"-42.5\n","stderr":"","return_code":0,"content":[]}})") +
+      start(1, R"({"type":"text_editor_code_execution_tool_result","tool_use_id":"srvtoolu_2","content":{"type":"text_editor_code_execution_tool_result_error","error_code":"unavailable","error_message":"parse error"}})") +
+      start(2, R"({"type":"web_search_tool_result","tool_use_id":"srvtoolu_3","content":[)" + hits + "]}") +
+      start(3, R"({"type":"bash_code_execution_tool_result","tool_use_id":"srvtoolu_4","content":{"type":"bash_code_execution_result","stdout":")" +
+                   std::string(100000, 'x') + R"(","return_code":0}})") +
+      start(4, R"({"type":"text","text":"","citations":[]})") +
+      "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":4,\"delta\":{\"type\":\"citations_delta\","
+      "\"citation\":{\"type\":\"web_search_result_location\",\"cited_text\":\"..\",\"url\":\"https://example.com/1\",\"title\":\"Hit 1\","
+      "\"encrypted_index\":\"SECRETBLOB\"}}}\n\n"
+      "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":4,\"delta\":{\"type\":\"text_delta\",\"text\":\"It is -42.5.\"}}\n\n"
+      "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+  const RebuiltAnswer a = rebuild_answer(sse, Limits{});
+  ASSERT_EQ(a.blocks.size(), 5u);
+  EXPECT_EQ(a.blocks[0].detail, "stdout: -42.5\nreturn_code: 0");
+  EXPECT_FALSE(a.blocks[0].is_error);
+  EXPECT_TRUE(a.blocks[1].is_error);
+  EXPECT_NE(a.blocks[1].detail.find("error_code: unavailable"), std::string::npos);
+  EXPECT_NE(a.blocks[2].detail.find("Hit 9 <https://example.com/9>\n(2 more not shown)"), std::string::npos) << a.blocks[2].detail;
+  EXPECT_EQ(a.blocks[2].detail.find("Hit 10"), std::string::npos);
+  EXPECT_LT(a.blocks[3].detail.size(), 1000u);
+  EXPECT_EQ(a.text, "It is -42.5.");  // citations are beside the text, never in it
+  EXPECT_EQ(a.blocks[4].detail, "Hit 1 <https://example.com/1>");
+  for (const auto& b : a.blocks) EXPECT_EQ(b.detail.find("SECRETBLOB"), std::string::npos);
+
+  Exchange e;
+  e.number = 1;
+  e.answer = a;
+  const std::string text = format_exchange_text(e, Style::plain());
+  EXPECT_NE(text.find("<- text_editor_code_execution_tool_result for srvtoolu_2 (error)"), std::string::npos) << text;
+  EXPECT_EQ(text.find("srvtoolu_1 (error)"), std::string::npos) << text;
+  EXPECT_NE(text.find("stdout: -42.5"), std::string::npos) << text;
+  EXPECT_NE(text.find("https://example.com/1"), std::string::npos) << text;
+  const std::string json = format_exchange_json(e);
+  EXPECT_NE(json.find(R"("tool_use_id":"srvtoolu_2","detail":"error_code: unavailable\nerror_message: parse error","is_error":true)"),
+            std::string::npos) << json;
+  EXPECT_NE(json.find(R"("tool_use_id":"srvtoolu_1","detail":"stdout: -42.5\nreturn_code: 0"})"), std::string::npos) << json;
+  EXPECT_NE(format_exchange_markdown(e).find("`srvtoolu_2` (error)"), std::string::npos);
+}
+
+// What a user sends beside the text is shown (review-17 #7): a plain-text
+// document's text, a PDF and a Responses input_file by name and size (never
+// their data), a Responses local_shell_call_output as a tool result. An
+// image still shows as [image]; a block of no known kind adds nothing.
+TEST(Conversation, DocumentsFilesAndShellOutputsSentAreShown) {
+  BodyParsers parsers{Limits{}};
+  const RequestInfo claude = read_request(
+      R"({"model":"m","messages":[{"role":"user","content":[)"
+      R"({"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"JVBERi0xLjQK"},"title":"contract.pdf"},)"
+      R"({"type":"document","source":{"type":"text","media_type":"text/plain","data":"the answer is 42"}},)"
+      R"({"type":"image","source":{"type":"url","url":"https://example.com/cat.png"}},)"
+      R"({"type":"no_such_block","data":"x"}]}]})",
+      1, 1000, parsers);
+  ASSERT_EQ(claude.inputs.size(), 3u);
+  EXPECT_EQ(claude.inputs[0].text, "[document \"contract.pdf\" application/pdf, 9 B]");
+  EXPECT_EQ(claude.inputs[1].text, "[document text/plain]\nthe answer is 42");
+  EXPECT_EQ(claude.inputs[2].text, "[image]");
+  const RequestInfo codex = read_request(
+      R"({"model":"m","input":[{"role":"user","content":[{"type":"input_file","filename":"report.pdf","file_data":"data:application/pdf;base64,JVBERi0xLjQK"},)"
+      R"({"type":"input_text","text":"Summarize."}]},)"
+      R"({"type":"local_shell_call","call_id":"call_c","status":"completed","action":{"type":"exec","command":["ls"]}},)"
+      R"({"type":"local_shell_call_output","call_id":"call_c","output":"a.txt"}]})",
+      2, 1000, parsers);
+  ASSERT_EQ(codex.inputs.size(), 3u);
+  EXPECT_EQ(codex.inputs[0].text, "[file \"report.pdf\", 9 B]");
+  EXPECT_EQ(codex.inputs[1].text, "Summarize.");
+  EXPECT_EQ(codex.inputs[2].kind, "tool_result");
+  EXPECT_EQ(codex.inputs[2].tool_use_id, "call_c");
+  EXPECT_EQ(codex.inputs[2].text, "a.txt");
+}
+
 // A clipped body shows the size it had on the wire, not the clipped size.
 TEST(Html, ClippedInputsShowTheirRealSize) {
   BodyParsers parsers{Limits{}};

@@ -231,6 +231,19 @@ TEST(RealStreams, ConversationShowsWhatWasStreamedBlockForBlock) {
     }
     EXPECT_EQ(types, want.types);
     EXPECT_EQ(texts, want.texts);
+    // A provider tool's result shows what it said, a failure marked as one
+    // (review-17 #6): as many marked as the stream has `..._error` results.
+    size_t failed_results = 0, streamed_failures = 0;
+    for (auto b : blocks) {
+      if (!text(b, "/provider_type").ends_with("_tool_result")) continue;
+      EXPECT_FALSE(text(b, "/detail").empty()) << text(b, "/tool_use_id");
+      bool error = false;
+      if (!b["is_error"].get(error) && error) ++failed_results;
+    }
+    for (size_t at = sse.find("_tool_result_error\""); at != std::string::npos; at = sse.find("_tool_result_error\"", at + 1)) {
+      ++streamed_failures;
+    }
+    EXPECT_EQ(failed_results, streamed_failures);
     ASSERT_EQ(calls.size(), want.calls.size());
     size_t i = 0;
     for (auto c : calls) {

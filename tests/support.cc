@@ -69,6 +69,7 @@ const std::vector<DeltaKind>& delta_kinds() {
       {"response.code_interpreter_call_code.delta", false},
       {"response.mcp_call_arguments.delta", true},
       {"chat:content", false},
+      {"chat:refusal", false},  // the model's refusal, shown as its answer
       {"chat:reasoning_content", false},
       {"chat:reasoning", false},
       {"chat:tool_calls", true},

@@ -598,8 +598,11 @@ class Gc04 final : public Check {
       }
     }
     if (a.provider != RebuiltAnswer::Provider::anthropic && a.finished) {
-      // Each message item of a finished answer must be logged with it.
-      for (std::string_view item : a.text_blocks()) {
+      // Each message item of a finished answer must be logged with it (of
+      // choice 0: the harness takes one of the choices a request asked for).
+      for (const RebuiltBlock& b : a.blocks) {
+        const std::string_view item = b.text;
+        if (b.kind != RebuiltBlock::Kind::text || b.choice != 0) continue;
         if (!trimmed(item).empty() && !redacted_here(item)) wire_items_.emplace_back(r.seq, sha256(item));
       }
     }
@@ -623,9 +626,11 @@ class Gc04 final : public Check {
     for (const auto& call : a.tool_calls) {
       if (call.kind == "web_search_call") wire_search(call.input, ctx.body_parser());
       if (call.id.empty()) continue;
+      // A call of another choice than 0 is known but not required.
+      const bool required = complete && !call.provider_run && call.choice == 0;
       auto [it, added] = wire_calls_.try_emplace(identity(call.id), WireCall{r.seq, identity(call.name),
                                                           json::text_value_digest(call.input, ctx.body_parser()),
-                                                          complete && !call.provider_run, clip_text(call.id), std::nullopt});
+                                                          required, clip_text(call.id), std::nullopt});
       if (added && redacted_here(call.input)) it->second.redacted = kept_text(canonical_input(call.input, ctx.body_parser()));
     }
   }
