@@ -71,6 +71,11 @@ std::string usage_text(const RebuiltAnswer& a) {
   return s + " tokens";
 }
 
+// "choice 1 (an alternative ...)": the request asked for several choices.
+std::string choice_label(int64_t choice) {
+  return "choice " + std::to_string(choice) + " (the request asked for several; the harness takes choice 0)";
+}
+
 const RebuiltToolCall* call_of(const RebuiltAnswer& a, const RebuiltBlock& b) {
   return b.call >= 0 && static_cast<size_t>(b.call) < a.tool_calls.size() ? &a.tool_calls[static_cast<size_t>(b.call)]
                                                                            : nullptr;
@@ -266,10 +271,17 @@ std::string format_exchange_text(const Exchange& e, const Style& st, const Verdi
   out += st.paint("  assistant" + (a.message_id.empty() ? "" : " " + safe_text(a.message_id)), Color::green) + "\n";
   if (!a.error.empty()) out += st.paint(wrap("(error) " + a.error, "    "), Color::red);
   bool first_text = true;
+  int64_t choice = 0;
   for (const auto& b : answer_blocks(a)) {
     using K = RebuiltBlock::Kind;
+    if (b.choice != choice) {  // each choice a request for several asked for, apart
+      choice = b.choice;
+      out += st.paint("  assistant, " + choice_label(choice), Color::green) + "\n";
+      first_text = true;
+    }
     if (b.kind == K::text && !b.text.empty()) {
-      out += (first_text ? "" : "\n") + wrap(b.text, "    ");
+      out += (first_text ? "" : "\n") + (b.type == "refusal" ? st.paint("    (refusal)", Color::red) + "\n" : "") + wrap(b.text, "    ");
+      if (!b.detail.empty()) out += st.paint("    (cites)", Color::dim) + "\n" + st.paint(wrap(b.detail, "      "), Color::dim);
       first_text = false;
     } else if (b.kind == K::thinking || b.kind == K::reasoning) {
       out += st.paint(b.kind == K::thinking ? "    (thinking)" : "    (reasoning summary)", Color::dim) + "\n";
@@ -290,7 +302,9 @@ std::string format_exchange_text(const Exchange& e, const Style& st, const Verdi
         out += "    -> " + safe_text(c->name) + who + "\n" + wrap(input, "    | ");
       }
     } else if (b.kind == K::tool_result) {
-      out += st.paint("    <- " + safe_text(b.type) + (b.text.empty() ? "" : " for " + safe_text(b.text)), Color::dim) + "\n";
+      out += st.paint("    <- " + safe_text(b.type) + (b.text.empty() ? "" : " for " + safe_text(b.text)), Color::dim) +
+             (b.is_error ? " " + st.paint("(error)", Color::red) : "") + "\n";
+      if (!b.detail.empty()) out += st.paint(wrap(b.detail, "       "), Color::dim);
     }
   }
   return out;
@@ -316,10 +330,17 @@ std::string format_exchange_markdown(const Exchange& e, const VerdictView* verdi
   }
   out += "**Assistant**\n\n";
   if (!a.error.empty()) out += "**Error** " + code_span(a.error) + "\n\n";
+  int64_t choice = 0;
   for (const auto& b : answer_blocks(a)) {
     using K = RebuiltBlock::Kind;
+    if (b.choice != choice) {
+      choice = b.choice;
+      out += "**Assistant, " + choice_label(choice) + "**\n\n";
+    }
     if (b.kind == K::text && !b.text.empty()) {
+      if (b.type == "refusal") out += "*Refusal*\n\n";
       out += block_quote(b.text);  // each block its own quote: blocks stay apart
+      if (!b.detail.empty()) out += "*Cites*\n\n" + fenced(b.detail, "");
     } else if (b.kind == K::thinking || b.kind == K::reasoning) {
       out += std::string(b.kind == K::thinking ? "*Thinking*" : "*Reasoning summary*") + "\n\n" + block_quote(b.text);
     } else if (b.kind == K::redacted_thinking) {
@@ -330,7 +351,8 @@ std::string format_exchange_markdown(const Exchange& e, const VerdictView* verdi
       out += std::string(c->provider_run ? "**Provider tool call** " : "**Tool call** ") + code_span(c->name) + " " +
              code_span(c->id) + "\n\n" + fenced(input, json ? "json" : "");
     } else if (b.kind == K::tool_result) {
-      out += "*Provider tool result* " + code_span(b.type) + (b.text.empty() ? "" : " for " + code_span(b.text)) + "\n\n";
+      out += "*Provider tool result* " + code_span(b.type) + (b.text.empty() ? "" : " for " + code_span(b.text)) +
+             (b.is_error ? " (error)" : "") + "\n\n" + (b.detail.empty() ? "" : fenced(b.detail, ""));
     }
   }
   return out;
@@ -368,6 +390,9 @@ std::string format_exchange_json(const Exchange& e, const VerdictView* verdict) 
     if (b.kind == RebuiltBlock::Kind::tool_call) w.field("tool_call", b.call);
     else if (b.kind == RebuiltBlock::Kind::tool_result) w.field("tool_use_id", b.text);
     else if (b.kind != RebuiltBlock::Kind::redacted_thinking) w.field("text", b.text);
+    if (!b.detail.empty()) w.field("detail", b.detail);
+    if (b.is_error) w.field("is_error", true);
+    if (b.choice != 0) w.field("choice", b.choice);
     w.end_object();
   }
   w.end_array();
@@ -402,7 +427,10 @@ void mask_exchange(Exchange& e, cheat::CredentialMasker& masker) {
   mask(e.request.system);
   mask(e.answer.text);
   for (auto& c : e.answer.tool_calls) mask(c.input);
-  for (auto& b : e.answer.blocks) mask(b.text);  // text, thinking and reasoning blocks as shown
+  for (auto& b : e.answer.blocks) {  // text, thinking and reasoning blocks, tool results' digests, as shown
+    mask(b.text);
+    mask(b.detail);
+  }
 }
 
 namespace {

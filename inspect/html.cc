@@ -382,10 +382,17 @@ std::string HtmlVisitor::conversation_html(const VerdictView& v) {
                                                : std::string()) +
            "</div>";
     // Blocks in stream order; thinking and reasoning collapsed.
+    int64_t choice = 0;
     for (const RebuiltBlock& b : answer_blocks(a)) {
       using K = RebuiltBlock::Kind;
+      if (b.choice != choice) {  // each choice a request for several asked for, apart
+        choice = b.choice;
+        out += "<div class=\"who\">ASSISTANT, CHOICE " + std::to_string(choice) + " <span class=\"note\">(the harness takes choice 0)</span></div>";
+      }
       if (b.kind == K::text) {
+        if (b.type == "refusal") out += "<div class=\"note\"><span class=\"mark error\">refusal</span></div>";
         out += "<pre class=\"answer\">" + esc(clip_text(b.text, limits_.text_bytes, ClipNote::more_bytes)) + "</pre>";
+        if (!b.detail.empty()) out += "<div class=\"note\">cites</div><pre class=\"note\">" + esc(b.detail) + "</pre>";
       } else if (b.kind == K::thinking || b.kind == K::reasoning) {
         out += std::string("<details class=\"thinking\"><summary class=\"who\">") +
                (b.kind == K::thinking ? "THINKING" : "REASONING SUMMARY") + "</summary><pre>" +
@@ -397,7 +404,9 @@ std::string HtmlVisitor::conversation_html(const VerdictView& v) {
         out += "<div class=\"tool\">&rarr; " + esc(c.name) + (c.provider_run ? " (run by the provider)" : "") + " <code>" +
                esc(clip_text(shown_input(c), limits_.text_bytes, ClipNote::more_bytes)) + "</code></div>";
       } else if (b.kind == K::tool_result) {
-        out += "<div class=\"note\">&larr; " + esc(b.type) + (b.text.empty() ? "" : " for " + esc(b.text)) + "</div>";
+        out += "<div class=\"note\">&larr; " + esc(b.type) + (b.text.empty() ? "" : " for " + esc(b.text)) +
+               (b.is_error ? " <span class=\"mark error\">error</span>" : "") + "</div>";
+        if (!b.detail.empty()) out += "<pre class=\"note\">" + esc(b.detail) + "</pre>";
       }
     }
     out += "</div>";
