@@ -24,6 +24,45 @@ std::string str(simdjson::dom::element e, std::string_view key) {
   return std::string(v);
 }
 
+std::string content_text(simdjson::dom::element content);
+
+// The size of base64 data once decoded (a data: URL's part after its comma).
+uint64_t decoded_size(std::string_view base64) {
+  if (const size_t comma = base64.find(','); base64.starts_with("data:") && comma != std::string_view::npos) {
+    base64.remove_prefix(comma + 1);
+  }
+  while (base64.ends_with('=')) base64.remove_suffix(1);
+  return base64.size() / 4 * 3 + (base64.size() % 4 == 0 ? 0 : base64.size() % 4 - 1);
+}
+
+// A document or file sent beside the text (an Anthropic document block, a
+// Responses input_file), which the model reads: a line naming it, then a
+// plain-text document's own text; a PDF or other file by name and size.
+// "" for any other block.
+std::string attachment_text(simdjson::dom::element b, std::string_view type) {
+  if (type == "input_file") {
+    std::string name = str(b, "filename");
+    if (name.empty()) name = str(b, "file_id");
+    if (name.empty()) name = str(b, "file_url");
+    const std::string data = str(b, "file_data");
+    return "[file" + (name.empty() ? "" : " \"" + clip_text(name, 200) + "\"") +
+           (data.empty() ? "" : ", " + human_bytes(decoded_size(data))) + "]";
+  }
+  if (type != "document") return {};
+  const std::string title = str(b, "title");
+  std::string head = "[document" + (title.empty() ? "" : " \"" + clip_text(title, 200) + "\"");
+  simdjson::dom::element source, inner;
+  if (b.at_key("source").get(source)) return head + "]";
+  const std::string kind = str(source, "type"), media = str(source, "media_type");
+  if (!media.empty()) head += " " + clip_text(media, 100);
+  if (kind == "text") return head + "]\n" + str(source, "data");
+  if (kind == "content" && !source.at_key("content").get(inner)) return head + "]\n" + content_text(inner);
+  if (kind == "base64") head += ", " + human_bytes(decoded_size(str(source, "data")));
+  if (kind == "url") head += " " + clip_text(str(source, "url"), 500);
+  if (kind == "file") head += " " + clip_text(str(source, "file_id"), 200);
+  return head + "]";
+}
+
 // The text of a content value: a string, or blocks with text.
 std::string content_text(simdjson::dom::element content) {
   std::string_view s;
@@ -41,6 +80,7 @@ std::string content_text(simdjson::dom::element content) {
     // the page cannot show it, but a judge should see that one was sent.
     const std::string type = str(b, "type");
     if (t.empty() && (type == "image" || type == "input_image")) t = "[image]";
+    if (t.empty()) t = attachment_text(b, type);
     if (!t.empty()) out += (out.empty() ? "" : "\n") + t;
   }
   return out;
@@ -95,6 +135,8 @@ void add_blocks(simdjson::dom::element content, const std::string& role, Request
       add_input(info, {role, clip_text(text, max_text, ClipNote::more_bytes), "", text.size(), false});
     } else if (type == "image" || type == "input_image") {
       add_input(info, {role, "[image]", "", 0, false});
+    } else if (const std::string attached = attachment_text(b, type); !attached.empty()) {
+      add_input(info, {role, clip_text(attached, max_text, ClipNote::more_bytes), "", attached.size(), false});
     }
   }
 }
@@ -381,7 +423,8 @@ RequestInfo read_request(std::string_view body, uint64_t seq, size_t max_text, B
   }
   for (auto item : tail) {
     const std::string type = str(item, "type");
-    if (type == "function_call_output" || type == "custom_tool_call_output") {
+    // function_call_output, custom_tool_call_output, local_shell_call_output...
+    if (type.ends_with("_call_output")) {
       const std::string output = output_text(item);
       add_input(info, {"tool_result", clip_text(output, max_text, ClipNote::more_bytes), str(item, "call_id"), output.size(), false});
       continue;
