@@ -190,13 +190,19 @@ dup = os.path.join(samples, "tampered-dup_json_key.jsonl")
 check(load("inspect-show.schema.json"), run_json("show", "--json", dup, "14"), "inspect show of a line that is not a record")
 
 # An answer of every block kind (thinking, redacted thinking, a provider-run
-# web search and its result, text, a tool called with no input), streamed
+# web search and its result, a provider tool's failed result, text, a tool
+# called with no input), streamed
 # by `goalcup-fixture wrap` around a small Claude Code log written here.
 with tempfile.TemporaryDirectory() as tmp:
     blocks = [{"type": "thinking", "thinking": "Let me look.", "signature": "c2ln"},
               {"type": "redacted_thinking", "data": "ZGF0YQ=="},
               {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "weather"}},
-              {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []},
+              {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1",
+               "content": [{"type": "web_search_result", "title": "Weather", "url": "https://example.com/w", "encrypted_content": "ZW5j"}]},
+              # a provider tool's failure: its result's detail, marked is_error
+              {"type": "server_tool_use", "id": "srvtoolu_2", "name": "code_execution", "input": {"code": "print(1)"}},
+              {"type": "code_execution_tool_result", "tool_use_id": "srvtoolu_2",
+               "content": {"type": "code_execution_tool_result_error", "error_code": "unavailable"}},
               {"type": "text", "text": "Sunny."},
               {"type": "tool_use", "id": "toolu_1", "name": "Status", "input": {}}]
     log = [{"type": "user", "uuid": "u1", "parentUuid": None, "timestamp": "2026-01-01T10:00:00.000Z",
