@@ -273,6 +273,23 @@ with tempfile.TemporaryDirectory() as tmp:
         print("FAIL inspect conversation: the subagent or the history is not shown")
         failures += 1
 
+# A Chat Completions answer of two choices (n=2), choice 1 a refusal: its
+# blocks say their choice. The altered record breaks the chain; the
+# conversation still shows it.
+with tempfile.TemporaryDirectory() as tmp:
+    lines = open(os.path.join(samples, "codex-verified.jsonl"), "rb").read().split(b"\n")
+    seq = next(i for i, line in enumerate(lines) if b'"kind":"wire"' in line and b'"dir":"response"' in line)
+    rec = json.loads(lines[seq])
+    chunks = [{"index": 0, "delta": {"content": "Sunny."}}, {"index": 1, "delta": {"refusal": "I can't help."}},
+              {"index": 0, "delta": {}, "finish_reason": "stop"}, {"index": 1, "delta": {}, "finish_reason": "stop"}]
+    sse = "".join("data: " + json.dumps({"id": "chatcmpl-1", "model": "gpt-4o", "choices": [c]}) + "\n\n" for c in chunks)
+    rec["body"].update(body=sse, encoding="utf8", size=len(sse.encode()), redactions=[])
+    lines[seq] = json.dumps(rec, separators=(",", ":")).encode()
+    chat = os.path.join(tmp, "chat-choices.jsonl")
+    open(chat, "wb").write(b"\n".join(lines))
+    check(load("inspect-conversation.schema.json"), run_json("conversation", "--format", "json", chat),
+          "inspect conversation of a Chat Completions answer of two choices")
+
 # A wire body that is not UTF-8 is shown as base64; the secret text only with
 # --show-secrets. The altered record breaks the chain, which show still reports.
 with tempfile.TemporaryDirectory() as tmp:
