@@ -2668,7 +2668,7 @@ bool der_private_key(std::string_view der) {
          std::ranges::all_of(kids, [](const Der& d) { return d.tag == 0x02; }) && size(kids[1]) >= 64;
 }
 
-bool base64_char(char c) { return is_alnum(c) || c == '+' || c == '/'; }
+bool std_base64_char(char c) { return is_alnum(c) || c == '+' || c == '/'; }
 
 // After a line of base64 at `at`: the start of the next line's base64 when
 // one line break (LF, CRLF, or their JSON escapes at any depth) and any
@@ -2687,7 +2687,7 @@ size_t next_wrapped_line(std::string_view text, size_t at) {
   }
   if (!line_feed) return std::string_view::npos;
   while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
-  return i < text.size() && base64_char(text[i]) ? i : std::string_view::npos;
+  return i < text.size() && std_base64_char(text[i]) ? i : std::string_view::npos;
 }
 
 // Base64 of a DER private key without armour, on one line or wrapped as
@@ -2696,7 +2696,7 @@ size_t next_wrapped_line(std::string_view text, size_t at) {
 // characters or more: a key cut short); a certificate or a public key does
 // not open with these heads, nor decodes to this structure.
 std::optional<Extracted> der_key(std::string_view text, size_t start) {
-  if (start > 0 && base64_char(text[start - 1])) return std::nullopt;
+  if (start > 0 && std_base64_char(text[start - 1])) return std::nullopt;
   // The body of an armoured block is its rule's (pem-private-key,
   // ssh2-private-key), which also knows its examples.
   const std::string_view before = text.substr(start > 256 ? start - 256 : 0, std::min<size_t>(start, 256));
@@ -2707,7 +2707,7 @@ std::optional<Extracted> der_key(std::string_view text, size_t start) {
   if (!spend_reading(text, 0)) return std::nullopt;
   for (;;) {
     size_t e = pos;
-    while (e < text.size() && base64_char(text[e])) ++e;
+    while (e < text.size() && std_base64_char(text[e])) ++e;
     const size_t line = e - pos;
     payload.append(text.substr(pos, line));
     while (e < text.size() && text[e] == '=' && e - pos < line + 2) payload += text[e++];
@@ -2720,7 +2720,7 @@ std::optional<Extracted> der_key(std::string_view text, size_t start) {
     const size_t next = next_wrapped_line(text, e);
     if (next == std::string_view::npos) break;
     size_t next_end = next;
-    while (next_end < text.size() && base64_char(text[next_end])) ++next_end;
+    while (next_end < text.size() && std_base64_char(text[next_end])) ++next_end;
     if (next_end - next > width) break;
     pos = next;
   }
@@ -2772,7 +2772,7 @@ std::optional<Extracted> aws_cli_row(const Rule& rule, std::string_view text, si
       continue;
     }
     size_t e = i;
-    while (e < limit && base64_char(text[e])) ++e;
+    while (e < limit && std_base64_char(text[e])) ++e;
     const size_t chars = e - i;
     while (e < limit && text[e] == '=' && e - i < chars + 2) ++e;
     const bool whole = e >= text.size() || separator(e) || text[e] == '\n' || text[e] == '\r' || text[e] == '\\';
