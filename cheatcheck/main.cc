@@ -21,6 +21,7 @@
 #include "cli/merge.h"
 #include "cli/safe_text.h"
 #include "cli/summary.h"
+#include "cli/verify_text.h"
 
 namespace goalcup::cheat {
 namespace {
@@ -160,6 +161,10 @@ MergedReport judge_cheat_line(simdjson::dom::element report, BatchSummary& summa
   if (report["could_not_judge"].get(could_not_judge)) could_not_judge = true;
   const int code = could_not_judge ? 2 : passed ? 0 : 1;
   summary.add(file, cheat_verdict(code), code);
+  std::string_view verdict, key_source;
+  const bool supplied_key = !report["verify"]["verdict"].get(verdict) && !report["verify"]["key_source"].get(key_source) &&
+                            vouched_by_supplied_key(verdict, key_source);
+  if (supplied_key) summary.add_supplied_key(file, cheat_verdict(code));
   std::map<std::string, size_t> counts;
   simdjson::dom::array findings;
   if (!report["findings"].get(findings)) {
@@ -181,7 +186,8 @@ MergedReport judge_cheat_line(simdjson::dom::element report, BatchSummary& summa
   const std::string word = code == 2 ? "ERROR" : code == 1 ? "FAIL " : "PASS ";
   return MergedReport{code == 0, word + " " + safe_text(file) + "  (" + std::to_string(counts["high"]) + " high, " +
                                      std::to_string(counts["warning"]) + " warning, " +
-                                     std::to_string(counts["info"]) + " info)"};
+                                     std::to_string(counts["info"]) + " info" +
+                                     (supplied_key ? "; " + std::string(kSuppliedKeyNote) : "") + ")"};
 }
 
 int merge(const std::vector<std::string>& files, const Options& opt) {

@@ -5,6 +5,7 @@
 #include "cheatcheck/gc_rules.h"
 #include "cli/safe_text.h"
 #include "cli/verify_json.h"
+#include "cli/verify_text.h"
 
 namespace goalcup::cheat {
 namespace {
@@ -76,7 +77,8 @@ std::string format_cheat_text(const CheatReport& r, Severity fail_on, const Styl
   const bool failed = fails(r, fail_on), error = unjudged(r);
   std::string out = st.paint(error ? "ERROR" : failed ? "FAIL " : "PASS ",
                              error || failed ? Color::red : Color::green);
-  const std::string what = scan_mode ? (error ? "not read" : "read in full") : "verify: " + std::string(verdict_name(r.verify.verdict));
+  std::string what = scan_mode ? (error ? "not read" : "read in full") : "verify: " + std::string(verdict_name(r.verify.verdict));
+  if (!scan_mode && vouched_by_supplied_key(r.verify)) what += ", " + std::string(kSuppliedKeyNote);
   out += " " + safe_text(r.file) + st.paint("  (" + what + "; " +
                                      std::to_string(counts[Severity::high]) + " high, " +
                                      std::to_string(counts[Severity::warning]) + " warning, " +
@@ -175,6 +177,7 @@ std::string_view cheat_verdict(int exit_code) {
 void add_to_summary(BatchSummary& summary, const CheatReport& r, Severity fail_on) {
   const int code = cheat_exit_code(r, fail_on);
   summary.add(r.file, cheat_verdict(code), code);
+  if (vouched_by_supplied_key(r.verify)) summary.add_supplied_key(r.file, cheat_verdict(code));
   std::map<Severity, size_t> counts;
   for (const auto& f : r.findings) {
     if (!f.suppressed) ++counts[f.severity];

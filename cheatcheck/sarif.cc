@@ -251,11 +251,12 @@ std::vector<Notification> unjudged_notifications(const ReportSet& set, const Uri
 std::vector<Notification> supplied_key_notifications(const ReportSet& set, const UriMaker& uris) {
   std::vector<Notification> out;
   for (const auto& r : set.reports) {
+    if (!vouched_by_supplied_key(r.verify)) continue;
     const std::string scope = supplied_key_scope(r.verify);
-    if (scope.empty() || unjudged(r)) continue;
-    out.push_back({"warning", "server_key_unpinned",
-                   r.file + ": attested through seq " + std::to_string(r.verify.attested_through_seq) + scope +
-                       ", not by the pinned server keys",
+    const std::string what = scope.empty() ? ": statements hold under a key supplied with --dev-key"
+                                           : ": attested through seq " + std::to_string(r.verify.attested_through_seq) +
+                                                 scope + ", not by the pinned server keys";
+    out.push_back({"warning", "server_key_unpinned", r.file + what + " (" + std::string(kSuppliedKeyNote) + ")",
                    uris.file(r.file)});
   }
   return out;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cli/safe_text.h"
+#include "cli/verify_text.h"
 
 namespace goalcup {
 namespace {
@@ -39,10 +40,26 @@ void BatchSummary::add(std::string_view file, std::string_view verdict, int exit
   }
 }
 
+void BatchSummary::add_supplied_key(std::string_view file, std::string_view verdict) {
+  ++supplied_key_count_;
+  ++supplied_key_verdicts_[std::string(verdict)];
+  if (supplied_key_files_.size() < kMaxNamed) supplied_key_files_.emplace_back(file);
+}
+
 void BatchSummary::add_findings(std::string_view severity, size_t count) { severities_[std::string(severity)] += count; }
 
 void BatchSummary::add_skipped(std::string_view check, std::string_view reason) {
   ++skipped_[{std::string(check), std::string(reason)}];
+}
+
+// "  1 trace vouched for by a key given with --dev-key, not a production key: a.jsonl"
+std::string BatchSummary::supplied_key_text(const Style& st) const {
+  std::string line = plural(supplied_key_count_, noun_) + " vouched for by a key given with --dev-key, not a production key:";
+  for (const auto& f : supplied_key_files_) line += " " + safe_text(f);
+  if (supplied_key_count_ > supplied_key_files_.size()) {
+    line += " ... and " + std::to_string(supplied_key_count_ - supplied_key_files_.size()) + " more";
+  }
+  return "  " + st.paint(line, Color::yellow) + "\n";
 }
 
 int BatchSummary::exit_code() const { return usage_failed_ && exit_code_worse(2, worst_) ? 2 : worst_; }
@@ -62,7 +79,13 @@ std::string BatchSummary::text(const Style& st) const {
   std::string out = st.paint("summary:", Color::bold) + " " + plural(inputs_, noun_);
   if (shard_) out += " (shard " + std::to_string(shard_->index) + "/" + std::to_string(shard_->count) + ")";
   std::string counts;
-  for (const auto& [verdict, n] : order) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + verdict;
+  for (const auto& [verdict, n] : order) {
+    counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + verdict;
+    auto supplied = supplied_key_verdicts_.find(verdict);
+    if (supplied != supplied_key_verdicts_.end()) {
+      counts += " (" + std::to_string(supplied->second) + " by a " + std::string(kSuppliedKeyNote) + ")";
+    }
+  }
   if (!counts.empty()) out += ": " + counts;
   if (!severities_.empty()) {
     out += "; findings:";
@@ -73,6 +96,7 @@ std::string BatchSummary::text(const Style& st) const {
     }
   }
   out += "\n";
+  if (supplied_key_count_ > 0) out += supplied_key_text(st);
   for (const auto& [what, n] : skipped_) {
     out += "  " + st.paint("skipped " + safe_text(what.first) + " for " + std::to_string(n) + " of " +
                                plural(inputs_, noun_) + ": " + safe_text(what.second),
@@ -106,6 +130,14 @@ void BatchSummary::write_json(JsonWriter& w) const {
       w.field(sev, static_cast<uint64_t>(it == severities_.end() ? 0 : it->second));
     }
     w.end_object();
+  }
+  if (supplied_key_count_ > 0) {
+    w.key("supplied_key").begin_object().field("count", static_cast<uint64_t>(supplied_key_count_));
+    w.key("verdicts").begin_object();
+    for (const auto& [verdict, n] : supplied_key_verdicts_) w.field(verdict, static_cast<uint64_t>(n));
+    w.end_object().key("files").begin_array();
+    for (const auto& f : supplied_key_files_) w.value(f);
+    w.end_array().end_object();
   }
   w.key("skipped").begin_array();
   for (const auto& [what, n] : skipped_) {

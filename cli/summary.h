@@ -38,6 +38,11 @@ class BatchSummary {
 
   // One input: its verdict word and its exit code.
   void add(std::string_view file, std::string_view verdict, int exit_code);
+  // An input just `add`ed whose statements hold only thanks to a key given
+  // with --dev-key (vouched_by_supplied_key): the text counts it beside its
+  // verdict and names it, the JSON has "supplied_key". Nothing is said for a
+  // batch without one, and exit codes do not change.
+  void add_supplied_key(std::string_view file, std::string_view verdict);
   void add_findings(std::string_view severity, size_t count);
   void add_skipped(std::string_view check, std::string_view reason);
   void set_shard(Shard shard) { shard_ = shard; }
@@ -59,6 +64,8 @@ class BatchSummary {
   std::string jsonl_line() const;
 
  private:
+  std::string supplied_key_text(const Style& st) const;
+
   std::string noun_;
   size_t inputs_ = 0;
   int worst_ = 0;
@@ -67,6 +74,9 @@ class BatchSummary {
   size_t worst_count_ = 0;
   std::map<std::string, size_t> verdicts_;
   std::map<std::string, size_t> severities_;
+  std::map<std::string, size_t> supplied_key_verdicts_;
+  std::vector<std::string> supplied_key_files_;
+  size_t supplied_key_count_ = 0;
   std::map<std::pair<std::string, std::string>, size_t> skipped_;
   std::map<int, std::string> meanings_;
   std::optional<Shard> shard_;

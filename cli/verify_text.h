@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "core/verifier.h"
 
@@ -13,6 +14,16 @@ namespace goalcup {
 // keys through seq N, after that by supplied keys only)" when a trace kept
 // from a real run was re-acknowledged with another key; "" otherwise.
 std::string supplied_key_scope(const VerifyReport& r);
+
+// True when a trace judged verified or incomplete owes any of its statements
+// to a key supplied with --dev-key (key_source "supplied"): anyone holding
+// that key (the development key is public) could have signed them, so every
+// gate output (a batch's summary, -q, merge, SARIF) says so, not only the
+// full report (red-team 16c #9). The second form reads a report's JSON words.
+bool vouched_by_supplied_key(const VerifyReport& r);
+bool vouched_by_supplied_key(std::string_view verdict, std::string_view key_source);
+// How a one-line view marks such a trace.
+inline constexpr std::string_view kSuppliedKeyNote = "supplied key, not a production key";
 
 // The statement report of the record at `seq`, if it holds one.
 const StatementReport* statement_at(const VerifyReport& r, uint64_t seq);

@@ -28,6 +28,14 @@ std::string last_line(const std::string& out) {
   return s.substr(s.rfind('\n') + 1);
 }
 
+// The first line of `out` that holds `what`, "" if none.
+std::string line_of(const std::string& out, const std::string& what) {
+  const size_t at = out.find(what);
+  if (at == std::string::npos) return "";
+  const size_t begin = out.rfind('\n', at) == std::string::npos ? 0 : out.rfind('\n', at) + 1;
+  return out.substr(begin, out.find('\n', at) - begin);
+}
+
 std::string samples(std::initializer_list<const char*> names) {
   std::string s;
   for (const char* n : names) s += " " + sample_path(n);
@@ -115,6 +123,59 @@ TEST(Summary, CouldNotJudgeIsSaidOnStderrInEveryFormat) {
   }
   auto v = run_command("(" + verify_cmd("--format json /nonexistent.jsonl") + " 2>&1 >/dev/null)");
   EXPECT_NE(v.out.find("could not judge /nonexistent.jsonl: not_found"), std::string::npos) << v.out;
+}
+
+std::string dev_key() { return " --dev-key " + testing::source_path("fixtures/keys/dev-key.json"); }
+
+// A trace that only a key given with --dev-key vouches for (anyone can sign
+// with the public development key) is said so in every gate output: -q, the
+// summary (text and JSON) of both tools, a one-line note beside its verdict
+// (red-team 16c #9). Exit codes stay the verdicts' own.
+TEST(Summary, ATraceOnlyASuppliedKeyVouchesForIsSaidInEveryGateOutput) {
+  const std::string devkey = sample_path("claude-code-devkey.jsonl");
+  auto v = run_command(verify_cmd("-q" + dev_key() + " " + devkey + samples({"codex-verified.jsonl"})));
+  EXPECT_EQ(v.exit_code, 0) << v.out;
+  EXPECT_NE(v.out.find("summary: 2 traces: 2 verified (1 by a supplied key, not a production key)"), std::string::npos)
+      << v.out;
+  EXPECT_NE(v.out.find("1 trace vouched for by a key given with --dev-key, not a production key: " + devkey),
+            std::string::npos)
+      << v.out;
+  auto one = run_command(verify_cmd(dev_key() + " " + devkey));
+  EXPECT_NE(one.out.find("every statement holds; supplied key, not a production key)"), std::string::npos) << one.out;
+  auto c = run_command(cheat_cmd("-q" + dev_key() + " " + devkey));
+  EXPECT_EQ(c.exit_code, 0) << c.out;
+  EXPECT_NE(c.out.find("1 passed (1 by a supplied key, not a production key)"), std::string::npos) << c.out;
+  auto ct = run_command(cheat_cmd(dev_key() + " " + devkey));
+  EXPECT_NE(ct.out.find("(verify: verified, supplied key, not a production key; "), std::string::npos) << ct.out;
+  simdjson::dom::parser p;
+  auto j = run_command(verify_cmd("--format json" + dev_key() + " " + devkey + samples({"codex-verified.jsonl"})));
+  auto doc = p.parse(j.out);
+  ASSERT_FALSE(doc.error()) << j.out;
+  EXPECT_EQ(uint64_t(doc["summary"]["supplied_key"]["count"]), 1u) << j.out;
+  EXPECT_EQ(uint64_t(doc["summary"]["supplied_key"]["verdicts"]["verified"]), 1u) << j.out;
+  EXPECT_EQ(std::string_view(doc["summary"]["supplied_key"]["files"].at(0).get_string()), devkey) << j.out;
+  auto cl = run_command(cheat_cmd("--format jsonl" + dev_key() + " " + devkey));
+  auto line = p.parse(last_line(cl.out));
+  ASSERT_FALSE(line.error()) << cl.out;
+  EXPECT_EQ(uint64_t(line["summary"]["supplied_key"]["verdicts"]["passed"]), 1u) << cl.out;
+}
+
+// Traces the pinned keys vouch for print exactly what they printed before,
+// --dev-key given or not: no note, no "supplied_key" member.
+TEST(Summary, PinnedTracesSayNothingOfASuppliedKey) {
+  const std::string args = samples({"codex-verified.jsonl", "claude-code-restart.jsonl", "tampered-edit_mid.jsonl"});
+  for (const std::string& how : {std::string("-q"), std::string(""), std::string("--format json"),
+                                 std::string("--format jsonl")}) {
+    auto plain = run_command(verify_cmd(how + args));
+    auto keyed = run_command(verify_cmd(how + dev_key() + args));
+    EXPECT_EQ(keyed.out, plain.out) << how;
+    EXPECT_EQ(keyed.exit_code, plain.exit_code) << how;
+    EXPECT_EQ(keyed.out.find("supplied"), std::string::npos) << how << keyed.out;
+    auto cheat_plain = run_command(cheat_cmd(how + args));
+    auto cheat_keyed = run_command(cheat_cmd(how + dev_key() + args));
+    EXPECT_EQ(cheat_keyed.out, cheat_plain.out) << how;
+    EXPECT_EQ(cheat_keyed.out.find("supplied"), std::string::npos) << how << cheat_keyed.out;
+  }
 }
 
 TEST(Progress, CountsTheVerdictOfEachTraceDone) {
@@ -381,6 +442,27 @@ TEST(Merge, ShardsRunApartEqualTheSingleProcess) {
   expect_merge_equals_single(cheat_cmd(""), inputs, 3);
   // More shards than inputs: empty shards still say who they are.
   expect_merge_equals_single(verify_cmd(""), samples({"codex-verified.jsonl", "tampered-edit_mid.jsonl"}), 4);
+}
+
+// Merged shards say which traces only a supplied key vouches for, as one
+// process does: the summary, and a note on each such trace's line.
+TEST(Merge, SaysWhichTracesOnlyASuppliedKeyVouchesFor) {
+  const std::string inputs = samples({"claude-code-devkey.jsonl", "codex-verified.jsonl", "tampered-edit_mid.jsonl"});
+  expect_merge_equals_single(verify_cmd(dev_key()), inputs, 2);
+  expect_merge_equals_single(cheat_cmd(dev_key()), inputs, 2);
+  const std::string dir = testing::temp_dir();
+  for (const auto& [cmd, name] : {std::pair{verify_cmd(dev_key()), "verify"}, {cheat_cmd(dev_key()), "cheat"}}) {
+    const std::string shard = dir + "/" + name + "-devkey-shard.jsonl";
+    run_command(cmd + " --format jsonl --shard 0/1" + inputs + " > " + shard);
+    const std::string base = cmd.substr(0, cmd.find(" --dev-key"));
+    auto text = run_command(base + " merge " + shard);
+    EXPECT_NE(line_of(text.out, "claude-code-devkey.jsonl").find("supplied key, not a production key)"), std::string::npos)
+        << text.out;
+    EXPECT_EQ(line_of(text.out, "codex-verified.jsonl").find("supplied"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("(1 by a supplied key, not a production key)"), std::string::npos) << text.out;
+    auto quiet = run_command(base + " -q merge " + shard);
+    EXPECT_NE(quiet.out.find("vouched for by a key given with --dev-key"), std::string::npos) << quiet.out;
+  }
 }
 
 // -q leaves the passing reports out of a shard; merge refuses it and says why.

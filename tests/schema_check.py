@@ -160,6 +160,22 @@ if not ok:
     print("FAIL sarif structure")
     failures += 1
 
+# With --dev-key the dev-key sample is verified under a supplied key: the
+# summaries then say so ("supplied_key"), in JSON and JSON Lines, and merge
+# passes it on.
+dev_key = ["--dev-key", os.path.join(src, "fixtures", "keys", "dev-key.json")]
+out = subprocess.run([verify, "--no-progress", "--format", "json", *dev_key, *traces], capture_output=True, text=True).stdout
+check(report, json.loads(out), "verify --dev-key --format json")
+if "supplied_key" not in json.loads(out)["summary"]:
+    print("FAIL verify --dev-key: the summary has no supplied_key")
+    failures += 1
+out = subprocess.run([verify, "--no-progress", "--format", "jsonl", *dev_key, *traces], capture_output=True, text=True).stdout
+check_jsonl(report, out, "verify --dev-key --format jsonl")
+out = subprocess.run([cheat, "--no-progress", "--format", "json", *dev_key, *traces], capture_output=True, text=True).stdout
+check(cheat_schema, json.loads(out), "cheatcheck --dev-key --format json")
+out = subprocess.run([cheat, "--no-progress", "--format", "jsonl", *dev_key, *traces], capture_output=True, text=True).stdout
+check_jsonl(cheat_schema, out, "cheatcheck --dev-key --format jsonl")
+
 # goalcup-cheatcheck coop and manifest modes, on generated fixtures.
 import tempfile
 with tempfile.TemporaryDirectory() as tmp:

@@ -13,6 +13,7 @@
 #include "cli/merge.h"
 #include "cli/safe_text.h"
 #include "cli/summary.h"
+#include "cli/verify_text.h"
 #include "core/walk.h"
 #include "verify/printer.h"
 
@@ -38,6 +39,7 @@ int usage_error(const std::string& message) {
 
 void add_to_summary(BatchSummary& summary, const VerifyReport& r) {
   summary.add(r.file, verdict_name(r.verdict), verdict_exit_code(r.verdict));
+  if (vouched_by_supplied_key(r)) summary.add_supplied_key(r.file, verdict_name(r.verdict));
 }
 
 int run(const Options& opt) {
@@ -87,14 +89,18 @@ Verdict verdict_named(std::string_view name) {
 }
 
 MergedReport judge_verify_line(simdjson::dom::element report, BatchSummary& summary) {
-  std::string_view file, verdict;
+  std::string_view file, verdict, key_source;
   if (report["file"].get(file)) file = "?";
   if (report["verdict"].get(verdict)) verdict = "error";
+  if (report["key_source"].get(key_source)) key_source = "none";
   const Verdict v = verdict_named(verdict);
   summary.add(file, verdict_name(v), verdict_exit_code(v));
+  const bool supplied_key = vouched_by_supplied_key(verdict_name(v), key_source);
+  if (supplied_key) summary.add_supplied_key(file, verdict_name(v));
   std::string line = std::string(verdict_name(v));
   line.resize(std::max<size_t>(line.size(), 10), ' ');
   line += " " + safe_text(file);
+  if (supplied_key) line += " (" + std::string(kSuppliedKeyNote) + ")";
   std::string_view code;
   if (!report["errors"].at(0)["code"].get(code)) line += " (" + std::string(code) + ")";
   return MergedReport{v == Verdict::verified, line};

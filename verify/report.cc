@@ -133,6 +133,7 @@ std::string format_verify_text(const VerifyReport& r, const Style& st) {
   // header, an error quoting a line): one line each, escaped.
   std::string out = st.paint(verdict, verdict_color(r.verdict)) + " " + safe_text(r.file);
   std::string head = headline(r);
+  if (vouched_by_supplied_key(r)) head += "; " + std::string(kSuppliedKeyNote);
   if (!head.empty()) out += st.paint(" (" + head + ")", Color::dim);
   out += "\n";
   auto line = [&](const std::string& s) { out += "  " + s + "\n"; };
