@@ -158,6 +158,62 @@ TEST(Coop, ModesAndVaultShape) {
   EXPECT_EQ(audit_coop_dir("/nonexistent/coop", Limits{}, Policy{}).verify.verdict, Verdict::error);
 }
 
+bool skipped_for(const CheatReport& r, std::string_view check, std::string_view reason) {
+  return std::any_of(r.skipped.begin(), r.skipped.end(), [&](const Skipped& s) {
+    return s.check == check && s.reason.find(reason) != std::string::npos;
+  });
+}
+
+// A data directory named on the command line through a link (/var/lib/coop
+// -> /data/coop) is the judge's own choice: followed, and audited as the
+// directory itself (red-team 16c #14 found it "not a directory").
+TEST(Coop, ADataDirectoryNamedThroughALinkIsAudited) {
+  const std::string base = testing::temp_dir() + "/coop-linked";
+  std::filesystem::remove_all(base);
+  std::filesystem::create_directories(base);
+  fixtures::CoopSpec loose;
+  loose.loose_modes = true;
+  fixtures::write_coop_dir(base + "/data", loose);
+  std::filesystem::create_directory_symlink("data", base + "/link");
+  const CheatReport direct = audit_coop_dir(base + "/data", Limits{}, Policy{});
+  const CheatReport linked = audit_coop_dir(base + "/link", Limits{}, Policy{});
+  EXPECT_EQ(linked.verify.verdict, Verdict::verified) << (linked.verify.errors.empty() ? "" : linked.verify.errors[0].message);
+  EXPECT_EQ(dump(linked), dump(direct));
+  EXPECT_EQ(of(linked, "COOP01").size(), 2u) << dump(linked);  // the target's modes, not the link's
+  EXPECT_FALSE(of(linked, "COOP06").empty()) << dump(linked);
+  // What is not a directory is said as such; a path that is not there, too.
+  std::ofstream(base + "/file") << "x";
+  std::filesystem::create_symlink("file", base + "/file-link");
+  for (const char* name : {"/file", "/file-link", "/missing"}) {
+    const CheatReport r = audit_coop_dir(base + name, Limits{}, Policy{});
+    ASSERT_EQ(r.verify.verdict, Verdict::error) << name;
+    ASSERT_FALSE(r.verify.errors.empty()) << name;
+    EXPECT_EQ(r.verify.errors[0].code, std::string_view(name) == "/missing" ? Code::not_found : Code::usage) << name;
+  }
+}
+
+// Links inside the copy are the copy's own and are never followed: a linked
+// state.redb is COOP01 high, and a linked workdirs/ is neither read nor
+// passed over in silence (COOP05 and COOP06 say they were skipped).
+TEST(Coop, LinksInsideTheDataDirectoryAreNotFollowed) {
+  const std::string base = testing::temp_dir() + "/coop-inner-links";
+  std::filesystem::remove_all(base);
+  std::filesystem::create_directories(base);
+  fixtures::write_coop_dir(base + "/data", fixtures::CoopSpec{});
+  std::filesystem::rename(base + "/data/workdirs", base + "/elsewhere");
+  std::filesystem::create_directory_symlink("../elsewhere", base + "/data/workdirs");
+  std::filesystem::rename(base + "/data/state.redb", base + "/state.redb");
+  std::filesystem::create_symlink("../state.redb", base + "/data/state.redb");
+  const CheatReport r = audit_coop_dir(base + "/data", Limits{}, Policy{});
+  const auto modes = of(r, "COOP01");
+  EXPECT_TRUE(std::any_of(modes.begin(), modes.end(), [](const Finding* f) {
+    return f->severity == Severity::high && f->message.find("state.redb is a symbolic link") != std::string::npos;
+  })) << dump(r);
+  EXPECT_TRUE(of(r, "COOP05").empty() && of(r, "COOP06").empty()) << dump(r);
+  EXPECT_TRUE(skipped_for(r, "COOP05", "workdirs is a symbolic link")) << dump(r);
+  EXPECT_TRUE(skipped_for(r, "COOP06", "workdirs is a symbolic link")) << dump(r);
+}
+
 TEST(Coop, EveryManifestRule) {
   const std::string dir = testing::temp_dir() + "/manifests";
   for (const auto& [file, rule] : fixtures::write_manifests(dir)) {

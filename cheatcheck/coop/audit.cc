@@ -11,8 +11,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -234,9 +237,9 @@ class CoopAudit {
     rep.file = dir_;
     rep.verify.verdict = Verdict::verified;  // "read": there is no chain here
     struct stat st {};
-    if (::lstat(dir_.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    if (auto refused = root_refused(&st)) {
       rep.verify.verdict = Verdict::error;
-      rep.verify.errors.push_back(Error{Code::not_found, -1, dir_ + " is not a directory"});
+      rep.verify.errors.push_back(std::move(*refused));
       return rep;
     }
     owner_ = st.st_uid;
@@ -259,6 +262,20 @@ class CoopAudit {
  private:
   void emit(const char* check, Severity sev, const std::string& message, const std::string& key) {
     ctx_.emit(finding(check, sev, {}, message), key);
+  }
+
+  // The data directory named on the command line is followed if it is a
+  // link (/var/lib/coop -> /data/coop is common, and the judge chose it);
+  // links inside it are the copy's and are never followed. Why it cannot
+  // be audited, if it cannot: *st is the directory's own stat.
+  std::optional<Error> root_refused(struct stat* st) const {
+    if (::stat(dir_.c_str(), st) != 0) {
+      const int err = errno;
+      if (err == ENOENT || err == ENOTDIR) return Error{Code::not_found, -1, dir_ + " does not exist"};
+      return Error{Code::io_error, -1, dir_ + ": " + std::strerror(err)};
+    }
+    if (!S_ISDIR(st->st_mode)) return Error{Code::usage, -1, dir_ + " is not a directory: coop audits a data directory"};
+    return std::nullopt;
   }
 
   // COOP01: the modes and owners coop promises (set best-effort, so a
@@ -550,7 +567,13 @@ class CoopAudit {
   void workdirs() {
     static const std::regex kName("^[a-z0-9-]+__[a-z][a-z0-9-]{0,31}$");
     struct stat st {};
-    if (::lstat((dir_ + "/workdirs").c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return;
+    if (::lstat((dir_ + "/workdirs").c_str(), &st) != 0) return;
+    if (S_ISLNK(st.st_mode)) {
+      // The copy's own link: not followed, and not passed over in silence.
+      for (const char* check : {"COOP05", "COOP06"}) ctx_.skip(check, "workdirs is a symbolic link, not followed");
+      return;
+    }
+    if (!S_ISDIR(st.st_mode)) return;
     bool any = false;
     walk("COOP05", 2, [&](const TreeEntry& e) {
       if (e.depth == 1) return e.name == "workdirs" ? TreeStep::go_on : TreeStep::skip_folder;
