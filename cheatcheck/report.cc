@@ -3,6 +3,7 @@
 #include <map>
 
 #include "cheatcheck/gc_rules.h"
+#include "cli/json_name.h"
 #include "cli/safe_text.h"
 #include "cli/verify_json.h"
 #include "cli/verify_text.h"
@@ -35,7 +36,7 @@ void write_finding(JsonWriter& w, const Finding& f) {
     const SecretInfo& s = f.secret;
     w.key("secret").begin_object().field("rule", s.rule).field("location", s.location).field("decoding", s.decoding);
     w.field("secret_sha256", s.secret_sha256).field("preview", s.preview).field("occurrences", s.occurrences);
-    if (!s.file.empty()) w.field("file", s.file);
+    if (!s.file.empty()) write_name_field(w, "file", s.file);
     if (!s.text.empty()) w.field("secret_text", s.text);  // --show-secrets only
     w.end_object();
   }
@@ -125,7 +126,8 @@ std::string_view mode_name(Mode mode) {
 }
 
 void write_cheat_report(JsonWriter& w, const CheatReport& r, const ReportSet& set) {
-  w.begin_object().field("file", r.file);
+  w.begin_object();
+  write_name_field(w, "file", r.file);
   if (set.mode == Mode::trace) {
     w.key("verify");
     write_verify(w, r.verify);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cli/json_name.h"
 #include "cli/safe_text.h"
 #include "cli/verify_text.h"
 
@@ -136,7 +137,7 @@ void BatchSummary::write_json(JsonWriter& w) const {
     w.key("verdicts").begin_object();
     for (const auto& [verdict, n] : supplied_key_verdicts_) w.field(verdict, static_cast<uint64_t>(n));
     w.end_object().key("files").begin_array();
-    for (const auto& f : supplied_key_files_) w.value(f);
+    for (const auto& f : supplied_key_files_) w.value(json_name_text(f));
     w.end_array().end_object();
   }
   w.key("skipped").begin_array();
@@ -149,7 +150,7 @@ void BatchSummary::write_json(JsonWriter& w) const {
   w.key("exit_caused_by").begin_object().field("count", static_cast<uint64_t>(exit_code() == worst_ ? worst_count_ : 0));
   w.key("files").begin_array();
   if (exit_code() == worst_) {
-    for (const auto& f : worst_files_) w.value(f);
+    for (const auto& f : worst_files_) w.value(json_name_text(f));
   }
   w.end_array().end_object();
   if (shard_) {

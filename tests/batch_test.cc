@@ -8,7 +8,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "cli/json_name.h"
 #include "cli/summary.h"
+#include "core/keyring.h"
 #include "tests/support.h"
 
 namespace goalcup {
@@ -462,6 +464,41 @@ TEST(Merge, SaysWhichTracesOnlyASuppliedKeyVouchesFor) {
     EXPECT_NE(text.out.find("(1 by a supplied key, not a production key)"), std::string::npos) << text.out;
     auto quiet = run_command(base + " -q merge " + shard);
     EXPECT_NE(quiet.out.find("vouched for by a key given with --dev-key"), std::string::npos) << quiet.out;
+  }
+}
+
+// Names that are not valid UTF-8 stay apart in JSON (red-team 16c #14: two
+// uploads bad\xff and bad\xfe both read "bad\ufffd"): a bad byte is the text
+// \xNN, the exact bytes are in file_base64, and merge keeps them apart too.
+// A valid UTF-8 name is written as it is, with no file_base64.
+TEST(Names, NamesThatAreNotUtf8StayDistinctAndReversibleInJson) {
+  EXPECT_EQ(json_name_text("caf\xc3\xa9/a\\b.jsonl"), "caf\xc3\xa9/a\\b.jsonl");
+  EXPECT_EQ(json_name_text("bad\xff\xc3.jsonl"), "bad\\xff\\xc3.jsonl");
+  const std::string dir = testing::temp_dir() + "/names-not-utf8";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string honest = testing::read_file(sample_path("codex-verified.jsonl"));
+  const std::string a = dir + "/bad\xff.jsonl", b = dir + "/bad\xfe.jsonl", ok = dir + "/caf\xc3\xa9.jsonl";
+  for (const std::string& name : {a, b, ok}) std::ofstream(name, std::ios::binary) << honest;
+  const std::string inputs = " '" + a + "' '" + b + "' '" + ok + "'";
+  for (const std::string& cmd : {verify_cmd(""), cheat_cmd("")}) {
+    auto r = run_command(cmd + "--format jsonl" + inputs);
+    simdjson::dom::parser p;
+    std::vector<std::string> files, exact;
+    for (auto doc : p.parse_many(r.out)) {
+      std::string_view file, bytes;
+      if (doc["file"].get(file)) continue;  // the summary line
+      files.emplace_back(file);
+      exact.emplace_back(doc["file_base64"].get(bytes) ? "" : base64_decode(bytes).value_or("?"));
+    }
+    ASSERT_EQ(files.size(), 3u) << r.out;
+    EXPECT_EQ(files[0], dir + "/bad\\xff.jsonl") << r.out;
+    EXPECT_EQ(files[1], dir + "/bad\\xfe.jsonl") << r.out;
+    EXPECT_EQ(exact[0], a);
+    EXPECT_EQ(exact[1], b);
+    EXPECT_EQ(files[2], ok);
+    EXPECT_EQ(exact[2], "") << "a UTF-8 name has no file_base64";
+    expect_merge_equals_single(cmd, inputs, 2);
   }
 }
 

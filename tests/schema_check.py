@@ -176,6 +176,29 @@ check(cheat_schema, json.loads(out), "cheatcheck --dev-key --format json")
 out = subprocess.run([cheat, "--no-progress", "--format", "jsonl", *dev_key, *traces], capture_output=True, text=True).stdout
 check_jsonl(cheat_schema, out, "cheatcheck --dev-key --format jsonl")
 
+# Names that are not valid UTF-8 (here two differing in one such byte): each
+# bad byte is written as \xNN in `file`, and `file_base64` holds the exact
+# bytes, so the two stay two names and each can be got back.
+import base64
+import tempfile
+with tempfile.TemporaryDirectory() as tmp:
+    honest = open(os.path.join(samples, "codex-verified.jsonl"), "rb").read()
+    names = [os.path.join(os.fsencode(tmp), b"bad\xff.jsonl"), os.path.join(os.fsencode(tmp), b"bad\xfe.jsonl")]
+    for name in names:
+        open(name, "wb").write(honest)
+    os.mkdir(os.path.join(tmp, "scan"))
+    open(os.path.join(os.fsencode(tmp), b"scan", b"notes\xff.txt"), "wb").write(b"key AKIAIOSFODNN7EXAMPLQ\n")
+    for tool, schema, args in ((verify, report, names), (cheat, cheat_schema, names),
+                               (cheat, cheat_schema, [b"scan", os.path.join(os.fsencode(tmp), b"scan")])):
+        doc = json.loads(subprocess.run([tool, "--no-progress", "--format", "json", *args], capture_output=True).stdout)
+        check(schema, doc, f"{os.path.basename(tool)} {args[0][-9:]!r} --format json of names not UTF-8")
+    doc = json.loads(subprocess.run([verify, "--no-progress", "--format", "json", *names], capture_output=True).stdout)
+    files = [r["file"] for r in doc["reports"]]
+    exact = [base64.b64decode(r["file_base64"]) for r in doc["reports"]]
+    if files[0] == files[1] or not files[0].endswith("bad\\xff.jsonl") or exact != names:
+        print(f"FAIL names not UTF-8: {files} {exact}")
+        failures += 1
+
 # goalcup-cheatcheck coop and manifest modes, on generated fixtures.
 import tempfile
 with tempfile.TemporaryDirectory() as tmp:

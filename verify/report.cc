@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cli/json_name.h"
 #include "cli/safe_text.h"
 #include "cli/verify_json.h"
 #include "cli/verify_text.h"
@@ -74,7 +75,7 @@ std::string tally_text(const ErrorTally& t) {
 
 void write_verify_json(JsonWriter& w, const VerifyReport& r) {
   w.begin_object();
-  w.field("file", r.file);
+  write_name_field(w, "file", r.file);
   w.field("source", r.source);
   write_verdict_fields(w, r);
   write_warning_codes(w, r);
