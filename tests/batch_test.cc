@@ -168,13 +168,16 @@ TEST(Summary, PinnedTracesSayNothingOfASuppliedKey) {
   const std::string args = samples({"codex-verified.jsonl", "claude-code-restart.jsonl", "tampered-edit_mid.jsonl"});
   for (const std::string& how : {std::string("-q"), std::string(""), std::string("--format json"),
                                  std::string("--format jsonl")}) {
+    std::string with_key = how;
+    with_key += dev_key();
+    with_key += args;
     auto plain = run_command(verify_cmd(how + args));
-    auto keyed = run_command(verify_cmd(how + dev_key() + args));
+    auto keyed = run_command(verify_cmd(with_key));
     EXPECT_EQ(keyed.out, plain.out) << how;
     EXPECT_EQ(keyed.exit_code, plain.exit_code) << how;
     EXPECT_EQ(keyed.out.find("supplied"), std::string::npos) << how << keyed.out;
     auto cheat_plain = run_command(cheat_cmd(how + args));
-    auto cheat_keyed = run_command(cheat_cmd(how + dev_key() + args));
+    auto cheat_keyed = run_command(cheat_cmd(with_key));
     EXPECT_EQ(cheat_keyed.out, cheat_plain.out) << how;
     EXPECT_EQ(cheat_keyed.out.find("supplied"), std::string::npos) << how << cheat_keyed.out;
   }
