@@ -7,8 +7,10 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <random>
 #include <set>
+#include <tuple>
 
 #include <filesystem>
 #include <fstream>
@@ -368,6 +370,191 @@ TEST(SecretRules, ProvidersDocumentedExampleTokensAreNotHigh) {
   }
   EXPECT_EQ(highest("It looks like `110201543:AA" + random_chars(33, 87) + "`."), Severity::high);
   EXPECT_EQ(highest("GOOGLE_API_KEY=AIza" + random_chars(35, 88)), Severity::high);
+}
+
+// CRC32 (IEEE 802.3), as Bitbucket's app passwords carry it: for test
+// values of our own.
+uint32_t crc32_of(std::string_view s) {
+  uint32_t c = 0xFFFFFFFFu;
+  for (const unsigned char b : s) {
+    c ^= b;
+    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+  }
+  return ~c;
+}
+
+// ATBB, 24 random characters and their CRC32 in upper-case hex.
+std::string bitbucket_app_password(uint32_t seed) {
+  const std::string body = "ATBB" + testing::random_chars(24, seed);
+  char hex[9];
+  std::snprintf(hex, sizeof hex, "%08X", crc32_of(body));
+  return body + hex;
+}
+
+constexpr std::string_view kBase64Chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+// Formats of issue 16's review (16b #6), one test value of each written
+// here from the provider's documented shape (random tails: no one's key).
+struct ReviewFormat {
+  std::string rule, token, near_miss;
+};
+std::vector<ReviewFormat> review_formats() {
+  using testing::random_chars;
+  const std::string hex = "0123456789abcdef", lower = "abcdefghijklmnopqrstuvwxyz0123456789";
+  const std::string up = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  const std::string url64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  const std::string b64(kBase64Chars);
+  const std::string uuid = random_chars(8, 420, hex) + "-" + random_chars(4, 421, hex) + "-4" + random_chars(3, 422, hex) +
+                           "-9" + random_chars(3, 423, hex) + "-" + random_chars(12, 424, hex);
+  return {
+      {"google-oauth-client-secret", "GOCSPX-" + random_chars(28, 401, url64), "GOCSPX-" + random_chars(20, 401, url64)},
+      {"aws-session-token", "IQoJb3JpZ2luX2Vj" + random_chars(700, 402, b64), "IQoJb3JpZ2luX2Vj" + random_chars(40, 402, b64)},
+      {"bitbucket-app-password", bitbucket_app_password(403), "ATBB" + random_chars(24, 403)},
+      {"onepassword-service-token", "ops_eyJzaWduSW5BZGRyZXNzIjoi" + random_chars(520, 404, b64),
+       "ops_eyJ" + random_chars(120, 404, b64)},
+      {"braintree-token", "access_token$production$" + random_chars(16, 407, lower) + "$" + random_chars(32, 408, hex),
+       "access_token$production$" + random_chars(16, 407, lower) + "$" + random_chars(20, 408, hex)},
+      {"neon-api-key", "napi_" + random_chars(64, 409, lower), "napi_" + random_chars(50, 409, lower)},
+      {"hubspot-token", "pat-na1-" + uuid, "pat-na1-" + uuid.substr(0, 13)},
+      {"shippo-token", "shippo_live_" + random_chars(40, 410, hex), "shippo_live_" + random_chars(30, 410, hex)},
+      {"easypost-key", "EZAK" + random_chars(54, 411), "EZAK" + random_chars(40, 411)},
+      {"frameio-token", "fio-u-" + random_chars(64, 412, url64), "fio-u-" + random_chars(40, 412, url64)},
+      {"clojars-token", "CLOJARS_" + random_chars(60, 413, lower), "CLOJARS_" + random_chars(40, 413, lower)},
+      {"defined-networking-key", "dnkey-" + random_chars(26, 414, up) + "-" + random_chars(52, 415, up),
+       "dnkey-" + random_chars(26, 414, up) + "-" + random_chars(30, 415, up)},
+      {"duffel-token", "duffel_live_" + random_chars(43, 416, url64), "duffel_live_" + random_chars(30, 416, url64)},
+      {"flutterwave-key", "FLWSECK-" + random_chars(32, 417, hex) + "-X", "FLWSECK-" + random_chars(24, 417, hex) + "-X"},
+      {"infracost-key", "ico-" + random_chars(32, 418), "ico-" + random_chars(24, 418)},
+      {"scalingo-token", "tk-us-" + random_chars(48, 419, url64), "tk-us-" + random_chars(30, 419, url64)},
+      {"intra42-secret", "s-s4t2ud-" + random_chars(64, 425, hex), "s-s4t2ud-" + random_chars(40, 425, hex)},
+      {"harness-token", "pat." + random_chars(22, 426, url64) + "." + random_chars(24, 427, hex) + "." + random_chars(20, 428),
+       "pat." + random_chars(22, 426, url64) + "." + random_chars(24, 427, hex)},
+  };
+}
+
+// Each is found whole and high; cut short, or with its random part a
+// filler (a documentation's xxxx), it is no finding.
+TEST(SecretRules, DistinctiveFormatsOfTheSecondReviewAreHigh) {
+  for (const ReviewFormat& f : review_formats()) {
+    EXPECT_TRUE(finds("KEY " + f.token + " end", f.rule, f.token));
+    EXPECT_EQ(highest("KEY " + f.token + " end"), Severity::high) << f.rule;
+    EXPECT_TRUE(scan("KEY " + f.near_miss + " end").empty()) << f.rule << ": " << f.near_miss;
+    std::string filler = f.token;
+    for (size_t i = filler.size() - 24; i < filler.size() - 4; ++i) filler[i] = 'x';
+    EXPECT_TRUE(scan("KEY " + filler + " end").empty()) << f.rule << ": " << filler;
+    // As an assignment's value, where the generic rule also looks.
+    EXPECT_TRUE(finds("SECRET_TOKEN=" + f.token + "\n", f.rule, f.token));
+  }
+}
+
+// The test, sandbox or unverified forms of those formats are warnings (and
+// FCM's legacy server keys, whose API is gone), and shapes that only
+// resemble them are no finding.
+TEST(SecretRules, TestFormsAndLookAlikesOfTheSecondReviewsFormats) {
+  using testing::random_chars;
+  const std::string hex = "0123456789abcdef", lower = "abcdefghijklmnopqrstuvwxyz0123456789";
+  const std::string url64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  const std::string b64(kBase64Chars);
+  std::string bad_crc = bitbucket_app_password(431);
+  bad_crc.back() = bad_crc.back() == 'A' ? 'B' : 'A';
+  const std::string session = "IQoJb3JpZ2luX2Vj" + random_chars(700, 432, b64);
+  const std::string presigned = "https://bucket.s3.amazonaws.com/report.csv?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Security-Token=" + session;
+  for (const auto& [rule, line, secret] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"braintree-token", "", "access_token$sandbox$" + random_chars(16, 433, lower) + "$" + random_chars(32, 434, hex)},
+           {"shippo-token", "", "shippo_test_" + random_chars(40, 435, hex)},
+           {"easypost-key", "", "EZTK" + random_chars(54, 436)},
+           {"duffel-token", "", "duffel_test_" + random_chars(43, 437, url64)},
+           {"flutterwave-key", "", "FLWSECK_TEST-" + random_chars(32, 438, hex) + "-X"},
+           {"bitbucket-app-password", "", bad_crc},
+           {"bitbucket-app-password", "", "ATBB" + random_chars(40, 444)},
+           {"aws-session-token", presigned, session},
+           {"firebase-fcm-server-key", "", "AAAA" + random_chars(7, 405, url64) + ":APA91b" + random_chars(134, 406, url64)},
+       }) {
+    const std::string text = line.empty() ? "KEY " + secret + " end" : line;
+    EXPECT_TRUE(finds(text, rule, secret));
+    EXPECT_EQ(highest(text), Severity::warning) << rule;
+  }
+  // FCM's server keys are whole or none; a device's registration token has
+  // the server key's tail after its instance id; a hex digest after ico-
+  // names a file.
+  EXPECT_TRUE(scan("KEY AAAA" + random_chars(7, 405, url64) + ":APA91b" + random_chars(100, 406, url64) + " end").empty());
+  EXPECT_TRUE(scan("{\"to\": \"c" + random_chars(10, 439, url64) + ":APA91b" + random_chars(134, 440, url64) + "\"}").empty());
+  EXPECT_TRUE(scan("<img src=\"/static/ico-" + random_chars(32, 441, hex) + ".png\">").empty());
+  // Inside a longer base64 run, IQoJb3JpZ2luX2Vj is a piece of it.
+  EXPECT_TRUE(scan("blob: " + random_chars(40, 442, b64) + "/" + session).empty());
+}
+
+// A PuTTY key file of our own making (random blobs: no one's key): version,
+// encryption, line ending, and the private blob's length in characters.
+std::string putty_key_file(const std::string& version, const std::string& encryption, const std::string& eol,
+                           size_t private_chars, uint32_t seed) {
+  using testing::random_chars;
+  const std::string b64(kBase64Chars);
+  std::string f = "PuTTY-User-Key-File-" + version + ": ssh-ed25519" + eol + "Encryption: " + encryption + eol +
+                  "Comment: ed25519-key-20260101" + eol + "Public-Lines: 2" + eol + "AAAAC3NzaC1lZDI1NTE5AAAAI" +
+                  random_chars(39, seed, b64) + eol + random_chars(4, seed + 1, b64) + eol;
+  if (version == "3" && encryption != "none") {
+    f += "Key-Derivation: Argon2id" + eol + "Argon2-Memory: 8192" + eol + "Argon2-Passes: 21" + eol +
+         "Argon2-Parallelism: 1" + eol + "Argon2-Salt: " + random_chars(32, seed + 2, "0123456789abcdef") + eol;
+  }
+  const std::string blob = random_chars(private_chars, seed + 3, b64);
+  f += "Private-Lines: " + std::to_string((private_chars + 63) / 64) + eol;
+  for (size_t i = 0; i < blob.size(); i += 64) f += blob.substr(i, 64) + eol;
+  return f + "Private-MAC: " + random_chars(64, seed + 4, "0123456789abcdef");
+}
+
+// PuTTY's .ppk private key files, versions 2 and 3, encrypted or not, as
+// written (LF, CRLF, in a JSON string): from the first line to the MAC.
+TEST(SecretRules, PuttyPrivateKeyFilesAreHigh) {
+  for (const std::string& key : {putty_key_file("3", "none", "\n", 48, 451), putty_key_file("2", "aes256-cbc", "\r\n", 64, 452),
+                                 putty_key_file("3", "aes256-cbc", "\n", 128, 453)}) {
+    EXPECT_TRUE(finds("$ cat ~/.ssh/id.ppk\n" + key + "\n$ ", "putty-private-key", key)) << key;
+    EXPECT_EQ(highest(key + "\n"), Severity::high);
+  }
+  // In a JSON string (a tool's output), found where its "\n" escapes are read.
+  std::string escaped = putty_key_file("3", "none", "\\n", 48, 454);
+  EXPECT_EQ(highest("{\"stdout\":\"" + escaped + "\\n\"}"), Severity::high);
+  // A MAC line cut off: the key as far as it went.
+  const std::string full = putty_key_file("3", "none", "\n", 48, 455);
+  const std::string cut = full.substr(0, full.find("\nPrivate-MAC"));
+  EXPECT_TRUE(finds(cut + "\n", "putty-private-key", cut));
+}
+
+TEST(SecretRules, PuttyKeyNamesAndTemplatesAreNotKeys) {
+  // The header's name in a parser's code or in prose: no file follows.
+  EXPECT_TRUE(scan("    if line.startswith(\"PuTTY-User-Key-File-2:\"):\n        return parse_ppk(lines)\n").empty());
+  EXPECT_TRUE(scan("A .ppk file opens with PuTTY-User-Key-File-3: and the key's type.\n\nPrivate-Lines: 1\nAAAA\n").empty());
+  // Templates: a private blob of x, of "...", or of base64 of text.
+  std::string key = putty_key_file("3", "none", "\n", 48, 456);
+  const size_t blob = key.find("Private-Lines: 1\n") + 17;
+  std::string xs = key, dots = key, text = key;
+  xs.replace(blob, 48, std::string(48, 'x'));
+  dots.replace(blob, 48, "...");
+  text.replace(blob, 48, base64_encode("this is where the private key goes"));
+  for (const std::string& t : {xs, dots, text}) EXPECT_TRUE(scan(t).empty()) << t;
+  // A blob too short to be a key's: a warning.
+  std::string shorter = key;
+  shorter.replace(blob, 48, testing::random_chars(20, 457, kBase64Chars));
+  EXPECT_EQ(highest(shorter), Severity::warning);
+}
+
+// A .ppk file in a scanned tree is one finding at its first line, its
+// lines joined as written; the name alone in a source file is none.
+TEST(ScanMode, PuttyKeyFilesInPlainFiles) {
+  const std::string key = putty_key_file("3", "none", "\n", 48, 458);
+  const std::string path = testing::write_temp("id_ed25519.ppk", "# deploy key\n" + key + "\n");
+  auto r = scan_file(path, Limits{}, Policy{}, true);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].secret.rule, "putty-private-key");
+  EXPECT_EQ(r.findings[0].severity, Severity::high);
+  EXPECT_EQ(r.findings[0].secret.secret_sha256, to_hex(sha256(key)));
+  EXPECT_EQ(r.findings[0].secret.location, "line 2");
+  const std::string crlf = putty_key_file("2", "none", "\r\n", 48, 459);
+  auto rc = scan_file(testing::write_temp("crlf.ppk", crlf + "\r\n"), Limits{}, Policy{}, true);
+  ASSERT_EQ(rc.findings.size(), 1u);
+  EXPECT_EQ(rc.findings[0].secret.secret_sha256, to_hex(sha256(crlf)));
+  const std::string code = testing::write_temp("ppk.py", "MAGIC = \"PuTTY-User-Key-File-3:\"\n\ndef parse(lines):\n    return lines\n");
+  EXPECT_TRUE(scan_file(code, Limits{}, Policy{}, true).findings.empty());
 }
 
 TEST(SecretRules, AgeKeysAreHighOnlyWithTheirBech32Checksum) {
@@ -1769,6 +1956,50 @@ TEST(Redact, NewFormatsAreRemovedWhole) {
     EXPECT_EQ(out->find(storage.substr(60, 20)), std::string::npos) << *out;
     EXPECT_EQ(out->find(salesforce.substr(40, 20)), std::string::npos) << *out;
   }
+}
+
+// The formats of issue 16's second review are replaced whole, plainly and
+// inside base64 in an environment variable, and in a trace's tool output
+// (all of them, a PuTTY key file among them): nothing the engine finds is
+// left, no reading of the copy holds a piece of one, and the copy checks
+// clean.
+TEST(Redact, TheSecondReviewsFormatsAreRemovedWhole) {
+  std::vector<ReviewFormat> formats = review_formats();
+  formats.push_back({"putty-private-key", putty_key_file("3", "none", "\n", 128, 461), ""});
+  const std::string url64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  formats.push_back({"firebase-fcm-server-key",
+                     "AAAA" + testing::random_chars(7, 462, url64) + ":APA91b" + testing::random_chars(134, 463, url64), ""});
+  std::string output = "$ cat deploy.env deploy.ppk\n";
+  std::vector<std::string> secrets;
+  for (const ReviewFormat& f : formats) {
+    for (const std::string& text : {"export TOKEN=" + f.token + "\n", "env AUTH=" + base64_encode("T=" + f.token + "\n") + " ok"}) {
+      const auto hits = scan(text);
+      ASSERT_FALSE(hits.empty()) << f.rule << ": " << text;
+      std::vector<KnownSecret> known;
+      for (const auto& h : hits) known.push_back({h.secret, rule_of(h), ""});
+      Redactor red(known, Limits{});
+      const auto out = red.redact(text);
+      ASSERT_TRUE(out) << text;
+      EXPECT_TRUE(scan(*out).empty()) << f.rule << ": " << *out;
+      EXPECT_EQ(out->find(f.token.substr(30, 16)), std::string::npos) << f.rule << ": " << *out;
+    }
+    output += f.token + "\n";
+    // The key file's private lines are its secret; its header lines are words anyone writes.
+    if (f.rule == "putty-private-key") {
+      const size_t blob = f.token.find("Private-Lines: 2\n") + 17;
+      secrets.push_back(f.token.substr(blob, 64));
+      secrets.push_back(f.token.substr(blob + 65, 64));
+    } else {
+      secrets.push_back(f.token);
+    }
+  }
+  const std::string in = testing::claude_trace_with_tool_output("review-formats.jsonl", output);
+  EXPECT_NE(leftover(read_file(in), secrets), "");
+  const std::string out = testing::temp_dir() + "/review-formats-redacted.jsonl";
+  auto r = redact_trace(in, out, testing::source_path("fixtures/keys/dev-key.json"), Limits{});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(leftover(read_file(out), secrets), "");
+  expect_copy_checks_clean(out);
 }
 
 // A redaction that leaves a secret behind writes nothing and says what and

@@ -15,7 +15,8 @@ namespace goalcup::cheat {
 namespace {
 
 // Some secrets span lines of a file, and lines are scanned one by one:
-// a private key from its BEGIN line to its END line, a shell command
+// a private key from its BEGIN line to its END line (a PuTTY key file from
+// its first line to its Private-MAC line), a shell command
 // continued with a trailing backslash (curl ... \ -u user:password), a
 // .netrc entry whose login and password follow its machine line, and base64
 // wrapped over lines (`base64 .env` writes 76 columns: a key's encoding
@@ -29,7 +30,7 @@ class LineJoiner {
  public:
   // Feeds a line; returns true when `take()` holds a block to scan.
   bool add(std::string_view line, uint64_t index) {
-    if (kind_ == Kind::base64 && !wraps_on(line)) {
+    if ((kind_ == Kind::base64 && !wraps_on(line)) || (kind_ == Kind::putty && !putty_line(line))) {
       const bool ready = finish();
       open(line, index);
       return ready;
@@ -50,6 +51,7 @@ class LineJoiner {
       return finish();
     }
     const bool done = kind_ == Kind::key     ? closes_key(line)
+                      : kind_ == Kind::putty ? line.find("Private-MAC:") != std::string_view::npos
                       : kind_ == Kind::netrc ? line.find("password") != std::string_view::npos || lines_ >= 3
                                              : !continues(line);
     return (done || too_long) && finish();
@@ -73,9 +75,10 @@ class LineJoiner {
   }
 
  private:
-  enum class Kind { none, key, shell, netrc, base64 };
+  enum class Kind { none, key, putty, shell, netrc, base64 };
   void open(std::string_view line, uint64_t index) {
     kind_ = opens_key(line)      ? Kind::key
+            : line.find("PuTTY-User-Key-File-") != std::string_view::npos ? Kind::putty
             : continues(line)    ? Kind::shell
             : opens_netrc(line) ? Kind::netrc
             : opens_base64(line) ? Kind::base64
@@ -146,6 +149,19 @@ class LineJoiner {
   }
   static bool closes_key(std::string_view line) {
     return line.find("-----END") != std::string_view::npos || line.find("---- END SSH2") != std::string_view::npos;
+  }
+  // A line of a PuTTY key file: "Name: value" or base64 (anything else, a
+  // blank line too, ends the block: the name was mentioned, no file).
+  static bool putty_line(std::string_view line) {
+    line = trim_end(line);
+    const size_t from = line.find_first_not_of(" \t");
+    if (from == std::string_view::npos) return false;
+    line.remove_prefix(from);
+    const size_t name_end = line.find(": ");
+    const std::string_view name = line.substr(0, name_end);
+    const bool header = name_end != std::string_view::npos && name_end > 0 &&
+                        std::ranges::all_of(name, [](char c) { return base64_char(c) && c != '+' && c != '/'; });
+    return header || std::ranges::all_of(line, [](char c) { return base64_char(c) || c == '='; });
   }
   static bool continues(std::string_view line) {
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);

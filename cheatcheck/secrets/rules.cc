@@ -12,6 +12,7 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <ctime>
 #include <tuple>
 #include <vector>
@@ -381,6 +382,79 @@ constexpr Rule kRules[] = {
     {.id = "elevenlabs-key", .pattern = R"(sk_[0-9a-f]{48})", .description = "ElevenLabs API key", .match_len = 51},
     {.id = "sk-hex-key", .pattern = R"(sk-[0-9a-f]{32})", .severity = Severity::warning,
      .description = "API key of the sk-<32 hex> form (DeepSeek and others)", .match_len = 35},
+    // Formats the review of issue 16 (16b #6) found missing, each from its
+    // provider's documented shape: a fixed prefix and an exact length and
+    // alphabet (high), the test or sandbox form of the same (warning).
+    // PuTTY's private key file (.ppk, versions 2 and 3): the header, then
+    // "Private-Lines: n" and n lines of the private blob (putty_key).
+    {.id = "putty-private-key", .pattern = R"(PuTTY-User-Key-File-[23]:)", .extract = Extract::putty_key,
+     .left_boundary = false, .description = "PuTTY private key file (.ppk)", .match_len = 22},
+    // Google's OAuth client secrets (client_secret.json) since 2021.
+    {.id = "google-oauth-client-secret", .pattern = R"(GOCSPX-[A-Za-z0-9_\-]{28})",
+     .description = "Google OAuth client secret", .match_len = 35},
+    // An AWS STS session token: base64 whose first bytes spell "origin_ec"
+    // (every token STS issues now opens with IQoJb3JpZ2luX2Vj); hundreds of
+    // characters. Usable only with its secret access key: in a presigned
+    // URL's X-Amz-Security-Token it is a warning (session_token_in_url).
+    {.id = "aws-session-token", .pattern = R"(IQoJb3JpZ2luX2Vj[A-Za-z0-9+/]{20})", .chars = Chars::b64,
+     .min_len = 100, .max_len = 8000, .description = "AWS STS session token", .match_len = 36},
+    // Bitbucket's app password: ATBB, 24 random characters and the CRC32 of
+    // those 28 in upper-case hex. High when the checksum holds; another
+    // ATBB token of up to 64 letters and digits is a warning.
+    {.id = "bitbucket-app-password", .pattern = R"(ATBB[A-Za-z0-9]{32})", .chars = Chars::alnum, .min_len = 36,
+     .max_len = 64, .description = "Bitbucket app password", .match_len = 36},
+    // 1Password's service account token: ops_ and base64 of a JSON object.
+    {.id = "onepassword-service-token", .pattern = R"(ops_eyJ[A-Za-z0-9+/]{20})", .chars = Chars::b64,
+     .min_len = 250, .max_len = 4000, .description = "1Password service account token", .match_len = 27},
+    // Firebase Cloud Messaging's legacy server key: AAAA + 7 (the project
+    // number's base64), ':APA91b' and 134 more; a device's registration
+    // token has the same tail after its instance id (layout_ok). A warning:
+    // Google shut the legacy FCM API these keys called down in 2024, so no
+    // service takes one any more (as for a long-expired JWT).
+    {.id = "firebase-fcm-server-key", .pattern = R"(:APA91b[A-Za-z0-9_\-]{20})", .chars = Chars::alnum_dash,
+     .min_len = 152, .max_len = 152, .severity = Severity::warning,
+     .description = "Firebase Cloud Messaging legacy server key (its API was shut down in 2024)", .match_len = 27,
+     .lead = 11, .lead_chars = Chars::alnum_dash},
+    {.id = "braintree-token", .pattern = R"(access_token\$production\$[0-9a-z]{16}\$[0-9a-f]{32})",
+     .description = "Braintree production access token", .match_len = 73},
+    {.id = "braintree-token", .pattern = R"(access_token\$sandbox\$[0-9a-z]{16}\$[0-9a-f]{32})",
+     .severity = Severity::warning, .description = "Braintree sandbox access token", .match_len = 70},
+    {.id = "neon-api-key", .pattern = R"(napi_[a-z0-9]{64})", .description = "Neon API key", .match_len = 69},
+    {.id = "hubspot-token", .pattern = R"(pat-[a-z]{2}[0-9]-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})",
+     .description = "HubSpot private app access token", .match_len = 44},
+    {.id = "shippo-token", .pattern = R"(shippo_live_[0-9a-f]{40})", .description = "Shippo live API token",
+     .match_len = 52},
+    {.id = "shippo-token", .pattern = R"(shippo_test_[0-9a-f]{40})", .severity = Severity::warning,
+     .description = "Shippo test API token", .match_len = 52},
+    {.id = "easypost-key", .pattern = R"(EZAK[A-Za-z0-9]{54})", .description = "EasyPost production API key",
+     .match_len = 58},
+    {.id = "easypost-key", .pattern = R"(EZTK[A-Za-z0-9]{54})", .severity = Severity::warning,
+     .description = "EasyPost test API key", .match_len = 58},
+    {.id = "frameio-token", .pattern = R"(fio-u-[A-Za-z0-9_=\-]{64})", .description = "Frame.io developer token",
+     .match_len = 70},
+    {.id = "clojars-token", .pattern = R"(CLOJARS_[A-Za-z0-9]{60})", .description = "Clojars deploy token",
+     .match_len = 68},
+    {.id = "defined-networking-key", .pattern = R"(dnkey-[A-Za-z0-9_=]{26}-[A-Za-z0-9_=]{52})",
+     .description = "Defined Networking (Nebula) API key", .match_len = 85},
+    {.id = "duffel-token", .pattern = R"(duffel_live_[A-Za-z0-9_=\-]{43})", .description = "Duffel live access token",
+     .match_len = 55},
+    {.id = "duffel-token", .pattern = R"(duffel_test_[A-Za-z0-9_=\-]{43})", .severity = Severity::warning,
+     .description = "Duffel test access token", .match_len = 55},
+    {.id = "flutterwave-key", .pattern = R"(FLWSECK-[0-9a-f]{32}-X)", .description = "Flutterwave secret key",
+     .match_len = 42},
+    {.id = "flutterwave-key", .pattern = R"(FLWSECK_TEST-[0-9a-f]{32}-X)", .severity = Severity::warning,
+     .description = "Flutterwave test secret key", .match_len = 47},
+    // Infracost's API key: ico- and 32 random letters and digits of both
+    // cases (a hex digest after "ico-" names a file, layout_ok).
+    {.id = "infracost-key", .pattern = R"(ico-[A-Za-z0-9]{32})", .description = "Infracost API key", .match_len = 36},
+    {.id = "scalingo-token", .pattern = R"(tk-us-[A-Za-z0-9_\-]{48})", .description = "Scalingo API token",
+     .match_len = 54},
+    // 42's Intra API application secret (its public uid is u-s4t2ud-).
+    {.id = "intra42-secret", .pattern = R"(s-s4t2ud-[0-9a-f]{64})", .description = "42 Intra API client secret",
+     .match_len = 73},
+    // Harness' personal and service account tokens: <account id>.<token id>.<secret>.
+    {.id = "harness-token", .pattern = R"((?:pat|sat)\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20})",
+     .description = "Harness personal or service account token", .match_len = 72},
     // Age (bech32, checksum verified)
     {.id = "age-secret-key", .pattern = R"(AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})",
      .description = "age encryption secret key", .match_len = 74},
@@ -650,6 +724,27 @@ bool bech32_checksum_ok(std::string_view key) {
   return chk == 1;
 }
 
+// Bitbucket's app passwords end with the CRC32 of the 28 characters before
+// (ATBB and 24 random ones) in 8 upper-case hex digits, as Atlassian's
+// tokens do.
+bool atlassian_checksum_ok(std::string_view token) {
+  if (token.size() != 36) return false;
+  const std::string_view body = token.substr(0, 28);
+  const uLong crc = crc32(0L, reinterpret_cast<const Bytef*>(body.data()), static_cast<uInt>(body.size()));
+  char hex[9];
+  std::snprintf(hex, sizeof hex, "%08lX", static_cast<unsigned long>(crc));
+  return token.substr(28) == hex;
+}
+
+// A session token given as a presigned URL's X-Amz-Security-Token: the URL
+// grants what its signature covers, and the token signs nothing without
+// its secret access key.
+bool session_token_of_url(std::string_view text, size_t start) {
+  constexpr std::string_view kParam = "security-token=";
+  if (start < kParam.size()) return false;
+  return strncasecmp(text.data() + start - kParam.size(), kParam.data(), kParam.size()) == 0;
+}
+
 std::string_view lowercase(std::string_view v, std::string* buf) {
   buf->assign(v);
   for (char& c : *buf) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
@@ -778,6 +873,17 @@ bool layout_ok(std::string_view id, std::string_view token) {
   }
   // Azure DevOps' annotated PATs (AZDO at 76) have their own rule.
   if (id == "azure-annotated-key") return token.substr(76, 4) != "AZDO";
+  // A server key's head is the project number in base64 (AAAA...); any
+  // other head is a device's instance id: a registration token, no key.
+  if (id == "firebase-fcm-server-key") return token.starts_with("AAAA");
+  // 32 random letters and digits hold both cases and a digit; a hex
+  // digest ("ico-<md5>.png") is a file's name.
+  if (id == "infracost-key") {
+    const std::string_view random = token.substr(4);
+    return std::ranges::any_of(random, [](char c) { return c >= 'a' && c <= 'z'; }) &&
+           std::ranges::any_of(random, [](char c) { return c >= 'A' && c <= 'Z'; }) &&
+           std::ranges::any_of(random, [](char c) { return c >= '0' && c <= '9'; });
+  }
   return true;
 }
 
@@ -1206,7 +1312,7 @@ std::span<const std::string> provider_prefixes() {
       std::string head;
       for (size_t i = 0; i < r.pattern.size(); ++i) {
         const char c = r.pattern[i];
-        if (c == '\\' && i + 1 < r.pattern.size() && std::string_view(".-/_").find(r.pattern[i + 1]) != std::string_view::npos) {
+        if (c == '\\' && i + 1 < r.pattern.size() && std::string_view(".-/_$").find(r.pattern[i + 1]) != std::string_view::npos) {
           head += r.pattern[++i];
         } else if (std::string_view("\\[](){}?*+|^$.").find(c) == std::string_view::npos) {
           head += c;
@@ -1993,7 +2099,7 @@ void expand_heads(std::string_view pattern, std::string head, std::vector<std::s
   };
   while (i < pattern.size()) {
     const char c = pattern[i];
-    if (c == '\\' && i + 1 < pattern.size() && std::string_view(".-/_").find(pattern[i + 1]) != std::string_view::npos) {
+    if (c == '\\' && i + 1 < pattern.size() && std::string_view(".-/_$").find(pattern[i + 1]) != std::string_view::npos) {
       head += pattern[i + 1];
       i += 2;
     } else if (pattern.substr(i).starts_with("(?:")) {
@@ -2338,6 +2444,82 @@ std::optional<Extracted> azure(std::string_view text, size_t start, size_t end) 
   if (right < text.size() && (ok(text[right]) || text[right] == '-') && !sentence_end) return std::nullopt;
   if (filler_token(text.substr(start - 3, right - start + 3))) return std::nullopt;
   return Extracted{start - 3, right, Severity::high, ""};
+}
+
+// PuTTY's private key file (.ppk, versions 2 and 3) as PuTTYgen writes it:
+// "PuTTY-User-Key-File-3: <algorithm>", "Encryption:", "Comment:",
+// "Public-Lines: n" and n lines of base64, (version 3, encrypted) the
+// Argon2 lines, "Private-Lines: n" and n lines of base64 (the private blob,
+// encrypted or not), "Private-MAC: <hex>"; as written (CRLF, indented, or
+// with JSON's "\n" escapes still in it). The finding runs from the first
+// line to the MAC line (to the last private line when the MAC was cut off).
+constexpr size_t kMaxPuttyKey = 64 << 10, kMaxPuttyLines = 512;
+
+struct KeyLine {
+  size_t begin = 0, end = 0, next = 0;  // its content [begin, end), where the next line starts
+};
+
+// The line at `pos` (up to a line feed or an escaped "\n"), without its
+// indentation and its CR (or escaped "\r").
+KeyLine key_line(std::string_view text, size_t pos) {
+  const size_t cut = std::min({text.find('\n', pos), text.find("\\n", pos), text.size()});
+  KeyLine line{pos, cut, cut == text.size() ? cut : cut + (text[cut] == '\n' ? 1 : 2)};
+  while (line.begin < line.end && (text[line.begin] == ' ' || text[line.begin] == '\t')) ++line.begin;
+  if (line.end > line.begin && text[line.end - 1] == '\r') --line.end;
+  if (line.end >= line.begin + 2 && text.substr(line.end - 2, 2) == "\\r") line.end -= 2;
+  return line;
+}
+
+bool base64_line(std::string_view v) {
+  return !v.empty() &&
+         v.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=") == std::string_view::npos;
+}
+
+// "Private-Lines: n": n, or 0 when the line is another.
+size_t private_lines(std::string_view v) {
+  constexpr std::string_view kName = "Private-Lines:";
+  if (!v.starts_with(kName)) return 0;
+  v.remove_prefix(kName.size());
+  while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
+  if (v.empty() || v.size() > 3 || v.find_first_not_of("0123456789") != std::string_view::npos) return 0;
+  size_t n = 0;
+  for (const char c : v) n = n * 10 + static_cast<size_t>(c - '0');
+  return n <= kMaxPuttyLines ? n : 0;
+}
+
+std::optional<Extracted> putty_key(std::string_view text, size_t start) {
+  const std::string_view window = text.substr(0, std::min(text.size(), start + kMaxPuttyKey));
+  auto content = [&](const KeyLine& l) { return window.substr(l.begin, l.end - l.begin); };
+  // The header lines and the public blob, up to "Private-Lines: n". A blank
+  // line or another key's header first: the name in code or prose, no file.
+  KeyLine line = key_line(window, start);
+  size_t count = 0;
+  for (size_t seen = 0; count == 0; ++seen) {
+    if (line.next >= window.size() || seen == kMaxPuttyLines) return std::nullopt;
+    line = key_line(window, line.next);
+    const std::string_view v = content(line);
+    if (v.empty() || v.starts_with("PuTTY-User-Key-File-")) return std::nullopt;
+    count = private_lines(v);
+  }
+  std::string blob;
+  size_t end = line.end;
+  for (size_t i = 0; i < count && line.next < window.size(); ++i) {
+    const KeyLine next = key_line(window, line.next);
+    if (!base64_line(content(next))) break;  // cut short
+    line = next;
+    blob.append(content(line));
+    end = line.end;
+  }
+  if (line.next < window.size()) {
+    const KeyLine mac = key_line(window, line.next);
+    if (content(mac).starts_with("Private-MAC:") || content(mac).starts_with("Private-Hash:")) end = mac.end;
+  }
+  // "xxxx", "AAAA...", EXAMPLE, base64 of text: a template, not a key.
+  std::string decoded;
+  if (blob.empty() || filler_token(blob) || decode_base64_text(blob, &decoded)) return std::nullopt;
+  // The smallest private blob, Ed25519's, takes 48 characters.
+  if (blob.size() >= 40) return Extracted{start, end, Severity::high, ""};
+  return Extracted{start, end, Severity::warning, "a short private blob: a truncated or test key?"};
 }
 
 // A private key block: "-----BEGIN <label>-----", a body (RFC 7468 base64,
@@ -2964,7 +3146,10 @@ std::optional<Extracted> extract_candidate(const Rule& rule, std::string_view te
       if (rule.id == "aws-key-id" && nucleotides(token.substr(4))) return std::nullopt;
       // Heads that base64 of binary data spells often (EAAA: zero bytes):
       // after '+' or '/' the match is a piece of such a run, not a token.
-      if (weak_head(rule) && start > 0 && (text[start - 1] == '+' || text[start - 1] == '/')) return std::nullopt;
+      if ((weak_head(rule) || rule.id == "aws-session-token") && start > 0 &&
+          (text[start - 1] == '+' || text[start - 1] == '/')) {
+        return std::nullopt;
+      }
       // Random characters include letters: 16 digits in a row end no real token.
       const std::string_view tail = token.substr(token.size() > 16 ? token.size() - 16 : 0);
       if (!rule.id.starts_with("slack-") && tail.find_first_not_of("0123456789-_") == std::string_view::npos) {
@@ -2994,6 +3179,12 @@ std::optional<Extracted> extract_candidate(const Rule& rule, std::string_view te
       if (rule.id == "age-secret-key" && !bech32_checksum_ok(token)) {
         return Extracted{start, e, Severity::warning, "bech32 checksum does not match: a fake or test key?"};
       }
+      if (rule.id == "bitbucket-app-password" && !atlassian_checksum_ok(token)) {
+        return Extracted{start, e, Severity::warning, "not ATBB, 24 characters and their CRC32: a fake or test password?"};
+      }
+      if (rule.id == "aws-session-token" && session_token_of_url(text, start)) {
+        return Extracted{start, e, Severity::warning, "a presigned URL's session token: no use without its secret key"};
+      }
       return Extracted{start, e, rule.severity, ""};
     }
     case Extract::github: {
@@ -3015,6 +3206,7 @@ std::optional<Extracted> extract_candidate(const Rule& rule, std::string_view te
     case Extract::provider_value: return provider_value(rule, text, end);
     case Extract::near_keyword: return keyword_value(rule, text, end);
     case Extract::azure: return azure(text, start, end);
+    case Extract::putty_key: return putty_key(text, start);
     case Extract::pem_block: {
       // The pattern ends at "PRIVATE KEY"; its BEGIN is just before.
       const size_t from = end > 64 ? end - 64 : 0;

@@ -24,6 +24,7 @@ enum class Extract : uint8_t {
   discord,       // grown both ways around its ".xxxxxx." middle
   azure,         // three characters before "<digit>Q~", grown right
   pem_block,     // from BEGIN to the end of the END line
+  putty_key,     // a PuTTY .ppk private key file, from its first line to its Private-MAC line
   value,         // the value after the match (key=value, headers, bearer)
   url_userinfo,  // the password of scheme://user:password@host (match ends at '@')
   shell_user,    // curl -u user:password: the password (the user if none)
