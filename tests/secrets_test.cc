@@ -1995,6 +1995,21 @@ TEST(Redact, TheSecondReviewsFormatsAreRemovedWhole) {
   }
   const std::string in = testing::claude_trace_with_tool_output("review-formats.jsonl", output);
   EXPECT_NE(leftover(read_file(in), secrets), "");
+  // The trace's checks report them (GC02/GC03), each high one by its rule.
+  CheatOptions copt;
+  Keyring ring = testing::dev_keyring();
+  copt.walk.keyring = &ring;
+  std::set<std::string> reported;
+  for (const Finding& f : check_trace(in, copt).findings) {
+    if ((f.check == "GC02" || f.check == "GC03") && f.severity == Severity::high && f.has_secret) {
+      reported.insert(f.secret.rule);
+    }
+  }
+  for (const ReviewFormat& f : formats) {
+    if (f.rule != "firebase-fcm-server-key") {
+      EXPECT_TRUE(reported.contains(f.rule)) << f.rule;
+    }
+  }
   const std::string out = testing::temp_dir() + "/review-formats-redacted.jsonl";
   auto r = redact_trace(in, out, testing::source_path("fixtures/keys/dev-key.json"), Limits{});
   ASSERT_TRUE(r.ok()) << r.error().message;
