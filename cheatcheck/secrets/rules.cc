@@ -2453,7 +2453,7 @@ std::optional<Extracted> azure(std::string_view text, size_t start, size_t end) 
 // encrypted or not), "Private-MAC: <hex>"; as written (CRLF, indented, or
 // with JSON's "\n" escapes still in it). The finding runs from the first
 // line to the MAC line (to the last private line when the MAC was cut off).
-constexpr size_t kMaxPuttyKey = 64 << 10, kMaxPuttyLines = 512;
+constexpr size_t kMaxPuttyKey = 64 << 10, kMaxPuttyLines = 512, kMaxPuttyHeader = 256;
 
 struct KeyLine {
   size_t begin = 0, end = 0, next = 0;  // its content [begin, end), where the next line starts
@@ -2462,7 +2462,11 @@ struct KeyLine {
 // The line at `pos` (up to a line feed or an escaped "\n"), without its
 // indentation and its CR (or escaped "\r").
 KeyLine key_line(std::string_view text, size_t pos) {
-  const size_t cut = std::min({text.find('\n', pos), text.find("\\n", pos), text.size()});
+  size_t cut = text.find_first_of("\n\\", pos);  // read once, up to the first line end of either kind
+  while (cut != std::string_view::npos && text[cut] == '\\' && (cut + 1 == text.size() || text[cut + 1] != 'n')) {
+    cut = text.find_first_of("\n\\", cut + 1);
+  }
+  if (cut == std::string_view::npos) cut = text.size();
   KeyLine line{pos, cut, cut == text.size() ? cut : cut + (text[cut] == '\n' ? 1 : 2)};
   while (line.begin < line.end && (text[line.begin] == ' ' || text[line.begin] == '\t')) ++line.begin;
   if (line.end > line.begin && text[line.end - 1] == '\r') --line.end;
@@ -2492,7 +2496,11 @@ std::optional<Extracted> putty_key(std::string_view text, size_t start) {
   auto content = [&](const KeyLine& l) { return window.substr(l.begin, l.end - l.begin); };
   // The header lines and the public blob, up to "Private-Lines: n". A blank
   // line or another key's header first: the name in code or prose, no file.
-  KeyLine line = key_line(window, start);
+  // The header line is short ("...: ssh-ed25519"): looked for in its first
+  // bytes only, so that a line of a million headers costs no more than one.
+  const std::string_view head = window.substr(0, std::min(window.size(), start + kMaxPuttyHeader));
+  KeyLine line = key_line(head, start);
+  if (line.next >= head.size()) return std::nullopt;
   size_t count = 0;
   for (size_t seen = 0; count == 0; ++seen) {
     if (line.next >= window.size() || seen == kMaxPuttyLines) return std::nullopt;
