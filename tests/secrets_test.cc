@@ -1976,6 +1976,7 @@ TEST(Redact, TheSecondReviewsFormatsAreRemovedWhole) {
       const auto hits = scan(text);
       ASSERT_FALSE(hits.empty()) << f.rule << ": " << text;
       std::vector<KnownSecret> known;
+      known.reserve(hits.size());
       for (const auto& h : hits) known.push_back({h.secret, rule_of(h), ""});
       Redactor red(known, Limits{});
       const auto out = red.redact(text);
