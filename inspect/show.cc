@@ -37,15 +37,31 @@ bool utf8_head(std::string_view body) {
 
 class RecordRenderer {
  public:
-  explicit RecordRenderer(const Limits& limits) : parser_(limits), parsers_(limits) {}
+  // With a `masker`, every body the renderer decodes is masked before any
+  // view of it is made (see content()).
+  RecordRenderer(const Limits& limits, cheat::CredentialMasker* masker)
+      : parser_(limits), parsers_(limits), masker_(masker) {}
   BodyParsers& parsers() { return parsers_; }
   const Limits& limits() const { return parsers_.limits; }
+
+  // A wire record's body as the content it carried (its first kShownBytes
+  // and one), the one way every view of show reads it. The line was masked
+  // before it was parsed, but a body stored compressed holds its
+  // credentials as compressed bytes no masking of the line can reach: the
+  // content decoded from it is masked here, whole, before it is cut into
+  // events or wrapped lines that would cut a key in two.
+  std::string_view content(const Record& r, std::string* decoded) {
+    const std::string_view body = wire_body(r, decoded, kShownBytes + 1);
+    if (!masker_ || body.data() != decoded->data()) return body;  // stored as is: masked with the line
+    if (auto masked = masker_->mask_decoded(body)) *decoded = std::move(*masked);
+    return *decoded;
+  }
 
   // The decoded views of a body: wire bodies, native lines, statements.
   void write_decoded(JsonWriter& w, const Record& r) {
     if (r.kind == Kind::wire) {
       std::string decoded;
-      const std::string_view body = wire_body(r, &decoded, kShownBytes + 1);
+      const std::string_view body = content(r, &decoded);
       if (looks_like_sse(body)) {
         w.key("sse_events").begin_array();
         size_t shown = 0;
@@ -112,6 +128,7 @@ class RecordRenderer {
 
   StrictJsonParser parser_;
   BodyParsers parsers_;  // for describe()
+  cheat::CredentialMasker* masker_;
   bool clipped_ = false;
 };
 
@@ -141,7 +158,7 @@ std::string render_text(const Record& r, const Line& line, const Digest& hash, c
   w.end_object();
   out += hard_wrap(body);
   std::string decoded_wire;
-  const std::string_view wire = r.kind == Kind::wire ? wire_body(r, &decoded_wire, kShownBytes + 1) : std::string_view();
+  const std::string_view wire = r.kind == Kind::wire ? rr.content(r, &decoded_wire) : std::string_view();
   if (r.kind == Kind::wire && looks_like_sse(wire)) {
     out += "\n" + st.paint("events", Color::bold) + "\n";
     const size_t events_start = out.size();
@@ -248,7 +265,7 @@ class ShowVisitor final : public RecordVisitor {
 
  private:
   void render(const Record& r, const Line& line, const Digest& hash) {
-    RecordRenderer rr(limits_);
+    RecordRenderer rr(limits_, masker_);
     out_ = printer_.record({.record = r, .line = line, .hash = hash, .renderer = rr});
   }
   // The record as masked, shown with the hash of the line as written.

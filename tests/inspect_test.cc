@@ -1118,5 +1118,47 @@ TEST(InspectCli, EveryViewMasksWhatTheTraceScanFinds) {
   EXPECT_GE(open, leaky.secrets.size());  // the views do show them when asked
 }
 
+
+// A body the recorder stored as received, compressed (request zstd,
+// response gzip, base64), holds its credentials as compressed bytes that
+// masking the record's line cannot reach: every view and format masks the
+// content decoded from it, `show`'s text too, whose wrapped lines and
+// events would cut a key in two for a final pass over the page (review-17
+// #1). The same views of the same run stored plain are the control, and
+// --show-secrets shows the key in each.
+TEST(InspectCli, EveryViewMasksCredentialsInCompressedBodies) {
+  const std::string key = "sk-ant-api03-" + testing::random_chars(93, 41) + "AA";
+  const std::string compressed = testing::claude_trace_with_tool_output(
+      "masked-compressed.jsonl", "api_key = " + key + "\n", fixtures::WireForm::compressed, "The key is " + key + " there.");
+  const std::string plain = testing::claude_trace_with_tool_output(
+      "masked-plain.jsonl", "api_key = " + key + "\n", fixtures::WireForm::same, "The key is " + key + " there.");
+  ASSERT_NE(testing::read_file(compressed).find("\"encoding\":\"base64\""), std::string::npos);  // the form holds
+  const std::string bin = std::string(GOALCUP_INSPECT_BIN) + " --dev-key " + testing::source_path("fixtures/keys/dev-key.json");
+  std::vector<std::string> views{"summary", "summary --json", "records", "records --json", "conversation",
+                                 "conversation --format markdown", "conversation --format json", "html -o -",
+                                 "diff " + plain, "diff --format json " + plain};
+  const auto records = testing::run_command(bin + " records --json " + compressed);
+  for (int seq = 0; seq < 30; ++seq) {
+    if (records.out.find("\"seq\":" + std::to_string(seq) + ",") == std::string::npos) continue;
+    views.push_back("show SEQ " + std::to_string(seq));
+    views.push_back("show --json SEQ " + std::to_string(seq));
+  }
+  ASSERT_GT(views.size(), 20u);
+  size_t open_show = 0;
+  for (const std::string& view : views) {
+    SCOPED_TRACE(view);
+    for (const std::string& trace : {compressed, plain}) {
+      std::string args = view;
+      if (const size_t at = args.find("SEQ "); at != std::string::npos) args.replace(at, 3, trace);
+      else args += " " + trace;
+      EXPECT_EQ(pieces_of({key}, testing::run_command(bin + " " + args).out), 0u) << trace;
+      if (view.starts_with("show ") && trace == compressed) {
+        open_show += pieces_of({key}, testing::run_command(bin + " --show-secrets " + args).out);
+      }
+    }
+  }
+  EXPECT_GE(open_show, 4u);  // the request and the answer, text and JSON: shown when asked
+}
+
 }  // namespace
 }  // namespace goalcup::inspect

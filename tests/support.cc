@@ -199,9 +199,11 @@ LeakyTrace leaky_trace(const std::string& name) {
   return t;
 }
 
-std::string claude_trace_with_tool_output(const std::string& name, const std::string& output) {
-  std::string quoted;
+std::string claude_trace_with_tool_output(const std::string& name, const std::string& output, fixtures::WireForm form,
+                                          const std::string& answer) {
+  std::string quoted, answer_quoted;
   append_json_string(&quoted, output);
+  append_json_string(&answer_quoted, answer);
   auto message = [](const std::string& id, const std::string& content) {
     return R"({"id":")" + id + R"(","model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,)"
            R"("output_tokens":9},"content":[)" + content + "]}";
@@ -214,9 +216,10 @@ std::string claude_trace_with_tool_output(const std::string& name, const std::st
       line("u1", "", "user", R"({"role":"user","content":"Show the config"})") +
       line("u2", "u1", "assistant", message("msg_A", R"({"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"cat cfg"}})")) +
       line("u3", "u2", "user", R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":)" + quoted + "}]}") +
-      line("u4", "u3", "assistant", message("msg_B", R"({"type":"text","text":"Done."})"));
+      line("u4", "u3", "assistant", message("msg_B", R"({"type":"text","text":)" + answer_quoted + "}"));
   fixtures::WrapSpec spec;
   spec.file = "session.jsonl";
+  spec.wire_form = form;
   fixtures::Lines lines;
   fixtures::wrap_log(log, spec, dev_key(), [&](const std::string& l) { lines.push_back(l); });
   return write_temp(name, fixtures::join(lines));

@@ -12,6 +12,7 @@
 #include "core/walk.h"
 #include "fixtures/writer/conversation.h"
 #include "fixtures/writer/tamper.h"
+#include "fixtures/writer/wrap.h"
 
 namespace goalcup::testing {
 
@@ -77,8 +78,11 @@ std::string wire_body_json(uint64_t exchange, std::string_view dir_fields, std::
 // The honest trace (dev key, written by the fixture writer's wrap) around a
 // short Claude Code log in which a Bash call's result is `output`: the
 // prompt "Show the config", the call, its result, then "Done.". Returns the
-// trace's path (written under `name` in the test's scratch folder).
-std::string claude_trace_with_tool_output(const std::string& name, const std::string& output);
+// trace's path (written under `name` in the test's scratch folder). The
+// wire holds the bodies in `form`; the last answer's text is `answer`.
+std::string claude_trace_with_tool_output(const std::string& name, const std::string& output,
+                                          fixtures::WireForm form = fixtures::WireForm::same,
+                                          const std::string& answer = "Done.");
 
 // A sealed trace (dev key) with credentials where a recorder's redactor
 // may miss them: the participant's login in the header, a key in a

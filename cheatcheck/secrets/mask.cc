@@ -28,8 +28,18 @@ std::optional<std::string> CredentialMasker::mask_record(std::string_view line) 
   ScanOutput out;
   records_->scan(std::string_view(padded_).substr(0, line.size()), 0, &out);
   std::vector<const SecretHit*> found;
-  for (const LocatedHit& h : out.hits) found.push_back(&h.hit);
+  record_secrets_.clear();
+  for (const LocatedHit& h : out.hits) {
+    found.push_back(&h.hit);
+    record_secrets_.push_back({h.hit.secret, std::string(secret_rules()[h.hit.rule].id), mask_secret(h.hit.secret)});
+  }
   return mask_hits(line, found);
+}
+
+std::optional<std::string> CredentialMasker::mask_decoded(std::string_view text) {
+  std::optional<std::string> masked = record_secrets_.empty() ? std::nullopt : Redactor(record_secrets_, limits_).redact(text);
+  if (auto more = mask(masked ? std::string_view(*masked) : text)) masked = std::move(more);
+  return masked;
 }
 
 std::optional<std::string> CredentialMasker::mask_hits(std::string_view text, const std::vector<const SecretHit*>& hits) {

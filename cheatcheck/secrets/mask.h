@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "cheatcheck/secrets/engine.h"
+#include "cheatcheck/secrets/redact.h"
 #include "cheatcheck/secrets/scan_pool.h"
 
 namespace goalcup::cheat {
@@ -30,6 +31,11 @@ class CredentialMasker {
   // in it (cheatcheck's GC02/GC03: also a credential header's value that no
   // rule knows, a wire body under base64 or a content coding), or nullopt.
   std::optional<std::string> mask_record(std::string_view line);
+  // A text a view decoded from the record last given to mask_record (a
+  // wire body under a content coding, which masking the line cannot reach:
+  // the line holds it compressed) with each credential masked: those the
+  // trace scan found in that record, and those the engine finds in `text`.
+  std::optional<std::string> mask_decoded(std::string_view text);
   // Distinct credentials masked so far (the HTML page reports it).
   uint64_t count() const { return seen_.size(); }
 
@@ -43,6 +49,7 @@ class CredentialMasker {
   std::vector<SecretHit> hits_;
   std::string padded_;
   absl::flat_hash_set<std::string> seen_;
+  std::vector<KnownSecret> record_secrets_;  // what mask_record found in its last line
 };
 
 }  // namespace goalcup::cheat
