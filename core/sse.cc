@@ -284,6 +284,12 @@ class Rebuilder {
   }
 
   RebuiltAnswer finish() {
+    // OpenAI counts cached tokens inside input_tokens (prompt_tokens),
+    // Anthropic apart: input_tokens is made the tokens not read from cache
+    // for both, so that in + cache read is what the prompt held.
+    if (out_.provider != RebuiltAnswer::Provider::anthropic && out_.input_tokens >= 0 && out_.cache_read_tokens >= 0) {
+      out_.input_tokens -= std::min(out_.input_tokens, out_.cache_read_tokens);
+    }
     for (auto& [index, b] : blocks_) {
       RebuiltBlock out{b.kind, b.type, {}, -1};
       out.detail = std::move(b.detail);
@@ -343,10 +349,11 @@ class Rebuilder {
       else if (kind == "thinking_delta") join(b, Strand::text, get_str(d, "thinking"), "/delta/thinking");
       else if (kind == "input_json_delta") join(b, Strand::input, get_str(d, "partial_json"), "/delta/partial_json");
       else if (auto citation = child(d, "citation"); kind == "citations_delta" && citation) cite(b, *citation);
+      else if (kind == "compaction_delta") join(b, Strand::text, get_str(d, "content"), "/delta/content");
     } else if (type == "message_delta") {
       const std::string stop = get_str(child(e, "delta"), "stop_reason");
       if (!stop.empty()) out_.stop_reason = stop;
-      anthropic_usage(child(e, "usage"));
+      anthropic_usage(child(e, "usage"), true);
     } else if (type == "message_stop") {
       out_.finished = true;
     }
@@ -361,7 +368,9 @@ class Rebuilder {
   void start_message(std::optional<simdjson::dom::element> m, std::string_view at) {
     out_.message_id = get_str(m, "id");
     out_.model = get_str(m, "model");
-    anthropic_usage(child(m, "usage"));
+    // A stream's message_start states output_tokens as a placeholder (1):
+    // the count comes in message_delta, which a cut stream never gets.
+    anthropic_usage(child(m, "usage"), at.empty());
     simdjson::dom::array content;
     if (m && !(*m)["content"].get(content)) {
       int64_t n = 0;
@@ -389,6 +398,8 @@ class Rebuilder {
       provider_result(b, cb);
     } else if (b.kind == RebuiltBlock::Kind::thinking) {
       join(b, Strand::text, get_str(cb, "thinking"), sink_ ? std::string(place) + "/thinking" : "");  // joined: blocks past kMaxBlocks share one
+    } else if (b.type == "compaction") {  // the summary that replaces the history from here on
+      join(b, Strand::text, get_str(cb, "content"), sink_ ? std::string(place) + "/content" : "");
     } else {
       join(b, Strand::text, get_str(cb, "text"), sink_ ? std::string(place) + "/text" : "");
       simdjson::dom::array citations;
@@ -427,11 +438,37 @@ class Rebuilder {
     detail_bytes_ += add.size() + 1;
   }
 
-  void anthropic_usage(std::optional<simdjson::dom::element> usage) {
+
+  // `output_final`: whether its output_tokens is a count, not message_start's
+  // placeholder. A request that sampled more than once (compaction, then the
+  // answer) lists each sampling in `iterations`, and its top-level figures
+  // leave out all but the last: the iterations are summed instead.
+  void anthropic_usage(std::optional<simdjson::dom::element> usage, bool output_final) {
+    simdjson::dom::array iterations;
+    if (usage && !(*usage)["iterations"].get(iterations) && iterations.size() > 0) {
+      sum_iterations(iterations);
+      return;
+    }
     take(&out_.input_tokens, usage, "input_tokens");
-    take(&out_.output_tokens, usage, "output_tokens");
+    if (output_final) take(&out_.output_tokens, usage, "output_tokens");
     take(&out_.cache_read_tokens, usage, "cache_read_input_tokens");
     take(&out_.cache_write_tokens, usage, "cache_creation_input_tokens");
+  }
+
+  void sum_iterations(simdjson::dom::array iterations) {
+    constexpr int64_t kCap = INT64_MAX / 2;  // a crafted stream's figures cannot overflow the sum
+    const std::pair<int64_t*, std::string_view> figures[] = {{&out_.input_tokens, "input_tokens"},
+                                                             {&out_.output_tokens, "output_tokens"},
+                                                             {&out_.cache_read_tokens, "cache_read_input_tokens"},
+                                                             {&out_.cache_write_tokens, "cache_creation_input_tokens"}};
+    for (const auto& figure : figures) {
+      int64_t sum = -1;
+      for (auto it : iterations) {
+        const int64_t v = get_int(it, figure.second);
+        if (v >= 0) sum = std::max<int64_t>(sum, 0) + std::min(v, kCap - std::max<int64_t>(sum, 0));
+      }
+      if (sum >= 0) *figure.first = sum;
+    }
   }
 
   void openai(const std::string& type, simdjson::dom::element e) {

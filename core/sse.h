@@ -81,10 +81,14 @@ struct RebuiltAnswer {
   std::vector<RebuiltToolCall> tool_calls;
   std::vector<RebuiltBlock> blocks;      // everything, in stream order
   // Usage as the stream finally states it (Anthropic's message_delta and
-  // OpenAI's completed response carry the final figures); -1: not stated.
-  // Cache reads and writes are apart from input_tokens as the provider
-  // counts them (Anthropic's input_tokens excludes them, OpenAI's includes
-  // cached tokens).
+  // OpenAI's completed response carry the final figures); -1: not stated
+  // (message_start's output_tokens is a placeholder: a stream cut before
+  // message_delta states none). input_tokens are the tokens not read from
+  // cache for every provider: Anthropic counts them so, OpenAI's cached
+  // tokens are taken out of its input_tokens; cache reads and writes apart.
+  // An Anthropic request that sampled more than once (compaction, then the
+  // answer) is the sum of its usage.iterations, which the top-level figures
+  // leave out.
   int64_t input_tokens = -1;
   int64_t output_tokens = -1;
   int64_t cache_read_tokens = -1;

@@ -61,11 +61,13 @@ std::string block_quote(std::string_view raw) {
 
 std::string count(int64_t n) { return n < 0 ? std::string("?") : std::to_string(n); }
 
-// The final figures the stream stated; cache reads and writes apart.
+// The final figures the stream stated; cache reads and writes apart ("in"
+// is what was not read from cache, for every provider: core/sse.h), each
+// shown when there was some, so that the heading keeps to its width.
 std::string usage_text(const RebuiltAnswer& a) {
   std::string s = "in " + count(a.input_tokens);
-  if (a.cache_read_tokens >= 0) s += " (cache read " + count(a.cache_read_tokens) + ")";
-  if (a.cache_write_tokens >= 0) s += " (cache write " + count(a.cache_write_tokens) + ")";
+  if (a.cache_read_tokens > 0) s += " (cache read " + count(a.cache_read_tokens) + ")";
+  if (a.cache_write_tokens > 0) s += " (cache write " + count(a.cache_write_tokens) + ")";
   s += " / out " + count(a.output_tokens);
   if (a.reasoning_tokens >= 0) s += " (reasoning " + count(a.reasoning_tokens) + ")";
   return s + " tokens";
@@ -74,6 +76,24 @@ std::string usage_text(const RebuiltAnswer& a) {
 // "choice 1 (an alternative ...)": the request asked for several choices.
 std::string choice_label(int64_t choice) {
   return "choice " + std::to_string(choice) + " (the request asked for several; the harness takes choice 0)";
+}
+
+// What a cut response's views say of it.
+constexpr std::string_view kCutNote =
+    "cut: the recorder did not get the whole response (the stream broke or hit the size cap); what arrived is shown";
+
+// The answer's text blocks, a blank line between them as the text view
+// shows them (the stream's text deltas of two blocks do not join).
+std::string joined_text(const RebuiltAnswer& a) {
+  std::string out;
+  bool first = true;
+  for (const auto& b : answer_blocks(a)) {
+    if (b.kind != RebuiltBlock::Kind::text || b.text.empty() || b.choice != 0) continue;  // choice 0: the one a harness takes
+    if (!first) out += "\n\n";
+    out += b.text;
+    first = false;
+  }
+  return out;
 }
 
 const RebuiltToolCall* call_of(const RebuiltAnswer& a, const RebuiltBlock& b) {
@@ -116,6 +136,8 @@ std::vector<RebuiltBlock> answer_blocks(const RebuiltAnswer& a) {
   }
   return out;
 }
+
+bool is_compaction(const RebuiltBlock& b) { return b.kind == RebuiltBlock::Kind::other && b.type == "compaction"; }
 
 // A tool called with no arguments streams none: its input is {}.
 std::string shown_input(const RebuiltToolCall& c) {
@@ -192,6 +214,7 @@ bool ConversationVisitor::on_record(const Record& r, const Line&, const Digest&)
   e.response_seq = r.seq;
   e.response_t = r.t;
   e.answer = read_response(r, body, parsers_);
+  (void)json::boolean(r.body, "complete", &e.complete);
   if (auto it = pending_.find(key); it != pending_.end()) {
     pending_bytes_ -= input_bytes(it->second.first);
     e.request = std::move(it->second.first);
@@ -245,18 +268,33 @@ RecordMarks exchange_marks(const Exchange& e, const VerdictView& verdict) { retu
 std::string format_exchange_text(const Exchange& e, const Style& st, const VerdictView* verdict) {
   const RebuiltAnswer& a = e.answer;
   const char mark = verdict ? verdict->mark_char(e.response_seq) : ' ';
-  std::string head = std::string(mark == ' ' ? "--" : std::string(2, mark)) + " exchange " + std::to_string(e.number) + " . seq " +
-                     (e.has_request ? std::to_string(e.request.seq) : std::string("?")) + " -> " +
-                     std::to_string(e.response_seq) + " . " + safe_text(a.model.empty() ? e.request.model : a.model) +
-                     " . " + (a.stop_reason.empty() ? "-" : safe_text(a.stop_reason)) + " . " + usage_text(a);
+  const std::string lead = std::string(mark == ' ' ? "--" : std::string(2, mark)) + " exchange " + std::to_string(e.number) +
+                           " . seq " + (e.has_request ? std::to_string(e.request.seq) : std::string("?")) + " -> " +
+                           std::to_string(e.response_seq);
+  const std::string model = safe_text(a.model.empty() ? e.request.model : a.model);
+  const std::string stop = (a.stop_reason.empty() ? "-" : safe_text(a.stop_reason)) + (e.complete ? "" : " CUT");
+  const std::string usage = usage_text(a);
+  // Nothing of the heading is cut to fit: when it is too long the model,
+  // then the usage, go to a line of their own under it.
+  std::string head = lead + " . " + model + " . " + stop + " . " + usage, below;
+  if (columns(head) >= kWidth) {
+    head = lead + " . " + stop + " . " + usage;
+    below = "model " + model;
+  }
+  if (columns(head) >= kWidth) {
+    head = lead + " . " + model + " . " + stop;
+    below = usage;
+  }
   if (columns(head) < kWidth) head += " " + std::string(kWidth - columns(head) - 1, '-');
   std::string out = st.paint(fit_columns(head, kWidth), mark == ' ' ? Color::dim : Color::red) + "\n";
+  if (!below.empty()) out += st.paint(wrap(below, "   "), Color::dim);
   if (mark != ' ') out += st.paint(std::string("  ") + mark + " " + verdict->mark_text(e.response_seq), Color::red) + "\n";
   if (const std::string sub = subagent_note(e.request); !sub.empty()) out += st.paint(fit_columns("  (" + sub + ")", kWidth), Color::yellow) + "\n";
   if (const std::string sys = system_note(e.request); !sys.empty()) {
     out += st.paint("  " + sys, Color::blue) + "\n";
     if (e.request.system_shown) out += wrap(e.request.system, "    | ");
   }
+  if (!e.complete) out += st.paint(wrap(std::string(kCutNote), "  "), Color::red);
   for (const auto& in : e.request.inputs) {
     std::string label = input_label(in);
     for (auto& ch : label) ch = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
@@ -288,6 +326,9 @@ std::string format_exchange_text(const Exchange& e, const Style& st, const Verdi
       out += st.paint(wrap(b.text, "    ~ "), Color::dim);
     } else if (b.kind == K::redacted_thinking) {
       out += st.paint("    (redacted thinking)", Color::dim) + "\n";
+    } else if (is_compaction(b)) {
+      out += st.paint("    (compaction: the summary that replaces the history from here on)", Color::dim) + "\n";
+      out += st.paint(wrap(b.text, "    ~ "), Color::dim);
     } else if (const RebuiltToolCall* c = call_of(a, b)) {
       const std::string input = shown_input(*c);
       const std::string who = c->provider_run ? " (run by the provider)" : "";
@@ -322,6 +363,7 @@ std::string format_exchange_markdown(const Exchange& e, const VerdictView* verdi
   if (const std::string sys = system_note(e.request); !sys.empty()) {
     out += "**" + sys + "**\n\n" + (e.request.system_shown ? fenced(e.request.system, "") : "");
   }
+  if (!e.complete) out += "**" + std::string(kCutNote) + "**\n\n";
   for (const auto& in : e.request.inputs) {
     const std::string note = history_note(in).empty() ? "" : " *(" + history_note(in) + ")*";
     out += in.kind == "tool_result" ? "**Tool result** " + code_span(in.tool_use_id) + (in.is_error ? " (error)" : "") + note + "\n\n" +
@@ -345,6 +387,8 @@ std::string format_exchange_markdown(const Exchange& e, const VerdictView* verdi
       out += std::string(b.kind == K::thinking ? "*Thinking*" : "*Reasoning summary*") + "\n\n" + block_quote(b.text);
     } else if (b.kind == K::redacted_thinking) {
       out += "*Redacted thinking*\n\n";
+    } else if (is_compaction(b)) {
+      out += "*Compaction summary* (replaces the history from here on)\n\n" + block_quote(b.text);
     } else if (const RebuiltToolCall* c = call_of(a, b)) {
       const std::string input = shown_input(*c);
       const bool json = input.starts_with('{') || input.starts_with('[');
@@ -366,9 +410,9 @@ std::string format_exchange_json(const Exchange& e, const VerdictView* verdict) 
   if (verdict) write_marks_json(w, exchange_marks(e, *verdict));
   if (e.has_request) w.field("request_seq", e.request.seq); else w.null_field("request_seq");
   w.field("response_seq", e.response_seq).field("model", a.model.empty() ? e.request.model : a.model);
-  w.field("message_id", a.message_id).field("stop_reason", a.stop_reason);
+  w.field("message_id", a.message_id).field("stop_reason", a.stop_reason).field("complete", e.complete);
   if (!a.error.empty()) w.field("error", a.error);
-  w.field("text", a.text);
+  w.field("text", joined_text(a));
   if (e.request.system_shown) {
     w.key("system").begin_object().field("text", e.request.system).field("bytes", e.request.system_bytes).end_object();
   } else if (e.request.system_same_as) {

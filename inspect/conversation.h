@@ -25,6 +25,9 @@ struct Exchange {
   uint64_t response_seq = 0;
   Timestamp request_t, response_t;
   RebuiltAnswer answer;
+  // The recorder got the whole response (`complete` of its record): a cut
+  // one (the stream broke, or the size cap) shows what arrived, marked cut.
+  bool complete = true;
 };
 
 // Pairs requests and responses by (conn, exchange) and calls `on_exchange`.
@@ -74,6 +77,9 @@ std::string history_note(const NewInput& in);
 // not a subagent's request), in fixed words.
 std::string system_note(const RequestInfo& q);
 std::string subagent_note(const RequestInfo& q);
+// A compaction block: the summary the model sees from here on in place of
+// the history before it.
+bool is_compaction(const RebuiltBlock& b);
 // The view's name of a block kind: text, tool_call, thinking...
 const char* block_name(RebuiltBlock::Kind k);
 // Trace text as a Markdown code span that it cannot close ("`-`" when empty).

@@ -493,6 +493,9 @@ std::string describe(const Record& r, BodyParsers& parsers) {
       } else {
         out += " " + human_bytes(size);
       }
+      bool complete = true;
+      (void)json::boolean(r.body, "complete", &complete);
+      if (!complete) out += " CUT";  // the recorder did not get the whole response
       return out;
     }
     case Kind::native: {

@@ -357,6 +357,10 @@ std::string HtmlVisitor::conversation_html(const VerdictView& v) {
                                           esc(clip_text(e.request.system, limits_.text_bytes, ClipNote::more_bytes)) + "</pre></details>"
                                     : "<div class=\"note\">" + esc(sys) + "</div>";
     }
+    if (!e.complete) {
+      out += "<div class=\"note\"><span class=\"mark error\">cut</span> the recorder did not get the whole response (the stream "
+             "broke or hit the size cap); what arrived is shown</div>";
+    }
     for (const auto& in : e.request.inputs) {
       const std::string note = history_note(in).empty() ? "" : " <span class=\"mark unattested\">" + esc(history_note(in)) + "</span>";
       // The size of the input as sent, not of the part embedded here.
@@ -399,6 +403,9 @@ std::string HtmlVisitor::conversation_html(const VerdictView& v) {
                esc(clip_text(b.text, limits_.text_bytes, ClipNote::more_bytes)) + "</pre></details>";
       } else if (b.kind == K::redacted_thinking) {
         out += "<div class=\"note\">redacted thinking</div>";
+      } else if (is_compaction(b)) {
+        out += "<details class=\"thinking\"><summary class=\"who\">COMPACTION SUMMARY (replaces the history from here on)</summary><pre>" +
+               esc(clip_text(b.text, limits_.text_bytes, ClipNote::more_bytes)) + "</pre></details>";
       } else if (b.kind == K::tool_call && b.call >= 0 && static_cast<size_t>(b.call) < a.tool_calls.size()) {
         const RebuiltToolCall& c = a.tool_calls[static_cast<size_t>(b.call)];
         out += "<div class=\"tool\">&rarr; " + esc(c.name) + (c.provider_run ? " (run by the provider)" : "") + " <code>" +

@@ -110,6 +110,9 @@ bool SummaryVisitor::on_record(const Record& r, const Line&, const Digest&) {
         if (!a.model.empty() && s_.models_answered.size() < kMaxModels) s_.models_answered.insert(clip_text(a.model));
         ++s_.answers;
         if (answer_failed(a)) ++s_.answers_failed;
+        bool complete = true;
+        (void)json::boolean(r.body, "complete", &complete);
+        if (!complete) ++s_.answers_cut;
         if (a.input_tokens >= 0 || a.output_tokens >= 0) ++s_.answers_with_usage;
         if (a.input_tokens > 0) s_.input_tokens += a.input_tokens;
         if (a.output_tokens > 0) s_.output_tokens += a.output_tokens;
@@ -188,7 +191,8 @@ std::string format_summary_text(const Summary& s, const Style& st) {
   row("records", kinds);
   row("exchanges", std::to_string(s.exchanges) + ", " + human_bytes(s.wire_bytes) + " on the wire, " +
                        std::to_string(s.tunnels) + " tunnel(s)" +
-                       (s.answers_failed ? "; " + std::to_string(s.answers_failed) + " answer(s) failed (refused or broken off)" : ""));
+                       (s.answers_failed ? "; " + std::to_string(s.answers_failed) + " answer(s) failed (refused or broken off)" : "") +
+                       (s.answers_cut ? "; " + std::to_string(s.answers_cut) + " answer(s) cut (the recorder did not get them whole)" : ""));
   if (s.requests_unread > 0) {
     row("not read", std::to_string(s.requests_unread) +
                         " request body(ies) past --max-depth or --max-line-bytes: their models are not counted");
@@ -231,7 +235,7 @@ void write_summary_json(JsonWriter& w, const Summary& s) {
   for (const auto& [k, n] : s.kinds) w.field(k, n);
   w.end_object();
   w.field("exchanges", s.exchanges).field("wire_bytes", s.wire_bytes).field("tunnels", s.tunnels);
-  w.field("requests_unread", s.requests_unread).field("answers_failed", s.answers_failed);
+  w.field("requests_unread", s.requests_unread).field("answers_failed", s.answers_failed).field("answers_cut", s.answers_cut);
   w.key("models_requested").begin_array();
   for (const auto& m : s.models_requested) w.value(m);
   w.end_array().key("models_answered").begin_array();

@@ -37,6 +37,7 @@ struct Summary : HeaderInfo {
   // short, or a provider that sends none, reports no usage: not zero).
   uint64_t answers = 0, answers_with_usage = 0;
   uint64_t answers_failed = 0;  // a refused request (HTTP 400 and up) or a stream that reported an error
+  uint64_t answers_cut = 0;  // responses the recorder did not get whole (`complete` false)
   std::vector<std::pair<uint64_t, std::string>> gaps;  // first 100
   std::optional<int64_t> exit_code;
   std::string exit_signal;

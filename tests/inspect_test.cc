@@ -277,6 +277,229 @@ TEST(Conversation, RefusedRequestsShowTheirStatusAndError) {
   EXPECT_EQ(summarize(path, opt).answers_failed, 1u);
 }
 
+std::string event(std::string_view type, const std::string& data) {
+  return "event: " + std::string(type) + "\ndata: " + data + "\n\n";
+}
+
+// The start of an Anthropic stream: message_start (its output_tokens the
+// placeholder 1), a text block and one delta of it.
+std::string anthropic_start(const std::string& usage_json, const std::string& text) {
+  return event("message_start", R"({"type":"message_start","message":{"id":"msg_c","model":"claude-x","content":[],"usage":)" +
+                                    usage_json + "}}") +
+         event("content_block_start", R"({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}})") +
+         event("content_block_delta", R"({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":")" + text +
+                                          "\"}}");
+}
+
+std::string anthropic_end(const std::string& usage_json) {
+  return event("content_block_stop", R"({"type":"content_block_stop","index":0})") +
+         event("message_delta", R"({"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":)" + usage_json + "}") +
+         event("message_stop", R"({"type":"message_stop"})");
+}
+
+// A response the recorder marked complete:false (the stream broke) is shown
+// cut in every view, and message_start's placeholder output_tokens is not
+// its usage (review-17 #10); the same answer received whole is not marked.
+TEST(Conversation, ACutResponseIsShownCutWithoutThePlaceholderUsage) {
+  fixtures::Lines lines;
+  auto b = testing::trace_builder([&](const std::string& l) { lines.push_back(l); });
+  b.add_header("claude-code");
+  b.add_start_receipt();
+  b.add("launch", R"({"capture":{"decrypt":[{"host":"api.anthropic.com","paths":["/v1/messages"]}],"tunnel":[]}})");
+  const std::string request = R"({"model":"claude-x","stream":true,"messages":[{"role":"user","content":"ping"}]})";
+  const std::string start = anthropic_start(R"({"input_tokens":12,"output_tokens":1})", "half an answ");
+  for (uint64_t i = 0; i < 2; ++i) {
+    b.add("wire", testing::wire_body_json(i, R"("dir":"request","method":"POST","path":"/v1/messages")", "api.anthropic.com", request));
+    std::string response = testing::wire_body_json(i, R"("dir":"response","status":200)", "api.anthropic.com",
+                                                   i == 0 ? start : start + anthropic_end(R"({"output_tokens":40})"));
+    if (i == 0) response.replace(response.find("\"complete\":true"), 15, "\"complete\":false");
+    b.add("wire", response);
+  }
+  b.add_exit(0);
+  b.add_seal("exit");
+  b.add_seal_ack();
+  const std::string path = testing::write_temp("cut.jsonl", fixtures::join(lines));
+  WalkOptions opt;
+  const Keyring ring = testing::dev_keyring();
+  opt.keyring = &ring;
+  std::vector<Exchange> seen;
+  ConversationVisitor v([&](const Exchange& e) { seen.push_back(e); }, 1000, opt.limits);
+  walk_trace(path, opt, &v);
+  ASSERT_EQ(seen.size(), 2u);
+  const Exchange &cut = seen[0], &whole = seen[1];
+  EXPECT_FALSE(cut.complete);
+  EXPECT_TRUE(whole.complete);
+  EXPECT_EQ(cut.answer.input_tokens, 12);
+  EXPECT_EQ(cut.answer.output_tokens, -1);  // not the placeholder 1
+  EXPECT_EQ(whole.answer.output_tokens, 40);
+  EXPECT_NE(format_exchange_text(cut, Style::plain()).find(" CUT"), std::string::npos);
+  EXPECT_NE(format_exchange_text(cut, Style::plain()).find("cut: the recorder did not get the whole response"), std::string::npos);
+  EXPECT_EQ(format_exchange_text(whole, Style::plain()).find("CUT"), std::string::npos);
+  EXPECT_EQ(format_exchange_text(whole, Style::plain()).find("cut:"), std::string::npos);
+  EXPECT_NE(format_exchange_markdown(cut).find("**cut: "), std::string::npos);
+  EXPECT_EQ(format_exchange_markdown(whole).find("cut:"), std::string::npos);
+  simdjson::dom::parser p;
+  simdjson::dom::element doc;
+  ASSERT_FALSE(p.parse(format_exchange_json(cut)).get(doc));
+  EXPECT_FALSE(doc["complete"].get_bool().value_unsafe());
+  EXPECT_TRUE(doc["usage"]["output_tokens"].is_null());
+  ASSERT_FALSE(p.parse(format_exchange_json(whole)).get(doc));
+  EXPECT_TRUE(doc["complete"].get_bool().value_unsafe());
+  EXPECT_EQ(summarize(path, opt).answers_cut, 1u);
+  std::string page;
+  render_html(path, opt, HtmlLimits{}, nullptr, nullptr, &page);
+  size_t marks = 0;
+  for (size_t at = page.find(">cut</span>"); at != std::string::npos; at = page.find(">cut</span>", at + 1)) ++marks;
+  EXPECT_EQ(marks, 1u);
+  const auto records = testing::run_command(std::string(GOALCUP_INSPECT_BIN) + " --dev-key " +
+                                            testing::source_path("fixtures/keys/dev-key.json") + " records --kind wire " + path);
+  size_t cut_lines = 0;
+  for (size_t at = records.out.find(" CUT"); at != std::string::npos; at = records.out.find(" CUT", at + 1)) ++cut_lines;
+  EXPECT_EQ(cut_lines, 1u) << records.out;
+}
+
+// A request that sampled twice (compaction, then the answer) states each
+// sampling in usage.iterations, and its top-level figures leave out the
+// compaction: the iterations are summed (review-17 #11). Without
+// iterations the top-level figures stand. The compaction's summary, what
+// the model sees from then on in place of the history, is shown.
+TEST(Conversation, CompactionIterationsAreCountedAndItsSummaryShown) {
+  const std::string compaction =
+      event("message_start", R"({"type":"message_start","message":{"id":"msg_k","model":"claude-x","content":[],)"
+                             R"("usage":{"input_tokens":100,"cache_read_input_tokens":55096,"output_tokens":1}}})") +
+      event("content_block_start", R"({"type":"content_block_start","index":0,"content_block":{"type":"compaction","content":null}})") +
+      event("content_block_delta", R"({"type":"content_block_delta","index":0,"delta":{"type":"compaction_delta","content":"SUMMARY: the user asked for hello"}})") +
+      event("content_block_stop", R"({"type":"content_block_stop","index":0})") +
+      event("content_block_start", R"({"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}})") +
+      event("content_block_delta", R"({"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"Hello!"}})") +
+      event("content_block_stop", R"({"type":"content_block_stop","index":1})");
+  const std::string top = R"("input_tokens":181,"cache_read_input_tokens":0,"cache_creation_input_tokens":0,"output_tokens":8)";
+  const std::string iterations =
+      R"(,"iterations":[{"type":"compaction","input_tokens":100,"output_tokens":83,"cache_read_input_tokens":55096,)"
+      R"("cache_creation_input_tokens":0},{"type":"message","input_tokens":181,"output_tokens":8,"cache_read_input_tokens":0,)"
+      R"("cache_creation_input_tokens":0}])";
+  auto ending = [](const std::string& usage) {
+    return event("message_delta", R"({"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{)" + usage + "}}") +
+           event("message_stop", R"({"type":"message_stop"})");
+  };
+  const RebuiltAnswer summed = rebuild_answer(compaction + ending(top + iterations), Limits{});
+  EXPECT_EQ(summed.input_tokens, 281);
+  EXPECT_EQ(summed.output_tokens, 91);
+  EXPECT_EQ(summed.cache_read_tokens, 55096);
+  EXPECT_EQ(summed.cache_write_tokens, 0);
+  const RebuiltAnswer single = rebuild_answer(compaction + ending(top), Limits{});
+  EXPECT_EQ(single.input_tokens, 181);
+  EXPECT_EQ(single.output_tokens, 8);
+  EXPECT_EQ(single.cache_read_tokens, 0);
+  EXPECT_EQ(summed.text, "Hello!");  // the summary is no text of the answer
+  Exchange e;
+  e.number = 1;
+  e.answer = summed;
+  const std::string text = format_exchange_text(e, Style::plain());
+  EXPECT_NE(text.find("(compaction"), std::string::npos) << text;
+  EXPECT_NE(text.find("SUMMARY: the user asked for hello"), std::string::npos) << text;
+  EXPECT_NE(format_exchange_markdown(e).find("SUMMARY: the user asked for hello"), std::string::npos);
+  EXPECT_NE(format_exchange_json(e).find(R"("provider_type":"compaction","text":"SUMMARY: the user asked for hello")"),
+            std::string::npos);
+}
+
+// "in" is what was not read from cache for every provider: OpenAI's
+// input_tokens and prompt_tokens include cached_tokens, Anthropic's exclude
+// cache reads (review-17 #12), so that in + cache read is the prompt.
+TEST(Conversation, InputTokensMeanUncachedForEveryProvider) {
+  const RebuiltAnswer responses = rebuild_answer(
+      event("response.completed", R"({"type":"response.completed","response":{"id":"resp_1","status":"completed",)"
+                                  R"("usage":{"input_tokens":9463,"input_tokens_details":{"cached_tokens":8320},"output_tokens":50}}})"),
+      Limits{});
+  EXPECT_EQ(responses.input_tokens, 1143);
+  EXPECT_EQ(responses.cache_read_tokens, 8320);
+  const RebuiltAnswer chat = rebuild_answer(
+      "data: {\"id\":\"c1\",\"choices\":[],\"usage\":{\"prompt_tokens\":100,\"completion_tokens\":5,"
+      "\"prompt_tokens_details\":{\"cached_tokens\":60}}}\n\ndata: [DONE]\n\n",
+      Limits{});
+  EXPECT_EQ(chat.input_tokens, 40);
+  EXPECT_EQ(chat.cache_read_tokens, 60);
+  const RebuiltAnswer uncached = rebuild_answer(
+      event("response.completed", R"({"type":"response.completed","response":{"id":"resp_2","status":"completed",)"
+                                  R"("usage":{"input_tokens":377,"output_tokens":9}}})"),
+      Limits{});
+  EXPECT_EQ(uncached.input_tokens, 377);
+  const RebuiltAnswer anthropic = rebuild_answer(
+      anthropic_start(R"({"input_tokens":5,"cache_read_input_tokens":7,"output_tokens":1})", "x") +
+          anthropic_end(R"({"input_tokens":5,"cache_read_input_tokens":7,"output_tokens":3})"),
+      Limits{});
+  EXPECT_EQ(anthropic.input_tokens, 5);  // already apart: unchanged
+  EXPECT_EQ(anthropic.cache_read_tokens, 7);
+}
+
+// The text heading never loses the output tokens: when model, stop and
+// usage do not fit its 100 columns, the usage has a line of its own
+// (review-17 #13); a short one keeps it in the heading.
+TEST(Conversation, TheTextHeadingNeverCutsTheUsage) {
+  Exchange e;
+  e.number = 12;
+  e.has_request = true;
+  e.request.seq = 123455;
+  e.response_seq = 123456;
+  e.answer.model = "claude-sonnet-4-5-20250929";
+  e.answer.stop_reason = "end_turn";
+  e.answer.input_tokens = 4714;
+  e.answer.cache_read_tokens = 55096;
+  e.answer.cache_write_tokens = 12345;
+  e.answer.output_tokens = 304;
+  const std::string text = format_exchange_text(e, Style::plain());
+  EXPECT_NE(text.find("in 4714 (cache read 55096) (cache write 12345) / out 304 tokens"), std::string::npos) << text;
+  for (size_t at = 0; at < text.size();) {
+    const size_t nl = text.find('\n', at);
+    EXPECT_LE(columns(std::string_view(text).substr(at, nl - at)), kWidth);
+    at = nl == std::string::npos ? text.size() : nl + 1;
+  }
+  e.number = 1;
+  e.response_seq = 4;
+  e.request.seq = 3;
+  e.answer.model = "gpt-5-2025-08-07";
+  e.answer.stop_reason = "completed";
+  e.answer.input_tokens = 1143;
+  e.answer.cache_read_tokens = 8320;
+  e.answer.cache_write_tokens = -1;
+  e.answer.output_tokens = 582;
+  e.answer.reasoning_tokens = 512;
+  const std::string medium = format_exchange_text(e, Style::plain());  // the model moves below, the usage stays
+  EXPECT_TRUE(medium.starts_with("-- exchange 1 . seq 3 -> 4 . completed . in 1143 (cache read 8320) / out 582 (reasoning 512) tokens"))
+      << medium;
+  EXPECT_NE(medium.find("\n   model gpt-5-2025-08-07\n"), std::string::npos) << medium;
+  e.answer.model = "claude-sonnet-4-5-20250929";
+  e.answer.stop_reason = "end_turn";
+  e.answer.input_tokens = 4714;
+  e.answer.reasoning_tokens = -1;
+  e.answer.output_tokens = 304;
+  e.answer.cache_read_tokens = e.answer.cache_write_tokens = 0;
+  const std::string short_one = format_exchange_text(e, Style::plain());
+  EXPECT_EQ(short_one.find("in 4714 / out 304 tokens"), short_one.find(" . in 4714") + 3) << short_one;
+}
+
+// Two text blocks are two texts: conversation JSON's `text` keeps them a
+// blank line apart as the text view does, not glued into a sentence the
+// model never wrote (review-17 #14).
+TEST(Conversation, JsonTextKeepsTextBlocksApart) {
+  const std::string stream =
+      event("message_start", R"({"type":"message_start","message":{"id":"msg_t","model":"m","content":[]}})") +
+      event("content_block_start", R"({"type":"content_block_start","index":0,"content_block":{"type":"text","text":"at the same time!"}})") +
+      event("content_block_start", R"({"type":"content_block_start","index":1,"content_block":{"type":"text","text":"No worries"}})") +
+      event("message_stop", R"({"type":"message_stop"})");
+  Exchange e;
+  e.number = 1;
+  e.answer = rebuild_answer(stream, Limits{});
+  simdjson::dom::parser p;
+  simdjson::dom::element doc;
+  ASSERT_FALSE(p.parse(format_exchange_json(e)).get(doc));
+  EXPECT_EQ(std::string(doc["text"].get_string().value_unsafe()), "at the same time!\n\nNo worries");
+  e.answer = rebuild_answer(event("message_start", R"({"type":"message_start","message":{"id":"msg_u","content":[{"type":"text","text":"one block"}]}})"),
+                            Limits{});
+  ASSERT_FALSE(p.parse(format_exchange_json(e)).get(doc));
+  EXPECT_EQ(std::string(doc["text"].get_string().value_unsafe()), "one block");
+}
+
 // A trace is hostile: its text must not end a code block or pass for an
 // exchange of its own in the Markdown a judge reads.
 TEST(Conversation, MarkdownKeepsTraceTextInsideItsBlocks) {

@@ -62,14 +62,24 @@ Expected expected_of(const std::string& sse, const std::string& api) {
     const std::string type = text(e, "/type");
     const int64_t index = api == "anthropic" ? num(e, "/index") : num(e, "/output_index");
     if (api == "anthropic") {
+      // message_start's output_tokens is a placeholder: the count is message_delta's.
       take(x, "input_tokens", num(e, "/message/usage/input_tokens"));
       take(x, "input_tokens", num(e, "/usage/input_tokens"));
-      take(x, "output_tokens", num(e, "/message/usage/output_tokens"));
       take(x, "output_tokens", num(e, "/usage/output_tokens"));
       take(x, "cache_read_input_tokens", num(e, "/message/usage/cache_read_input_tokens"));
       take(x, "cache_read_input_tokens", num(e, "/usage/cache_read_input_tokens"));
       take(x, "cache_creation_input_tokens", num(e, "/message/usage/cache_creation_input_tokens"));
       take(x, "cache_creation_input_tokens", num(e, "/usage/cache_creation_input_tokens"));
+      // A request that sampled more than once (compaction, then the answer):
+      // what it consumed is the sum of its iterations (Anthropic's docs).
+      simdjson::dom::array iterations;
+      if (!e.at_pointer("/usage/iterations").get(iterations) && iterations.size() > 0) {
+        for (const char* name : {"input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"}) {
+          int64_t sum = 0;
+          for (auto it : iterations) sum += std::max<int64_t>(0, num(it, ("/" + std::string(name)).c_str()));
+          x.usage[name] = sum;
+        }
+      }
       // Blocks given whole in message_start come first, then those started later.
       simdjson::dom::array given;
       std::vector<simdjson::dom::element> starts;
@@ -125,6 +135,7 @@ Expected expected_of(const std::string& sse, const std::string& api) {
     } else {  // chat
       take(x, "input_tokens", num(e, "/usage/prompt_tokens"));
       take(x, "output_tokens", num(e, "/usage/completion_tokens"));
+      take(x, "cache_read_input_tokens", num(e, "/usage/prompt_tokens_details/cached_tokens"));
       // Reasoning (DeepSeek, xAI: reasoning_content) and text, each one block
       // at its first appearance.
       auto append = [&](int64_t key, const char* kind, const std::string& piece) {
@@ -149,6 +160,11 @@ Expected expected_of(const std::string& sse, const std::string& api) {
         }
       }
     }
+  }
+  // OpenAI's input counts its cached tokens; inspect's "in" is the tokens
+  // not read from cache, as Anthropic's is.
+  if (api != "anthropic" && x.usage.contains("input_tokens") && x.usage.contains("cache_read_input_tokens")) {
+    x.usage["input_tokens"] -= std::min(x.usage["input_tokens"], x.usage["cache_read_input_tokens"]);
   }
   return x;
 }

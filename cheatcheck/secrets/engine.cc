@@ -388,9 +388,10 @@ void SecretEngine::scan_sse(std::string_view text, const std::string& chain, int
   const std::string next = extend(chain, "sse-join");
   for (std::string_view block : a.text_blocks()) scan_at(block, next, depth + 1, out);
   for (const auto& call : a.tool_calls) scan_at(call.input, next, depth + 1, out);
-  // Thinking and reasoning summaries stream as deltas too.
+  // Thinking, reasoning summaries and compaction summaries stream as deltas too.
   for (const auto& block : a.blocks) {
-    if (block.kind == RebuiltBlock::Kind::thinking || block.kind == RebuiltBlock::Kind::reasoning) {
+    if (block.kind == RebuiltBlock::Kind::thinking || block.kind == RebuiltBlock::Kind::reasoning ||
+        block.kind == RebuiltBlock::Kind::other) {
       scan_at(block.text, next, depth + 1, out);
     }
   }
