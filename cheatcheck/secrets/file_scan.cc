@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "cheatcheck/secrets/trace_scan.h"
 #include "core/lines.h"
@@ -182,9 +183,19 @@ class LineJoiner {
 // joined as written and scanned as one text when it holds "kty".
 class ObjectJoiner {
  public:
+  // How often `c` occurs in `line`, by memchr: every line of a file passes
+  // here (a sanitizer build took 13 s per 64 MiB counting char by char).
+  static long occurrences(std::string_view line, char c) {
+    long n = 0;
+    for (const char *at = line.data(), *end = at + line.size();
+         (at = static_cast<const char*>(std::memchr(at, c, static_cast<size_t>(end - at)))) != nullptr; ++at) {
+      ++n;
+    }
+    return n;
+  }
   // Feeds a line; returns true when `take()` holds a block to scan.
   bool add(std::string_view line, uint64_t index) {
-    const long opens = std::ranges::count(line, '{') - std::ranges::count(line, '}');
+    const long opens = occurrences(line, '{') - occurrences(line, '}');
     if (depth_ <= 0) {
       if (opens <= 0) return false;
       depth_ = opens, lines_ = 1, start_ = index, text_.assign(line);
