@@ -315,7 +315,7 @@ bool copy_within_cut_lines(std::string_view copy, std::string_view result) {
       const size_t piece_end = line.long_line ? at + line.head_bytes : end;
       const std::string text = loose_text(copy.substr(piece, piece_end - piece));
       const bool placed = piece == 0 ? std::string_view(sent).starts_with(text)
-                          : line.long_line ? contains(sent, text)
+                          : line.long_line ? contains_linear(sent, text)
                                            : std::string_view(sent).ends_with(text);
       if (!placed) return false;
       any_long = any_long || line.long_line;
