@@ -27,7 +27,30 @@ namespace {
 // as far as it went (64 KB, 2000 lines, or the end of the file); a longer
 // wrapped run is scanned in blocks of that size, each opening with the last
 // lines of the one before, so that a key across two blocks is whole in one.
-class LineJoiner {
+// A block of lines being joined (text_, from line start_) and the last one
+// joined, handed over to be scanned.
+class HeldBlock {
+ public:
+  // The joined block, with the padding the scanners need after it.
+  std::string_view take(uint64_t* start) {
+    *start = ready_start_;
+    const size_t n = ready_.size();
+    ready_.append(kLinePadding, '\0');
+    return std::string_view(ready_).substr(0, n);
+  }
+
+ protected:
+  // The block gathered so far becomes the one `take()` returns; true.
+  bool hand_over() {
+    ready_.swap(text_);
+    ready_start_ = start_;
+    return true;
+  }
+  uint64_t start_ = 0, ready_start_ = 0;
+  std::string text_, ready_;
+};
+
+class LineJoiner : public HeldBlock {
  public:
   // Feeds a line; returns true when `take()` holds a block to scan.
   bool add(std::string_view line, uint64_t index) {
@@ -63,16 +86,7 @@ class LineJoiner {
     const bool whole = kind_ != Kind::none && (kind_ != Kind::base64 || lines_ >= 2);
     kind_ = Kind::none;
     if (!whole) return false;
-    ready_.swap(text_);
-    ready_start_ = start_;
-    return true;
-  }
-  // The joined block, with the padding the scanners need after it.
-  std::string_view take(uint64_t* start) {
-    *start = ready_start_;
-    const size_t n = ready_.size();
-    ready_.append(kLinePadding, '\0');
-    return std::string_view(ready_).substr(0, n);
+    return hand_over();
   }
 
  private:
@@ -172,8 +186,6 @@ class LineJoiner {
   Kind kind_ = Kind::none;
   size_t lines_ = 0, width_ = 0;
   bool last_line_ = false;
-  uint64_t start_ = 0, ready_start_ = 0;
-  std::string text_, ready_;
 };
 
 // A JSON object written over lines (a pretty-printed JSON Web Key or key
@@ -181,7 +193,7 @@ class LineJoiner {
 // its private part ("d", sorted first). From a line that opens more braces
 // than it closes to the line that closes them (64 KB, 2000 lines at most),
 // joined as written and scanned as one text when it holds "kty".
-class ObjectJoiner {
+class ObjectJoiner : public HeldBlock {
  public:
   // How often `c` occurs in `line`, by memchr: every line of a file passes
   // here (a sanitizer build took 13 s per 64 MiB counting char by char).
@@ -216,15 +228,7 @@ class ObjectJoiner {
     const bool keep = depth_ > 0 && lines_ >= 2 && kty_;
     depth_ = 0;
     if (!keep) return false;
-    ready_.swap(text_);
-    ready_start_ = start_;
-    return true;
-  }
-  std::string_view take(uint64_t* start) {
-    *start = ready_start_;
-    const size_t n = ready_.size();
-    ready_.append(kLinePadding, '\0');
-    return std::string_view(ready_).substr(0, n);
+    return hand_over();
   }
 
  private:
@@ -232,8 +236,6 @@ class ObjectJoiner {
   long depth_ = 0;
   size_t lines_ = 0;
   bool kty_ = false;
-  uint64_t start_ = 0, ready_start_ = 0;
-  std::string text_, ready_;
 };
 
 class FileScanner {
