@@ -243,6 +243,24 @@ TEST(Conversation, ErrorsReportedInTheStreamAreShown) {
 // A request the provider refused (HTTP 429 with its JSON error, as Claude
 // Code retries them) is shown as refused, never as an empty answer
 // (red-team 16a #4); the summary counts it. A 200 answer says no error.
+// A trace written from `lines` (as `name`) and walked with the dev key as
+// the conversation view walks it, keeping up to `max_exchanges` exchanges.
+struct WalkedTrace {
+  WalkedTrace(const std::string& name, const std::vector<std::string>& lines, size_t max_exchanges = 1000)
+      : path(testing::write_temp(name, fixtures::join(lines))) {
+    opt.keyring = &ring;
+    ConversationVisitor v([&](const Exchange& e) { seen.push_back(e); }, max_exchanges, opt.limits);
+    walk_trace(path, opt, &v);
+  }
+  WalkedTrace(const WalkedTrace&) = delete;
+  WalkedTrace& operator=(const WalkedTrace&) = delete;
+
+  const Keyring ring = testing::dev_keyring();
+  std::string path;
+  WalkOptions opt;  // its keyring points at `ring`
+  std::vector<Exchange> seen;
+};
+
 TEST(Conversation, RefusedRequestsShowTheirStatusAndError) {
   fixtures::Lines lines;
   auto b = testing::trace_builder([&](const std::string& l) { lines.push_back(l); });
@@ -261,14 +279,10 @@ TEST(Conversation, RefusedRequestsShowTheirStatusAndError) {
   b.add_exit(0);
   b.add_seal("exit");
   b.add_seal_ack();
-  const std::string path = testing::write_temp("refused.jsonl", fixtures::join(lines));
-  WalkOptions opt;
-  const Keyring ring = testing::dev_keyring();
-  opt.keyring = &ring;
-
-  std::vector<Exchange> seen;
-  ConversationVisitor v([&](const Exchange& e) { seen.push_back(e); }, 1000, opt.limits);
-  walk_trace(path, opt, &v);
+  const WalkedTrace walked("refused.jsonl", lines);
+  const std::string& path = walked.path;
+  const WalkOptions& opt = walked.opt;
+  const std::vector<Exchange>& seen = walked.seen;
   ASSERT_EQ(seen.size(), 2u);
   EXPECT_EQ(seen[0].answer.error, "HTTP 429 rate_limit_error: Slow down");
   EXPECT_NE(format_exchange_text(seen[0], Style::plain()).find("(error) HTTP 429 rate_limit_error: Slow down"), std::string::npos);
@@ -318,13 +332,10 @@ TEST(Conversation, ACutResponseIsShownCutWithoutThePlaceholderUsage) {
   b.add_exit(0);
   b.add_seal("exit");
   b.add_seal_ack();
-  const std::string path = testing::write_temp("cut.jsonl", fixtures::join(lines));
-  WalkOptions opt;
-  const Keyring ring = testing::dev_keyring();
-  opt.keyring = &ring;
-  std::vector<Exchange> seen;
-  ConversationVisitor v([&](const Exchange& e) { seen.push_back(e); }, 1000, opt.limits);
-  walk_trace(path, opt, &v);
+  const WalkedTrace walked("cut.jsonl", lines);
+  const std::string& path = walked.path;
+  const WalkOptions& opt = walked.opt;
+  const std::vector<Exchange>& seen = walked.seen;
   ASSERT_EQ(seen.size(), 2u);
   const Exchange &cut = seen[0], &whole = seen[1];
   EXPECT_FALSE(cut.complete);
@@ -739,14 +750,7 @@ std::vector<Exchange> conversation_of(const std::vector<std::pair<std::string, s
   b.add_exit(0);
   b.add_seal("exit");
   b.add_seal_ack();
-  const std::string path = testing::write_temp("history.jsonl", fixtures::join(lines));
-  WalkOptions opt;
-  const Keyring ring = testing::dev_keyring();
-  opt.keyring = &ring;
-  std::vector<Exchange> seen;
-  ConversationVisitor v([&](const Exchange& e) { seen.push_back(e); }, SIZE_MAX, opt.limits);
-  walk_trace(path, opt, &v);
-  return seen;
+  return WalkedTrace("history.jsonl", lines, SIZE_MAX).seen;
 }
 
 std::string message(const std::string& content) {
