@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <random>
 #include <set>
@@ -1329,6 +1330,25 @@ TEST(SecretRules, ChainedAssignmentsOnOneLineScanInLinearTime) {
   EXPECT_TRUE(finds("secret=secret=Zq8rT2vLm9Xk3Wp7", "generic-secret", "Zq8rT2vLm9Xk3Wp7"));
   EXPECT_TRUE(finds("a=1 api_key=Zq8rT2vLm9Xk3Wp7 token=Hk3x9Lq2Vb7Nm4Pz", "generic-secret", "Zq8rT2vLm9Xk3Wp7"));
   EXPECT_TRUE(finds("a=1 api_key=Zq8rT2vLm9Xk3Wp7 token=Hk3x9Lq2Vb7Nm4Pz", "generic-secret", "Hk3x9Lq2Vb7Nm4Pz"));
+}
+
+// Key block openers crowded onto one line with no END: each opener's END
+// was looked for to the end of the text, so a 2.8 MB line of "-----BEGIN
+// PRIVATE KEY-----" ran for minutes. Each search now stops at the next
+// opener. The bound is a hang guard, some 50 times what the scan takes.
+TEST(SecretRules, KeyBlockOpenersCrowdedOnOneLineScanInLinearTime) {
+  const std::string chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const std::string key = "\n-----BEGIN PRIVATE KEY-----\n" + testing::random_chars(64, 21, chars) + "\n" +
+                          testing::random_chars(40, 22, chars) + "\n-----END PRIVATE KEY-----\n";
+  for (std::string_view opener : {"-----BEGIN PRIVATE KEY----- ", "---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ---- ",
+                                  "-----BEGIN RSA PRIVATE KEY-----\\n", "-----END PRIVATE KEY-----BEGIN PRIVATE KEY"}) {
+    std::string line;
+    while (line.size() < (2u << 20)) line += opener;
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_NE(highest(line), Severity::high) << opener;  // nothing of a key's length between the openers
+    EXPECT_EQ(highest(line + key), Severity::high) << opener;  // a key after them is still found
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 60.0) << opener;
+  }
 }
 
 std::string read_file(const std::string& path) {

@@ -2578,14 +2578,15 @@ std::string pem_payload(std::string_view body) {
 }
 
 // Where an unterminated block's body ends: the end of its last line before
-// a blank line, a line with "-----", or the end of the text.
-size_t unterminated_end(std::string_view text, size_t from) {
-  const size_t limit = std::min(text.size(), from + kMaxPemBlock);
+// a blank line, a line with "-----", `until` (the next block's BEGIN) or the
+// end of the text.
+size_t unterminated_end(std::string_view text, size_t from, size_t until) {
+  const size_t limit = std::min({text.size(), from + kMaxPemBlock, until});
   size_t end = from, pos = from;
   bool body = false;
   while (pos < limit) {
-    size_t nl = text.find('\n', pos);
-    if (nl == std::string_view::npos || nl > limit) nl = limit;
+    size_t nl = text.substr(0, limit).find('\n', pos);  // never past the limit: a huge line is read once
+    if (nl == std::string_view::npos) nl = limit;
     std::string_view line = text.substr(pos, nl - pos);
     if (line.find("-----") != std::string_view::npos) break;
     const bool blank = line.find_first_not_of(" \t\r") == std::string_view::npos;
@@ -2601,20 +2602,29 @@ size_t unterminated_end(std::string_view text, size_t from) {
 
 std::optional<Extracted> key_body(std::string_view body, size_t start, size_t block_end);
 
+// `needle` in text[from, until), npos if not there: the block's searches
+// stop at a bound, so that a text of many BEGIN lines and no END is not
+// read to its end once per line.
+size_t find_before(std::string_view text, std::string_view needle, size_t from, size_t until) {
+  until = std::min(until, text.size());
+  if (from >= until) return std::string_view::npos;
+  return text.substr(0, until).find(needle, from);
+}
+
 std::optional<Extracted> pem_block(std::string_view text, size_t start) {
-  const size_t header_close = text.find("-----", start + 10);
-  if (header_close == std::string_view::npos || header_close - start > 64) return std::nullopt;
+  const size_t header_close = find_before(text, "-----", start + 10, start + 64 + 5);
+  if (header_close == std::string_view::npos) return std::nullopt;
   const size_t body_from = header_close + 5;
-  size_t end_marker = text.find("-----END", body_from);
-  const size_t next_begin = text.find("-----BEGIN", body_from);
-  if (end_marker != std::string_view::npos && (end_marker - body_from > kMaxPemBlock || next_begin < end_marker)) {
-    end_marker = std::string_view::npos;
-  }
+  // A block ends at its END line, before the next block's BEGIN, within
+  // kMaxPemBlock: the END is looked for only up to the next BEGIN, so
+  // crowded BEGIN lines cost the bytes between them, not kMaxPemBlock each.
+  const size_t next_begin = find_before(text, "-----BEGIN", body_from, body_from + kMaxPemBlock + 8);
+  const size_t end_marker = find_before(text, "-----END", body_from, std::min(next_begin, body_from + kMaxPemBlock + 8));
   size_t block_end = 0, body_end = 0;
   if (end_marker != std::string_view::npos) {
-    const size_t close = text.find("-----", end_marker + 8);
+    const size_t close = find_before(text, "-----", end_marker + 8, end_marker + 64 + 5);
     body_end = end_marker;
-    if (close != std::string_view::npos && close - end_marker <= 64) {
+    if (close != std::string_view::npos) {
       block_end = close + 5;
     } else {  // "-----END PRIVATE KEY----": the END line as far as it goes
       block_end = end_marker + 8;
@@ -2624,7 +2634,7 @@ std::optional<Extracted> pem_block(std::string_view text, size_t start) {
       }
     }
   } else {
-    block_end = body_end = unterminated_end(text, body_from);
+    block_end = body_end = unterminated_end(text, body_from, next_begin);
   }
   return key_body(text.substr(body_from, body_end - body_from), start, block_end);
 }
@@ -2675,14 +2685,16 @@ std::optional<Extracted> ssh2_block(std::string_view text, size_t end) {
   const size_t begin = text.substr(from, end - from).rfind("---- BEGIN SSH2");
   if (begin == std::string_view::npos) return std::nullopt;
   const size_t start = from + begin;
-  size_t end_marker = text.substr(0, std::min(text.size(), end + kMaxPemBlock)).find("---- END SSH2", end);
+  // As for PEM: the END within kMaxPemBlock and before the next BEGIN.
+  const size_t next_begin = find_before(text, "---- BEGIN SSH2", end, end + kMaxPemBlock);
+  const size_t end_marker = find_before(text, "---- END SSH2", end, std::min(next_begin, end + kMaxPemBlock));
   size_t block_end = 0, body_end = 0;
   if (end_marker != std::string_view::npos) {
     body_end = end_marker;
-    const size_t close = text.find(" ----", end_marker + 13);
-    block_end = close != std::string_view::npos && close - end_marker <= 64 ? close + 5 : end_marker + 13;
+    const size_t close = find_before(text, " ----", end_marker + 13, end_marker + 64 + 5);
+    block_end = close != std::string_view::npos ? close + 5 : end_marker + 13;
   } else {
-    block_end = body_end = unterminated_end(text, end);
+    block_end = body_end = unterminated_end(text, end, next_begin);
   }
   return key_body(text.substr(end, body_end - end), start, block_end);
 }
