@@ -19,9 +19,20 @@ stage() {  # prints how long the previous stage took, then the next one's name
   stage_name=$1; stage_start=$SECONDS; echo "== $1"
 }
 
+# CTest starts the costliest tests first when it knows their costs; a fresh
+# build directory does not, and then started a 48 s test and a 32 s one
+# last, holding the suite up while one core idled. tests/ctest-costs/ holds
+# each test's seconds from a fresh run (refresh it from a build's own
+# Testing/Temporary/CTestCostData.txt); a build directory's own data wins.
+seed_costs() {
+  local data=$1/Testing/Temporary/CTestCostData.txt
+  [ -f "$data" ] || { mkdir -p "$(dirname "$data")" && cp "tests/ctest-costs/$2.txt" "$data"; }
+}
+
 stage "release build and tests"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$jobs"
+seed_costs build release
 ctest --test-dir build -j "$jobs" --output-on-failure
 
 if [ -f fuzz/CMakeLists.txt ] && [ "${GOALCUP_SKIP_SANITIZERS:-0}" != 1 ]; then
@@ -29,6 +40,7 @@ if [ -f fuzz/CMakeLists.txt ] && [ "${GOALCUP_SKIP_SANITIZERS:-0}" != 1 ]; then
   CC=clang CXX=clang++ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
     -DGOALCUP_SANITIZE=ON -DGOALCUP_FUZZ=ON >/dev/null
   cmake --build build-asan -j "$jobs"
+  seed_costs build-asan sanitizer
   ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan -j "$jobs" --output-on-failure
   secs=${GOALCUP_FUZZ_SECONDS:-1}
   stage "fuzzing: replay of fuzz/corpus, then ${secs}s per target"
