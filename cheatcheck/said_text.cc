@@ -307,17 +307,26 @@ bool copy_within_cut_lines(std::string_view copy, std::string_view result) {
   // one, to the head of the next long line (or the copy's end); the result
   // has each piece whole, its marker after it, the first where it starts
   // and the last where it ends (Read sends every line it read).
-  size_t piece = 0;
+  // Pieces are looked for in order, each after the one before: searching
+  // the whole result for each long line's head cost lines x result bytes.
+  size_t piece = 0, placed_through = 0;
   for (size_t at = 0; at <= copy.size();) {
     const size_t end = std::min(copy.find('\n', at), copy.size());
     const LineUnits line = measure_line(copy.substr(at, end - at), kReadLineUnits - 1);
     if (line.long_line || end == copy.size()) {
       const size_t piece_end = line.long_line ? at + line.head_bytes : end;
       const std::string text = loose_text(copy.substr(piece, piece_end - piece));
-      const bool placed = piece == 0 ? std::string_view(sent).starts_with(text)
-                          : line.long_line ? contains_linear(sent, text)
-                                           : std::string_view(sent).ends_with(text);
-      if (!placed) return false;
+      const std::string_view rest = std::string_view(sent).substr(placed_through);
+      size_t found = std::string_view::npos;
+      if (piece == 0) {
+        found = rest.starts_with(text) ? 0 : std::string_view::npos;
+      } else if (line.long_line) {
+        found = find_linear(rest, text);
+      } else if (rest.ends_with(text)) {
+        found = rest.size() - text.size();
+      }
+      if (found == std::string_view::npos) return false;
+      placed_through += found + text.size();
       any_long = any_long || line.long_line;
       piece = end + 1;
     }
@@ -410,8 +419,10 @@ constexpr std::string_view kRedacted = "[REDACTED:";
 
 // The end of a redaction marker starting at `at`, or npos.
 size_t marker_end(std::string_view s, size_t at) {
-  const size_t close = s.find(']', at + kRedacted.size());
-  if (close == std::string_view::npos || close - at - kRedacted.size() > 64 || close == at + kRedacted.size()) {
+  // Looked for within the marker's bound only: a text of many openers and
+  // no `]` is not read to its end once per opener.
+  const size_t close = s.substr(0, std::min(s.size(), at + kRedacted.size() + 65)).find(']', at + kRedacted.size());
+  if (close == std::string_view::npos || close == at + kRedacted.size()) {
     return std::string_view::npos;
   }
   return close + 1;

@@ -192,8 +192,11 @@ std::optional<std::vector<std::string>> redaction_rules(std::string_view a, std:
   std::vector<std::string> rules;
   size_t from = 0;
   for (size_t p = b.find(kMarkerOpen); p != std::string_view::npos; p = b.find(kMarkerOpen, p + 1)) {
-    const size_t close = b.find(']', p + kMarkerOpen.size());
-    if (close == std::string_view::npos || close - p - kMarkerOpen.size() > kMaxRuleBytes || p < from) continue;
+    // `]` within the rule's bound only: many openers and no `]` must not
+    // read the text to its end once per opener.
+    const size_t bound = std::min(b.size(), p + kMarkerOpen.size() + kMaxRuleBytes + 1);
+    const size_t close = b.substr(0, bound).find(']', p + kMarkerOpen.size());
+    if (close == std::string_view::npos || p < from) continue;
     segments.push_back(b.substr(from, p - from));
     rules.emplace_back(b.substr(p + kMarkerOpen.size(), close - p - kMarkerOpen.size()));
     from = close + 1;

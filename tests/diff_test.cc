@@ -3,6 +3,8 @@
 // a record removed, hostile text, nothing in common).
 #include <simdjson.h>
 
+#include <chrono>
+
 #include "cheatcheck/secrets/redact.h"
 #include "cli/json_dom.h"
 #include "core/lines.h"
@@ -94,6 +96,20 @@ TEST(DiffRedaction, AnEditBesideAMarkerIsNotARedaction) {
   EXPECT_FALSE(redaction_rules("a b", "a [REDACTED:x] c [REDACTED:y] b"));         // markers need text to stand for
   EXPECT_FALSE(redaction_rules("plain text", "other text"));                       // no marker at all
   EXPECT_FALSE(redaction_rules("key=", "key=[REDACTED:aws]"));                     // nothing was there
+}
+
+// Openers that never close: each one's `]` is looked for within a rule
+// name's bound, not to the end of the text.
+TEST(DiffRedaction, UnclosedMarkersAreReadInLinearTime) {
+  std::string openers;
+  while (openers.size() < (4u << 20)) openers += "[REDACTED:";
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(redaction_rules(openers + "x", openers));
+  const std::string apart(100, '.');  // a rule name's `]` is at most 64 bytes on
+  auto r = redaction_rules(openers + apart + "key=AKIA1234", openers + apart + "key=[REDACTED:aws]");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(*r, std::vector<std::string>{"aws"});
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 30.0);
 }
 
 // --- the command on generated traces ---

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include <chrono>
 #include <random>
 
 #include "cheatcheck/literal_set.h"
@@ -176,6 +177,43 @@ TEST(SaidText, AReadCopyIsAllItsResultHolds) {
   EXPECT_TRUE(copy_is_whole("def parse():\n    return 1\n# tests fail\n", numbered));
   EXPECT_TRUE(copy_is_whole("def parse():\r\n    return 1\r\n# tests fail", numbered + "<system-reminder>\nnote\n</system-reminder>"));
   EXPECT_FALSE(copy_is_whole("def parse():\n    return 1\n", numbered));
+}
+
+// Many lines that Read cut at 2,000 characters: each head is looked for
+// after the one before, not in the whole result (4,000 lines took 7.6 s,
+// 8,000 about four times that). The bound is some 25 times the time taken.
+TEST(SaidText, ReadLinesCutAtTheirLimitAreFoundInOrderInLinearTime) {
+  std::mt19937 rng(5);
+  std::string copy, result;
+  for (int i = 0; i < 8000; ++i) {
+    std::string line(2100, 'a');
+    for (char& c : line) c = static_cast<char>('a' + rng() % 26);
+    copy += line + "\n";
+    result += std::to_string(i + 1) + "\u2192" + line.substr(0, 2000) + "\n";
+  }
+  copy.pop_back();
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_TRUE(copy_within_cut_lines(copy, result));
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);
+  // Two lines of the copy swapped are not what Read sent, though each head is in the result.
+  const size_t third = 2 * 2101, fourth = 3 * 2101, fifth = 4 * 2101;
+  const std::string swapped = copy.substr(0, third) + copy.substr(fourth, fifth - fourth) +
+                              copy.substr(third, fourth - third) + copy.substr(fifth);
+  EXPECT_FALSE(copy_within_cut_lines(swapped, result));
+}
+
+// Redaction markers that never close: each opener's `]` is looked for
+// within a marker's bound, not to the end of the text (4 MB took 14 s).
+TEST(SaidText, UnclosedRedactionMarkersAreReadInLinearTime) {
+  std::string openers;
+  while (openers.size() < (4u << 20)) openers += "[REDACTED:";
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(matches_with_redactions(openers, openers + "x"));
+  EXPECT_FALSE(has_redaction(openers));
+  const std::string apart(100, '.');  // a marker's `]` is at most 64 bytes on
+  EXPECT_TRUE(matches_with_redactions(openers + apart + "key=[REDACTED:aws-key] end",
+                                      openers + apart + "key=AKIAZQ3RT5VWX7Y9B2CD end"));
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 30.0);
 }
 
 // Claude Code's toolUseResult holds the texts it sends the model: each must
