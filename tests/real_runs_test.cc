@@ -1001,6 +1001,30 @@ TEST(WrappedLogs, EveryLoggedResultAndItsErrorFlagAreHeldToTheWire) {
   }
 }
 
+// A call no line of the log answers (the tool crashed, a hook deferred,
+// the session was resumed after a crash): Claude Code sends the model its
+// placeholder result, made at send time and never logged. That is no
+// result hidden from the log (red-team 18b #12); a real result sent for a
+// call whose logged result a cheater removed still is.
+TEST(WrappedLogs, AHarnessPlaceholderForAnUnansweredCallIsNoHiddenResult) {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  std::string log = claude_line("u1", "", "01.000", "user", R"({"role":"user","content":"Run the tests"})");
+  log += claude_line("u2", "u1", "02.000", "assistant",
+                     R"({"id":"msg_A",)" + m + R"(,"content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"make test"}}]})");
+  log += claude_line("u3", "u2", "03.000", "user", R"({"role":"user","content":"The terminal died; go on"})");
+  log += claude_line("u4", "u3", "04.000", "assistant", R"({"id":"msg_B",)" + m + R"(,"content":[{"type":"text","text":"I will run them again."}]})");
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    const Wrapped orphan = wrap_text_and_check(log, "claude.jsonl", order, LogEdit::none);
+    EXPECT_VERDICT(orphan.report.verify, Verdict::verified);
+    expect_clean(orphan.report);
+    EXPECT_TRUE(has_finding(orphan.report, "GC04", Severity::info, "stand-in")) << describe(orphan.report);
+    const Wrapped removed = wrap_text_and_check(claude_log(), "claude.jsonl", order, LogEdit::remove_tool_result);
+    ASSERT_TRUE(removed.result.edited);
+    EXPECT_TRUE(has_finding(removed.report, "GC04", Severity::high, "does not show that result")) << describe(removed.report);
+  }
+}
+
 // Claude Code's copy of an Edit's result (toolUseResult filePath,
 // oldString, newString) says what was written: held to the Edit call the
 // model made, curly quotes read as straight (Claude Code keeps a file's

@@ -161,7 +161,19 @@ struct SentResult {
   std::vector<std::string> kept_forms;  // the forms that look cut down or hold redaction markers
   bool cut_dropped = false;  // such a form was not kept (kMaxKeptBytes)
   uint8_t errors = 0;        // bit 1 << flag for each is_error flag (kErrorFalse...) sent with it
+  bool only_placeholders = true;  // every form was the harness's stand-in for a missing result
 };
+
+// What a harness sends in place of a result it never recorded (a tool that
+// crashed, a hook that deferred, a session resumed after a crash): Claude
+// Code's placeholder tool_result (SYNTHETIC_TOOL_RESULT_PLACEHOLDER, with
+// is_error), made at send time and never logged, and Codex's "aborted"
+// output (ensure_call_outputs_present) for a call its rollout left without
+// one. Nothing the tool returned reached the model with it.
+bool is_missing_result_placeholder(std::string_view text, std::string_view member, int8_t error) {
+  if (member == "output") return text == "aborted";
+  return text == "[Tool result missing due to internal error]" && error != kErrorFalse;
+}
 
 struct LoggedResult {
   uint64_t seq = 0;
@@ -956,10 +968,13 @@ class Gc04 final : public Check {
     SentResult& sent = sent_results_[key];
     if (sent.seq == 0) sent.seq = seq;
     if (error != kErrorUnknown) sent.errors |= static_cast<uint8_t>(1u << error);
+    // Forms past kMaxForms are not read: by then three forms other than the
+    // one placeholder text were, so only_placeholders is already false.
     if (sent.forms.size() >= SentResult::kMaxForms) return;
     simdjson::dom::element content;
     std::string joined;  // the text when it is not one string of the request
     const std::string_view text = holder.at_key(member).get(content) ? std::string_view() : content_view(content, &joined);
+    if (!is_missing_result_placeholder(text, member, error)) sent.only_placeholders = false;
     const std::pair<size_t, XXH64_hash_t> quick{text.size(), XXH3_64bits(text.data(), text.size())};
     if (std::find(sent.quick.begin(), sent.quick.end(), quick) != sent.quick.end()) return;
     sent.quick.push_back(quick);
@@ -1997,6 +2012,15 @@ class Gc04 final : public Check {
       const uint64_t seq = sent.seq;
       auto call = logged_calls_.find(key);
       if (call == logged_calls_.end() || logged_results_.contains(key)) continue;
+      if (sent.only_placeholders) {
+        ctx.emit(finding("GC04", Severity::info, {call->second.seq, seq},
+                         "The harness sent the model its own stand-in for the result of tool call " + call->second.id +
+                             " (request at seq " + std::to_string(seq) + "), which it sends for a call whose result "
+                             "it never recorded (a tool that crashed, a hook that deferred, a resumed session): "
+                             "nothing the tool returned reached the model."),
+                 "result-placeholder-sent:" + call->second.id);
+        continue;
+      }
       ctx.emit(finding("GC04", Severity::high, {call->second.seq, seq},
                        "The harness sent the model the result of tool call " + call->second.id + " (request at seq " +
                            std::to_string(seq) + ") but its log does not show that result."),
