@@ -2,6 +2,7 @@
 // on clean traces, and scan mode.
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
+#include <openssl/pem.h>
 #include <openssl/x509.h>
 #include <sodium.h>
 #include <sys/stat.h>
@@ -3003,6 +3004,59 @@ TEST(PrivateKeys, DerPrivateKeysInBase64AreKeysByTheirStructure) {
     const std::string text = "CERT=" + base64_encode(der) + "\n" + wrap(base64_encode(der), 64, "\n") + "\n";
     EXPECT_TRUE(scan(text).empty()) << text;
   }
+}
+
+// PKCS#8's EncryptedPrivateKeyInfo as DER, made by OpenSSL under PBES2 (its
+// default, AES) or PKCS#12's PBE (3DES, `openssl pkcs8 -v1`): `nid` is a
+// PBE's NID, or -1 for PBES2 with `cipher`.
+std::string encrypted_pkcs8_der(EVP_PKEY* key, int nid, const EVP_CIPHER* cipher) {
+  BIO* bio = BIO_new(BIO_s_mem());
+  char pass[] = "correct horse";
+  const int ok = nid == -1 ? i2d_PKCS8PrivateKey_bio(bio, key, cipher, pass, 13, nullptr, nullptr)
+                           : i2d_PKCS8PrivateKey_nid_bio(bio, key, nid, pass, 13, nullptr, nullptr);
+  char* data = nullptr;
+  const long n = BIO_get_mem_data(bio, &data);
+  std::string out = ok == 1 && n > 0 ? std::string(data, static_cast<size_t>(n)) : "";
+  BIO_free(bio);
+  return out;
+}
+
+// An encrypted private key as unarmoured DER in base64 (on one line, in
+// JSON, wrapped) is high, as its armoured "BEGIN ENCRYPTED PRIVATE KEY" is:
+// by its structure, whatever the length form of its SEQUENCE (Ed25519 under
+// 3DES is 90 bytes, RSA 1.3 kB); its head cut short is a warning, the
+// armoured block stays the PEM rule's, and a public key or a certificate
+// stays none (the DER test above).
+TEST(PrivateKeys, EncryptedDerPrivateKeysInBase64AreKeys) {
+  OwnedKey rsa = rsa_key(), ec = ec_key(), ed = ed25519_key();
+  int made = 0;
+  for (EVP_PKEY* key : {rsa.key, ec.key, ed.key}) {
+    for (const auto& [nid, cipher] : std::vector<std::pair<int, const EVP_CIPHER*>>{
+             {-1, EVP_aes_256_cbc()}, {-1, EVP_aes_128_cbc()}, {NID_pbe_WithSHA1And3_Key_TripleDES_CBC, nullptr}}) {
+      const std::string der = encrypted_pkcs8_der(key, nid, cipher);
+      ASSERT_FALSE(der.empty());
+      ++made;
+      const std::string b64 = base64_encode(der);
+      EXPECT_EQ(secrets_of("PRIVATE_KEY=" + b64 + "\n", "der-private-key", Severity::high),
+                std::vector<std::string>{b64});
+      EXPECT_TRUE(finds("{\"env\": {\"SIGNING_KEY\": \"" + b64 + "\"}}", "der-private-key", b64, "json")) << b64;
+      if (b64.size() > 76) {
+        const std::string wrapped = wrap(b64, 76, "\n");
+        EXPECT_EQ(secrets_of("key:\n" + wrapped + "\n", "der-private-key", Severity::high),
+                  std::vector<std::string>{wrapped});
+      }
+      EXPECT_EQ(secrets_of("KEY=" + b64.substr(0, 80) + " cut", "der-private-key", Severity::warning).size(), 1u);
+      EXPECT_NE(highest("KEY=" + b64.substr(0, 80) + " cut"), Severity::high);
+      expect_redacted_clean("PRIVATE_KEY=" + b64 + "\n", {b64});
+      const std::string pem = pem_of("ENCRYPTED PRIVATE KEY", der, "\n");
+      EXPECT_TRUE(secrets_of(pem, "der-private-key", Severity::high).empty());
+      EXPECT_EQ(highest(pem), Severity::high);
+    }
+  }
+  EXPECT_EQ(made, 9);
+  // Its documented head with an ellipsis is an example, not a key.
+  const std::string head = base64_encode(encrypted_pkcs8_der(rsa.key, -1, EVP_aes_256_cbc())).substr(0, 40);
+  EXPECT_TRUE(scan("PRIVATE_KEY=" + head + "...\n").empty());
 }
 
 // RFC 4716's (ssh.com's) private key armour, as PuTTYgen exports it: a

@@ -580,6 +580,28 @@ constexpr Rule kRules[] = {
     {.id = "der-private-key", .pattern = R"(M[A-H][A-Za-z0-9+/]CAQ(?:Aw|EE|Ew))", .extract = Extract::der_key,
      .chars = Chars::none, .min_len = 0, .max_len = 0, .severity = Severity::high, .caseless = false,
      .left_boundary = true, .description = "DER private key in base64 (PKCS#8, SEC1)", .match_len = 8},
+    // An encrypted PKCS#8 key (EncryptedPrivateKeyInfo, RFC 5958): SEQUENCE {
+    // SEQUENCE { OID of PBES2 (1.2.840.113549.1.5.13), PBES1 (...1.5.x) or
+    // PKCS#12's PBE (...1.12.1.x), params }, OCTET STRING }, for each length
+    // form of the outer SEQUENCE; the OID sits at another base64 alignment
+    // in each. Its passphrase is still needed, yet it is high as the
+    // armoured "BEGIN ENCRYPTED PRIVATE KEY" is: a weak passphrase falls to
+    // a dictionary, and a key has no business in a trace.
+    {.id = "der-private-key",
+     .pattern = R"(MII[A-Za-z0-9+/]{2}[DTjz][AB][A-Za-z0-9+/]Bg(?:kqhkiG9w0BBQ[0EMQYos]w|oqhkiG9w0BDAE[B-G]))",
+     .extract = Extract::der_key, .chars = Chars::none, .min_len = 0, .max_len = 0, .severity = Severity::high,
+     .caseless = false, .left_boundary = true, .description = "encrypted DER private key in base64 (PKCS#8)",
+     .match_len = 24},
+    {.id = "der-private-key",
+     .pattern = R"(MI[GH][A-Za-z0-9+/]M[A-H][A-Za-z0-9+/]GC(?:SqGSIb3DQEF[A-D][DTjz]|iqGSIb3DQEMAQ))",
+     .extract = Extract::der_key, .chars = Chars::none, .min_len = 0, .max_len = 0, .severity = Severity::high,
+     .caseless = false, .left_boundary = true, .description = "encrypted DER private key in base64 (PKCS#8)",
+     .match_len = 22},
+    {.id = "der-private-key",
+     .pattern = R"(M[E-H][A-Za-z0-9+/]w[A-Za-z0-9+/][AQgw]Y(?:JKoZIhvcNAQU[BDEGKLN]M|KKoZIhvcNAQwB[AB]))",
+     .extract = Extract::der_key, .chars = Chars::none, .min_len = 0, .max_len = 0, .severity = Severity::high,
+     .caseless = false, .left_boundary = true, .description = "encrypted DER private key in base64 (PKCS#8)",
+     .match_len = 21},
     // Headers and assignments
     {.id = "auth-header", .pattern = R"(authorization["']?\s*[:=]\s*["']?(?:(?:bearer|token|api-token|basic|ssws)\s+)?)",
      .extract = Extract::value, .chars = Chars::token68, .min_len = 12, .max_len = 400, .severity = Severity::high,
@@ -2848,17 +2870,43 @@ bool der_children(std::string_view der, const Der& seq, std::vector<Der>* out, s
   return true;
 }
 
+// PKCS#8's EncryptedPrivateKeyInfo (RFC 5958), whole: SEQUENCE { SEQUENCE
+// { OID of a password-based encryption, its parameters (a SEQUENCE) },
+// OCTET STRING of 32+ bytes } (the smallest, Ed25519 under 3DES, is 48).
+// The OIDs: PBES2 1.2.840.113549.1.5.13, PBES1 1.2.840.113549.1.5.{1,3,4,
+// 6,10,11}, PKCS#12's PBE 1.2.840.113549.1.12.1.{1-6}.
+bool der_encrypted_private_key(std::string_view der, const std::vector<Der>& kids) {
+  if (kids.size() != 2 || kids[0].tag != 0x30 || kids[1].tag != 0x04 || kids[1].end - kids[1].content < 32) {
+    return false;
+  }
+  Der oid, params;
+  if (!read_der(der, kids[0].content, &oid) || oid.tag != 0x06 || !read_der(der, oid.end, &params) ||
+      params.tag != 0x30 || params.end != kids[0].end) {
+    return false;
+  }
+  constexpr std::string_view kPkcs5 = "\x2a\x86\x48\x86\xf7\x0d\x01\x05", kPkcs12Pbe = "\x2a\x86\x48\x86\xf7\x0d\x01\x0c\x01";
+  const std::string_view value = der.substr(oid.content, oid.end - oid.content);
+  if (value.size() == kPkcs5.size() + 1 && value.starts_with(kPkcs5)) {
+    return std::string_view("\x0d\x01\x03\x04\x06\x0a\x0b").find(value.back()) != std::string_view::npos;
+  }
+  return value.size() == kPkcs12Pbe.size() + 1 && value.starts_with(kPkcs12Pbe) && value.back() >= 1 &&
+         value.back() <= 6;
+}
+
 // A private key's structure, whole: PKCS#8 PrivateKeyInfo / OneAsymmetricKey
 // (INTEGER 0|1, SEQUENCE { OID, ... }, OCTET STRING of 32+ bytes, ...),
 // PKCS#1 RSAPrivateKey (INTEGER 0 and eight INTEGERs: n, e, d, p, q, dp, dq,
-// qi) or SEC1 ECPrivateKey (INTEGER 1, OCTET STRING of 20-72 bytes, ...).
+// qi), SEC1 ECPrivateKey (INTEGER 1, OCTET STRING of 20-72 bytes, ...) or
+// an encrypted PKCS#8 key.
 bool der_private_key(std::string_view der) {
   Der top;
   std::vector<Der> kids;
   if (!read_der(der, 0, &top) || top.tag != 0x30 || top.end != der.size() || !der_children(der, top, &kids, 12) ||
-      kids.size() < 2 || kids[0].tag != 0x02 || kids[0].end - kids[0].content != 1) {
+      kids.size() < 2) {
     return false;
   }
+  if (der_encrypted_private_key(der, kids)) return true;
+  if (kids[0].tag != 0x02 || kids[0].end - kids[0].content != 1) return false;
   const auto version = static_cast<uint8_t>(der[kids[0].content]);
   const auto size = [](const Der& d) { return d.end - d.content; };
   if (kids[1].tag == 0x30 && kids.size() >= 3 && version <= 1) {  // PKCS#8

@@ -37,7 +37,7 @@ enum class Extract : uint8_t {
   near_keyword,    // a token-like value after a credential word and spaces ("client secret <v>")
   ssh2_block,      // an RFC 4716 / ssh.com key block ("---- BEGIN SSH2 ... PRIVATE KEY ----")
   jwk_member,      // a private member of a JSON Web Key ("d", "p", "k"...) in an object with "kty"
-  der_key,         // base64 of a DER private key (PKCS#8, PKCS#1, SEC1), its structure checked
+  der_key,         // base64 of a DER private key (PKCS#8 plain or encrypted, PKCS#1, SEC1), its structure checked
   aws_cli_row,     // the secret (or session token) on an AWS key id's row of the AWS CLI's text output
 };
 
