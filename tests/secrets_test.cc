@@ -3125,5 +3125,83 @@ TEST(AwsCredentials, CliOutputsOfNewCredentials) {
   }
 }
 
+// An STS session token of any era: base64 of binary, its head that of the
+// token's protobuf ("\x17\n\x06er/aws" for FwoG..., "\x01\n\x03aws" for
+// AQoD...), which no rule of its own knows.
+constexpr std::string_view kFwoGHead = "\x17\n\x06" "er/aws\x10", kAQoDHead = "\x01\n\x03" "aws\x10";
+std::string old_session_token(std::string_view head, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::string bytes(head);
+  for (int i = 0; i < 300; ++i) bytes += static_cast<char>(rng());
+  return base64_encode(bytes);
+}
+
+std::string percent_encoded(std::string_view b64) {
+  std::string out;
+  for (char c : b64) out += c == '+' ? "%2B" : c == '/' ? "%2F" : c == '=' ? "%3D" : std::string(1, c);
+  return out;
+}
+
+// The session token as SigV4 sends it, in the X-Amz-Security-Token header
+// (raw, curl -H, a dict of headers) is high as the other credential headers
+// are, in a presigned URL's query a warning as the IQoJ token there is (it
+// signs nothing without its secret key); both are redacted. A marker, a
+// placeholder, a variable or base64 of text in its place is none. In a wire
+// record the header is a credential header: any unredacted value is high.
+TEST(AwsCredentials, SessionTokenInTheSecurityTokenHeaderAndQuery) {
+  for (const std::string& token : {old_session_token(kFwoGHead, 71), old_session_token(kAQoDHead, 72)}) {
+    for (const std::string& text :
+         {"x-amz-security-token: " + token + "\n", "curl -H 'X-Amz-Security-Token: " + token + "' https://s3.amazonaws.com/b/k",
+          "headers = {'X-Amz-Security-Token': '" + token + "', 'Host': 'sts.amazonaws.com'}"}) {
+      EXPECT_EQ(secrets_of(text, "aws-session-token", Severity::high), std::vector<std::string>{token}) << text;
+      expect_redacted_clean(text, {token});
+    }
+    const std::string query = percent_encoded(token);
+    const std::string url = "https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20261202T090000Z&"
+                            "X-Amz-Expires=900&X-Amz-Security-Token=" + query + "&X-Amz-Signature=" +
+                            testing::random_chars(64, 73, "0123456789abcdef");
+    // As written, and decoded from its percent-escapes.
+    std::vector<std::string> both{query, token};
+    std::ranges::sort(both);
+    EXPECT_EQ(secrets_of(url, "aws-session-token", Severity::warning), both) << url;
+    EXPECT_NE(highest(url), Severity::high);
+    expect_redacted_clean(url, {query});
+  }
+  for (const std::string& text :
+       {std::string("x-amz-security-token: [REDACTED:aws-session-token]"), std::string("X-Amz-Security-Token: <SESSION_TOKEN>"),
+        std::string("curl -H \"x-amz-security-token: $AWS_SESSION_TOKEN\""),
+        std::string("-H \"X-Amz-Security-Token: ${AWS_SESSION_TOKEN}\""), std::string("&X-Amz-Security-Token=YOUR_SESSION_TOKEN&"),
+        "x-amz-security-token: " + std::string(160, 'x'),
+        "x-amz-security-token: " + base64_encode("this stands where the session token of the role goes, " + std::string(80, '.'))}) {
+    EXPECT_TRUE(scan(text).empty()) << text;
+  }
+  // A wire record's header: found with any value, redacted or not.
+  const std::string token = old_session_token(kFwoGHead, 74);
+  auto wire = [](std::string_view header_value) {
+    return R"({"seq":3,"t":"2026-11-26T10:00:00Z","kind":"wire","prev":"sha256:)" + std::string(64, '0') +
+           R"(","body":{"conn":1,"exchange":0,"dir":"request","host":"bedrock-runtime.us-east-1.amazonaws.com","method":"POST","path":"/model/m/invoke","headers":[["content-type","application/json"],["X-Amz-Security-Token",")" +
+           std::string(header_value) + R"("]],"body":"{}","encoding":"utf8"}})";
+  };
+  auto scanned = [](const std::string& line) {
+    const std::string padded = line + std::string(kLinePadding, '\0');
+    ScanOutput out;
+    make_record_line_scanner(true, Limits{})->scan(std::string_view(padded.data(), line.size()), 3, &out);
+    return describe_output(out);
+  };
+  EXPECT_NE(scanned(wire("AbCdEf0123456789opaque")).find("3 body.headers[1] aws-session-token () AbCdEf0123456789opaque 2"),
+            std::string::npos)
+      << scanned(wire("AbCdEf0123456789opaque"));
+  EXPECT_NE(scanned(wire(token)).find("aws-session-token () " + token), std::string::npos);
+  EXPECT_EQ(scanned(wire("[REDACTED:aws-session-token]")), "marker aws-session-token\n");
+  // And redact takes it out of a trace's tool output.
+  const std::string in = testing::claude_trace_with_tool_output(
+      "amz-token.jsonl", "$ cat req.sh\ncurl -H 'x-amz-security-token: " + token + "' https://b.s3.amazonaws.com/k\n");
+  const std::string out = testing::temp_dir() + "/amz-token-redacted.jsonl";
+  auto r = redact_trace(in, out, testing::source_path("fixtures/keys/dev-key.json"), Limits{});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(leftover(read_file(out), {token}), "");
+  expect_copy_checks_clean(out);
+}
+
 }  // namespace
 }  // namespace goalcup::cheat

@@ -117,6 +117,13 @@ constexpr Rule kRules[] = {
     {.id = "aws-session-token", .pattern = R"((?:aws_?session_?token|sessiontoken)["']?\s*[:=|>]\s*["']?)",
      .extract = Extract::value, .chars = Chars::b64, .min_len = 100, .max_len = 4096, .severity = Severity::high,
      .caseless = true, .left_boundary = false, .description = "AWS STS session token"},
+    // The token as SigV4 sends it: the X-Amz-Security-Token header (raw,
+    // curl -H, a JSON or dict of headers) and a presigned URL's query
+    // parameter (percent-encoded there, a warning: session_token_of_url).
+    // Any STS token shape (IQoJ..., the older FwoG... and AQoD...).
+    {.id = "aws-session-token", .pattern = R"(x-amz-security-token["']?\s*[:=]\s*["']?)", .extract = Extract::value,
+     .chars = Chars::pct_b64, .min_len = 100, .max_len = 8000, .severity = Severity::high, .caseless = true,
+     .left_boundary = false, .description = "AWS STS session token (X-Amz-Security-Token)"},
     {.id = "aws-secret-key", .pattern = R"((?:AKIA|ASIA)[A-Z2-7]{16})", .extract = Extract::aws_cli_row,
      .chars = Chars::b64, .min_len = 40, .max_len = 40, .severity = Severity::high, .caseless = false,
      .left_boundary = true, .description = "AWS secret access key on its key id's row", .match_len = 20},
@@ -1876,6 +1883,9 @@ std::optional<Extracted> value_after(const Rule& rule, std::string_view text, si
   // An STS session token is base64 of binary data; base64 of text is not one.
   std::string decoded;
   if (rule.id == "aws-session-token" && decode_base64_text(value, &decoded)) return std::nullopt;
+  if (rule.id == "aws-session-token" && session_token_of_url(text, end)) {
+    return Extracted{end, end + value.size(), Severity::warning, "a presigned URL's session token: no use without its secret key"};
+  }
   if (header_rule(rule) && (header_value_is_code(text, end, value) || provider_head_stand_in(value))) {
     return std::nullopt;
   }
@@ -3295,7 +3305,8 @@ std::optional<Extracted> extract_candidate(const Rule& rule, std::string_view te
 
 std::span<const std::string_view> sensitive_header_names() {
   static constexpr std::string_view kNames[] = {"authorization", "proxy-authorization", "x-api-key", "api-key",
-                                                "x-goog-api-key", "x-auth-token", "openai-api-key"};
+                                                "x-goog-api-key", "x-auth-token", "openai-api-key",
+                                                "x-amz-security-token"};
   return kNames;
 }
 

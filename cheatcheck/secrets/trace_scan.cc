@@ -25,6 +25,20 @@ std::string_view header_secret(std::string_view value) {
   return value;
 }
 
+// The rule a credential header's value is reported under: auth-header for
+// (proxy-)authorization, aws-session-token for X-Amz-Security-Token,
+// api-key-header for the others.
+uint32_t credential_header_rule(std::string_view name) {
+  static const auto kAuthRule = static_cast<uint32_t>(*rule_index("auth-header"));
+  static const auto kKeyRule = static_cast<uint32_t>(*rule_index("api-key-header"));
+  static const auto kSessionRule = static_cast<uint32_t>(*rule_index("aws-session-token"));
+  const auto ends_with = [&](std::string_view tail) {
+    return name.size() >= tail.size() && strncasecmp(name.data() + name.size() - tail.size(), tail.data(), tail.size()) == 0;
+  };
+  if (ends_with("authorization")) return kAuthRule;
+  return name.size() == 20 && ends_with("x-amz-security-token") ? kSessionRule : kKeyRule;
+}
+
 }  // namespace
 
 void collect_markers(std::string_view text, absl::flat_hash_set<std::string>* names) {
@@ -252,18 +266,13 @@ class RecordLineScanner final : public LineScanner {
 
   // A credential header is a finding even when no rule knows its value.
   void scan_header(uint64_t index, std::string_view name, std::string_view value) {
-    static const uint32_t kAuthRule = static_cast<uint32_t>(*rule_index("auth-header"));
-    static const uint32_t kKeyRule = static_cast<uint32_t>(*rule_index("api-key-header"));
     const std::string path = "body.headers[" + std::to_string(index) + "]";
     hits_.clear();
     engine_.scan(value, "", &hits_);
     std::string_view secret = header_secret(value);
     if (sensitive_header(name) && hits_.empty() && value.find("[REDACTED:") == std::string_view::npos &&
         secret.size() >= 8) {
-      constexpr std::string_view kAuth = "authorization";  // or proxy-authorization
-      const bool bearer =
-          name.size() >= kAuth.size() && strncasecmp(name.data() + name.size() - kAuth.size(), kAuth.data(), kAuth.size()) == 0;
-      hits_.push_back({bearer ? kAuthRule : kKeyRule, std::string(secret), "", Severity::high,
+      hits_.push_back({credential_header_rule(name), std::string(secret), "", Severity::high,
                        "a credential header value the recorder did not redact"});
     }
     for (auto& hit : hits_) out_->hits.push_back({std::move(hit), seq_, path});
