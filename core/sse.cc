@@ -495,7 +495,14 @@ class Rebuilder {
     } else if (type == "response.output_text.delta" || type == "response.refusal.delta") {
       Block& b = block(index);
       b.kind = RebuiltBlock::Kind::text;
+      if (type == "response.refusal.delta") mark_refusal(b);
       join(b, Strand::text, get_str(e, "delta"), "/delta");
+    } else if (type == "response.refusal.done" ||
+               ((type == "response.content_part.added" || type == "response.content_part.done") &&
+                get_str(child(e, "part"), "type") == "refusal")) {
+      Block& b = block(index);
+      b.kind = RebuiltBlock::Kind::text;
+      mark_refusal(b);
     } else if (type == "response.reasoning_summary_text.delta" || type == "response.reasoning_text.delta") {
       Block& b = block(index);
       b.kind = RebuiltBlock::Kind::reasoning;
@@ -514,18 +521,29 @@ class Rebuilder {
     }
   }
 
+  // A text block that holds a refusal (OpenAI's refusal content part or
+  // Chat Completions' refusal field): shown as one. Blocks merged past
+  // kMaxBlocks keep their first type.
+  static void mark_refusal(Block& b) {
+    if (b.key != kOverflow) b.type = "refusal";
+  }
+
   // Output items: a message, reasoning, a tool the client runs (a function
   // with JSON arguments, a custom tool with free text such as Codex's
   // apply_patch, the local shell) or one the provider runs. Inputs stream as
   // deltas; an item that streamed none carries its input whole when done.
   static void item(bool done, std::optional<simdjson::dom::element> it, Block& b) {
     const std::string kind = get_str(it, "type");
-    b.type = kind;
     if (kind == "message") {
       b.kind = RebuiltBlock::Kind::text;
-      if (done && b.text.empty()) b.text = item_text(child(it, "content"), "text");
+      bool refused = false;
+      const std::string whole = message_text(child(it, "content"), &refused);
+      if (b.type != "refusal") b.type = kind;  // a refusal's deltas came first
+      if (refused) mark_refusal(b);
+      if (done && b.text.empty()) b.text = whole;
       return;
     }
+    b.type = kind;
     if (kind == "reasoning") {
       b.kind = RebuiltBlock::Kind::reasoning;
       if (done && b.text.empty()) b.text = item_text(child(it, "summary"), "text", &b.part_starts);
@@ -552,6 +570,22 @@ class Rebuilder {
     else if (kind == "code_interpreter_call") b.call.input = get_str(it, "code");
     else if (auto action = child(it, "action")) b.call.input = simdjson::minify(*action);
     else if (auto args = child(it, "arguments")) b.call.input = simdjson::minify(*args);
+  }
+
+  // A message item's content parts joined by blank lines: output_text's
+  // text, a refusal part's refusal (`refused` set when there is one).
+  static std::string message_text(std::optional<simdjson::dom::element> parts, bool* refused) {
+    std::string out;
+    simdjson::dom::array a;
+    if (!parts || parts->get(a)) return out;
+    for (auto p : a) {
+      const bool refusal = get_str(p, "type") == "refusal";
+      *refused = *refused || refusal;
+      const std::string t = get_str(p, refusal ? "refusal" : "text");
+      if (t.empty()) continue;
+      out += (out.empty() ? "" : "\n\n") + t;
+    }
+    return out;
   }
 
   // The text parts of an item's content or summary, joined by blank lines.
@@ -612,7 +646,7 @@ class Rebuilder {
     const std::string refusal = get_str(delta, "refusal");
     if (!refusal.empty()) {
       Block& b = chat_block(number, -3, RebuiltBlock::Kind::text);
-      if (b.key != kOverflow) b.type = "refusal";
+      mark_refusal(b);
       join(b, Strand::text, refusal, sink_ ? base + "refusal" : "");
     }
     simdjson::dom::array calls;

@@ -45,7 +45,8 @@ struct RebuiltBlock {
   enum class Kind { text, tool_call, thinking, redacted_thinking, reasoning, tool_result, other };
   Kind kind = Kind::text;
   // The provider's own name for it; "refusal" for the text block of a Chat
-  // Completions refusal (streamed in delta.refusal).
+  // Completions refusal (delta.refusal) or of an OpenAI Responses message
+  // holding a refusal part (response.refusal.delta).
   std::string type;
   std::string text;  // text, thinking, reasoning summary; a tool_result's call id
   int64_t call = -1;  // index into tool_calls for Kind::tool_call

@@ -1,6 +1,7 @@
 // goalcup-inspect: answers rebuilt byte for byte, summaries, listings, the
 // HTML page, and show stopping once it has its record.
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include "core/json_strict.h"
@@ -896,6 +897,89 @@ TEST(Conversation, ChatRefusalIsShownAsARefusal) {
   ASSERT_EQ(e.answer.blocks.size(), 1u);
   EXPECT_EQ(e.answer.blocks[0].type, "text");
   EXPECT_EQ(format_exchange_text(e, Style::plain()).find("(refusal)"), std::string::npos);
+}
+
+// A trace of OpenAI exchanges (request body, response body: a stream or a
+// body returned whole) to `path` on api.openai.com, walked with the dev key.
+std::unique_ptr<WalkedTrace> openai_trace(const std::string& name, const std::string& path,
+                                          const std::vector<std::pair<std::string, std::string>>& exchanges) {
+  fixtures::Lines lines;
+  auto b = testing::trace_builder([&](const std::string& l) { lines.push_back(l); });
+  b.add_header("x");
+  b.add_start_receipt();
+  b.add("launch", R"({"capture":{"decrypt":[{"host":"api.openai.com","paths":[")" + path + R"("]}],"tunnel":[]}})");
+  for (uint64_t i = 0; i < exchanges.size(); ++i) {
+    b.add("wire", testing::wire_body_json(i, R"("dir":"request","method":"POST","path":")" + path + "\"", "api.openai.com",
+                                          exchanges[i].first));
+    b.add("wire", testing::wire_body_json(i, R"("dir":"response","status":200)", "api.openai.com", exchanges[i].second));
+  }
+  b.add_exit(0);
+  b.add_seal("exit");
+  b.add_seal_ack();
+  return std::make_unique<WalkedTrace>(name, lines, SIZE_MAX);
+}
+
+size_t count_of(std::string_view hay, std::string_view needle) {
+  size_t n = 0;
+  for (size_t at = hay.find(needle); at != std::string_view::npos; at = hay.find(needle, at + 1)) ++n;
+  return n;
+}
+
+// An OpenAI Responses refusal (a message item's refusal content part,
+// streamed in response.refusal.delta, or given whole) is the answer, shown
+// as a refusal in every view, as Chat Completions' is; an honest answer in
+// output_text is none, whatever it says.
+TEST(Conversation, ResponsesRefusalIsShownAsARefusalInEveryView) {
+  auto event = [](const std::string& type, const std::string& rest) {
+    return "event: " + type + "\ndata: {\"type\":\"" + type + "\"," + rest + "}\n\n";
+  };
+  const std::string refusal_part = R"({"type":"refusal","refusal":"I can't help with that."})";
+  const std::string refused_stream =
+      event("response.created", R"("response":{"id":"resp_1","model":"gpt-5","status":"in_progress","output":[]})") +
+      event("response.output_item.added", R"("output_index":0,"item":{"id":"msg_1","type":"message","role":"assistant","content":[]})") +
+      event("response.content_part.added", R"("output_index":0,"content_index":0,"part":{"type":"refusal","refusal":""})") +
+      event("response.refusal.delta", R"("output_index":0,"content_index":0,"delta":"I can't")") +
+      event("response.refusal.delta", R"("output_index":0,"content_index":0,"delta":" help with that.")") +
+      event("response.refusal.done", R"("output_index":0,"content_index":0,"refusal":"I can't help with that.")") +
+      event("response.content_part.done", R"("output_index":0,"content_index":0,"part":)" + refusal_part) +
+      event("response.output_item.done",
+            R"("output_index":0,"item":{"id":"msg_1","type":"message","role":"assistant","content":[)" + refusal_part + "]}") +
+      event("response.completed", R"("response":{"id":"resp_1","model":"gpt-5","status":"completed","usage":{"input_tokens":9,"output_tokens":6}})");
+  // A refusal given only in its finished item, no delta streamed.
+  const std::string refused_item =
+      event("response.output_item.done",
+            R"("output_index":0,"item":{"id":"msg_4","type":"message","role":"assistant","content":[)" + refusal_part + "]}") +
+      event("response.completed", R"("response":{"id":"resp_4","model":"gpt-5","status":"completed"})");
+  const std::string text_part = R"({"type":"output_text","text":"My refusal to guess is policy: it is 4.","annotations":[]})";
+  const std::string honest_stream =
+      event("response.output_item.added", R"("output_index":0,"item":{"id":"msg_3","type":"message","role":"assistant","content":[]})") +
+      event("response.output_text.delta", R"("output_index":0,"content_index":0,"delta":"My refusal to guess is policy: it is 4.")") +
+      event("response.output_item.done",
+            R"("output_index":0,"item":{"id":"msg_3","type":"message","role":"assistant","content":[)" + text_part + "]}") +
+      event("response.completed", R"("response":{"id":"resp_3","model":"gpt-5","status":"completed"})");
+  const std::string asked = R"({"model":"gpt-5","stream":true,"input":"go"})";
+  const auto trace = openai_trace("responses-refusal.jsonl", "/v1/responses",
+                                  {{asked, refused_stream}, {asked, refused_item}, {asked, honest_stream}});
+  const auto& seen = trace->seen;
+  ASSERT_EQ(seen.size(), 3u);
+  for (size_t i = 0; i < 2; ++i) {
+    SCOPED_TRACE(i);
+    ASSERT_EQ(seen[i].answer.blocks.size(), 1u);
+    EXPECT_EQ(seen[i].answer.blocks[0].type, "refusal");
+    EXPECT_EQ(seen[i].answer.text, "I can't help with that.");
+    EXPECT_NE(format_exchange_text(seen[i], Style::plain()).find("(refusal)\n    I can't help with that."), std::string::npos)
+        << format_exchange_text(seen[i], Style::plain());
+    EXPECT_NE(format_exchange_json(seen[i]).find(R"("provider_type":"refusal","text":"I can't help with that.")"), std::string::npos)
+        << format_exchange_json(seen[i]);
+    EXPECT_NE(format_exchange_markdown(seen[i]).find("*Refusal*"), std::string::npos);
+  }
+  EXPECT_EQ(seen[2].answer.blocks.at(0).type, "message");
+  EXPECT_EQ(format_exchange_text(seen[2], Style::plain()).find("(refusal)"), std::string::npos);
+  EXPECT_EQ(format_exchange_json(seen[2]).find(R"("provider_type":"refusal")"), std::string::npos);
+  EXPECT_EQ(format_exchange_markdown(seen[2]).find("*Refusal*"), std::string::npos);
+  std::string page;
+  render_html(trace->path, trace->opt, HtmlLimits{}, nullptr, nullptr, &page);
+  EXPECT_EQ(count_of(page, "<span class=\"mark error\">refusal</span>"), 2u);
 }
 
 // A Chat Completions request for several choices (n=2) streams their
