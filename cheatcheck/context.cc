@@ -160,11 +160,13 @@ bool Context::is_answer_response() {
   if (json::string(record_->body, "dir", &dir) != json::Get::ok || dir != "response") return false;
   const std::string ct = header_value(*record_, "content-type");
   if (ct.find("text/event-stream") != std::string::npos || looks_like_sse(wire_body().content())) return true;
-  // A Message returned whole (Claude Code's non-streaming fallback).
+  // A Message returned whole (Claude Code's non-streaming fallback). The
+  // views also rebuild Chat Completions and Responses returned whole; the
+  // checks compare only Anthropic's with the native log, as before.
   const std::string_view content = wire_body().content();
   if (content.empty() || content.front() != '{') return false;
   if (!answer_) answer_ = rebuild_message(content, limits_);
-  return !answer_->message_id.empty();
+  return !answer_->message_id.empty() && answer_->provider == RebuiltAnswer::Provider::anthropic;
 }
 
 const RebuiltAnswer& Context::answer() {

@@ -265,22 +265,38 @@ class Rebuilder {
     }
   }
 
-  // A Message returned whole (a request without "stream"): what a stream's
-  // message_start gives whole, finished. Anything else is no answer.
+  // An answer returned whole (a request without "stream"): an Anthropic
+  // Message (what a stream's message_start gives whole, finished), a Chat
+  // Completion (each choice's message read as one delta) or an OpenAI
+  // Response (its output items read as finished items, its status and usage
+  // as response.completed gives them). Anything else is no answer.
   void on_message(std::string_view json) {
     ++out_.events;
-    auto root = parser_.sized(json.size())->parse_copy(json, -1);
-    if (root && (get_str(*root, "type") == "error" || child(*root, "error"))) {
-      take_error(*root);  // a refused request: {"type":"error","error":{...}} or OpenAI's {"error":{...}}
-      return;
-    }
-    if (!root || get_str(*root, "type") != "message") {
+    auto parsed = parser_.sized(json.size())->parse_copy(json, -1);
+    if (!parsed) {
       ++out_.bad_events;
       return;
     }
-    out_.provider = RebuiltAnswer::Provider::anthropic;
-    start_message(*root, "");
-    out_.finished = true;
+    const simdjson::dom::element root = *parsed;
+    const auto error = child(root, "error");  // a Response always has "error": null
+    if (get_str(root, "type") == "error" || (error && error->is_object())) {
+      take_error(root);  // a refused request: {"type":"error","error":{...}} or OpenAI's {"error":{...}}
+      return;
+    }
+    const std::string object = get_str(root, "object");
+    if (get_str(root, "type") == "message") {
+      out_.provider = RebuiltAnswer::Provider::anthropic;
+      start_message(root, "");
+      out_.finished = true;
+    } else if (object == "chat.completion") {
+      out_.provider = RebuiltAnswer::Provider::openai_chat;
+      chat(root, "message");
+    } else if (object == "response") {
+      out_.provider = RebuiltAnswer::Provider::openai_responses;
+      whole_response(root);
+    } else {
+      ++out_.bad_events;
+    }
   }
 
   RebuiltAnswer finish() {
@@ -475,21 +491,7 @@ class Rebuilder {
     const int64_t index = get_int(e, "output_index");
     if (type == "response.created" || type == "response.completed" || type == "response.in_progress" ||
         type == "response.incomplete" || type == "response.failed") {
-      auto r = child(e, "response");
-      if (out_.message_id.empty()) out_.message_id = get_str(r, "id");
-      if (out_.model.empty()) out_.model = get_str(r, "model");
-      auto usage = child(r, "usage");
-      take(&out_.input_tokens, usage, "input_tokens");
-      take(&out_.output_tokens, usage, "output_tokens");
-      take(&out_.cache_read_tokens, child(usage, "input_tokens_details"), "cached_tokens");
-      take(&out_.reasoning_tokens, child(usage, "output_tokens_details"), "reasoning_tokens");
-      if (type == "response.completed") {
-        out_.finished = true;
-        out_.stop_reason = get_str(r, "status");
-      } else if (type == "response.incomplete" || type == "response.failed") {
-        out_.stop_reason = type.substr(9);
-        take_error(r);
-      }
+      response_state(child(e, "response"), type.substr(9));
     } else if (type == "response.output_item.added" || type == "response.output_item.done") {
       item(type == "response.output_item.done", child(e, "item"), block(index));
     } else if (type == "response.output_text.delta" || type == "response.refusal.delta") {
@@ -519,6 +521,38 @@ class Rebuilder {
       b.kind = RebuiltBlock::Kind::tool_call;
       join(b, Strand::input, get_str(e, "delta"), "/delta");
     }
+  }
+
+  // A Response's id, model, usage and how it ended: `state` is its event's
+  // (created, in_progress, completed, incomplete, failed), or its status
+  // when it is returned whole.
+  void response_state(std::optional<simdjson::dom::element> r, std::string_view state) {
+    if (out_.message_id.empty()) out_.message_id = get_str(r, "id");
+    if (out_.model.empty()) out_.model = get_str(r, "model");
+    auto usage = child(r, "usage");
+    take(&out_.input_tokens, usage, "input_tokens");
+    take(&out_.output_tokens, usage, "output_tokens");
+    take(&out_.cache_read_tokens, child(usage, "input_tokens_details"), "cached_tokens");
+    take(&out_.reasoning_tokens, child(usage, "output_tokens_details"), "reasoning_tokens");
+    if (state == "completed") {
+      out_.finished = true;
+      out_.stop_reason = get_str(r, "status");
+    } else if (state == "incomplete" || state == "failed") {
+      out_.stop_reason = state;
+      take_error(r);
+    }
+  }
+
+  // A Response returned whole: each output item as its
+  // response.output_item.done gives it, then its status as the stream's
+  // last event would state it.
+  void whole_response(simdjson::dom::element r) {
+    simdjson::dom::array output;
+    if (!r["output"].get(output)) {
+      int64_t n = 0;
+      for (auto it : output) item(true, it, block(n++));
+    }
+    response_state(r, get_str(r, "status"));
   }
 
   // A text block that holds a refusal (OpenAI's refusal content part or
@@ -611,7 +645,9 @@ class Rebuilder {
   // refusal, reasoning and tool_calls (each by its own index); the last
   // chunk may hold usage only. A request for several choices (n > 1)
   // streams them by their index, each rebuilt apart.
-  void chat(simdjson::dom::element e) {
+  // `part`: "delta" in a chunk, "message" in a Chat Completion returned
+  // whole (the same members, given once).
+  void chat(simdjson::dom::element e, std::string_view part = "delta") {
     if (out_.message_id.empty()) out_.message_id = get_str(e, "id");
     if (out_.model.empty()) out_.model = get_str(e, "model");
     if (auto usage = child(e, "usage"); usage && usage->is_object()) {
@@ -623,10 +659,10 @@ class Rebuilder {
     simdjson::dom::array choices;
     if (e["choices"].get(choices)) return;
     size_t at = 0;  // the choice's place in this chunk, for the pieces' pointers
-    for (auto choice : choices) chat_choice(choice, at++);
+    for (auto choice : choices) chat_choice(choice, at++, part);
   }
 
-  void chat_choice(simdjson::dom::element choice, size_t at) {
+  void chat_choice(simdjson::dom::element choice, size_t at, std::string_view part) {
     int64_t number = get_int(choice, "index");
     if (number < 0) number = static_cast<int64_t>(at);  // a chunk without indexes lists them in order
     const std::string finish = get_str(choice, "finish_reason");
@@ -634,8 +670,8 @@ class Rebuilder {
       if (number == 0) out_.stop_reason = finish;
       out_.finished = true;
     }
-    auto delta = child(choice, "delta");
-    const std::string base = sink_ ? "/choices/" + std::to_string(at) + "/delta/" : std::string();
+    auto delta = child(choice, part);
+    const std::string base = sink_ ? "/choices/" + std::to_string(at) + "/" + std::string(part) + "/" : std::string();
     for (const char* key : {"reasoning_content", "reasoning"}) {
       const std::string r = get_str(delta, key);
       if (!r.empty()) join(chat_block(number, -2, RebuiltBlock::Kind::reasoning), Strand::text, r, sink_ ? base + key : "");
@@ -653,7 +689,9 @@ class Rebuilder {
     if (!delta || (*delta)["tool_calls"].get(calls)) return;
     size_t call_at = 0;
     for (auto c : calls) {
-      Block& b = chat_block(number, get_int(c, "index"), RebuiltBlock::Kind::tool_call);
+      // A whole message's calls have no index: their place is theirs.
+      const int64_t call_index = get_int(c, "index");
+      Block& b = chat_block(number, call_index >= 0 ? call_index : static_cast<int64_t>(call_at), RebuiltBlock::Kind::tool_call);
       b.type = b.call.kind = "function";
       if (const std::string id = get_str(c, "id"); !id.empty()) b.call.id = id;
       auto fn = child(c, "function");

@@ -45,7 +45,7 @@ struct RebuiltBlock {
   enum class Kind { text, tool_call, thinking, redacted_thinking, reasoning, tool_result, other };
   Kind kind = Kind::text;
   // The provider's own name for it; "refusal" for the text block of a Chat
-  // Completions refusal (delta.refusal) or of an OpenAI Responses message
+  // Completions refusal (delta.refusal, message.refusal) or of an OpenAI Responses message
   // holding a refusal part (response.refusal.delta).
   std::string type;
   std::string text;  // text, thinking, reasoning summary; a tool_result's call id
@@ -110,9 +110,11 @@ struct RebuiltAnswer {
 // Each data event is parsed under `limits` (the run's --max-depth and
 // --max-line-bytes); an event past them counts as a bad event.
 RebuiltAnswer rebuild_answer(std::string_view sse_body, const Limits& limits);
-// An Anthropic Message returned whole (a request without "stream", as
-// Claude Code's non-streaming fallback sends): the same answer, finished.
-// A body that is no Message gives an answer with no message_id.
+// An answer returned whole (a request without "stream"): an Anthropic
+// Message (Claude Code's non-streaming fallback), an OpenAI Chat Completion
+// (`choices[].message`) or an OpenAI Response (`output` items): the same
+// answer a stream of it rebuilds to. A body that is none of them gives an
+// answer with no message_id.
 RebuiltAnswer rebuild_message(std::string_view json_body, const Limits& limits);
 
 // A text the rebuild joins from the strings of several events (a block's

@@ -945,6 +945,9 @@ TEST(Conversation, ResponsesRefusalIsShownAsARefusalInEveryView) {
       event("response.output_item.done",
             R"("output_index":0,"item":{"id":"msg_1","type":"message","role":"assistant","content":[)" + refusal_part + "]}") +
       event("response.completed", R"("response":{"id":"resp_1","model":"gpt-5","status":"completed","usage":{"input_tokens":9,"output_tokens":6}})");
+  const std::string refused_whole =
+      R"({"id":"resp_2","object":"response","status":"completed","error":null,"model":"gpt-5","output":[)"
+      R"({"id":"msg_2","type":"message","role":"assistant","content":[)" + refusal_part + R"(]}],"usage":{"input_tokens":9,"output_tokens":6}})";
   // A refusal given only in its finished item, no delta streamed.
   const std::string refused_item =
       event("response.output_item.done",
@@ -959,10 +962,10 @@ TEST(Conversation, ResponsesRefusalIsShownAsARefusalInEveryView) {
       event("response.completed", R"("response":{"id":"resp_3","model":"gpt-5","status":"completed"})");
   const std::string asked = R"({"model":"gpt-5","stream":true,"input":"go"})";
   const auto trace = openai_trace("responses-refusal.jsonl", "/v1/responses",
-                                  {{asked, refused_stream}, {asked, refused_item}, {asked, honest_stream}});
+                                  {{asked, refused_stream}, {asked, refused_item}, {asked, refused_whole}, {asked, honest_stream}});
   const auto& seen = trace->seen;
-  ASSERT_EQ(seen.size(), 3u);
-  for (size_t i = 0; i < 2; ++i) {
+  ASSERT_EQ(seen.size(), 4u);
+  for (size_t i = 0; i < 3; ++i) {
     SCOPED_TRACE(i);
     ASSERT_EQ(seen[i].answer.blocks.size(), 1u);
     EXPECT_EQ(seen[i].answer.blocks[0].type, "refusal");
@@ -973,13 +976,75 @@ TEST(Conversation, ResponsesRefusalIsShownAsARefusalInEveryView) {
         << format_exchange_json(seen[i]);
     EXPECT_NE(format_exchange_markdown(seen[i]).find("*Refusal*"), std::string::npos);
   }
-  EXPECT_EQ(seen[2].answer.blocks.at(0).type, "message");
-  EXPECT_EQ(format_exchange_text(seen[2], Style::plain()).find("(refusal)"), std::string::npos);
-  EXPECT_EQ(format_exchange_json(seen[2]).find(R"("provider_type":"refusal")"), std::string::npos);
-  EXPECT_EQ(format_exchange_markdown(seen[2]).find("*Refusal*"), std::string::npos);
+  EXPECT_EQ(seen[3].answer.blocks.at(0).type, "message");
+  EXPECT_EQ(format_exchange_text(seen[3], Style::plain()).find("(refusal)"), std::string::npos);
+  EXPECT_EQ(format_exchange_json(seen[3]).find(R"("provider_type":"refusal")"), std::string::npos);
+  EXPECT_EQ(format_exchange_markdown(seen[3]).find("*Refusal*"), std::string::npos);
   std::string page;
   render_html(trace->path, trace->opt, HtmlLimits{}, nullptr, nullptr, &page);
-  EXPECT_EQ(count_of(page, "<span class=\"mark error\">refusal</span>"), 2u);
+  EXPECT_EQ(count_of(page, "<span class=\"mark error\">refusal</span>"), 3u);
+}
+
+// A Chat Completion returned whole ("stream": false: choices[].message)
+// is rebuilt as its stream would be: choices apart by index, the first
+// choice's tool calls, a refusal shown as one, usage with the cached tokens
+// apart; every view shows it. A body that is no answer (a model list) gives
+// none.
+TEST(Conversation, ChatCompletionsReturnedWholeAreRebuiltAsStreamedOnes) {
+  const std::string asked = R"({"model":"gpt-4o","stream":false,"n":2,"messages":[{"role":"user","content":"Weather in Paris?"}]})";
+  const std::string answered =
+      R"({"id":"chatcmpl-9","object":"chat.completion","created":1,"model":"gpt-4o-2024-08-06","choices":[)"
+      R"({"index":0,"message":{"role":"assistant","content":"Checking both.","refusal":null,"tool_calls":[)"
+      R"({"id":"call_a","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}},)"
+      R"({"id":"call_b","type":"function","function":{"name":"get_time","arguments":"{\"tz\":\"CET\"}"}}]},"finish_reason":"tool_calls"},)"
+      R"({"index":1,"message":{"role":"assistant","content":"It is sunny.","refusal":null},"finish_reason":"stop"}],)"
+      R"("usage":{"prompt_tokens":100,"completion_tokens":20,"total_tokens":120,"prompt_tokens_details":{"cached_tokens":60},)"
+      R"("completion_tokens_details":{"reasoning_tokens":0}}})";
+  const std::string refused =
+      R"({"id":"chatcmpl-10","object":"chat.completion","model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant",)"
+      R"("content":null,"refusal":"I'm unable to help with that."},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":7}})";
+  const std::string no_answer = R"({"object":"list","data":[{"id":"gpt-4o","object":"model"}]})";
+  const auto trace = openai_trace("chat-whole.jsonl", "/v1/chat/completions",
+                                  {{asked, answered}, {asked, refused}, {asked, no_answer}});
+  const auto& seen = trace->seen;
+  ASSERT_EQ(seen.size(), 3u);
+  const RebuiltAnswer& a = seen[0].answer;
+  EXPECT_EQ(a.provider, RebuiltAnswer::Provider::openai_chat);
+  EXPECT_EQ(a.message_id, "chatcmpl-9");
+  EXPECT_EQ(a.model, "gpt-4o-2024-08-06");
+  EXPECT_EQ(a.stop_reason, "tool_calls");
+  EXPECT_TRUE(a.finished);
+  EXPECT_EQ(a.text, "Checking both.");
+  ASSERT_EQ(a.tool_calls.size(), 2u);
+  EXPECT_EQ(a.tool_calls[0].id, "call_a");
+  EXPECT_EQ(a.tool_calls[0].name, "get_weather");
+  EXPECT_EQ(a.tool_calls[0].input, R"({"city":"Paris"})");
+  EXPECT_EQ(a.tool_calls[1].name, "get_time");
+  EXPECT_EQ(a.tool_calls[1].input, R"({"tz":"CET"})");
+  EXPECT_EQ(a.input_tokens, 40);
+  EXPECT_EQ(a.cache_read_tokens, 60);
+  EXPECT_EQ(a.output_tokens, 20);
+  std::vector<std::pair<int64_t, std::string>> choices;
+  for (const RebuiltBlock& b : a.blocks) choices.emplace_back(b.choice, b.type);
+  EXPECT_EQ(choices, (std::vector<std::pair<int64_t, std::string>>{{0, "text"}, {0, "function"}, {0, "function"}, {1, "text"}}));
+  const std::string text = format_exchange_text(seen[0], Style::plain());
+  for (const char* shown : {"Checking both.", "get_weather", "get_time", "It is sunny.", "choice 1"}) {
+    EXPECT_NE(text.find(shown), std::string::npos) << shown << "\n" << text;
+  }
+  EXPECT_NE(format_exchange_json(seen[0]).find(R"("message_id":"chatcmpl-9")"), std::string::npos);
+  EXPECT_NE(format_exchange_markdown(seen[0]).find("It is sunny."), std::string::npos);
+  EXPECT_EQ(text.find("(refusal)"), std::string::npos);
+
+  EXPECT_EQ(seen[1].answer.blocks.at(0).type, "refusal");
+  EXPECT_NE(format_exchange_text(seen[1], Style::plain()).find("(refusal)\n    I'm unable to help with that."), std::string::npos);
+  EXPECT_TRUE(seen[2].answer.message_id.empty());
+  EXPECT_TRUE(seen[2].answer.blocks.empty());
+  std::string page;
+  render_html(trace->path, trace->opt, HtmlLimits{}, nullptr, nullptr, &page);
+  for (const char* shown : {"Checking both.", "get_weather", "It is sunny.", "chatcmpl-9"}) {
+    EXPECT_NE(page.find(shown), std::string::npos) << shown;
+  }
+  EXPECT_EQ(count_of(page, "<span class=\"mark error\">refusal</span>"), 1u);
 }
 
 // A Chat Completions request for several choices (n=2) streams their

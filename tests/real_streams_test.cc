@@ -284,6 +284,60 @@ TEST(RealStreams, ConversationShowsWhatWasStreamedBlockForBlock) {
   }
 }
 
+// The views' JSON of the one exchange of a trace holding `request` and
+// `response` (a stream or a body returned whole).
+std::string exchange_json(const std::string& request, const std::string& response, const std::string& host,
+                          const std::string& path) {
+  std::vector<Exchange> ex;
+  ConversationVisitor conv([&](const Exchange& e) { ex.push_back(e); }, SIZE_MAX, Limits{});
+  WalkOptions opt;
+  Keyring ring = testing::dev_keyring();
+  opt.keyring = &ring;
+  walk_trace(trace_around(request, response, host, path), opt, &conv);
+  return ex.size() == 1 ? format_exchange_json(ex[0]) : "";
+}
+
+// An OpenAI Response returned whole (a request without "stream") is the
+// object a stream's response.completed carries: shown as the stream of it
+// is, block for block, with its calls, usage, id and stop reason.
+TEST(RealStreams, ResponsesReturnedWholeShowAsTheirStreams) {
+  const std::string dir = testing::corpora_dir();
+  if (dir.empty() || !std::filesystem::is_directory(dir + "/real-sse/streams")) {
+    GTEST_SKIP() << "../shared/corpora/real-sse not found (set GOALCUP_SHARED_DIR): the real-stream test did not run";
+  }
+  size_t compared = 0;
+  simdjson::dom::parser parser, streamed_parser, whole_parser;
+  for (const auto& entry : std::filesystem::directory_iterator(dir + "/real-sse/streams")) {
+    if (entry.path().extension() != ".sse") continue;
+    const std::string sse = testing::read_file(entry.path().string());
+    std::string completed;
+    std::istringstream lines(sse);
+    for (std::string line; std::getline(lines, line);) {
+      simdjson::dom::element e, r;
+      if (line.starts_with("data:") && !parser.parse(line.substr(5)).get(e) && text(e, "/type") == "response.completed" &&
+          !e["response"].get(r)) {
+        completed = simdjson::minify(r);
+      }
+    }
+    if (completed.empty()) continue;
+    SCOPED_TRACE(entry.path().filename().string());
+    const std::string request = R"({"model":"gpt","stream":false,"input":"go"})";
+    const std::string streamed = exchange_json(request, sse, "api.openai.com", "/v1/responses");
+    const std::string whole = exchange_json(request, completed, "api.openai.com", "/v1/responses");
+    simdjson::dom::element a, b;
+    ASSERT_FALSE(streamed_parser.parse(streamed).get(a)) << streamed;
+    ASSERT_FALSE(whole_parser.parse(whole).get(b)) << whole;
+    for (const char* member : {"message_id", "stop_reason", "blocks", "tool_calls", "usage", "text"}) {
+      simdjson::dom::element x, y;
+      ASSERT_FALSE(a[member].get(x)) << member;
+      ASSERT_FALSE(b[member].get(y)) << member << " " << whole.substr(0, 300);
+      EXPECT_EQ(simdjson::minify(y), simdjson::minify(x)) << member;
+    }
+    ++compared;
+  }
+  EXPECT_GE(compared, 5u);
+}
+
 // Real Claude Code and Codex logs (../shared/corpora/real-native) in the
 // honest traces a recorder writes around them, in every honest wire form:
 // a request re-sends the history the wire already carried, so no turn of it
