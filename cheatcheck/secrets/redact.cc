@@ -425,8 +425,8 @@ void write_redactions(JsonWriter& w, std::string_view body) {
   w.begin_array();
   constexpr std::string_view kOpen = "[REDACTED:";
   for (size_t p = body.find(kOpen); p != std::string_view::npos; p = body.find(kOpen, p + 1)) {
-    const size_t close = body.find(']', p);
-    if (close == std::string_view::npos || close - p > 80) continue;
+    const size_t close = redaction_marker_close(body, p);
+    if (close == std::string_view::npos) continue;
     w.begin_object().field("offset", static_cast<uint64_t>(p)).field("length", static_cast<uint64_t>(close + 1 - p));
     w.field("rule", body.substr(p + kOpen.size(), close - p - kOpen.size())).end_object();
   }

@@ -41,11 +41,17 @@ uint32_t credential_header_rule(std::string_view name) {
 
 }  // namespace
 
+size_t redaction_marker_close(std::string_view text, size_t open) {
+  constexpr size_t kMaxMarker = 80;
+  const size_t close = text.substr(open, kMaxMarker + 1).find(']');
+  return close == std::string_view::npos ? close : open + close;
+}
+
 void collect_markers(std::string_view text, absl::flat_hash_set<std::string>* names) {
   constexpr std::string_view kOpen = "[REDACTED:";
   for (size_t p = text.find(kOpen); p != std::string_view::npos; p = text.find(kOpen, p + 1)) {
-    size_t close = text.find(']', p);
-    if (close == std::string_view::npos || close - p > 80) continue;
+    const size_t close = redaction_marker_close(text, p);
+    if (close == std::string_view::npos) continue;
     std::string_view name = text.substr(p + kOpen.size(), close - p - kOpen.size());
     if (!name.empty() && names->size() < 1000) names->insert(std::string(name));
   }

@@ -33,6 +33,11 @@ struct SecretGroup {
   std::vector<uint64_t> seqs;
 };
 
+// Where the "[REDACTED:rule]" marker that opens at `open` closes (its ']'),
+// or npos: a marker is short, so its ']' is looked for within 80 bytes only
+// (a line of unclosed openers, each searched to the line's end, is quadratic).
+size_t redaction_marker_close(std::string_view text, size_t open);
+
 class SecretCollector {
  public:
   explicit SecretCollector(bool keep_text = false) : keep_text_(keep_text) {}
