@@ -57,6 +57,28 @@ void longest_per_start(std::vector<Candidate>* out) {
              out->end());
 }
 
+bool whitespace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+// A value rule's pattern ends in spaces ("token:\s*", "--password[ \t]+")
+// and Hyperscan reports every end: a name followed by n spaces is n
+// candidates, each of whose extractors walks back over the spaces before
+// it (quadratic). Inside a run of whitespace a candidate reads the same
+// name and the same value as the run's last one, so only the first (next
+// to the operator or quote) and the last of each run are kept. Expects
+// longest_per_start's order.
+void one_per_whitespace_run(std::string_view text, std::vector<Candidate>* out) {
+  const auto rules = secret_rules();
+  size_t kept = 0;
+  for (size_t i = 0; i < out->size(); ++i) {
+    const Candidate& c = (*out)[i];
+    const bool inside_run = rules[c.rule].match_len == 0 && c.start > 0 && c.start < text.size() &&
+                            whitespace(text[c.start - 1]) && whitespace(text[c.start]) && i + 1 < out->size() &&
+                            (*out)[i + 1].rule == c.rule && (*out)[i + 1].start == c.start + 1;
+    if (!inside_run) (*out)[kept++] = c;
+  }
+  out->resize(kept);
+}
+
 // A scan that cannot run would report a text as free of credentials when it
 // was never read: no input causes it (the database is part of the build, the
 // scratch is this thread's own), so it ends the program as a build or memory
@@ -75,6 +97,7 @@ void check(hs_error_t r) {
 
 bool Matcher::scan(std::string_view text, std::vector<Candidate>* out) const {
   out->clear();
+  note_new_scan();
   if (text.empty()) return true;
   thread_local HsScratch scratch;
   hs_scratch_t* s = ready_scratch(scratch, impl_->db.get());
@@ -94,6 +117,7 @@ bool Matcher::scan(std::string_view text, std::vector<Candidate>* out) const {
     if (base + len >= text.size()) break;
   }
   longest_per_start(out);
+  one_per_whitespace_run(text, out);
   return whole;
 }
 
@@ -110,6 +134,7 @@ size_t Matcher::window_bytes() {
 
 void Matcher::scan_range(std::string_view text, size_t from, size_t to, std::vector<Candidate>* out) const {
   out->clear();
+  note_new_scan();
   to = std::min(to, text.size());
   if (from >= to) return;
   thread_local HsScratch scratch;
@@ -124,6 +149,7 @@ void Matcher::scan_range(std::string_view text, size_t from, size_t to, std::vec
     return c.end <= from || c.end > to;
   });
   longest_per_start(out);
+  one_per_whitespace_run(text, out);
 }
 
 }  // namespace goalcup::cheat

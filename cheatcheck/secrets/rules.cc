@@ -982,12 +982,20 @@ size_t grow(std::string_view text, size_t start, size_t from, const Rule& rule) 
 
 bool name_char(char c) { return is_alnum(c) || c == '_' || c == '-' || c == '.'; }
 
+// How far back an operator and its spacing are looked for from a value: an
+// aligned config's gap is a few dozen spaces; a run of a million is no
+// assignment, and reading it back from every candidate in it is quadratic.
+constexpr size_t kMaxOperatorGap = 256;
+
 // The name assigned to in `k = v`, `"k": "v"`, `var k string = "v"`,
 // `setProperty("k", "v")`, `<k>v`: the identifier before the operator.
 std::string_view assigned_name(std::string_view text, size_t value_start) {
   size_t i = value_start;
   auto skip_operator = [&] {
-    while (i > 0 && std::string_view(" \t\r\n\"'`[]:=?.+!>,*(").find(text[i - 1]) != std::string_view::npos) --i;
+    while (i > 0 && value_start - i < kMaxOperatorGap &&
+           std::string_view(" \t\r\n\"'`[]:=?.+!>,*(").find(text[i - 1]) != std::string_view::npos) {
+      --i;
+    }
   };
   auto read_word = [&] {
     const size_t end = i;
@@ -1760,11 +1768,18 @@ bool header_value_is_code(std::string_view text, size_t start, std::string_view 
 
 // ".npmrc": "//registry.npmjs.org/:_authToken=" names a registry, its
 // path ending in '/' before the ':' (npm ignores keys of another shape).
+// A registry's URL is short: the key is looked for within kMaxRegistryKey
+// bytes, not back to the line's start from every candidate of a line of
+// "//r/:_auth=//r/:_auth=...".
+constexpr size_t kMaxRegistryKey = 512;
 bool npmrc_registry_key(std::string_view text, size_t end) {
   const size_t colon = text.rfind(":_auth", end);
   if (colon == std::string_view::npos || colon == 0 || text[colon - 1] != '/') return false;
   size_t start = colon;
-  while (start > 0 && text[start - 1] > ' ' && text[start - 1] != '"' && text[start - 1] != '\'') --start;
+  while (start > 0 && colon - start < kMaxRegistryKey && text[start - 1] > ' ' && text[start - 1] != '"' &&
+         text[start - 1] != '\'') {
+    --start;
+  }
   const std::string_view key = text.substr(start, colon - start);
   return key.starts_with("//") && key.size() > 3 && key[2] != '/';
 }
@@ -1863,9 +1878,9 @@ std::optional<Extracted> value_after(const Rule& rule, std::string_view text, si
   while (!value.empty() && (value.back() == '.' || value.back() == ':')) value.remove_suffix(1);
   // npm's legacy tokens are UUIDs, of any version: under a registry's key
   // ("//host/:_authToken=") a time-based UUID is the credential, not an id.
-  const bool uuid_is_token = rule.id == "npmrc-auth" && npmrc_registry_key(text, end);
+  const auto uuid_is_token = [&] { return rule.id == "npmrc-auth" && npmrc_registry_key(text, end); };
   if (value.size() < rule.min_len || placeholder(value) || filler_token(value) ||
-      (time_uuid(value) && !uuid_is_token)) {
+      (time_uuid(value) && !uuid_is_token())) {
     return std::nullopt;
   }
   if (rule.min_len == rule.max_len && value_end < text.size() && in_chars(rule.chars, text[value_end])) {
@@ -1926,7 +1941,9 @@ std::optional<Extracted> cli_password(const Rule& rule, std::string_view text, s
   // "--password options" in prose: after a spaced --password or -Password a
   // lone lower-case word is the sentence going on (sshpass -p takes any).
   size_t flag_end = end;
-  while (flag_end > 0 && (text[flag_end - 1] == ' ' || text[flag_end - 1] == '\t')) --flag_end;
+  while (flag_end > 0 && end - flag_end < kMaxOperatorGap && (text[flag_end - 1] == ' ' || text[flag_end - 1] == '\t')) {
+    --flag_end;
+  }
   if (flag_end < end && flag_end >= 7 && contains_nocase(text.substr(flag_end - 7, 7), "assword") &&
       char_classes(value) < 2) {
     return std::nullopt;
@@ -2032,7 +2049,10 @@ size_t lower_alnum_run(std::string_view text, size_t from) {
 // counts up: no token.
 std::optional<Extracted> kube_token(std::string_view text, size_t end) {
   size_t name_end = end;
-  while (name_end > 0 && std::string_view(" \t\"':=").find(text[name_end - 1]) != std::string_view::npos) --name_end;
+  while (name_end > 0 && end - name_end < kMaxOperatorGap &&
+         std::string_view(" \t\"':=").find(text[name_end - 1]) != std::string_view::npos) {
+    --name_end;
+  }
   const bool secret_half = text.substr(0, name_end).ends_with("token-secret");
   size_t i = end;
   if (!secret_half) {
@@ -2208,9 +2228,13 @@ std::optional<Extracted> keyword_value(const Rule& rule, std::string_view text, 
   if (value.find('/') != std::string_view::npos && dot != std::string_view::npos && value.size() - dot <= 5) {
     return std::nullopt;
   }
-  // kubeadm's --token has its own rule, which judges its shape.
-  const size_t line = text.rfind('\n', start);
-  const size_t from = line == std::string_view::npos ? 0 : line + 1;
+  // kubeadm's --token has its own rule, which judges its shape. The command
+  // is looked for on the token's line, within kMaxKubeadmReach before it (not
+  // back to the start of a line of a million tokens, from every one).
+  constexpr size_t kMaxKubeadmReach = 1024;
+  const size_t reach = start > kMaxKubeadmReach ? start - kMaxKubeadmReach : 0;
+  const size_t line = text.substr(reach, start - reach).rfind('\n');
+  const size_t from = line == std::string_view::npos ? reach : reach + line + 1;
   if (contains_nocase(text.substr(from, start - from), "kubeadm")) return std::nullopt;
   // The keyword (what the pattern matched before the spaces) names the value.
   size_t kw_end = start;
@@ -2378,32 +2402,81 @@ bool signed_with_published_secret(std::string_view header, std::string_view sign
   return false;
 }
 
+bool spend_reading(std::string_view text, size_t bytes);
+
+// Bumped by note_new_scan: what memo_run_end remembers of a text holds only
+// until the next scan, since a buffer may then hold another text of the
+// same size at the same address.
+thread_local uint64_t scans_on_this_thread = 0;
+
+// Where the run of `in_run` characters that holds `from` ends. Candidates
+// crowded into one run (a line of "eyJ...-eyJ...-", of "ASIA...-ASIA...")
+// each read it to its end; remembered per text, each run is read once. A
+// few runs are kept (a candidate's fields span several), and the type of
+// `in_run` (a lambda of its caller) keeps each caller's own.
+template <typename InRun>
+size_t memo_run_end(std::string_view text, size_t from, InRun in_run) {
+  struct Run {
+    size_t begin = 0, end = 0;
+  };
+  constexpr size_t kRuns = 8;
+  thread_local const char* data = nullptr;
+  thread_local size_t size = 0, next = 0;
+  thread_local uint64_t scan = 0;
+  thread_local std::array<Run, kRuns> runs{};
+  const uint64_t now = scans_on_this_thread;
+  if (text.data() != data || text.size() != size || scan != now) {
+    data = text.data(), size = text.size(), scan = now;
+    runs.fill(Run{SIZE_MAX, SIZE_MAX});
+  }
+  for (const Run& r : runs) {
+    if (r.begin <= from && from <= r.end) return r.end;
+  }
+  size_t end = from;
+  while (end < text.size() && in_run(text[end])) ++end;
+  runs[next] = Run{from, end};
+  next = (next + 1) % kRuns;
+  return end;
+}
+
+// A JWT's header is a few hundred bytes (a certificate chain in x5c a few
+// KiB); longer, a run of base64url is no header.
+constexpr size_t kMaxJwtHeader = 16 << 10;
+
 // header.payload.signature (RFC 7519), the header and payload base64url
 // JSON objects. "header.payload." is an unsigned JWT (alg none); a bare
 // "header.payload" has lost its signature but still carries its claims.
 std::optional<Extracted> jwt(std::string_view text, size_t start) {
-  size_t end = start;
-  int dots = 0;
-  while (end < text.size() && (in_chars(Chars::alnum_dash, text[end]) || (text[end] == '.' && dots < 2))) {
-    dots += text[end] == '.';
-    ++end;
-  }
+  // Each segment's run is read once for all the candidates in it (a run of
+  // "eyJ...-" is a candidate every 11 bytes); a candidate whose header has
+  // no dot after it, or a header too long to be one, reads nothing more.
+  const auto in_header = [](char c) { return in_chars(Chars::alnum_dash, c); };
+  const auto in_payload = [](char c) { return in_chars(Chars::alnum_dash, c); };
+  const auto in_signature = [](char c) { return in_chars(Chars::alnum_dash, c); };
+  size_t end = memo_run_end(text, start, in_header);
+  if (end >= text.size() || text[end] != '.' || end - start > kMaxJwtHeader) return std::nullopt;
+  end = memo_run_end(text, end + 1, in_payload);
+  if (end < text.size() && text[end] == '.') end = memo_run_end(text, end + 1, in_signature);
   std::string_view t = text.substr(start, end - start);
   while (!t.empty() && t.back() == '.') t.remove_suffix(1);
   const size_t d1 = t.find('.'), d2 = d1 == std::string_view::npos ? d1 : t.find('.', d1 + 1);
   if (d1 == std::string_view::npos || d1 < 10 || t.substr(d1 + 1, 3) != "eyJ") return std::nullopt;
+  // Headers longer than real ones are charged to the text's reading budget.
+  if (d1 > 1024 && !spend_reading(text, d1)) return std::nullopt;
   std::string header, payload;
-  const size_t payload_end = d2 == std::string_view::npos ? t.size() : d2;
-  if (!json_segment(t.substr(d1 + 1, payload_end - d1 - 1), &payload)) return std::nullopt;
   // The header is ASCII JSON (RFC 7515 parameter names and values). An
   // object with a byte or two that are not, before claims and a signature,
   // is a token damaged in the copy (or edited by hand): still its claims,
-  // not high. A header cut short or mostly binary is no JWT's.
+  // not high. A header cut short or mostly binary is no JWT's. (Judged
+  // before the payload, which the candidates of one header share.)
   if (!json_segment(t.substr(0, d1), &header)) return std::nullopt;
   const auto binary = std::count_if(header.begin(), header.end(), [](char c) {
     return static_cast<unsigned char>(c) >= 0x7f || (static_cast<unsigned char>(c) < 0x20 && !std::isspace(c));
   });
   if (binary > 2) return std::nullopt;
+  const size_t payload_end = d2 == std::string_view::npos ? t.size() : d2;
+  if (payload_end - d1 > 4096 && !spend_reading(text, payload_end - d1)) return std::nullopt;
+  if (!json_segment(t.substr(d1 + 1, payload_end - d1 - 1), &payload)) return std::nullopt;
   const bool header_ok = binary == 0;
   if (d2 != std::string_view::npos) {
     const std::string_view signature = t.substr(d2 + 1);
@@ -2538,7 +2611,9 @@ std::optional<Extracted> putty_key(std::string_view text, size_t start) {
     if (line.next >= window.size() || seen == kMaxPuttyLines) return std::nullopt;
     line = key_line(window, line.next);
     const std::string_view v = content(line);
-    if (v.empty() || v.starts_with("PuTTY-User-Key-File-")) return std::nullopt;
+    // Any line that holds a header ends the walk: the lines of a key hold
+    // none, and a run of headers on every line is walked once, not from each.
+    if (v.empty() || v.find("PuTTY-User-Key-File-") != std::string_view::npos) return std::nullopt;
     count = private_lines(v);
   }
   std::string blob;
@@ -3031,8 +3106,9 @@ std::optional<Extracted> aws_cli_row(const Rule& rule, std::string_view text, si
       ++i;
       continue;
     }
-    size_t e = i;
-    while (e < limit && std_base64_char(text[e])) ++e;
+    // Both runs read once for all the key ids in them (a row of
+    // "ASIA...-ASIA...-" is a candidate every 21 bytes).
+    size_t e = std::min(limit, memo_run_end(text, i, [](char c) { return std_base64_char(c); }));
     const size_t chars = e - i;
     while (e < limit && text[e] == '=' && e - i < chars + 2) ++e;
     const bool whole = e >= text.size() || separator(e) || text[e] == '\n' || text[e] == '\r' || text[e] == '\\';
@@ -3049,7 +3125,10 @@ std::optional<Extracted> aws_cli_row(const Rule& rule, std::string_view text, si
     } else if (after_secret) {
       return std::nullopt;
     }
-    while (e < limit && !separator(e) && text[e] != '\n' && text[e] != '\r' && text[e] != '\\') ++e;
+    e = std::min(limit, memo_run_end(text, e, [](char c) {
+                  return c != ' ' && c != '\t' && c != '|' && c != ',' && c != '"' && c != '\'' && c != '\n' &&
+                         c != '\r' && c != '\\';
+                }));
     i = e;
   }
   return std::nullopt;
@@ -3058,6 +3137,8 @@ std::optional<Extracted> aws_cli_row(const Rule& rule, std::string_view text, si
 }  // namespace
 
 std::span<const Rule> secret_rules() { return kRules; }
+
+void note_new_scan() { ++scans_on_this_thread; }
 
 size_t assignment_start(std::string_view text, size_t value_start) {
   const std::string_view name = assigned_name(text, value_start);

@@ -69,6 +69,9 @@ struct Rule {
 };
 
 std::span<const Rule> secret_rules();
+// Called by the matcher before each scan: the extractors' memory of the
+// runs of a text (read once for all its candidates) is forgotten then.
+void note_new_scan();
 // Index of the rule with this id, if any.
 std::optional<size_t> rule_index(std::string_view id);
 
