@@ -1352,6 +1352,141 @@ TEST(SecretRules, KeyBlockOpenersCrowdedOnOneLineScanInLinearTime) {
   }
 }
 
+// Seconds `scan_it` takes: the hostile lines below scan in well under a
+// second or two; their bound is a hang guard, a quadratic scan runs for
+// minutes or hours.
+template <typename F>
+double seconds_of(F scan_it) {
+  const auto start = std::chrono::steady_clock::now();
+  scan_it();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+constexpr double kHangGuard = 60.0;
+
+// Linear before too, some texts took fifty to a hundred times an ordinary
+// text's time: those are timed against one (a bound that a loaded machine
+// slows alike).
+double ordinary_seconds(size_t bytes) {
+  std::string prose;
+  while (prose.size() < bytes) prose += "the quick brown fox jumps over 12 lazy dogs.\n";
+  return seconds_of([&] { scan(prose); });
+}
+
+std::string repeated(std::string_view unit, size_t bytes) {
+  std::string s;
+  while (s.size() < bytes) s += unit;
+  return s;
+}
+
+// A credential name followed by a million spaces: each space ended a match
+// of the value rules' trailing \s* (or [ \t]+), and each candidate walked
+// back over every space before it to find the name (hours for 1 MiB). The
+// matcher keeps one candidate per run of spaces, and the walks are bounded.
+TEST(SecretRules, SpacesAfterACredentialNameScanInLinearTime) {
+  using testing::random_chars;
+  const std::string lower = "abcdefghijklmnopqrstuvwxyz0123456789";
+  const std::string boot = random_chars(6, 231, lower) + "." + random_chars(16, 232, lower);
+  const std::string password = random_chars(32, 233);
+  const std::string tail = "\nsecret=secret=Zq8rT2vLm9Xk3Wp7\nkubeadm join 10.0.0.5:6443 --token " + boot +
+                           "\ndocker login myreg.azurecr.io -u myreg -p " + password + "\n";
+  for (std::string_view name : {"token:", " --password", "AccountKey=", "passwd:", "token: \t\n "}) {
+    const std::string line = std::string(name) + std::string(1u << 20, ' ') + "Zx9Qw7Er5Ty3Ui1OpA";
+    EXPECT_LT(seconds_of([&] { scan(line); }), kHangGuard) << name;
+    const std::string text = line + tail;  // the credentials after the spaces are still found
+    EXPECT_TRUE(finds(text, "generic-secret", "Zq8rT2vLm9Xk3Wp7")) << name;
+    EXPECT_TRUE(finds(text, "kubernetes-bootstrap-token", boot)) << name;
+    EXPECT_TRUE(finds(text, "cli-password", password)) << name;
+  }
+  // An aligned config's gap between name, operator and value is no run.
+  EXPECT_TRUE(finds("api_key" + std::string(40, ' ') + "=" + std::string(100, ' ') + "Zq8rT2vLm9Xk3Wp7", "generic-secret",
+                    "Zq8rT2vLm9Xk3Wp7"));
+  EXPECT_TRUE(finds("api_key:\n" + std::string(60, ' ') + "\"Zq8rT2vLm9Xk3Wp7\"", "generic-secret", "Zq8rT2vLm9Xk3Wp7"));
+  EXPECT_TRUE(finds("bootstrapTokens:\n- token:" + std::string(30, ' ') + boot, "kubernetes-bootstrap-token", boot));
+}
+
+// A line of unclosed "[REDACTED:" openers: each one's ']' was looked for to
+// the end of the line (a 20 MB line ran for more than ten minutes). A
+// marker's ']' comes within 80 bytes, and is looked for there only.
+TEST(SecretRules, UnclosedRedactionMarkersAreReadInLinearTime) {
+  const std::string line = repeated("[REDACTED:", 2u << 20) + std::string(100, ' ') + "[REDACTED:aws-access-key] [REDACTED:" +
+                           std::string(80, 'x') + "]";
+  absl::flat_hash_set<std::string> names;
+  EXPECT_LT(seconds_of([&] { collect_markers(line, &names); }), 10.0);  // milliseconds; 40 s unbounded
+  EXPECT_EQ(names, absl::flat_hash_set<std::string>{"aws-access-key"});  // the closed one, not the too long one
+  EXPECT_EQ(redaction_marker_close("[REDACTED:a]", 0), 11u);
+  EXPECT_EQ(redaction_marker_close("[REDACTED:" + std::string(70, 'x') + "]", 0), 80u);
+  EXPECT_EQ(redaction_marker_close("[REDACTED:" + std::string(71, 'x') + "]", 0), std::string::npos);
+}
+
+// "eyJhbGciOi-" repeated: a JWT candidate every 11 bytes, each of which read
+// the rest of the run looking for a dot (1 MiB: more than a minute). Each
+// run is read once for all its candidates; a header has a bounded length.
+TEST(SecretRules, JwtHeadsCrowdedInOneRunScanInLinearTime) {
+  const std::string header = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9";
+  const std::string claims = "eyJzdWIiOiJ1LTc3MzEiLCJyb2xlIjoib3BzIiwiaWF0IjoxNzAwMDAwMDAwfQ";
+  const std::string jwt = header + "." + claims + ".Qm9kN3xPq1vRt8ZsLw2Yk5HjC4uXe6Fa9GbTn0MdIyA";
+  for (const std::string& end : {std::string("\n"), "." + claims + ".Qm9kN3xPq1vRt8ZsLw2Yk5HjC4uXe6Fa9GbTn0MdIyA\n"}) {
+    const std::string line = repeated("eyJhbGciOi-", 2u << 20) + end;
+    EXPECT_LT(seconds_of([&] { scan(line); }), kHangGuard);
+    EXPECT_TRUE(finds(line + "t " + jwt + " end", "jwt", jwt));  // a token after the run is still found
+  }
+}
+
+// "//r/:_auth=" repeated with no space: each candidate walked back to the
+// start of the line for its registry's key (1 MiB: 48 s). A registry's key
+// is short and looked for within 512 bytes.
+TEST(SecretRules, NpmrcKeysCrowdedOnOneLineScanInLinearTime) {
+  const std::string line = repeated("//r/:_auth=", 2u << 20);
+  EXPECT_LT(seconds_of([&] { scan(line); }), kHangGuard);
+  const std::string uuid = "5b1e7c2a-8f3d-11ee-b9d1-0242ac120002";  // time-based: a token under a registry's key only
+  EXPECT_TRUE(finds(line + "\n//registry.npmjs.org/:_authToken=" + uuid, "npmrc-auth", uuid));
+  EXPECT_TRUE(finds("//pkgs.dev.azure.com/org/project/_packaging/feed/npm/registry/:_authToken=" + uuid, "npmrc-auth",
+                    uuid));
+}
+
+// "secret <token> " repeated on one line: each candidate looked back to the
+// line's start for "kubeadm", lowercasing a copy of the line (400 KB: 4 s).
+// kubeadm is looked for within 1 KiB before the token.
+TEST(SecretRules, TokensAfterKeywordsCrowdedOnOneLineScanInLinearTime) {
+  std::string line;
+  for (uint32_t i = 0; line.size() < (1u << 20); ++i) line += "secret " + testing::random_chars(20, 240 + i) + " ";
+  EXPECT_LT(seconds_of([&] { scan(line); }), kHangGuard);
+  const std::string token = "ff9cfa3aafd54870b8407ac660f17590";
+  EXPECT_TRUE(finds(line + "the client secret " + token + ".", "generic-secret", token));
+  // kubeadm's token is its own rule's, still: looked for on the token's line.
+  EXPECT_TRUE(scan("kubeadm join 10.0.0.5:6443 " + std::string(900, 'x') + " --token " + token).empty());
+  EXPECT_TRUE(finds("kubeadm join 10.0.0.5:6443\n--token " + token, "generic-secret", token));
+}
+
+// "ASIA<16>-" repeated: every key id read its row's fields to 8 KiB, two
+// rules each (1 MiB: 3.4 s, a hundred times an ordinary text). Each run of
+// a row is read once for all the key ids in it.
+TEST(SecretRules, AwsKeyIdsCrowdedInOneRowScanInLinearTime) {
+  const std::string b64(kBase64Chars);
+  const std::string secret = testing::random_chars(38, 241, b64) + "7q";
+  const std::string token = "IQoJb3JpZ2luX2Vj" + testing::random_chars(400, 242, b64);
+  const std::string asia = "ASIA" + testing::random_chars(16, 243, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567");
+  const std::string row = "CREDENTIALS\t" + asia + "\t2026-12-02T03:00:00+00:00\t" + secret + "\t" + token + "\n";
+  const double ordinary = ordinary_seconds(2u << 20);
+  for (std::string_view unit : {"ASIAQWERTYUIOPASDFGH-", "ASIAQWERTYUIOPASDFGH-x "}) {
+    const std::string line = "x " + repeated(unit, 2u << 20) + "\n";
+    EXPECT_LT(seconds_of([&] { scan(line); }), 10 * ordinary + 2.0) << unit;
+    EXPECT_TRUE(finds(line + row, "aws-secret-key", secret)) << unit;  // a row after them is still read
+    EXPECT_TRUE(finds(line + row, "aws-session-token", token)) << unit;
+  }
+}
+
+// Lines of PuTTY headers, none opening its line: each header walked up to
+// 512 following lines (a 1 MB prompt: 50 s). A line that holds a header
+// ends the walk: a key's own lines hold none.
+TEST(SecretRules, PuttyHeadersOnEveryLineScanInLinearTime) {
+  const std::string text = repeated("x " + repeated("PuTTY-User-Key-File-2: ", 10) + "\n", 2u << 20);
+  EXPECT_LT(seconds_of([&] { scan(text); }), 10 * ordinary_seconds(text.size()) + 2.0);
+  const std::string key = putty_key_file("3", "none", "\n", 48, 244);
+  EXPECT_TRUE(finds(text + key + "\n", "putty-private-key", key));
+  EXPECT_TRUE(finds(repeated("x PuTTY-User-Key-File-2: \\n", 2u << 20) + key + "\n", "putty-private-key", key));
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream ss;
