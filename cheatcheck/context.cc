@@ -257,6 +257,7 @@ void collect_facts(const Record& r, Context& ctx) {
       if (!f.launch.present) {
         static_cast<LaunchInfo&>(f.launch) = read_launch(r);
         f.launch.index_decrypt();
+        f.launch.resumes = argv_resumes(r.body);
         f.launch.present = true;
       }
       break;

@@ -12,6 +12,7 @@
 #include "cheatcheck/finding.h"
 #include "cheatcheck/native.h"
 #include "cheatcheck/policy.h"
+#include "cheatcheck/resumed_history.h"
 #include "cheatcheck/secrets/record_texts.h"
 #include "core/bodies.h"
 #include "core/record.h"
@@ -40,6 +41,8 @@ bool ip_literal(std::string_view host);
 
 struct LaunchFacts : LaunchInfo {
   bool present = false;
+  // Its argv resumes an earlier conversation (argv_resumes()).
+  bool resumes = false;
   // Indexes `decrypt` once it is read: a crafted launch can list hundreds
   // of thousands of hosts, and every wire record and tunnel looks its host
   // up. Sorted positions, not copies: 4 bytes a host, 8 a path.
@@ -104,6 +107,10 @@ class Context {
   // body, a tool call's input), under the run's limits. Shared by the
   // checks: what it returns lives only until its next use.
   StrictJsonParser& body_parser() { return body_parser_; }
+  // Which lines are history a resumed session copied from an earlier run
+  // (fed by follow_resumed_history(), decided by the walk's end).
+  ResumedHistory& resumed_history() { return resumed_history_; }
+  const ResumedHistory& resumed_history() const { return resumed_history_; }
   TraceFacts& facts() { return facts_; }
   const TraceFacts& facts() const { return facts_; }
   // Where body digests are checked off this thread, or null (then a check
@@ -154,6 +161,7 @@ class Context {
  private:
   const Policy& policy_;
   TraceFacts facts_;
+  ResumedHistory resumed_history_;
   Limits limits_;
   const Record* record_ = nullptr;
   BodyDigests* body_digests_ = nullptr;

@@ -488,6 +488,7 @@ void read_claude(simdjson::dom::object o, NativeInfo& n) {
   }
   n.uuid = str(o, "uuid");
   n.parent_uuid = str(o, "parentUuid");
+  n.session_id = str(o, "sessionId");
   n.version = version_str(o, "version");
   if (!n.uuid.empty()) n.copy_key = copy_key(o);
   bool side = false;

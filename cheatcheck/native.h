@@ -129,6 +129,7 @@ struct NativeInfo {
   std::string model;            // Claude: message.model
   std::string turn_model;       // Codex: a turn_context line's model (what its turn's requests name)
   std::string uuid, parent_uuid;
+  std::string session_id;       // Claude: sessionId
   // The harness's build as the line names it: Claude Code's `version`, a
   // Codex session_meta's `cli_version` (GC07 holds it to the launch).
   std::string version;

@@ -17,6 +17,7 @@ class CheckVisitor final : public RecordVisitor {
   bool on_record(const Record& r, const Line& line, const Digest&) override {
     ctx_.begin_record(r);
     collect_facts(r, ctx_);
+    follow_resumed_history(r, ctx_);
     for (auto& c : checks_) c->on_record(r, ctx_);
     if (secrets_) {
       const std::optional<ParsedBody> parsed = r.kind == Kind::native ? ctx_.parsed_native() : ctx_.parsed_request();

@@ -971,6 +971,168 @@ std::vector<const Finding*> version_findings(const CheatReport& r) {
   return out;
 }
 
+// `claude --continue` of an earlier run's conversation: a new session file
+// starts with a copy of that history (same uuids and message ids; the
+// earlier session's id), whose answers crossed the earlier run's wire, and
+// which the run's requests re-send as history. What that first request
+// re-sends, turn by turn, is a warning naming the earlier session; a copy
+// it does not re-send, a launch that does not resume, or copies written
+// after the request stay high.
+struct ResumedRun {
+  std::vector<std::string> argv = {"claude", "--continue"};
+  bool copies_after_request = false;
+  std::string resent_answer = "Added bench/run.sh; it times 10 parses.";
+  std::string resent_command = "ls";
+  std::string resent_thinking;  // none: the request leaves the answer's thinking out
+};
+
+struct ResumedReport {
+  CheatReport report;
+  std::vector<uint64_t> copied_answers;  // the seqs of the copied assistant lines
+};
+
+ResumedReport resumed_run(const ResumedRun& run, const std::string& name) {
+  fixtures::Lines lines;
+  fixtures::TraceBuilder b = testing::trace_builder([&](const std::string& l) { lines.push_back(l); });
+  b.add_header("claude-code");
+  b.add_start_receipt();
+  std::string argv;
+  for (const std::string& a : run.argv) argv += (argv.empty() ? "" : ",") + json_quote(a);
+  b.add("launch", R"({"argv":[)" + argv + R"(],"capture":{"decrypt":[{"host":"api.anthropic.com","paths":["/v1/messages"]}],"tunnel":[]}})");
+  const std::string file = "projects/p/5e55c0de-0000-4000-8000-000000000002.jsonl";
+  uint64_t line_no = 0;
+  ResumedReport out;
+  auto native = [&](const std::string& session, const std::string& uuid, const std::string& parent, const std::string& type,
+                    const std::string& message, bool answer) {
+    const std::string text = R"({"parentUuid":)" + (parent.empty() ? std::string("null") : json_quote(parent)) +
+                             R"(,"isSidechain":false,"sessionId":)" + json_quote(session) + R"(,"type":")" + type +
+                             R"(","message":)" + message + R"(,"uuid":)" + json_quote(uuid) + "}";
+    const uint64_t seq = b.add("native", R"({"source":"claude-code","file":)" + json_quote(file) + R"(,"line_no":)" +
+                                             std::to_string(++line_no) + R"(,"text":)" + json_quote(text) + "}");
+    if (answer) out.copied_answers.push_back(seq);
+  };
+  auto answer = [](const std::string& id, const std::string& content) {
+    return R"({"id":")" + id + R"(","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[)" + content + "]}";
+  };
+  const std::string earlier = "9a9a9a9a-0000-4000-8000-000000000001", now = "5e55c0de-0000-4000-8000-000000000002";
+  auto copies = [&] {
+    native(earlier, "a1", "", "user", R"({"role":"user","content":"Write a benchmark harness for the parser."})", false);
+    native(earlier, "a1t", "a1", "assistant",
+           answer("msg_01PrevRunA", R"({"type":"thinking","thinking":"The parser is in parser.c.","signature":"c2ln"})"), true);
+    native(earlier, "a2", "a1t", "assistant", answer("msg_01PrevRunA", R"({"type":"text","text":"I will look at the parser first."})"), true);
+    native(earlier, "a3", "a2", "assistant",
+           answer("msg_01PrevRunA", R"({"type":"tool_use","id":"toolu_01Prev","name":"Bash","input":{"command":"ls"}})"), true);
+    native(earlier, "a4", "a3", "user", R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01Prev","content":"parser.c"}]})", false);
+    native(earlier, "a5", "a4", "assistant", answer("msg_01PrevRunB", R"({"type":"text","text":"Added bench/run.sh; it times 10 parses."})"), true);
+  };
+  if (!run.copies_after_request) copies();
+  // This run: a new prompt, and the request that re-sends the history with it.
+  native(now, "b1", "a5", "user", R"({"role":"user","content":"Now make it faster."})", false);
+  const std::string request =
+      R"({"model":"claude-sonnet-4-5","max_tokens":32000,"stream":true,"messages":[)"
+      R"({"role":"user","content":[{"type":"text","text":"<system-reminder>Context.</system-reminder>"},{"type":"text","text":"Write a benchmark harness for the parser."}]},)"
+      R"({"role":"assistant","content":[)" +
+      (run.resent_thinking.empty() ? std::string()
+                                   : R"({"type":"thinking","thinking":)" + json_quote(run.resent_thinking) + R"(,"signature":"c2ln"},)") +
+      R"({"type":"text","text":"I will look at the parser first."},{"type":"tool_use","id":"toolu_01Prev","name":"Bash","input":{"command":)" +
+      json_quote(run.resent_command) + R"(}}]},)"
+      R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01Prev","content":"parser.c"}]},)"
+      R"({"role":"assistant","content":[{"type":"text","text":)" + json_quote(run.resent_answer) + R"(}]},)"
+      R"({"role":"user","content":"Now make it faster."}]})";
+  const std::string host = "api.anthropic.com";
+  b.add("wire", testing::wire_body_json(0, R"("dir":"request","method":"POST","path":"/v1/messages")", host, request));
+  if (run.copies_after_request) copies();
+  const std::string stream =
+      "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_01ThisRun\",\"model\":\"claude-sonnet-4-5\","
+      "\"role\":\"assistant\",\"content\":[]}}\n\nevent: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,"
+      "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\nevent: content_block_delta\ndata: {\"type\":\"content_block_delta\","
+      "\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"It is twice as fast now.\"}}\n\nevent: content_block_stop\ndata: "
+      "{\"type\":\"content_block_stop\",\"index\":0}\n\nevent: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":"
+      "{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":9}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+  b.add("wire", testing::wire_body_json(0, R"("dir":"response","status":200)", host, stream,
+                                        R"([["content-type","text/event-stream"]])"));
+  native(now, "b2", "b1", "assistant", answer("msg_01ThisRun", R"({"type":"text","text":"It is twice as fast now."})"), false);
+  b.add_exit(0);
+  b.add_seal("exit");
+  b.add_seal_ack();
+  out.report = check(testing::write_temp(name, fixtures::join(lines)));
+  return out;
+}
+
+std::vector<uint64_t> seqs_of(const CheatReport& r, std::string_view check_id, Severity severity) {
+  std::vector<uint64_t> out;
+  for (const Finding* f : of(r, check_id)) {
+    if (f->severity == severity) out.insert(out.end(), f->seqs.begin(), f->seqs.end());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(CheatCheck, HistoryAResumedRunReSendsIsFromBeforeTheRun) {
+  // Honest, with every way of saying resume.
+  for (const auto& argv : std::vector<std::vector<std::string>>{{"claude", "--continue"}, {"claude", "-c", "-p", "go on"},
+                                                                 {"/usr/bin/claude", "--resume"}, {"claude", "-r", "9a9a9a9a"},
+                                                                 {"claude", "--resume=9a9a9a9a"}}) {
+    SCOPED_TRACE(argv.back());
+    ResumedRun run;
+    run.argv = argv;
+    const ResumedReport honest = resumed_run(run, "resumed-honest.jsonl");
+    EXPECT_VERDICT(honest.report.verify, Verdict::verified);
+    for (const Finding& f : honest.report.findings) EXPECT_NE(f.severity, Severity::high) << describe(honest.report);
+    EXPECT_TRUE(has_key_word(honest.report, "GC05", Severity::warning, "history from before this run")) << describe(honest.report);
+    EXPECT_TRUE(has_key_word(honest.report, "GC05", Severity::warning, "9a9a9a9a-0000-4000-8000-000000000001"))
+        << describe(honest.report);
+    EXPECT_EQ(seqs_of(honest.report, "GC05", Severity::warning), honest.copied_answers) << describe(honest.report);
+  }
+  // The request re-sends the answer's thinking as logged.
+  ResumedRun thinking;
+  thinking.resent_thinking = "The parser is in parser.c.";
+  const ResumedReport t = resumed_run(thinking, "resumed-thinking.jsonl");
+  EXPECT_FALSE(any_high(t.report, "GC04") || any_high(t.report, "GC05")) << describe(t.report);
+  EXPECT_EQ(seqs_of(t.report, "GC05", Severity::warning), t.copied_answers) << describe(t.report);
+}
+
+TEST(CheatCheck, HistoryAResumedRunDoesNotReSendStaysHigh) {
+  // The copied answer says other than the history the request re-sends:
+  // that line stays high, the lines re-sent as they stand do not.
+  ResumedRun changed;
+  changed.resent_answer = "Added bench/run.sh; it times 20 parses.";
+  const ResumedReport c = resumed_run(changed, "resumed-changed.jsonl");
+  EXPECT_VERDICT(c.report.verify, Verdict::verified);
+  EXPECT_TRUE(has_key_word(c.report, "GC04", Severity::high, "msg_01PrevRunB")) << describe(c.report);
+  EXPECT_EQ(seqs_of(c.report, "GC05", Severity::high), std::vector<uint64_t>{c.copied_answers.back()}) << describe(c.report);
+  EXPECT_FALSE(has_key_word(c.report, "GC04", Severity::high, "msg_01PrevRunA")) << describe(c.report);
+  // Thinking the request re-sends in other words than the log.
+  ResumedRun thinking;
+  thinking.resent_thinking = "The parser is in lexer.c.";
+  const ResumedReport t = resumed_run(thinking, "resumed-thinking-changed.jsonl");
+  EXPECT_EQ(seqs_of(t.report, "GC05", Severity::high), std::vector<uint64_t>{t.copied_answers.front()}) << describe(t.report);
+  EXPECT_TRUE(has_key_word(t.report, "GC04", Severity::high, "msg_01PrevRunA")) << describe(t.report);
+  // A copied call the request re-sends with another input.
+  ResumedRun call;
+  call.resent_command = "rm -rf bench";
+  const ResumedReport k = resumed_run(call, "resumed-call.jsonl");
+  EXPECT_TRUE(has_key_word(k.report, "GC04", Severity::high, "toolu_01Prev")) << describe(k.report);
+  EXPECT_TRUE(any_high(k.report, "GC05")) << describe(k.report);
+  // A launch that resumes nothing: the same lines are answers from outside the proxy.
+  ResumedRun fresh;
+  fresh.argv = {"claude", "-p", "--continue-later"};
+  const ResumedReport f = resumed_run(fresh, "resumed-not.jsonl");
+  EXPECT_TRUE(has_key_word(f.report, "GC04", Severity::high, "msg_01PrevRunA")) << describe(f.report);
+  EXPECT_EQ(seqs_of(f.report, "GC05", Severity::high), f.copied_answers) << describe(f.report);
+  EXPECT_FALSE(has_key_word(f.report, "GC05", Severity::warning, "history from before this run")) << describe(f.report);
+  // Resume named only after `--`: no option.
+  fresh.argv = {"claude", "--", "--continue"};
+  EXPECT_EQ(seqs_of(resumed_run(fresh, "resumed-dashes.jsonl").report, "GC05", Severity::high).size(), 4u);
+  // The copies written after the run's first request: not history it re-sent.
+  ResumedRun late;
+  late.copies_after_request = true;
+  const ResumedReport l = resumed_run(late, "resumed-late.jsonl");
+  EXPECT_VERDICT(l.report.verify, Verdict::verified);
+  EXPECT_TRUE(has_key_word(l.report, "GC04", Severity::high, "msg_01PrevRunB")) << describe(l.report);
+  EXPECT_EQ(seqs_of(l.report, "GC05", Severity::high), l.copied_answers) << describe(l.report);
+}
+
 TEST(CheatCheck, GC07HoldsTheVersionTheHarnessNamesToTheLaunch) {
   const std::string program = digest_ref(sha256("program"));
   const Policy listed = policy_from(R"({"harness_builds": {"claude-code": [{"version": "2.0.14", "program_digest": ")" + program +

@@ -1498,6 +1498,7 @@ class Gc04 final : public Check {
     for (auto& [key, m] : native_by_id_) {
       const std::string& id = m.id;
       auto it = wire_by_id_.find(key);
+      if (it == wire_by_id_.end() && earlier_history(m, ctx)) continue;  // GC05 lists it
       if (it == wire_by_id_.end()) {
         ctx.emit(finding("GC04", Severity::high, m.seqs,
                          "The harness logged assistant message " + id + " but no wire response carries that id: "
@@ -1543,6 +1544,14 @@ class Gc04 final : public Check {
                  "text-differs:" + id);
       }
     }
+  }
+
+  // Every line of the answer is history a resumed session copied from an
+  // earlier run, which this run re-sent (resumed_history.h).
+  static bool earlier_history(const NativeMessage& m, const Context& ctx) {
+    return m.seqs.size() < kMaxSeqs && std::all_of(m.seqs.begin(), m.seqs.end(), [&](uint64_t seq) {
+             return ctx.resumed_history().holds(seq);
+           });
   }
 
   // An answer's thinking as logged against its thinking as streamed. An
@@ -1670,6 +1679,7 @@ class Gc04 final : public Check {
         redacted_texts_.add(l.seq);
         continue;
       }
+      if (it == wire_server_results_.end() && ctx.resumed_history().holds(l.seq)) continue;  // GC05 lists its line
       if (it == wire_server_results_.end()) {
         ctx.emit(finding("GC04", Severity::high, {l.seq},
                          "The harness logged the result of provider-run tool call " + l.id + " (a web search, fetch "
@@ -1703,7 +1713,7 @@ class Gc04 final : public Check {
   // citation it was streamed.
   void provider_copies(Context& ctx) {
     for (const LoggedCopy& l : logged_copies_) {
-      if (wire_copies_.contains(l.value)) continue;
+      if (wire_copies_.contains(l.value) || ctx.resumed_history().holds(l.seq)) continue;
       if (l.text) {
         const RedactedMatch match = comparer_.first_match(redacted_copies_, *l.text).first;
         if (match != RedactedMatch::no) {
@@ -1968,6 +1978,7 @@ class Gc04 final : public Check {
   void calls(Context& ctx) {
     for (const auto& [key, c] : logged_calls_) {
       auto it = wire_calls_.find(key);
+      if (it == wire_calls_.end() && ctx.resumed_history().holds(c.seq)) continue;  // GC05 lists its line
       if (it == wire_calls_.end()) {
         ctx.emit(finding("GC04", Severity::high, {c.seq},
                          "The harness logged tool call " + c.id + " that no wire response carries: a tool call "

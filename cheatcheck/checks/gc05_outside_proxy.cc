@@ -137,12 +137,18 @@ class Gc05 final : public Check {
   }
 
   void finish(const VerifyReport&, Context& ctx) override {
-    SeqList unproxied, uncompared, past_cap;
+    SeqList unproxied, uncompared, past_cap, earlier;
     // Every logged answer against every redacted wire answer: bounded, and
     // an answer left uncompared is said, never judged unproxied.
     RedactionComparer comparer;
     for (const auto& [key, seq, text] : assistant_) {
       if (key && wire_keys_.contains(*key)) continue;
+      // Copied by a resumed session from an earlier run, and re-sent as
+      // history by this one (resumed_history.h): that run's wire carried it.
+      if (ctx.resumed_history().holds(seq)) {
+        earlier.add(seq);
+        continue;
+      }
       const RedactionComparer::Match match =
           text ? comparer.first_match(redacted_, *text).first : RedactionComparer::Match::no;
       if (match == RedactionComparer::Match::yes) continue;
@@ -161,6 +167,7 @@ class Gc05 final : public Check {
                  "native assistant line(s) start with the text of an answer the recorder stored cut at its size cap "
                  "(complete: false, size past the stored bytes): what they say past the cap was not judged.",
                  "past-cap");
+    earlier_history(ctx, earlier);
     if (!unproxied.empty()) {
       ctx.emit(finding("GC05", Severity::high, unproxied.seqs,
                        std::to_string(unproxied.count) + " native assistant line(s) match no answer that crossed "
@@ -206,6 +213,20 @@ class Gc05 final : public Check {
   }
 
  private:
+  static void earlier_history(Context& ctx, const SeqList& earlier) {
+    if (earlier.empty()) return;
+    const ResumedHistory& h = ctx.resumed_history();
+    ctx.emit(finding("GC05", Severity::warning, earlier.seqs,
+                     std::to_string(earlier.count) + " native assistant line(s) leading " + h.file() +
+                         " are history from before this run: the launch resumes a conversation (claude --continue "
+                         "or --resume), this run's first request re-sending history (seq " +
+                         std::to_string(h.request_seq()) + ") carries each of them in order, and no wire response "
+                         "of this run does. They name session " + (h.session().empty() ? "(none)" : h.session()) +
+                         ": read them against the trace of the earlier run that wrote it, whose wire must carry "
+                         "their answers."),
+             "earlier-run-history");
+  }
+
   void tunnel(const Record& r, Context& ctx) {
     std::string_view host;
     if (json::string(r.body, "host", &host) != json::Get::ok) return;

@@ -25,7 +25,7 @@
 namespace goalcup::cheat {
 namespace {
 
-constexpr int kMaxDepth = 6;
+constexpr int kMaxRedactDepth = 6;
 
 // What replaces a secret: its own replacement (a masked preview), or the
 // redaction marker of its rule.
@@ -124,7 +124,7 @@ std::optional<std::string> apply_piece_edits(std::string_view body, const std::v
 // JSON inside a JSON string escapes them twice.
 std::string spelled_plainly(const std::string& text) {
   std::string out = text;
-  for (int level = 0; level < kMaxDepth && out.find('\\') != std::string::npos; ++level) {
+  for (int level = 0; level < kMaxRedactDepth && out.find('\\') != std::string::npos; ++level) {
     std::string decoded;
     if (!decode_escapes(out, &decoded)) break;
     out = std::move(decoded);
@@ -374,7 +374,7 @@ std::optional<std::string> Redactor::sse(std::string_view text, int depth) const
 }
 
 std::optional<std::string> Redactor::redact(std::string_view text, int depth) const {
-  if (depth > kMaxDepth || text.size() < 8) return std::nullopt;
+  if (depth > kMaxRedactDepth || text.size() < 8) return std::nullopt;
   std::string s(text);
   // Base64 first: a run that decodes to a secret is re-encoded whole, before
   // a plain match on part of it (a generic value) could cut it in two.

@@ -1,0 +1,272 @@
+#include "cheatcheck/resumed_history.h"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+#include <utility>
+
+#include "cheatcheck/context.h"
+#include "cheatcheck/said_text.h"
+#include "core/json_digest.h"
+#include "core/json_strict.h"
+#include "core/limits.h"
+
+namespace goalcup::cheat {
+namespace {
+
+// One item as compared: its role and kind, then its content (each part
+// length first, so that no two item lists hash alike).
+Digest history_item(std::string_view kind, std::initializer_list<std::string_view> parts) {
+  Sha256 h;
+  h.update(kind);
+  for (std::string_view part : parts) {
+    h.update("\n" + std::to_string(part.size()) + ":");
+    h.update(part);
+  }
+  return h.finish();
+}
+
+std::string_view without_spaces_around(std::string_view s) {
+  constexpr std::string_view kSpace = " \t\r\n";
+  const size_t b = s.find_first_not_of(kSpace);
+  if (b == std::string_view::npos) return {};
+  return s.substr(b, s.find_last_not_of(kSpace) - b + 1);
+}
+
+Digest answer_text_item(std::string_view text) { return history_item("assistant-text", {without_spaces_around(text)}); }
+Digest thinking_item(std::string_view text) { return history_item("assistant-thinking", {text}); }
+Digest call_item(std::string_view id, std::string_view name, const Digest& input) {
+  return history_item("assistant-call", {id, name, std::string_view(reinterpret_cast<const char*>(input.data()), input.size())});
+}
+Digest digest_item(std::string_view kind, std::string_view id, const Digest& value) {
+  return history_item(kind, {id, std::string_view(reinterpret_cast<const char*>(value.data()), value.size())});
+}
+// What the provider gave the model that an answer's line copies (a
+// citation, a redacted_thinking block's data), and a provider-run tool's
+// result in it: by value, as GC04 compares them with the stream.
+Digest copy_item(ProviderCopy::Kind kind, const Digest& value) {
+  return digest_item("assistant-copy", std::to_string(static_cast<int>(kind)), value);
+}
+Digest server_result_item(std::string_view id, const Digest& content) {
+  return digest_item("assistant-server-result", id, content);
+}
+Digest result_item(std::string_view id) { return history_item("user-result", {id}); }
+// A user's text as Claude Code may send it: with <system-reminder> blocks
+// of its own added, spacing aside. Nullopt when nothing else is left.
+std::optional<Digest> user_text_item(std::string_view text) {
+  const std::string loose = loose_text(without_reminders(text));
+  if (loose.empty()) return std::nullopt;
+  return history_item("user-text", {loose});
+}
+
+std::string_view string_member(simdjson::dom::object o, std::string_view key) {
+  std::string_view s;
+  return json::string(o, key, &s) == json::Get::ok ? s : std::string_view();
+}
+
+bool is_call(std::string_view type) { return type == "tool_use" || type == "server_tool_use" || type == "mcp_tool_use"; }
+
+// What one message of a request carries, as items in the order sent. An
+// assistant message's text blocks, and its thinking blocks, count also
+// joined (a log of one line per answer joins them), placed at the last.
+class SentReader {
+ public:
+  explicit SentReader(absl::flat_hash_map<Digest, std::vector<uint32_t>>& out) : out_(out) {}
+  bool sent_thinking() const { return sent_thinking_; }
+
+  void message(simdjson::dom::object m) {
+    std::string_view role, text;
+    if (json::string(m, "role", &role) != json::Get::ok || (role != "user" && role != "assistant")) return;
+    const bool assistant = role == "assistant";
+    if (json::string(m, "content", &text) == json::Get::ok) return assistant ? add(answer_text_item(text)) : add_user(text);
+    simdjson::dom::array blocks;
+    if (json::array(m, "content", &blocks) != json::Get::ok) return;
+    std::string texts, thinking;
+    size_t text_blocks = 0, thinking_blocks = 0;
+    for (auto block : blocks) {
+      simdjson::dom::object b;
+      std::string_view type;
+      if (block.get(b) || json::string(b, "type", &type) != json::Get::ok) continue;
+      simdjson::dom::element value;
+      simdjson::dom::array citations;
+      if (assistant && type == "text" && json::array(b, "citations", &citations) == json::Get::ok) {
+        for (auto citation : citations) add(copy_item(ProviderCopy::Kind::citation, copy_digest(ProviderCopy::Kind::citation, citation)));
+      }
+      if (assistant && type == "text" && json::string(b, "text", &text) == json::Get::ok) {
+        add(answer_text_item(text));
+        texts += text;
+        ++text_blocks;
+      } else if (assistant && type == "redacted_thinking" && !b.at_key("data").get(value)) {
+        const auto kind = ProviderCopy::Kind::redacted_thinking;
+        add(copy_item(kind, copy_digest(kind, value)));
+      } else if (assistant && type.ends_with("_tool_result")) {
+        const Digest content = b.at_key("content").get(value) ? json::empty_object_digest() : json::value_digest(value);
+        add(server_result_item(string_member(b, "tool_use_id"), content));
+      } else if (assistant && type == "thinking" && json::string(b, "thinking", &text) == json::Get::ok) {
+        add(thinking_item(text));
+        thinking += text;
+        ++thinking_blocks;
+        sent_thinking_ = true;
+      } else if (assistant && is_call(type)) {
+        simdjson::dom::element input;
+        const Digest digest = b.at_key("input").get(input) ? json::empty_object_digest() : json::value_digest(input);
+        add(call_item(string_member(b, "id"), string_member(b, "name"), digest));
+      } else if (!assistant && type == "tool_result" && json::string(b, "tool_use_id", &text) == json::Get::ok) {
+        add(result_item(text));
+      } else if (!assistant && type == "text" && json::string(b, "text", &text) == json::Get::ok) {
+        add_user(text);
+      }
+    }
+    if (text_blocks > 1) add(answer_text_item(texts));
+    if (thinking_blocks > 1) add(thinking_item(thinking));
+  }
+
+ private:
+  void add(const Digest& item) {
+    if (place_ >= ResumedHistory::kMaxItems) return;
+    out_[item].push_back(place_++);
+  }
+  void add_user(std::string_view text) {
+    if (const auto item = user_text_item(text)) add(*item);
+  }
+
+  absl::flat_hash_map<Digest, std::vector<uint32_t>>& out_;
+  uint32_t place_ = 0;
+  bool sent_thinking_ = false;
+};
+
+bool carries_answer(simdjson::dom::array messages) {
+  return std::any_of(messages.begin(), messages.end(), [](simdjson::dom::element m) {
+    simdjson::dom::object o;
+    std::string_view role;
+    return !m.get(o) && json::string(o, "role", &role) == json::Get::ok && role == "assistant";
+  });
+}
+
+// What a Claude Code line says, as items: an answer's thinking, text and
+// calls; a user's texts and tool results.
+std::vector<Digest> line_items(const NativeInfo& n) {
+  std::vector<Digest> items;
+  if (n.assistant) {
+    if (n.has_thinking) items.push_back(thinking_item(n.thinking));
+    if (!without_spaces_around(n.text).empty()) items.push_back(answer_text_item(n.text));
+    for (const NativeCall& c : n.calls) items.push_back(call_item(c.id, c.name, c.input));
+    for (const ProviderCopy& c : n.provider_copies) items.push_back(copy_item(c.kind, c.value));
+    for (const ServerResult& s : n.server_results) items.push_back(server_result_item(s.id, s.content));
+  } else if (n.user) {
+    for (const std::string& text : n.user_texts) {
+      if (const auto item = user_text_item(text)) items.push_back(*item);
+    }
+    for (const std::string& id : n.results) items.push_back(result_item(id));
+  }
+  return items;
+}
+
+}  // namespace
+
+bool argv_resumes(simdjson::dom::object launch) {
+  simdjson::dom::array argv;
+  if (json::array(launch, "argv", &argv) != json::Get::ok) return false;
+  bool first = true;
+  for (auto arg : argv) {
+    std::string_view a;
+    if (arg.get(a)) continue;
+    if (std::exchange(first, false)) continue;  // the program
+    if (a == "--") return false;                // what follows is not an option
+    if (a == "-c" || a == "--continue" || a == "-r" || a == "--resume" || a.starts_with("--resume=")) return true;
+  }
+  return false;
+}
+
+void ResumedHistory::on_native(uint64_t seq, const NativeInfo& n) {
+  if (state_ != State::gathering || n.harness != NativeInfo::Harness::claude_code) return;
+  const Digest file = sha256(n.file);
+  if (files_.insert(file).second && (!n.has_line_no || n.line_no != 1)) refused_.insert(file);
+  // A resumed session's copy is its main chain: a sidechain's line is
+  // never history a request re-sends.
+  if (refused_.contains(file) || n.sidechain || (!n.assistant && !n.user)) return;
+  std::vector<Digest> items = line_items(n);
+  if (items.empty() || lines_.size() >= kMaxLines || items_ + items.size() > kMaxItems) return;
+  items_ += items.size();
+  const bool thinking_only = n.assistant && n.has_thinking && items.size() == 1 && !n.message_id.empty();
+  lines_.push_back({seq, file, n.assistant, thinking_only, sha256(n.message_id), std::move(items), clip_text(n.session_id),
+                    clip_text(n.file)});
+}
+
+void ResumedHistory::on_request(uint64_t seq, simdjson::dom::object request) {
+  simdjson::dom::array messages;
+  if (state_ != State::gathering || json::array(request, "messages", &messages) != json::Get::ok ||
+      !carries_answer(messages)) {
+    return;
+  }
+  state_ = State::done;
+  request_seq_ = seq;
+  SentItems sent;
+  SentReader reader(sent);
+  for (auto m : messages) {
+    simdjson::dom::object o;
+    if (!m.get(o)) reader.message(o);
+  }
+  match(sent);
+  if (!reader.sent_thinking()) unsent_thinking();
+  lines_ = {};
+}
+
+// Each file's lines against the items sent, in order: a line is re-sent
+// when every item it holds was sent after what the line before it that
+// was re-sent matched. A line that was not re-sent moves nothing.
+void ResumedHistory::match(const SentItems& sent) {
+  absl::flat_hash_map<Digest, uint32_t> next;  // per file: the first place its next line may match
+  for (const Line& line : lines_) {
+    uint32_t& from = next[line.file];
+    uint32_t after = from;
+    const bool resent = std::all_of(line.items.begin(), line.items.end(), [&](const Digest& item) {
+      const auto places = sent.find(item);
+      if (places == sent.end()) return false;
+      const auto at = std::lower_bound(places->second.begin(), places->second.end(), from);
+      if (at == places->second.end()) return false;
+      after = std::max(after, *at + 1);
+      return true;
+    });
+    if (!resent) continue;
+    from = after;
+    if (line.assistant) hold(line);
+  }
+}
+
+// A request that re-sends no thinking at all (a harness may leave it out
+// of the history it sends) cannot show an answer's thinking: a line that
+// holds only that is history with the answer, when a line of the same
+// answer, in the same file, was re-sent.
+void ResumedHistory::unsent_thinking() {
+  absl::flat_hash_set<std::pair<Digest, Digest>> answers;
+  for (const Line& line : lines_) {
+    if (history_.contains(line.seq)) answers.emplace(line.file, line.answer);
+  }
+  for (const Line& line : lines_) {
+    if (line.thinking_only && answers.contains(std::pair(line.file, line.answer))) hold(line);
+  }
+}
+
+void ResumedHistory::hold(const Line& line) {
+  history_.insert(line.seq);
+  if (file_.empty()) {
+    session_ = line.session;
+    file_ = line.file_name;
+  }
+}
+
+void follow_resumed_history(const Record& r, Context& ctx) {
+  ResumedHistory& history = ctx.resumed_history();
+  if (!ctx.facts().launch.resumes || !history.deciding()) return;
+  if (r.kind == Kind::native) return history.on_native(r.seq, ctx.native());
+  std::string_view dir;
+  if (r.kind != Kind::wire || json::string(r.body, "dir", &dir) != json::Get::ok || dir != "request") return;
+  const WireBody& body = ctx.wire_body();
+  if (!body.present || !body.content_readable() || body.content().empty() || body.content().front() != '{') return;
+  const Result<simdjson::dom::element>& root = ctx.request_json();
+  simdjson::dom::object o;
+  if (root && !root->get(o)) history.on_request(r.seq, o);
+}
+
+}  // namespace goalcup::cheat

@@ -1,0 +1,89 @@
+// History from before this run. `claude --continue` (or `-c`, `--resume`,
+// `-r`) of a conversation an earlier run had starts a new session file
+// holding a copy of that history (the same uuids and message ids;
+// anthropics/claude-code#4926): the harness's home persists between runs.
+// Those copies are recorded as this run's lines, but their answers crossed
+// the earlier run's wire. They are told apart narrowly, on evidence: the
+// launch resumes, the lines lead their file and were written before the
+// first request of the run that re-sends history, and that request carries
+// each of them, turn by turn and in order. GC05 lists them at warning for a
+// judge to read against the earlier run's trace; GC04 and GC05 judge every
+// other line as before.
+#pragma once
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
+
+#include "cheatcheck/native.h"
+#include "core/record.h"
+#include "core/sha256.h"
+
+namespace goalcup::cheat {
+
+class Context;
+
+// Whether a launch's argv resumes an earlier conversation: Claude Code's
+// `-c`/`--continue`, `-r`/`--resume` (with or without a session id) before
+// any `--`. Codex's `resume` is not read: its rollout's shape on resume is
+// not known here.
+bool argv_resumes(simdjson::dom::object launch);
+
+class ResumedHistory {
+ public:
+  // A Claude Code line recorded before the first request carrying history.
+  void on_native(uint64_t seq, const NativeInfo& n);
+  // A request's body: the first that carries an assistant turn ends the
+  // gathering and decides which lines it re-sends.
+  void on_request(uint64_t seq, simdjson::dom::object request);
+  bool deciding() const { return state_ == State::gathering; }
+
+  // The assistant lines that request re-sent as history.
+  bool holds(uint64_t seq) const { return history_.contains(seq); }
+  uint64_t request_seq() const { return request_seq_; }
+  // The sessionId the first of them names (clipped), and its file.
+  const std::string& session() const { return session_; }
+  const std::string& file() const { return file_; }
+
+  // What is gathered, at most: past it a line is judged as it stands.
+  static constexpr size_t kMaxLines = 1 << 16;
+  static constexpr size_t kMaxItems = 1 << 18;
+
+ private:
+  // What a line holds, each item (a text, a call, a result) as one digest
+  // of its role, kind and content, compared with the blocks a request sent.
+  struct Line {
+    uint64_t seq = 0;
+    Digest file{};
+    bool assistant = false;
+    bool thinking_only = false;  // an answer's line holding only thinking
+    Digest answer{};             // its message id
+    std::vector<Digest> items;
+    std::string session, file_name;  // clipped
+  };
+  using SentItems = absl::flat_hash_map<Digest, std::vector<uint32_t>>;  // item -> its places, in order
+  void match(const SentItems& sent);
+  void unsent_thinking();
+  void hold(const Line& line);
+
+  enum class State { gathering, done };
+  State state_ = State::gathering;
+  std::vector<Line> lines_;
+  size_t items_ = 0;
+  absl::flat_hash_set<Digest> files_;    // files whose first line was seen
+  absl::flat_hash_set<Digest> refused_;  // files whose first line seen was not line 1
+  absl::flat_hash_set<uint64_t> history_;
+  uint64_t request_seq_ = 0;
+  std::string session_, file_;
+};
+
+// Feeds ctx's ResumedHistory with a record, once the launch is read and
+// only when it resumes.
+void follow_resumed_history(const Record& r, Context& ctx);
+
+}  // namespace goalcup::cheat
