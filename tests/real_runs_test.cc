@@ -1257,6 +1257,69 @@ TEST(RealRuns, ResumedSessionsOfRealLogsAreClean) {
   EXPECT_GT(copied, 0u);
 }
 
+// `claude --continue` of an earlier run's conversation: the run starts a
+// new session file with a copy of the earlier run's lines, whose answers
+// crossed that run's wire, and its first request re-sends them as history.
+// On every real Claude Code log cut after an answer that called no tool:
+// honest, only GC05's warning that names them; with the copy edited where
+// it holds what the edit needs (its first place), high.
+Wrapped wrap_earlier_run(const std::string& log, WrapOrder order, LogEdit edit = LogEdit::none) {
+  fixtures::WrapSpec spec;
+  spec.order = order;
+  spec.file = "projects/p/claude.jsonl";
+  spec.resume_copy = fixtures::ResumeCopy::earlier_run;
+  spec.edit = edit;
+  fixtures::Lines lines;
+  Wrapped w;
+  w.result = fixtures::wrap_log(log, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+  static const Keyring ring = testing::dev_keyring();
+  CheatOptions opt;
+  opt.walk.keyring = &ring;
+  w.report = check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt);
+  return w;
+}
+
+bool only_earlier_history(const CheatReport& r) {
+  return std::all_of(r.findings.begin(), r.findings.end(), [](const Finding& f) {
+    return f.severity == Severity::info ||
+           (f.check == "GC05" && f.severity == Severity::warning && f.message.find("history from before this run") != std::string::npos);
+  });
+}
+
+TEST(RealRuns, HistoryOfAnEarlierRunThatAResumedRunReSendsIsAWarning) {
+  const auto logs = real_logs();
+  SKIP_WITHOUT_CORPORA(logs);
+  std::vector<std::pair<std::string, std::string>> texts = {{"claude_log()", claude_log()}};
+  for (const auto& log : logs) {
+    if (log.parent_path().filename() == "claude-code") texts.emplace_back(log.filename().string(), testing::read_file(log.string()));
+  }
+  size_t resumed = 0, edited = 0;
+  for (const auto& [name, text] : texts) {
+    for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+      SCOPED_TRACE(name + (order == WrapOrder::live ? " (live)" : " (late)"));
+      const Wrapped w = wrap_earlier_run(text, order);
+      if (w.result.history_lines == 0) continue;
+      ++resumed;
+      EXPECT_VERDICT(w.report.verify, Verdict::verified);
+      EXPECT_TRUE(only_earlier_history(w.report)) << describe(w.report);
+      EXPECT_TRUE(has_finding(w.report, "GC05", Severity::warning, "history from before this run")) << describe(w.report);
+      for (LogEdit e : {LogEdit::change_text, LogEdit::change_tool_input, LogEdit::invent_answer}) {
+        const Wrapped x = wrap_earlier_run(text, order, e);
+        if (!x.result.edited || x.result.history_lines == 0) continue;
+        ++edited;
+        const bool high = std::any_of(x.report.findings.begin(), x.report.findings.end(), [](const Finding& f) {
+          return f.severity == Severity::high && (f.check == "GC04" || f.check == "GC05");
+        });
+        EXPECT_TRUE(high) << x.result.edit_note << "\n" << describe(x.report);
+      }
+    }
+  }
+  RecordProperty("resumed", static_cast<int>(resumed));
+  RecordProperty("edited", static_cast<int>(edited));
+  EXPECT_GT(resumed, 2u);
+  EXPECT_GT(edited, 2u);
+}
+
 // A run whose only answer the user interrupted: the log holds no assistant
 // line, which is no sign that it was not captured (info, as for any answer
 // cut short). A log with its finished answer taken out still says so.
