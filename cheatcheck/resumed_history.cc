@@ -71,11 +71,11 @@ bool is_call(std::string_view type) { return type == "tool_use" || type == "serv
 // joined (a log of one line per answer joins them), placed at the last.
 class SentReader {
  public:
-  explicit SentReader(absl::flat_hash_map<Digest, std::vector<uint32_t>>& out) : out_(out) {}
-  bool sent_thinking() const { return sent_thinking_; }
+  explicit SentReader(ResumedHistory::Sent& out) : out_(out) {}
 
   void message(simdjson::dom::object m) {
     std::string_view role, text;
+    ++message_;
     if (json::string(m, "role", &role) != json::Get::ok || (role != "user" && role != "assistant")) return;
     const bool assistant = role == "assistant";
     if (json::string(m, "content", &text) == json::Get::ok) return assistant ? add(answer_text_item(text)) : add_user(text);
@@ -106,7 +106,7 @@ class SentReader {
         add(thinking_item(text));
         thinking += text;
         ++thinking_blocks;
-        sent_thinking_ = true;
+        out_.with_thinking.insert(message_);
       } else if (assistant && is_call(type)) {
         simdjson::dom::element input;
         const Digest digest = b.at_key("input").get(input) ? json::empty_object_digest() : json::value_digest(input);
@@ -123,16 +123,16 @@ class SentReader {
 
  private:
   void add(const Digest& item) {
-    if (place_ >= ResumedHistory::kMaxItems) return;
-    out_[item].push_back(place_++);
+    if (out_.message_of.size() >= ResumedHistory::kMaxItems) return;
+    out_.places[item].push_back(static_cast<uint32_t>(out_.message_of.size()));
+    out_.message_of.push_back(message_);
   }
   void add_user(std::string_view text) {
     if (const auto item = user_text_item(text)) add(*item);
   }
 
-  absl::flat_hash_map<Digest, std::vector<uint32_t>>& out_;
-  uint32_t place_ = 0;
-  bool sent_thinking_ = false;
+  ResumedHistory::Sent& out_;
+  uint32_t message_ = 0;
 };
 
 bool carries_answer(simdjson::dom::array messages) {
@@ -201,50 +201,52 @@ void ResumedHistory::on_request(uint64_t seq, simdjson::dom::object request) {
   }
   state_ = State::done;
   request_seq_ = seq;
-  SentItems sent;
+  Sent sent;
   SentReader reader(sent);
   for (auto m : messages) {
     simdjson::dom::object o;
     if (!m.get(o)) reader.message(o);
   }
   match(sent);
-  if (!reader.sent_thinking()) unsent_thinking();
   lines_ = {};
 }
 
 // Each file's lines against the items sent, in order: a line is re-sent
 // when every item it holds was sent after what the line before it that
 // was re-sent matched. A line that was not re-sent moves nothing.
-void ResumedHistory::match(const SentItems& sent) {
+void ResumedHistory::match(const Sent& sent) {
   absl::flat_hash_map<Digest, uint32_t> next;  // per file: the first place its next line may match
+  // (file, answer) of lines re-sent in a message that holds no thinking
+  absl::flat_hash_set<std::pair<Digest, Digest>> bare;
   for (const Line& line : lines_) {
     uint32_t& from = next[line.file];
     uint32_t after = from;
+    bool in_bare_message = false;
     const bool resent = std::all_of(line.items.begin(), line.items.end(), [&](const Digest& item) {
-      const auto places = sent.find(item);
-      if (places == sent.end()) return false;
+      const auto places = sent.places.find(item);
+      if (places == sent.places.end()) return false;
       const auto at = std::lower_bound(places->second.begin(), places->second.end(), from);
       if (at == places->second.end()) return false;
       after = std::max(after, *at + 1);
+      in_bare_message |= !sent.with_thinking.contains(sent.message_of[*at]);
       return true;
     });
     if (!resent) continue;
     from = after;
-    if (line.assistant) hold(line);
+    if (!line.assistant) continue;
+    hold(line);
+    if (in_bare_message && !line.thinking_only) bare.emplace(line.file, line.answer);
   }
+  unsent_thinking(bare);
 }
 
-// A request that re-sends no thinking at all (a harness may leave it out
-// of the history it sends) cannot show an answer's thinking: a line that
-// holds only that is history with the answer, when a line of the same
-// answer, in the same file, was re-sent.
-void ResumedHistory::unsent_thinking() {
-  absl::flat_hash_set<std::pair<Digest, Digest>> answers;
+// An answer the request re-sent without its thinking (a harness may leave
+// thinking out of the history it sends) cannot show that thinking: a line
+// of the answer, in the same file, that holds only thinking is history with
+// the rest of it.
+void ResumedHistory::unsent_thinking(const absl::flat_hash_set<std::pair<Digest, Digest>>& bare) {
   for (const Line& line : lines_) {
-    if (history_.contains(line.seq)) answers.emplace(line.file, line.answer);
-  }
-  for (const Line& line : lines_) {
-    if (line.thinking_only && answers.contains(std::pair(line.file, line.answer))) hold(line);
+    if (line.thinking_only && !history_.contains(line.seq) && bare.contains(std::pair(line.file, line.answer))) hold(line);
   }
 }
 

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <absl/container/flat_hash_map.h>
@@ -54,6 +55,15 @@ class ResumedHistory {
   static constexpr size_t kMaxLines = 1 << 16;
   static constexpr size_t kMaxItems = 1 << 18;
 
+  // What a request sent, as items (each a digest of its role, kind and
+  // content): each item's places, in order; the message of
+  // each place; the messages that hold thinking.
+  struct Sent {
+    absl::flat_hash_map<Digest, std::vector<uint32_t>> places;
+    std::vector<uint32_t> message_of;
+    absl::flat_hash_set<uint32_t> with_thinking;
+  };
+
  private:
   // What a line holds, each item (a text, a call, a result) as one digest
   // of its role, kind and content, compared with the blocks a request sent.
@@ -66,9 +76,8 @@ class ResumedHistory {
     std::vector<Digest> items;
     std::string session, file_name;  // clipped
   };
-  using SentItems = absl::flat_hash_map<Digest, std::vector<uint32_t>>;  // item -> its places, in order
-  void match(const SentItems& sent);
-  void unsent_thinking();
+  void match(const Sent& sent);
+  void unsent_thinking(const absl::flat_hash_set<std::pair<Digest, Digest>>& bare);
   void hold(const Line& line);
 
   enum class State { gathering, done };

@@ -984,6 +984,7 @@ struct ResumedRun {
   std::string resent_answer = "Added bench/run.sh; it times 10 parses.";
   std::string resent_command = "ls";
   std::string resent_thinking;  // none: the request leaves the answer's thinking out
+  bool later_thinking = false;  // the request re-sends thinking with the later answer (which logged none)
 };
 
 struct ResumedReport {
@@ -1037,7 +1038,9 @@ ResumedReport resumed_run(const ResumedRun& run, const std::string& name) {
       R"({"type":"text","text":"I will look at the parser first."},{"type":"tool_use","id":"toolu_01Prev","name":"Bash","input":{"command":)" +
       json_quote(run.resent_command) + R"(}}]},)"
       R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01Prev","content":"parser.c"}]},)"
-      R"({"role":"assistant","content":[{"type":"text","text":)" + json_quote(run.resent_answer) + R"(}]},)"
+      R"({"role":"assistant","content":[)" +
+      (run.later_thinking ? R"({"type":"thinking","thinking":"Done.","signature":"c2ln"},)" : "") +
+      R"({"type":"text","text":)" + json_quote(run.resent_answer) + R"(}]},)"
       R"({"role":"user","content":"Now make it faster."}]})";
   const std::string host = "api.anthropic.com";
   b.add("wire", testing::wire_body_json(0, R"("dir":"request","method":"POST","path":"/v1/messages")", host, request));
@@ -1084,6 +1087,11 @@ TEST(CheatCheck, HistoryAResumedRunReSendsIsFromBeforeTheRun) {
         << describe(honest.report);
     EXPECT_EQ(seqs_of(honest.report, "GC05", Severity::warning), honest.copied_answers) << describe(honest.report);
   }
+  // The request leaves the first answer's thinking out, not the later one's.
+  ResumedRun later;
+  later.later_thinking = true;
+  const ResumedReport l = resumed_run(later, "resumed-later-thinking.jsonl");
+  EXPECT_EQ(seqs_of(l.report, "GC05", Severity::warning), l.copied_answers) << describe(l.report);
   // The request re-sends the answer's thinking as logged.
   ResumedRun thinking;
   thinking.resent_thinking = "The parser is in parser.c.";
