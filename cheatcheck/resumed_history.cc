@@ -180,13 +180,19 @@ bool argv_resumes(simdjson::dom::object launch) {
 
 void ResumedHistory::on_native(uint64_t seq, const NativeInfo& n) {
   if (state_ != State::gathering || n.harness != NativeInfo::Harness::claude_code) return;
+  // Past the bounds a line is judged as it stands.
+  if (lines_.size() >= kMaxLines || items_ >= kMaxItems) return;
   const Digest file = sha256(n.file);
-  if (files_.insert(file).second && (!n.has_line_no || n.line_no != 1)) refused_.insert(file);
+  if (!files_.contains(file)) {
+    if (files_.size() >= kMaxLines) return;
+    files_.insert(file);
+    if (!n.has_line_no || n.line_no != 1) refused_.insert(file);
+  }
   // A resumed session's copy is its main chain: a sidechain's line is
   // never history a request re-sends.
   if (refused_.contains(file) || n.sidechain || (!n.assistant && !n.user)) return;
   std::vector<Digest> items = line_items(n);
-  if (items.empty() || lines_.size() >= kMaxLines || items_ + items.size() > kMaxItems) return;
+  if (items.empty() || items_ + items.size() > kMaxItems) return;
   items_ += items.size();
   const bool thinking_only = n.assistant && n.has_thinking && items.size() == 1 && !n.message_id.empty();
   lines_.push_back({seq, file, n.assistant, thinking_only, sha256(n.message_id), std::move(items), clip_text(n.session_id),
