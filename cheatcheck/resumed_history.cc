@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <string_view>
+#include <tuple>
 #include <utility>
 
 #include "cheatcheck/context.h"
@@ -195,8 +196,10 @@ void ResumedHistory::on_native(uint64_t seq, const NativeInfo& n) {
   if (items.empty() || items_ + items.size() > kMaxItems) return;
   items_ += items.size();
   const bool thinking_only = n.assistant && n.has_thinking && items.size() == 1 && !n.message_id.empty();
-  lines_.push_back({seq, file, n.assistant, thinking_only, sha256(n.message_id), std::move(items), clip_text(n.session_id),
-                    clip_text(n.file)});
+  std::pair<std::string, std::string> named(clip_text(n.file), clip_text(n.session_id));
+  if (names_.empty() || names_.back() != named) names_.push_back(std::move(named));
+  lines_.push_back({seq, file, n.assistant, thinking_only, sha256(n.message_id), std::move(items),
+                    static_cast<uint32_t>(names_.size() - 1)});
 }
 
 void ResumedHistory::on_request(uint64_t seq, simdjson::dom::object request) {
@@ -215,6 +218,7 @@ void ResumedHistory::on_request(uint64_t seq, simdjson::dom::object request) {
   }
   match(sent);
   lines_ = {};
+  names_ = {};
 }
 
 // Each file's lines against the items sent, in order: a line is re-sent
@@ -258,10 +262,7 @@ void ResumedHistory::unsent_thinking(const absl::flat_hash_set<std::pair<Digest,
 
 void ResumedHistory::hold(const Line& line) {
   history_.insert(line.seq);
-  if (file_.empty()) {
-    session_ = line.session;
-    file_ = line.file_name;
-  }
+  if (file_.empty()) std::tie(file_, session_) = names_[line.named];
 }
 
 void follow_resumed_history(const Record& r, Context& ctx) {

@@ -74,7 +74,7 @@ class ResumedHistory {
     bool thinking_only = false;  // an answer's line holding only thinking
     Digest answer{};             // its message id
     std::vector<Digest> items;
-    std::string session, file_name;  // clipped
+    uint32_t named = 0;  // its file's and session's names in names_
   };
   void match(const Sent& sent);
   void unsent_thinking(const absl::flat_hash_set<std::pair<Digest, Digest>>& bare);
@@ -83,6 +83,9 @@ class ResumedHistory {
   enum class State { gathering, done };
   State state_ = State::gathering;
   std::vector<Line> lines_;
+  // (file, session) names, clipped; a line's are the last ones when it is
+  // gathered, so a run of lines of one file and session adds one.
+  std::vector<std::pair<std::string, std::string>> names_;
   size_t items_ = 0;
   absl::flat_hash_set<Digest> files_;    // files whose first line was seen
   absl::flat_hash_set<Digest> refused_;  // files whose first line seen was not line 1
