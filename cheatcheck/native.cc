@@ -717,6 +717,7 @@ EventOutput command_output(simdjson::dom::object o, std::string call_id) {
   if (json::integer(o, "exit_code", &code) == json::Get::ok || json::integer(o, "exitCode", &code) == json::Get::ok) {
     out.exit_code = code;
   }
+  out.blank = trimmed(out.text).empty() && trimmed(str(o, "stderr")).empty();
   return out;
 }
 
@@ -733,7 +734,8 @@ void read_event_output(simdjson::dom::object payload, const std::string& type, N
   } else {
     return;
   }
-  if (!out.call_id.empty() && !out.text.empty()) n.event_output = std::move(out);
+  // A command's end is kept whatever it holds: one emptied is held too.
+  if (!out.call_id.empty() && (!out.text.empty() || out.certain)) n.event_output = std::move(out);
 }
 
 // A UserMessage, AgentMessage or Reasoning item's texts, as the events
@@ -782,7 +784,9 @@ void read_completed_item(simdjson::dom::object payload, NativeInfo& n) {
     simdjson::dom::object action;
     if (json::object(item, "action", &action) == json::Get::ok) n.searched = action_strings(action);
   }
-  if (n.event_output && (n.event_output->call_id.empty() || n.event_output->text.empty())) n.event_output.reset();
+  if (n.event_output && (n.event_output->call_id.empty() || (n.event_output->text.empty() && !n.event_output->certain))) {
+    n.event_output.reset();
+  }
 }
 
 // The events that repeat what was said (the UI replays them on resume).

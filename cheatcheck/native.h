@@ -92,6 +92,9 @@ struct EventOutput {
   // A command whose status is not the one Codex derives from its exit code
   // (completed for 0, failed otherwise): the event contradicts itself.
   bool status_contradicts = false;
+  // A command's end that reports no output at all (aggregated output,
+  // stdout and stderr blank): kept, so that it is held to what was sent.
+  bool blank = false;
 };
 
 // A tool_result's is_error as compared: absent or false, true, or a value

@@ -1803,6 +1803,7 @@ TEST(WrappedLogs, CodexOutputEventsAreHeldToTheOutputSent) {
   std::string lines, sent_cut = R"("Exit code: 0\nWall time: 1 seconds\nTotal output lines: 300\nOutput:\nline 1\n[... omitted 298 of 300 lines ...]\nline 300\n")";
   for (int i = 1; i <= 300; ++i) lines += "line " + std::to_string(i) + "\\n";
   const std::string unified = R"("Chunk ID: 1\nWall time: 10 seconds\nProcess running with session ID 3\nOutput:\nbuilding\n")";
+  const std::string json_form = R"("{\"output\":\"FAIL test_parse\\n\",\"metadata\":{\"exit_code\":1,\"duration_seconds\":0.1}}")";
   struct Case {
     const char* what;
     std::string log;
@@ -1820,6 +1821,28 @@ TEST(WrappedLogs, CodexOutputEventsAreHeldToTheOutputSent) {
       {"an output never sent", codex_event_log("shell_command", freeform, exec_end("ok\\n", 1), false), Severity::warning},
       // What the command printed is not the header's exit code.
       {"a printed exit code", codex_event_log("shell", R"("make: Process exited with code 3\n")", exec_end("make: Process exited with code 3\\n", 0)),
+       Severity::info},
+      // An event emptied is held too (review-18b #07): it leaves out all the
+      // command printed, and its exit code and formatted_output are compared.
+      {"an event emptied", codex_event_log("shell_command", freeform, exec_end("", 1)), Severity::high},
+      {"an event emptied, another exit code", codex_event_log("shell_command", freeform, exec_end("", 0)), Severity::high},
+      {"an event emptied, the JSON form", codex_event_log("shell", json_form, exec_end("", 1)), Severity::high},
+      {"an event emptied, other text in formatted_output",
+       codex_event_log("shell_command", freeform,
+                       R"({"type":"exec_command_end","call_id":"call_t","stdout":"","aggregated_output":"","exit_code":1,"formatted_output":"ok\n"})"),
+       Severity::high},
+      {"a command that printed nothing", codex_event_log("shell_command", R"("Exit code: 0\nWall time: 0.1 seconds\nOutput:\n")", exec_end("", 0)),
+       Severity::info},
+      {"a command that printed nothing, the JSON form",
+       codex_event_log("shell", R"("{\"output\":\"\",\"metadata\":{\"exit_code\":0,\"duration_seconds\":0.1}}")", exec_end("", 0)),
+       Severity::info},
+      {"a timed-out command that printed nothing",
+       codex_event_log("shell_command", R"("Exit code: 124\nWall time: 10 seconds\nOutput:\ncommand timed out after 10000 milliseconds\n")", exec_end("", 124)),
+       Severity::info},
+      {"a release that kept stderr apart",
+       codex_event_log("shell_command", freeform, R"({"type":"exec_command_end","call_id":"call_t","stdout":"","stderr":"FAIL test_parse\n","exit_code":1})"),
+       Severity::info},
+      {"Codex's own message: the command never ran", codex_event_log("shell_command", R"("exec command rejected by user")", exec_end("", -1)),
        Severity::info},
   };
   for (const Case& c : cases) {
@@ -2007,6 +2030,19 @@ TEST(WrappedLogs, CodexCommandExecutionItemsAreHeldToTheOutputSent) {
        codex_event_log("shell_command", freeform,
                        command_item(R"("command":["make"],"source":"agent","status":"completed","aggregatedOutput":"FAIL test_parse\n","exitCode":0)")),
        Severity::high},
+      // Emptied (review-18b #07): unified exec's item may leave lines out, so
+      // an empty one is a warning unless its exit code or status says otherwise.
+      {"an item emptied", codex_event_log("exec_command", exited, unified("", 1, "failed", "", "")), Severity::warning},
+      {"an item emptied, another exit code", codex_event_log("exec_command", exited, unified("", 0, "completed", "", "")),
+       Severity::high},
+      {"the shell tool's item emptied",
+       codex_event_log("shell_command", freeform,
+                       command_item(R"("command":["make"],"source":"agent","status":"failed","stdout":"","stderr":"","aggregated_output":"","exit_code":1)")),
+       Severity::high},
+      {"a shell tool's command that printed nothing",
+       codex_event_log("shell_command", R"("Exit code: 0\nWall time: 0.1 seconds\nOutput:\n")",
+                       command_item(R"("command":["make"],"source":"agent","status":"completed","stdout":"","stderr":"","aggregated_output":"","exit_code":0)")),
+       Severity::info},
   };
   for (const Case& c : cases) {
     for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {

@@ -449,6 +449,26 @@ std::optional<int64_t> stated_exit_code(std::string_view text, std::optional<sim
   return std::nullopt;
 }
 
+// What a command's output as sent says the command printed: the JSON
+// form's output, or the text under the header ("Output:"), without the
+// line Codex puts first when the command timed out. Empty when the output
+// states no exit code: a message of Codex's own (the command was rejected
+// or never ran), which no end event repeats.
+std::string_view printed_text(std::string_view text, std::optional<simdjson::dom::element> json) {
+  if (!stated_exit_code(text, json)) return {};
+  simdjson::dom::object o;
+  std::string_view body;
+  if (!json || json->get(o) || json::string(o, "output", &body) != json::Get::ok) {
+    const size_t at = text.find("Output:\n");
+    body = at == std::string_view::npos ? std::string_view() : text.substr(at + 8);
+  }
+  if (body.starts_with("command timed out after ")) {
+    const size_t end = body.find('\n');
+    body = end == std::string_view::npos ? std::string_view() : body.substr(end + 1);
+  }
+  return body;
+}
+
 // The first and last lines of a cut text that no cut touched (not a marker
 // line, and ended by a line feed on both sides for the last one).
 std::vector<std::string_view> whole_end_lines(std::string_view text) {
@@ -507,6 +527,9 @@ OutputMatch event_output_match(const EventOutput& e, std::string_view logged, St
   }
   const std::vector<std::string_view> strings = output_strings(logged, json);
   OutputMatch worst = text_match(e.text, strings);
+  // Codex writes the aggregated output it sent (or cuts it with its
+  // marker): a command's end that reports nothing leaves out all it printed.
+  if (e.blank && !trimmed(printed_text(logged, json)).empty()) worst = OutputMatch::omits;
   for (const std::string& text : e.also) worst = std::max(worst, text_match(text, strings));
   return worst;
 }
