@@ -721,6 +721,113 @@ EventOutput command_output(simdjson::dom::object o, std::string call_id) {
   return out;
 }
 
+// Whether an argv's first word runs a shell (its last word the script).
+bool is_shell(std::string_view word) {
+  const std::string_view name = word.substr(word.find_last_of("/\\") + 1);
+  return one_of(name, {"bash", "sh", "zsh", "dash", "ksh", "fish", "bash.exe", "sh.exe", "cmd", "cmd.exe"});
+}
+
+bool is_powershell(std::string_view word) {
+  const std::string_view name = word.substr(word.find_last_of("/\\") + 1);
+  return name.starts_with("pwsh") || name.starts_with("powershell") || name.starts_with("PowerShell");
+}
+
+// The command an event names: `command` as an argv (a shell's flags and
+// script: the script) or as one string (Codex's app server joins the argv:
+// a leading shell and its flags dropped alike).
+std::string event_command(simdjson::dom::object o) {
+  std::vector<std::string_view> argv;
+  simdjson::dom::array parts;
+  std::string_view whole;
+  if (json::array(o, "command", &parts) == json::Get::ok) {
+    for (auto part : parts) {
+      std::string_view w;
+      if (!part.get(w)) argv.push_back(w);
+    }
+  } else if (json::string(o, "command", &whole) == json::Get::ok) {
+    for (size_t at = 0; at < whole.size() && argv.size() < 3;) {
+      const size_t end = std::min(whole.find(' ', at), whole.size());
+      argv.push_back(argv.size() < 2 ? whole.substr(at, end - at) : whole.substr(at));
+      at = end + 1;
+    }
+    if (argv.empty() || !is_shell(argv.front())) argv = {whole};
+  }
+  if (argv.empty() || is_powershell(argv.front())) return {};
+  if (argv.size() >= 2 && is_shell(argv.front()) && argv[argv.size() - 2].starts_with("-")) return std::string(argv.back());
+  std::string joined;
+  for (std::string_view w : argv) joined.append(joined.empty() ? "" : " ").append(w);
+  return joined;
+}
+
+// A command event's command and parsed_cmd (exec_command_begin/end, a
+// CommandExecution item).
+void read_command_action(simdjson::dom::object o, std::string call_id, NativeInfo& n) {
+  EventAction a{std::move(call_id), event_command(o)};
+  simdjson::dom::array parsed;
+  if (json::array(o, "parsed_cmd", &parsed) == json::Get::ok) {
+    for (auto part : parsed) {
+      simdjson::dom::object p;
+      if (!part.get(p) && !str(p, "cmd").empty()) a.parsed.push_back(str(p, "cmd"));
+    }
+  }
+  if (!a.call_id.empty() && (!a.command.empty() || !a.parsed.empty())) n.event_action = std::move(a);
+}
+
+// The lines a change holds: an update's diff lines marked + or - (not its
+// file headers), an added file's every line. A deleted file's content is
+// the file's, which the patch does not hold.
+void add_changed_lines(std::string_view kind, std::string_view text, EventAction& a) {
+  if (kind != "update" && kind != "add") return;
+  for (size_t at = 0; at < text.size();) {
+    const size_t end = std::min(text.find('\n', at), text.size());
+    const std::string_view line = text.substr(at, end - at);
+    at = end + 1;
+    if (kind == "add") a.lines.emplace_back(line);
+    else if ((line.starts_with("+") || line.starts_with("-")) && !line.starts_with("+++ ") && !line.starts_with("--- ")) {
+      a.lines.emplace_back(line.substr(1));
+    }
+  }
+}
+
+// One file's change: {"type": kind, "unified_diff"|"content", "move_path"},
+// the older {kind: {...}}, or a FileChange item's {"path", "kind", "diff"}.
+void add_change(std::string_view path, simdjson::dom::object change, EventAction& a) {
+  a.paths.emplace_back(path);
+  std::string kind = str(change, "type");
+  simdjson::dom::object inner = change, kind_object;
+  if (kind.empty() && json::object(change, "kind", &kind_object) == json::Get::ok) {
+    kind = str(kind_object, "type");
+    if (!str(kind_object, "move_path").empty()) a.paths.push_back(str(kind_object, "move_path"));
+  }
+  if (kind.empty()) kind = str(change, "kind");
+  for (std::string_view k : {"add", "delete", "update"}) {
+    if (kind.empty() && json::object(change, k, &inner) == json::Get::ok) kind = k;
+  }
+  if (!str(inner, "move_path").empty()) a.paths.push_back(str(inner, "move_path"));
+  const std::string diff = str(change, "diff");
+  add_changed_lines(kind, diff.empty() ? str(inner, kind == "add" ? "content" : "unified_diff") : diff, a);
+}
+
+// A patch event's `changes` (patch_apply_begin/end: by path; a FileChange
+// item: a list).
+void read_patch_action(simdjson::dom::object o, std::string call_id, NativeInfo& n) {
+  EventAction a{std::move(call_id)};
+  simdjson::dom::object by_path;
+  simdjson::dom::array list;
+  if (json::object(o, "changes", &by_path) == json::Get::ok) {
+    for (auto [path, change] : by_path) {
+      simdjson::dom::object c;
+      if (!change.get(c)) add_change(path, c, a);
+    }
+  } else if (json::array(o, "changes", &list) == json::Get::ok) {
+    for (auto change : list) {
+      simdjson::dom::object c;
+      if (!change.get(c)) add_change(str(c, "path"), c, a);
+    }
+  }
+  if (!a.call_id.empty() && !a.paths.empty()) n.event_action = std::move(a);
+}
+
 // Events that repeat a tool's output (persisted by Codex releases that
 // keep an extended history): what the tool returned, by call id.
 void read_event_output(simdjson::dom::object payload, const std::string& type, NativeInfo& n) {
@@ -766,6 +873,8 @@ void read_completed_item(simdjson::dom::object payload, NativeInfo& n) {
   const std::string type = str(item, "type");
   if (type == "UserMessage" || type == "AgentMessage" || type == "Reasoning") read_item_texts(item, type, n);
   std::string id = str(item, "id");
+  if (type == "CommandExecution") read_command_action(item, id, n);
+  if (type == "FileChange") read_patch_action(item, id, n);
   if (type == "CommandExecution") {
     n.event_output = command_output(item, std::move(id));
     // Codex sets it from the exit code: completed for 0, failed otherwise.
@@ -794,6 +903,8 @@ void read_codex_event(simdjson::dom::object payload, NativeInfo& n) {
   const std::string type = str(payload, "type");
   read_event_output(payload, type, n);
   if (type == "item_completed") read_completed_item(payload, n);
+  if (type == "exec_command_begin" || type == "exec_command_end") read_command_action(payload, str(payload, "call_id"), n);
+  if (type == "patch_apply_begin" || type == "patch_apply_end") read_patch_action(payload, str(payload, "call_id"), n);
   if (type == "user_message") add_prompt(str(payload, "message"), n);
   if (type == "agent_message") n.event_answers.push_back(str(payload, "message"));
   // The turn's last answer, repeated (null when the turn ended without one).

@@ -97,6 +97,21 @@ struct EventOutput {
   bool blank = false;
 };
 
+// What a Codex event says was run or changed for a call (review-18b #04):
+// the command (exec_command_begin/end, a CommandExecution item) or the files
+// and lines a patch changed (patch_apply_begin/end, a FileChange item). The
+// call's arguments, held to the wire, must name each.
+struct EventAction {
+  std::string call_id;
+  // The command as the event states it: a shell's script (`bash -lc S`:
+  // S) or the argv joined; empty when the event names none or runs it in
+  // PowerShell (which Codex prefixes with its own setup).
+  std::string command = {};
+  std::vector<std::string> parsed = {};  // parsed_cmd's `cmd` each (Codex's reading of the command)
+  std::vector<std::string> paths = {};   // a patch's files, and the files it moved them to
+  std::vector<std::string> lines = {};   // the lines a patch's diff says it added or removed, or an added file's
+};
+
 // A tool_result's is_error as compared: absent or false, true, or a value
 // of another type (which no harness writes).
 inline constexpr int8_t kErrorUnknown = -1, kErrorFalse = 0, kErrorTrue = 1, kErrorOther = 2;
@@ -200,6 +215,8 @@ struct NativeInfo {
   std::string search_detail;
   // Codex: an event repeating a tool's output.
   std::optional<EventOutput> event_output;
+  // Codex: an event saying what a call ran or changed.
+  std::optional<EventAction> event_action;
   // Claude Code: the results of provider-run tools an answer's line holds.
   std::vector<ServerResult> server_results;
   // What the line copies of what the provider streamed (citations,

@@ -2056,6 +2056,86 @@ TEST(WrappedLogs, CodexCommandExecutionItemsAreHeldToTheOutputSent) {
   }
 }
 
+// A Codex rollout whose one call is an apply_patch (custom tool) that
+// changes a test and adds a note, with `event` (a patch event or a
+// FileChange item of call "call_p") logged before its output.
+std::string codex_patch_log(const std::string& event) {
+  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
+    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.80.0"})");
+  log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
+  log += line("01.000", "response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Fix the test"}]})");
+  log += line("02.000", "response_item", R"({"type":"custom_tool_call","status":"completed","call_id":"call_p","name":"apply_patch","input":"*** Begin Patch\n*** Update File: tests/test_render.py\n@@\n-    assert render(table) == expected\n+    assert render(table) == expected.strip()\n*** Add File: docs/notes.md\n+render strips the table\n*** End Patch\n"})");
+  log += line("02.400", "event_msg", event);
+  log += line("02.500", "response_item", R"({"type":"custom_tool_call_output","call_id":"call_p","output":"Success. Updated the following files:\nM tests/test_render.py\nA docs/notes.md\n"})");
+  log += line("03.000", "response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done."}]})");
+  return log;
+}
+
+// What a Codex event says was run or changed (review-18b #04) is held to
+// the call's arguments: a command's words (bash -lc's script, the argv
+// Codex's app server joins and parsed_cmd quotes anew), a patch's files
+// (resolved against the working directory) and the words of its changed
+// lines. Another command, file or line is high; Codex's own forms are clean.
+TEST(WrappedLogs, CodexEventCommandsAndPatchesAreHeldToTheCall) {
+  const std::string exited = R"("Chunk ID: 1\nProcess exited with code 0\nOutput:\nok\n")";
+  auto exec_event = [](const std::string& type, const std::string& command, const std::string& parsed) {
+    return R"({"type":")" + type + R"(","call_id":"call_t","command":)" + command + R"(,"parsed_cmd":[{"type":"unknown","cmd":")" +
+           parsed + R"("}],"aggregated_output":"ok\n","exit_code":0})";
+  };
+  auto item = [](const std::string& command) {
+    return command_item(R"("process_id":"7","command":)" + command +
+                        R"(,"source":"unified_exec_startup","status":"completed","stdout":"ok\n","stderr":"","aggregated_output":"ok\n","exit_code":0)");
+  };
+  const std::string argv = R"(["/bin/bash","-lc","make test"])", cheat = R"(["/bin/bash","-lc","cargo test --all && echo ALL TESTS PASSED"])";
+  const std::string diff = R"("@@ -3 +3 @@\n-    assert render(table) == expected\n+    assert render(table) == expected.strip()\n")";
+  auto patch_event = [](const std::string& type, const std::string& test_change, const std::string& note_path) {
+    return R"({"type":")" + type + R"(","call_id":"call_p","stdout":"Success.\n","stderr":"","success":true,"changes":{"/w/tests/test_render.py":)" +
+           test_change + R"(,")" + note_path + R"(":{"type":"add","content":"render strips the table\n"}}})";
+  };
+  auto update = [](const std::string& unified) { return R"({"type":"update","unified_diff":)" + unified + R"(,"move_path":null})"; };
+  auto file_change = [](const std::string& unified) {
+    return R"({"type":"item_completed","thread_id":"th1","turn_id":"t1","item":{"type":"FileChange","id":"call_p","status":"completed","changes":[{"path":"/w/tests/test_render.py","kind":{"type":"update","move_path":null},"diff":)" +
+           unified + R"(},{"path":"/w/docs/notes.md","kind":{"type":"add"},"diff":"render strips the table\n"}]},"completed_at_ms":2})";
+  };
+  const std::string harmless = R"("@@ -1 +1 @@\n-TODO\n+done\n")";
+  struct Case {
+    const char* what;
+    std::string log;
+    bool high;
+  };
+  const std::vector<Case> cases = {
+      {"the command run", codex_event_log("exec_command", exited, exec_event("exec_command_end", argv, "make test")), false},
+      {"another command", codex_event_log("exec_command", exited, exec_event("exec_command_end", cheat, "make test")), true},
+      {"another parsed command", codex_event_log("exec_command", exited, exec_event("exec_command_end", argv, "cargo test --all")), true},
+      {"another command begun", codex_event_log("exec_command", exited, exec_event("exec_command_begin", cheat, "make test")), true},
+      {"the argv quoted anew", codex_event_log("exec_command", exited, exec_event("exec_command_end", argv, "make 'test'")), false},
+      {"the item's command", codex_event_log("exec_command", exited, item(argv)), false},
+      {"the item's command joined", codex_event_log("exec_command", exited, item(R"("/bin/zsh -lc 'make test'")")), false},
+      {"the item's other command", codex_event_log("exec_command", exited, item(cheat)), true},
+      {"the patch's changes", codex_patch_log(patch_event("patch_apply_end", update(diff), "/w/docs/notes.md")), false},
+      {"the patch's changes begun", codex_patch_log(patch_event("patch_apply_begin", update(diff), "docs/notes.md")), false},
+      {"the older change shape",
+       codex_patch_log(patch_event("patch_apply_end", R"({"update":{"unified_diff":)" + diff + R"(,"move_path":null}})", "/w/docs/notes.md")),
+       false},
+      {"a FileChange item", codex_patch_log(file_change(diff)), false},
+      {"another diff", codex_patch_log(patch_event("patch_apply_end", update(harmless), "/w/docs/notes.md")), true},
+      {"another diff begun", codex_patch_log(patch_event("patch_apply_begin", update(harmless), "/w/docs/notes.md")), true},
+      {"another file", codex_patch_log(patch_event("patch_apply_end", update(diff), "/w/docs/other.md")), true},
+      {"a FileChange item's other diff", codex_patch_log(file_change(harmless)), true},
+  };
+  for (const Case& c : cases) {
+    for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+      SCOPED_TRACE(std::string(c.what) + (order == WrapOrder::live ? " (live)" : " (late)"));
+      const Wrapped w = wrap_text_and_check(c.log, "rollout.jsonl", order, LogEdit::none);
+      EXPECT_VERDICT(w.report.verify, Verdict::verified);
+      EXPECT_EQ(has_finding(w.report, "GC04", Severity::high, "what was run or changed"), c.high) << describe(w.report);
+      if (!c.high) expect_clean(w.report);
+    }
+  }
+}
+
 // The Claude Code log of one real Anthropic answer (a stream of
 // ../shared/corpora/real-sse): a prompt, then one assistant line per block as
 // Claude Code writes them, each block as the stream finished it (a provider-run

@@ -469,6 +469,93 @@ std::string_view printed_text(std::string_view text, std::optional<simdjson::dom
   return body;
 }
 
+struct LoggedAction {
+  uint64_t seq = 0;
+  Identity call{};
+  EventAction action;
+};
+
+// The words of a text: its runs of ASCII letters, digits and '_'. Quoting,
+// escapes, white space and punctuation, which Codex rewrites (the argv
+// joined and quoted anew in parsed_cmd, a patch applied loosely), apart.
+template <class F>
+void for_each_word(std::string_view text, F&& f) {
+  auto is_word = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; };
+  for (size_t at = 0; at < text.size();) {
+    while (at < text.size() && !is_word(text[at])) ++at;
+    size_t end = at;
+    while (end < text.size() && is_word(text[end])) ++end;
+    if (end > at && !f(text.substr(at, end - at))) return;
+    at = end;
+  }
+}
+
+// The first word of `said` that `words` lack (empty when it has them all).
+std::string_view missing_word(std::string_view said, const absl::flat_hash_set<std::string_view>& words) {
+  std::string_view missing;
+  for_each_word(said, [&](std::string_view w) {
+    if (!words.contains(w)) missing = w;
+    return missing.empty();
+  });
+  return missing;
+}
+
+// The files an apply_patch text names (Add, Delete, Update, Move to).
+std::vector<std::string_view> patch_paths(std::string_view patch) {
+  std::vector<std::string_view> paths;
+  for (size_t at = 0; at < patch.size();) {
+    const size_t end = std::min(patch.find('\n', at), patch.size());
+    const std::string_view line = trimmed(patch.substr(at, end - at));
+    at = end + 1;
+    for (std::string_view lead : {"*** Add File: ", "*** Delete File: ", "*** Update File: ", "*** Move to: "}) {
+      if (line.starts_with(lead)) paths.push_back(trimmed(line.substr(lead.size())));
+    }
+  }
+  return paths;
+}
+
+// Whether an event's path is one the patch names: the same, or one of them
+// resolved against the working directory (or the other way round).
+bool path_named(std::string_view path, const std::vector<std::string_view>& named) {
+  auto ends_as = [](std::string_view longer, std::string_view tail) {
+    if (tail.starts_with("./")) tail.remove_prefix(2);
+    return !tail.empty() && longer.ends_with(tail) &&
+           (longer.size() == tail.size() || longer[longer.size() - tail.size() - 1] == '/');
+  };
+  return std::any_of(named.begin(), named.end(), [&](std::string_view q) { return ends_as(path, q) || ends_as(q, path); });
+}
+
+// What in a Codex event the call it names does not hold (empty when it
+// holds all): the command's words, parsed_cmd's, a patch's files and the
+// words of its changed lines. `call` is the call's arguments (JSON or free
+// text), held to the wire.
+std::string action_unheld(const EventAction& a, std::string_view call, StrictJsonParser& parser) {
+  auto root = parser.parse_copy(call, 0);
+  std::optional<simdjson::dom::element> json;
+  if (root && (root->is_object() || root->is_array())) json = *root;
+  const std::vector<std::string_view> strings = output_strings(call, json);
+  absl::flat_hash_set<std::string_view> words;
+  std::vector<std::string_view> named;
+  for (std::string_view text : strings) {
+    for_each_word(text, [&](std::string_view w) { return words.insert(w), true; });
+    for (std::string_view p : patch_paths(text)) named.push_back(p);
+  }
+  if (!a.command.empty() && !missing_word(a.command, words).empty()) return "the command \"" + a.command + "\"";
+  for (const std::string& cmd : a.parsed) {
+    if (!missing_word(cmd, words).empty()) return "the parsed command \"" + cmd + "\"";
+  }
+  // A patch event for a call that holds no patch: nothing to hold it to.
+  if (a.paths.empty() || named.empty()) return {};
+  for (const std::string& path : a.paths) {
+    if (!path_named(path, named)) return "the file " + path;
+  }
+  for (const std::string& line : a.lines) {
+    const std::string_view w = missing_word(line, words);
+    if (!w.empty()) return "the changed line \"" + line + "\"";
+  }
+  return {};
+}
+
 // The first and last lines of a cut text that no cut touched (not a marker
 // line, and ended by a line feed on both sides for the last one).
 std::vector<std::string_view> whole_end_lines(std::string_view text) {
@@ -568,6 +655,7 @@ class Gc04 final : public Check {
     provider_copies(ctx);
     searches(ctx);
     event_outputs(ctx);
+    event_actions(ctx);
     codex_reasoning(ctx);
     codex_turn_models(ctx);
     edit_copies(ctx);
@@ -1185,6 +1273,7 @@ class Gc04 final : public Check {
       if (!said.empty() && event_answers_.size() < kMaxTracked) event_answers_.push_back({r.seq, sha256(said), kept_text(said)});
     }
     if (n.event_output) event_output(*n.event_output, r.seq);
+    if (n.event_action) event_action(*n.event_action, r.seq);
     for (const std::string& said : n.searched) {
       if (logged_searched_.size() < kMaxTracked) logged_searched_.emplace_back(r.seq, sha256(said));
     }
@@ -1297,6 +1386,21 @@ class Gc04 final : public Check {
     }
     event_bytes_ += bytes;
     event_outputs_.push_back({seq, identity(out.call_id), out});
+  }
+
+  // A Codex event's account of what a call ran or changed, kept (within
+  // kMaxEventBytes) to hold to the call's arguments.
+  void event_action(const EventAction& a, uint64_t seq) {
+    uint64_t bytes = a.command.size();
+    for (const auto* texts : {&a.parsed, &a.paths, &a.lines}) {
+      for (const std::string& text : *texts) bytes += text.size();
+    }
+    if (event_actions_.size() >= kMaxTracked || event_bytes_ + bytes > kMaxEventBytes) {
+      uncompared_events_.add(seq);
+      return;
+    }
+    event_bytes_ += bytes;
+    event_actions_.push_back({seq, identity(a.call_id), a});
   }
 
   // A Codex call's output as logged, once the log has shown an event that
@@ -1799,6 +1903,27 @@ class Gc04 final : public Check {
     auto logged = codex_outputs_.find(call);
     return m == OutputMatch::differs && logged != codex_outputs_.end() &&
            stated_exit_code(logged->second, std::nullopt).has_value();
+  }
+
+  // Codex events that say what a call ran (its command) or changed (a
+  // patch's files and lines), which viewers draw beside its output: each
+  // must be named by the call's arguments, which the rest of this check
+  // holds to the wire. Words are compared (Codex quotes and joins the argv
+  // anew, wraps it in a shell, applies a patch loosely), so a rewording
+  // passes; another command, file or changed line is high.
+  void event_actions(Context& ctx) {
+    for (const LoggedAction& e : event_actions_) {
+      auto call = logged_calls_.find(e.call);
+      if (call == logged_calls_.end() || !call->second.input_text) continue;
+      const std::string unheld = action_unheld(e.action, *call->second.input_text, ctx.body_parser());
+      if (unheld.empty()) continue;
+      ctx.emit(finding("GC04", Severity::high, {e.seq, call->second.seq},
+                       "Codex logged an event (exec_command_begin/end, patch_apply_begin/end, or an item_completed "
+                       "CommandExecution or FileChange) naming " + clip_text(unheld) + ", which the call it belongs to (seq " +
+                           std::to_string(call->second.seq) +
+                           ") does not hold: the log's account of what was run or changed was changed."),
+               "event-action-differs:" + std::to_string(e.seq));
+    }
   }
 
   // Codex events that repeat a tool's output (exec_command_end,
@@ -2525,7 +2650,7 @@ class Gc04 final : public Check {
            wire_prompts_.size() + replaced_.size() + copy_differs_.size() + wire_prompts_sent_.size() +
            wire_items_.size() + logged_reasoning_.size() + event_reasoning_.size() + synthetic_ids_.size() +
            logged_user_texts_.size() + wire_server_results_.size() + logged_server_results_.size() +
-           event_outputs_.size() + codex_outputs_.size() + wire_searched_.size() + logged_searched_.size() +
+           event_outputs_.size() + event_actions_.size() + codex_outputs_.size() + wire_searched_.size() + logged_searched_.size() +
            wire_copies_.size() + logged_copies_.size() + wire_search_details_.size() + logged_search_details_.size() +
            logged_attachments_.size() + sent_reminders_.size();
   }
@@ -2541,6 +2666,7 @@ class Gc04 final : public Check {
   std::vector<std::string> redacted_copies_;  // those stored redacted, minified
   std::vector<LoggedCopy> logged_copies_;
   std::vector<LoggedEventOutput> event_outputs_;
+  std::vector<LoggedAction> event_actions_;
   absl::flat_hash_map<Identity, std::string> codex_outputs_;  // call id -> output logged (once events are seen)
   absl::flat_hash_set<Identity> outputs_dropped_;  // outputs past kMaxEventBytes
   SeqList uncompared_events_;
