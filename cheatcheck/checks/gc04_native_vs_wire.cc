@@ -491,10 +491,10 @@ void for_each_word(std::string_view text, F&& f) {
 }
 
 // The first word of `said` that `words` lack (empty when it has them all).
-std::string_view missing_word(std::string_view said, const absl::flat_hash_set<std::string_view>& words) {
+std::string_view missing_word(std::string_view said, const absl::flat_hash_set<std::string>& words) {
   std::string_view missing;
   for_each_word(said, [&](std::string_view w) {
-    if (!words.contains(w)) missing = w;
+    if (!words.contains(absl::string_view(w.data(), w.size()))) missing = w;
     return missing.empty();
   });
   return missing;
@@ -525,21 +525,30 @@ bool path_named(std::string_view path, const std::vector<std::string_view>& name
   return std::any_of(named.begin(), named.end(), [&](std::string_view q) { return ends_as(path, q) || ends_as(q, path); });
 }
 
+// The words a call's arguments (JSON or free text, held to the wire) hold
+// in any of their strings, and the files a patch among them names.
+struct CallWords {
+  absl::flat_hash_set<std::string> words;
+  std::vector<std::string> named;
+  static CallWords of(std::string_view call, StrictJsonParser& parser) {
+    auto root = parser.parse_copy(call, 0);
+    std::optional<simdjson::dom::element> json;
+    if (root && (root->is_object() || root->is_array())) json = *root;
+    CallWords held;
+    for (std::string_view text : output_strings(call, json)) {
+      for_each_word(text, [&](std::string_view w) { return held.words.emplace(w), true; });
+      for (std::string_view p : patch_paths(text)) held.named.emplace_back(p);
+    }
+    return held;
+  }
+};
+
 // What in a Codex event the call it names does not hold (empty when it
 // holds all): the command's words, parsed_cmd's, a patch's files and the
-// words of its changed lines. `call` is the call's arguments (JSON or free
-// text), held to the wire.
-std::string action_unheld(const EventAction& a, std::string_view call, StrictJsonParser& parser) {
-  auto root = parser.parse_copy(call, 0);
-  std::optional<simdjson::dom::element> json;
-  if (root && (root->is_object() || root->is_array())) json = *root;
-  const std::vector<std::string_view> strings = output_strings(call, json);
-  absl::flat_hash_set<std::string_view> words;
-  std::vector<std::string_view> named;
-  for (std::string_view text : strings) {
-    for_each_word(text, [&](std::string_view w) { return words.insert(w), true; });
-    for (std::string_view p : patch_paths(text)) named.push_back(p);
-  }
+// words of its changed lines.
+std::string action_unheld(const EventAction& a, const CallWords& call) {
+  const auto& words = call.words;
+  const std::vector<std::string_view> named(call.named.begin(), call.named.end());
   if (!a.command.empty() && !missing_word(a.command, words).empty()) return "the command \"" + a.command + "\"";
   for (const std::string& cmd : a.parsed) {
     if (!missing_word(cmd, words).empty()) return "the parsed command \"" + cmd + "\"";
@@ -654,8 +663,8 @@ class Gc04 final : public Check {
     server_results(ctx);
     provider_copies(ctx);
     searches(ctx);
+    event_actions(ctx);  // before event_outputs, which counts the events not compared
     event_outputs(ctx);
-    event_actions(ctx);
     codex_reasoning(ctx);
     codex_turn_models(ctx);
     edit_copies(ctx);
@@ -1912,10 +1921,15 @@ class Gc04 final : public Check {
   // anew, wraps it in a shell, applies a patch loosely), so a rewording
   // passes; another command, file or changed line is high.
   void event_actions(Context& ctx) {
+    // Each call's words read once (a crafted log of many events would
+    // otherwise read one long input again and again).
+    absl::flat_hash_map<Identity, CallWords> words;
     for (const LoggedAction& e : event_actions_) {
       auto call = logged_calls_.find(e.call);
       if (call == logged_calls_.end() || !call->second.input_text) continue;
-      const std::string unheld = action_unheld(e.action, *call->second.input_text, ctx.body_parser());
+      auto [held, added] = words.try_emplace(e.call);
+      if (added) held->second = CallWords::of(*call->second.input_text, ctx.body_parser());
+      const std::string unheld = action_unheld(e.action, held->second);
       if (unheld.empty()) continue;
       ctx.emit(finding("GC04", Severity::high, {e.seq, call->second.seq},
                        "Codex logged an event (exec_command_begin/end, patch_apply_begin/end, or an item_completed "
