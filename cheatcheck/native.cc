@@ -466,12 +466,12 @@ void read_attachment(simdjson::dom::object o, NativeInfo& n) {
   simdjson::dom::element said;
   if (type == "queued_command" && !a.at_key("prompt").get(said)) {
     add_strings(said, n.attachment_texts);
-    const std::string mode = str(a, "commandMode");
-    // A prompt with pasted text or images Claude Code expands when it sends it is only a warning.
-    n.attachment_prompt = (mode.empty() || mode == "prompt") &&
-                          std::none_of(n.attachment_texts.begin(), n.attachment_texts.end(), [](const std::string& t) {
-                            return t.find("[Pasted text #") != std::string::npos || t.find("[Image #") != std::string::npos;
-                          });
+    // Graded by its text, not by commandMode (the log's word): only a
+    // background task's notification is the harness's; any other text
+    // (bash mode too) is what the user typed. Pastes: attachment_sent().
+    n.attachment_prompt = std::none_of(n.attachment_texts.begin(), n.attachment_texts.end(), [](const std::string& t) {
+      return trimmed(t).starts_with("<task-notification>");
+    });
     // Some releases may send it as a user text of its own: a request carrying it is logged here.
     n.user_texts.insert(n.user_texts.end(), n.attachment_texts.begin(), n.attachment_texts.end());
   } else if (type == "hook_additional_context" && !a.at_key("content").get(said)) {

@@ -106,6 +106,26 @@ SentMarks sent_marks(std::string_view text) {
   return {(found & 1) != 0, (found & 6) != 0, (found & 8) != 0};
 }
 
+// The loose digests of the <system-reminder> blocks in a text, at most
+// `max` of them (`over` set when there are more).
+std::vector<Digest> reminder_blocks_in(std::string_view text, size_t max, bool* over) {
+  constexpr std::string_view kOpen = "<system-reminder>", kClose = "</system-reminder>";
+  std::vector<Digest> blocks;
+  for (size_t open, at = 0; (open = text.find(kOpen, at)) != std::string_view::npos;) {
+    const size_t close = text.find(kClose, open);
+    if (close == std::string_view::npos) break;
+    at = close + kClose.size();
+    const Digest d = sha256(loose_text(text.substr(open, at - open)));
+    if (std::find(blocks.begin(), blocks.end(), d) != blocks.end()) continue;
+    if (blocks.size() >= max) {
+      if (over) *over = true;
+      break;
+    }
+    blocks.push_back(d);
+  }
+  return blocks;
+}
+
 struct WireAnswer {
   uint64_t seq = 0;
   Digest text{};
@@ -158,6 +178,7 @@ struct SentResult {
   // collision could only drop a form, which makes the check stricter.
   std::vector<std::pair<size_t, XXH64_hash_t>> quick;
   std::vector<Digest> unreminded;  // loose digests of forms with Claude Code's reminders taken out
+  std::vector<Digest> reminders;   // the reminder blocks those forms hold (reminder_blocks_in)
   std::vector<std::string> kept_forms;  // the forms that look cut down or hold redaction markers
   bool cut_dropped = false;  // such a form was not kept (kMaxKeptBytes)
   uint8_t errors = 0;        // bit 1 << flag for each is_error flag (kErrorFalse...) sent with it
@@ -179,6 +200,11 @@ struct LoggedResult {
   uint64_t seq = 0;
   SaidDigests said;
   Digest unreminded{};  // loose, without <system-reminder> blocks (Claude Code logs some of its own, too)
+  // The reminder blocks it holds: each must be in a form sent, else the
+  // block is the log's own words (kMaxReminders at most; more is never held).
+  static constexpr size_t kMaxReminders = 16;
+  std::vector<Digest> reminders;
+  bool reminders_over = false;
   std::optional<Excerpt> ends;  // absent past kMaxKeptBytes
   bool made = false;            // said and unreminded are made (not waiting in Gc04::pending_)
   bool sent_as_logged = false;  // a form sent is its text byte for byte: nothing else is compared
@@ -207,8 +233,38 @@ struct LoggedPrompt {
 constexpr std::string_view kPersisted = "<persisted-output>";
 struct Replacement {
   Digest digest{};
+  Digest unreminded{};  // loose, as matched against a sent form with reminders taken out
   bool persisted = false;
+  std::optional<std::string> preview;  // the head of the result the <persisted-output> quotes
 };
+
+// The head of the result a <persisted-output> quotes: after "Preview (first
+// 2KB):", up to the "..." (more followed) or the closing tag. Nothing when
+// the form is another.
+std::optional<std::string> persisted_preview(std::string_view replacement) {
+  constexpr std::string_view kPreview = "\nPreview (first ", kClose = "</persisted-output>";
+  const size_t at = replacement.find(kPreview);
+  const size_t start = at == std::string_view::npos ? at : replacement.find("):\n", at);
+  if (start == std::string_view::npos) return std::nullopt;
+  std::string_view rest = replacement.substr(start + 3);
+  const size_t close = rest.rfind(kClose);
+  if (close == std::string_view::npos) return std::nullopt;
+  rest = rest.substr(0, close);
+  if (rest.ends_with("\n...\n")) {
+    rest.remove_suffix(5);
+  } else if (rest.ends_with("\n")) {
+    rest.remove_suffix(1);
+  }
+  return std::string(rest);
+}
+
+// Whether the logged result begins with the preview a <persisted-output>
+// quotes (byte for byte, or but for white space).
+bool begins_with_preview(std::string_view head, std::string_view preview) {
+  if (head.starts_with(preview)) return true;
+  const std::string loose_preview = loose_text(preview);
+  return loose_text(head.substr(0, std::min(head.size(), 2 * preview.size() + 64))).starts_with(loose_preview);
+}
 
 struct NativeMessage {
   std::string id;  // clipped, for the finding
@@ -1117,6 +1173,7 @@ class Gc04 final : public Check {
         sent.forms.push_back({exact, sha256(loose_text(text))});
         if (reminded) sent.unreminded.push_back(sha256(loose_text(without_reminders(text))));
       }
+      if (reminded) sent_reminders(sent, text);
     }
     const bool marked = marks.cut || (marks.redaction_opening && redacted_here(text));
     if (!marked) return;
@@ -1265,7 +1322,9 @@ class Gc04 final : public Check {
       edit_copies_.push_back({r.seq, identity(n.results.front()), *n.edit_copy, n.edit_patch_differs});
     }
     for (const auto& [id, replacement] : n.replacements) {
-      replaced_.try_emplace(identity(id), Replacement{sha256(replacement), replacement.starts_with(kPersisted)});
+      Replacement record{sha256(replacement), sha256(loose_text(replacement)), replacement.starts_with(kPersisted), std::nullopt};
+      if (record.persisted && replacement.size() <= Excerpt::kExcerptBytes) record.preview = persisted_preview(replacement);
+      replaced_.try_emplace(identity(id), std::move(record));
     }
     const Identity thread = identity(n.file + (n.sidechain ? "\x01sidechain" : ""));
     if (n.harness == NativeInfo::Harness::claude_code && n.user) unheld_prompts(n, r.seq);
@@ -1527,7 +1586,12 @@ class Gc04 final : public Check {
     logged.said.exact = sha256(text);
     const SaidDigests* sent = sent_form(key, logged.said.exact);
     logged.said.loose = sent ? sent->loose : sha256(loose_text(text));
-    logged.unreminded = !holds(text, "<system-reminder>") ? logged.said.loose : sha256(loose_text(without_reminders(text)));
+    if (!holds(text, "<system-reminder>")) {
+      logged.unreminded = logged.said.loose;
+      return;
+    }
+    logged.unreminded = sha256(loose_text(without_reminders(text)));
+    logged.reminders = reminder_blocks_in(text, LoggedResult::kMaxReminders, &logged.reminders_over);
   }
 
   void wait(const Identity& key, std::string_view text) {
@@ -2204,6 +2268,32 @@ class Gc04 final : public Check {
   // How a logged tool result stands to the forms of it the model was sent.
   enum class ResultMatch { same, replaced, unsure, loose, reminded, cut, redacted, unkept, differs };
 
+  // The reminder blocks of a form sent, kept (a few per call) to hold the
+  // blocks a logged result shows to.
+  static void sent_reminders(SentResult& sent, std::string_view text) {
+    constexpr size_t kMaxSentReminders = 4 * LoggedResult::kMaxReminders;
+    for (const Digest& d : reminder_blocks_in(text, kMaxSentReminders, nullptr)) {
+      if (sent.reminders.size() >= kMaxSentReminders) return;
+      if (std::find(sent.reminders.begin(), sent.reminders.end(), d) == sent.reminders.end()) sent.reminders.push_back(d);
+    }
+  }
+
+  // Whether every reminder block the logged result holds was sent with it:
+  // Claude Code logs only reminders it also sends.
+  static bool reminders_sent(const LoggedResult& logged, const SentResult& sent) {
+    if (logged.reminders_over) return false;
+    return std::all_of(logged.reminders.begin(), logged.reminders.end(), [&](const Digest& d) {
+      return std::find(sent.reminders.begin(), sent.reminders.end(), d) != sent.reminders.end();
+    });
+  }
+
+  // Whether a form sent is the replacement, as recorded or with the
+  // harness's reminders appended.
+  static bool replacement_sent(const Replacement& r, const SentResult& sent) {
+    return std::any_of(sent.forms.begin(), sent.forms.end(), [&](const SaidDigests& f) { return f.exact == r.digest; }) ||
+           std::find(sent.unreminded.begin(), sent.unreminded.end(), r.unreminded) != sent.unreminded.end();
+  }
+
   ResultMatch match_result(const Identity& key, const LoggedResult& logged, const SentResult& sent) const {
     const auto& forms = sent.forms;
     auto any_form = [&](auto same) { return std::any_of(forms.begin(), forms.end(), same); };
@@ -2211,11 +2301,15 @@ class Gc04 final : public Check {
       return ResultMatch::same;
     }
     // Claude Code notes the shorter form it sent in a content-replacement line.
-    if (auto r = replaced_.find(key); r != replaced_.end() && r->second.persisted) {
-      return any_form([&](const SaidDigests& f) { return f.exact == r->second.digest; }) ? ResultMatch::replaced : ResultMatch::unsure;
+    // The model saw the preview, which must be the logged result's head; a
+    // record of a form never sent excuses nothing.
+    if (auto r = replaced_.find(key); r != replaced_.end() && r->second.persisted && replacement_sent(r->second, sent)) {
+      const bool kept = r->second.preview && logged.ends;
+      return !kept || begins_with_preview(logged.ends->head, *r->second.preview) ? ResultMatch::replaced : ResultMatch::differs;
     }
     if (any_form([&](const SaidDigests& f) { return f.loose == logged.said.loose; })) return ResultMatch::loose;
-    if (std::find(sent.unreminded.begin(), sent.unreminded.end(), logged.unreminded) != sent.unreminded.end()) {
+    if (std::find(sent.unreminded.begin(), sent.unreminded.end(), logged.unreminded) != sent.unreminded.end() &&
+        reminders_sent(logged, sent)) {
       return ResultMatch::reminded;
     }
     const auto& cuts = sent.kept_forms;
@@ -2453,8 +2547,43 @@ class Gc04 final : public Check {
 
   bool attachment_sent(const LoggedAttachment& a) const {
     if (wire_prompts_loose_.contains(sha256(a.loose))) return true;
-    return std::any_of(sent_reminders_.begin(), sent_reminders_.end(),
-                       [&](const std::string& sent) { return holds(sent, a.loose); });
+    if (std::any_of(sent_reminders_.begin(), sent_reminders_.end(), [&](const std::string& sent) { return holds(sent, a.loose); })) {
+      return true;
+    }
+    // Claude Code sends a queued prompt's pasted text or image in place of
+    // its [Pasted text #1 +3 lines] / [Image #1] marker: the words around
+    // the markers must be sent, in order, in one text.
+    const std::vector<std::string_view> parts = around_paste_marks(a.loose);
+    if (parts.size() < 2) return false;
+    return std::any_of(sent_reminders_.begin(), sent_reminders_.end(), [&](const std::string& sent) {
+      size_t at = 0;
+      for (std::string_view part : parts) {
+        if (part.empty()) continue;
+        at = sent.find(part, at);
+        if (at == std::string::npos) return false;
+        at += part.size();
+      }
+      return true;
+    });
+  }
+
+  // The parts of a loose text around its paste markers (white space gone:
+  // "[Pastedtext#1+3lines]", "[Image#1]"); one part when it has none.
+  static std::vector<std::string_view> around_paste_marks(std::string_view loose) {
+    std::vector<std::string_view> parts;
+    size_t at = 0;
+    for (size_t open = 0; (open = loose.find('[', open)) != std::string_view::npos;) {
+      const std::string_view rest = loose.substr(open);
+      const size_t close = rest.find(']');
+      if (close == std::string_view::npos || !(rest.starts_with("[Pastedtext#") || rest.starts_with("[Image#"))) {
+        ++open;
+        continue;
+      }
+      parts.push_back(loose.substr(at, open - at));
+      open = at = open + close + 1;
+    }
+    parts.push_back(loose.substr(at));
+    return parts;
   }
 
   // Attachment texts a model answer followed in their file and that no
