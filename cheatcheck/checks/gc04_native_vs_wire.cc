@@ -202,7 +202,7 @@ struct LoggedResult {
   Digest unreminded{};  // loose, without <system-reminder> blocks (Claude Code logs some of its own, too)
   // The reminder blocks it holds: each must be in a form sent, else the
   // block is the log's own words (kMaxReminders at most; more is never held).
-  static constexpr size_t kMaxReminders = 16;
+  static constexpr size_t kMaxReminders = 256;
   std::vector<Digest> reminders;
   bool reminders_over = false;
   std::optional<Excerpt> ends;  // absent past kMaxKeptBytes
