@@ -126,10 +126,18 @@ DecodedContent decode_content(std::string_view bytes, std::string_view codings, 
     start = comma + 1;
   }
   DecodedContent d;
+  if (names.size() > kMaxContentCodings) {
+    // Each layer would be inflated in full: thousands of stored gzip layers
+    // cost layers^2 bytes of work from a body that grows only with layers.
+    d.status = ContentDecoding::too_many;
+    d.coding = std::to_string(names.size()) + " codings";
+    return d;
+  }
   d.out.assign(bytes);
   std::string next;
+  size_t budget = max_bytes;  // every layer's output is charged to it
   for (auto it = names.rbegin(); it != names.rend(); ++it) {
-    d.status = undo(*it, d.out, max_bytes, next);
+    d.status = undo(*it, d.out, budget, next);
     if (d.status != ContentDecoding::ok) {
       d.coding = *it;
       // Past the bound, the last coding's output so far is a true prefix.
@@ -137,6 +145,7 @@ DecodedContent decode_content(std::string_view bytes, std::string_view codings, 
       else d.out.clear();
       return d;
     }
+    if (it + 1 != names.rend()) budget -= next.size();  // an inner layer's bytes are spent
     d.out.swap(next);
   }
   return d;

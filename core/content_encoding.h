@@ -16,7 +16,13 @@ enum class ContentDecoding {
   unknown,    // a coding this reader does not know (named in `coding`)
   corrupt,    // the bytes do not decode under the coding named
   too_large,  // the content would pass the bound (a bomb, or a body past any API's size)
+  too_many,   // more codings than kMaxContentCodings (`coding` says how many); none undone
 };
+
+// Codings one body may stack. RFC 9110 sets no limit, but servers apply one
+// (a proxy that compresses again makes two); curl refuses five or more since
+// CVE-2022-32206. Past this the body is not inflated at all.
+constexpr size_t kMaxContentCodings = 4;
 
 struct DecodedContent {
   ContentDecoding status = ContentDecoding::ok;
@@ -27,7 +33,9 @@ struct DecodedContent {
 // Undoes `codings`, a content-encoding header value ("gzip", "br",
 // "deflate, gzip": applied in that order, so undone last first). `identity`
 // and empty names change nothing. At most `max_bytes` of content: past it
-// the status is too_large and `out` holds the first `max_bytes`.
+// the status is too_large and `out` holds a prefix of the content. The
+// bound is shared: every layer's output, inner ones included, is charged to
+// it, so stacked codings cost no more work than one.
 DecodedContent decode_content(std::string_view bytes, std::string_view codings, size_t max_bytes);
 
 }  // namespace goalcup

@@ -746,7 +746,7 @@ class Gc04 final : public Check {
                  "cut-response");
     emit_counted(ctx, "GC04", Severity::warning, unread_requests_,
                  "request(s) could not be read (a content coding this tool does not know or that does not decode, "
-                 "or a body that is not strict JSON): the tool results and prompts they carried were not compared "
+                 "more than 4 codings stacked, or a body that is not strict JSON): the tool results and prompts they carried were not compared "
                  "with the log.",
                  "unread-request");
     emit_counted(ctx, "GC04", Severity::info, redacted_texts_,

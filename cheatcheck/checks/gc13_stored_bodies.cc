@@ -114,7 +114,8 @@ class Gc13 final : public Check {
          "ambiguous-request");
     emit_counted(ctx, "GC13", Severity::warning, unread_,
                  "request(s) whose content could not be read (a content coding this tool does not know or that does "
-                 "not decode): the model they asked for was not checked against the allowed list.",
+                 "not decode, or more than 4 codings stacked): the model they asked for was not checked against "
+                 "the allowed list.",
                  "unread-request");
     emit_counted(ctx, "GC13", Severity::warning, cut_unread_,
                  "request(s) stored cut at the recorder's size cap: the model named before the cut (if any) was "

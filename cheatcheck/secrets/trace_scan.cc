@@ -233,8 +233,8 @@ class RecordLineScanner final : public LineScanner {
       const absl::Cleanup unlend = [&] { engine_.lend_answer({}, nullptr); };
       return scan_string(wire.bytes(), "body.body", wire.base64 ? "base64" : "");
     }
-    const bool inflated = !wire.content_encoding.empty() && wire.content_status != ContentDecoding::corrupt &&
-                          wire.content_status != ContentDecoding::unknown;
+    const bool inflated = !wire.content_encoding.empty() && (wire.content_status == ContentDecoding::ok ||
+                                                             wire.content_status == ContentDecoding::too_large);
     if (inflated || (wire.base64 && wire.base64_ok)) {
       return scan_string(inflated ? wire.content() : wire.bytes(), "body.body", wire.base64 ? "base64" : "");
     }
