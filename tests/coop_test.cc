@@ -6,6 +6,9 @@
 #include <fstream>
 
 #include "cheatcheck/coop/audit.h"
+#include "cheatcheck/coop/json_values.h"
+#include "core/json_strict.h"
+#include "tests/hostile_limits.h"
 #include "fixtures/writer/coop.h"
 #include "tests/support.h"
 
@@ -385,27 +388,96 @@ TEST(Coop, AManifestFifoDoesNotHang) {
   EXPECT_EQ(audit_manifest(file, Limits{}, Policy{}).verify.verdict, Verdict::verified);
 }
 
-// The embedded-value scan tries every '{' (up to 4 MiB ahead each): 128
-// KiB of '{' took 38 s. It asks the upload's time budget as it goes, so
-// --max-seconds ends it and the directory is not judged (review 16c #07).
-TEST(Coop, TheEmbeddedValueScanStopsAtTheTimeBudget) {
+// The embedded-value scan matched braces from every '{' again (up to 4 MiB
+// ahead each): 128 KiB of '{' took 12 s and a few MiB hit the upload's hour
+// (review 18 #6). Braces are matched in one pass now, so 4 MiB of them take
+// well under a second, and the object after them is still found.
+TEST(Coop, ARunOfBracesIsMatchedInOnePass) {
   const std::string dir = testing::temp_dir() + "/coop-braces";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   ::chmod(dir.c_str(), 0700);
-  std::ofstream(dir + "/state.redb") << std::string(128u << 10, '{');
+  constexpr std::string_view kJob = R"({"id":"j","hen_id":"local.coop/a","prompt":"p","status":"DONE"})";
+  const std::string braces(4u << 20, '{');
+  std::ofstream(dir + "/state.redb") << braces << kJob;
   ::chmod((dir + "/state.redb").c_str(), 0600);
-  Limits one_second;
-  one_second.max_seconds = 1;
   const auto start = std::chrono::steady_clock::now();
-  const CheatReport r = audit_coop_dir(dir, one_second, Policy{});
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
-  EXPECT_EQ(r.verify.verdict, Verdict::error);
-  ASSERT_FALSE(r.verify.errors.empty());
-  EXPECT_EQ(r.verify.errors[0].code, Code::limit_time);
+  const CheatReport r = audit_coop_dir(dir, Limits{}, Policy{});
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(testing::kHostileHardSeconds));
+  EXPECT_EQ(r.verify.verdict, Verdict::verified) << (r.verify.errors.empty() ? "" : r.verify.errors[0].message);
+
+  std::vector<size_t> found;
+  const auto at = [&](size_t offset, simdjson::dom::object) { found.push_back(offset); };
+  const std::string tail = braces + std::string(kJob);
+  for_each_embedded_object(tail, at, Limits{});
+  EXPECT_EQ(found, std::vector<size_t>{braces.size()});
   // A few braces are read in full, as before.
-  std::ofstream(dir + "/state.redb") << std::string(64, '{') << R"({"id":"j","hen_id":"local.coop/a","prompt":"p","status":"DONE"})";
-  EXPECT_EQ(audit_coop_dir(dir, one_second, Policy{}).verify.verdict, Verdict::verified);
+  found.clear();
+  for_each_embedded_object(std::string(64, '{') + std::string(kJob), at, Limits{});
+  EXPECT_EQ(found, std::vector<size_t>{64});
+}
+
+// The one-pass matcher finds what trying each '{' on its own found: the
+// per-brace scan kept here as the reference, on random bytes made of what
+// the lexer reads (braces, brackets, quotes, backslashes, control bytes).
+size_t reference_object_end(std::string_view s, size_t p) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = p; i < s.size(); ++i) {
+    const char c = s[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+      else if (static_cast<unsigned char>(c) < 0x20) return std::string_view::npos;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    else if (c == '{' || c == '[') ++depth;
+    else if (c == '}' || c == ']') {
+      if (--depth == 0) return i + 1;
+    } else if (static_cast<unsigned char>(c) < 0x09) {
+      return std::string_view::npos;
+    }
+  }
+  return std::string_view::npos;
+}
+
+std::vector<size_t> reference_objects(std::string_view s) {
+  std::vector<size_t> out;
+  StrictJsonParser parser{Limits{}};
+  for (size_t p = s.find('{'); p != std::string_view::npos; p = s.find('{', p + 1)) {
+    const size_t end = reference_object_end(s, p);
+    if (end == std::string_view::npos) continue;
+    auto root = parser.parse_copy(s.substr(p, end - p), -1);
+    simdjson::dom::object o;
+    if (!root || root->get(o)) continue;
+    out.push_back(p);
+    p = end - 1;
+  }
+  return out;
+}
+
+TEST(Coop, TheOnePassBraceMatcherFindsWhatEachBraceFound) {
+  constexpr std::string_view kPieces[] = {"{", "}", "[", "]", "\"", "\\", ":", ",", "1", "\"a\"", "{}", "\x01", "\n",
+                                          "{\"k\":", "\"x\":1}", " "};
+  uint64_t seed = 0x2545F4914F6CDD1DULL;
+  const auto next = [&] {
+    seed ^= seed << 13;
+    seed ^= seed >> 7;
+    seed ^= seed << 17;
+    return seed;
+  };
+  size_t objects = 0;
+  for (int round = 0; round < 4000; ++round) {
+    std::string s;
+    const size_t n = next() % 40;
+    for (size_t i = 0; i < n; ++i) s += kPieces[next() % std::size(kPieces)];
+    std::vector<size_t> found;
+    for_each_embedded_object(s, [&](size_t offset, simdjson::dom::object) { found.push_back(offset); }, Limits{});
+    EXPECT_EQ(found, reference_objects(s)) << s;
+    objects += found.size();
+  }
+  EXPECT_GT(objects, 1000u);  // the inputs do hold objects
 }
 
 }  // namespace
