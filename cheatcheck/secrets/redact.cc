@@ -1,5 +1,6 @@
 #include "cheatcheck/secrets/redact.h"
 
+#include <hs/hs.h>
 #include <sodium.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include "cheatcheck/context.h"
 #include "cheatcheck/scanner.h"
 #include "cheatcheck/secrets/decoders.h"
+#include "cheatcheck/secrets/rule_database.h"
 #include "cheatcheck/secrets/rules.h"
 #include "cheatcheck/secrets/trace_scan.h"
 #include "cli/json_dom.h"
@@ -156,10 +158,71 @@ void number_markers(std::vector<KnownSecret>* secrets) {
 
 }  // namespace
 
+struct Redactor::Literals {
+  HsDatabase db;
+};
+
 Redactor::Redactor(std::vector<KnownSecret> secrets, const Limits& limits)
     : secrets_(std::move(secrets)), limits_(limits) {
   number_markers(&secrets_);
   std::sort(secrets_.begin(), secrets_.end(), [](const auto& a, const auto& b) { return a.text.size() > b.text.size(); });
+  std::vector<const char*> expressions;
+  std::vector<size_t> lengths;
+  std::vector<unsigned> flags, ids;
+  for (size_t i = 0; i < secrets_.size(); ++i) {
+    if (secrets_[i].text.empty()) continue;  // found nowhere
+    expressions.push_back(secrets_[i].text.data());
+    lengths.push_back(secrets_[i].text.size());
+    flags.push_back(0);
+    ids.push_back(static_cast<unsigned>(i));
+  }
+  if (expressions.empty() || secrets_.size() > UINT32_MAX) return;
+  hs_database_t* raw = nullptr;
+  hs_compile_error_t* error = nullptr;
+  if (hs_compile_lit_multi(expressions.data(), flags.data(), ids.data(), lengths.data(),
+                           static_cast<unsigned>(expressions.size()), HS_MODE_BLOCK, nullptr, &raw, &error) != HS_SUCCESS) {
+    hs_free_compile_error(error);
+    return;
+  }
+  auto literals = std::make_shared<Literals>();
+  literals->db.reset(raw);
+  literals_ = std::move(literals);
+}
+
+namespace {
+struct Occurrences {
+  const std::vector<KnownSecret>* secrets;
+  std::vector<std::vector<size_t>>* at;
+};
+int on_occurrence(unsigned id, unsigned long long, unsigned long long to, unsigned, void* context) {
+  auto* o = static_cast<Occurrences*>(context);
+  (*o->at)[id].push_back(static_cast<size_t>(to) - (*o->secrets)[id].text.size());
+  return 0;
+}
+}  // namespace
+
+// One pass of Hyperscan's literal matcher for every secret: seeking each
+// secret alone read every text once per secret (thousands of distinct keys
+// in a prompt: minutes; review 18 #5). Its ends come in order, so each
+// secret's starts are ascending, as find() gave them.
+std::vector<std::vector<size_t>> Redactor::occurrences(std::string_view s) const {
+  std::vector<std::vector<size_t>> at(secrets_.size());
+  if (literals_ && s.size() < (1ull << 31)) {
+    thread_local HsScratch scratch;
+    if (hs_scratch_t* ready = ready_scratch(scratch, literals_->db.get())) {
+      Occurrences o{&secrets_, &at};
+      if (hs_scan(literals_->db.get(), s.data(), static_cast<unsigned>(s.size()), 0, ready, on_occurrence, &o) ==
+          HS_SUCCESS) {
+        return at;
+      }
+      for (auto& a : at) a.clear();
+    }
+  }
+  for (size_t i = 0; i < secrets_.size(); ++i) {
+    const std::string& t = secrets_[i].text;
+    for (size_t p = s.find(t); p != std::string::npos && !t.empty(); p = s.find(t, p + 1)) at[i].push_back(p);
+  }
+  return at;
 }
 
 namespace {
@@ -169,7 +232,10 @@ bool is_base64_char(char c) {
 }
 }  // namespace
 
-bool Redactor::plain(std::string& s) const {
+// Each secret in turn, the longest first, replaced where it shows in what
+// the longer ones left (the way plain() reads). Kept for when Hyperscan
+// cannot scan a text.
+bool Redactor::plain_slowly(std::string& s) const {
   bool changed = false;
   for (const auto& k : secrets_) {
     if (k.text.empty()) continue;
@@ -190,6 +256,70 @@ bool Redactor::plain(std::string& s) const {
   return changed;
 }
 
+namespace {
+// A replaced stretch of the text being redacted, in its original offsets.
+struct Claim {
+  size_t to;
+  std::string with;
+};
+
+// Where a base64 run that goes on from `end` stops, as plain_slowly() sees
+// it in the text it rewrites: over the original bytes, and into a
+// replacement made before that starts there (a masked preview opens with
+// base64 characters), whose characters it takes are dropped from it.
+size_t base64_run_end(std::string_view s, size_t end, std::map<size_t, Claim>* claims) {
+  for (;;) {
+    const auto next = claims->lower_bound(end);
+    const size_t stop = next == claims->end() ? s.size() : next->first;
+    while (end < stop && is_base64_char(s[end])) ++end;
+    if (end < stop || next == claims->end()) return end;
+    std::string& with = next->second.with;
+    size_t taken = 0;
+    while (taken < with.size() && is_base64_char(with[taken])) ++taken;
+    if (taken < with.size()) {
+      with.erase(0, taken);
+      return end;
+    }
+    end = next->second.to;  // the whole replacement taken: the run goes on after it
+    claims->erase(next);
+  }
+}
+}  // namespace
+
+// As plain_slowly() reads, in one pass: each secret in turn (the longest
+// first), each of its places in order, replaced unless a replacement made
+// before covers part of it; the output is built once, not shifted at each
+// replacement (a key repeated over 4 MB took 32 s).
+bool Redactor::plain(std::string& s) const {
+  if (!literals_ || s.size() >= (1ull << 31)) return plain_slowly(s);
+  const std::vector<std::vector<size_t>> at = occurrences(s);
+  std::map<size_t, Claim> claims;  // by where each starts
+  const auto overlaps = [&](size_t from, size_t to) {
+    auto next = claims.lower_bound(from);
+    if (next != claims.end() && next->first < to) return true;
+    return next != claims.begin() && std::prev(next)->second.to > from;
+  };
+  for (size_t i = 0; i < secrets_.size(); ++i) {
+    const KnownSecret& k = secrets_[i];
+    for (const size_t p : at[i]) {
+      if (overlaps(p, p + k.text.size())) continue;
+      size_t end = p + k.text.size();
+      if (is_base64_char(k.text.back())) end = base64_run_end(s, end, &claims);
+      claims.emplace(p, Claim{end, marker(k)});
+    }
+  }
+  if (claims.empty()) return false;
+  std::string out;
+  size_t from = 0;
+  for (const auto& [start, c] : claims) {
+    out.append(s, from, start - from).append(c.with);
+    from = c.to;
+  }
+  out.append(s, from);
+  s = std::move(out);
+  return true;
+}
+
 // Secrets visible only after \u or %XX decoding: found in the decoded text,
 // at the exact span of `s` that encoded them.
 void Redactor::mapped_spans(std::string_view s, bool percent, std::vector<Span>* spans) const {
@@ -197,10 +327,11 @@ void Redactor::mapped_spans(std::string_view s, bool percent, std::vector<Span>*
   std::vector<uint32_t> src;
   const bool any = percent ? decode_percent(s, &decoded, &src) : (has_escapes(s) && decode_escapes(s, &decoded, &src));
   if (!any) return;
-  for (const auto& k : secrets_) {
-    for (size_t p = decoded.find(k.text); p != std::string::npos && !k.text.empty(); p = decoded.find(k.text, p + 1)) {
-      const size_t end = p + k.text.size();
-      spans->push_back({src[p], end < src.size() ? src[end] : s.size(), marker(k)});
+  const std::vector<std::vector<size_t>> at = occurrences(decoded);
+  for (size_t i = 0; i < secrets_.size(); ++i) {
+    for (const size_t p : at[i]) {
+      const size_t end = p + secrets_[i].text.size();
+      spans->push_back({src[p], end < src.size() ? src[end] : s.size(), marker(secrets_[i])});
     }
   }
 }
@@ -288,10 +419,9 @@ std::optional<std::string> Redactor::json(std::string_view text, int depth) cons
 // Every known secret in `s`, plainly or spelled with \u escapes or %XX.
 std::vector<Redactor::Span> Redactor::secret_spans(std::string_view s) const {
   std::vector<Span> spans;
-  for (const auto& k : secrets_) {
-    for (size_t p = s.find(k.text); p != std::string::npos && !k.text.empty(); p = s.find(k.text, p + 1)) {
-      spans.push_back({p, p + k.text.size(), marker(k)});
-    }
+  const std::vector<std::vector<size_t>> at = occurrences(s);
+  for (size_t i = 0; i < secrets_.size(); ++i) {  // in the order last_first() was given them before
+    for (const size_t p : at[i]) spans.push_back({p, p + secrets_[i].text.size(), marker(secrets_[i])});
   }
   mapped_spans(s, false, &spans);
   mapped_spans(s, true, &spans);
@@ -341,6 +471,56 @@ bool Redactor::strand_rest(const SseStrand& strand, std::vector<std::string>* pi
   return placed;
 }
 
+// The strand's pieces with the spans replaced: the first piece a span
+// touches gets its marker, the others lose their share. Pieces and spans
+// are both in text order, so they are walked together (each span against
+// every piece read a stream of small deltas once per secret in it), and
+// each piece is built once.
+std::vector<std::string> Redactor::marked_pieces(const SseStrand& strand, const std::vector<Span>& spans) {
+  const auto& ps = strand.pieces;
+  std::vector<std::string> pieces;
+  for (const auto& p : ps) pieces.push_back(strand.text.substr(p.at, p.length));
+  bool in_order = true;  // by start and by end, as the rebuild appends them
+  for (size_t j = 1; j < ps.size() && in_order; ++j) {
+    in_order = ps[j].at >= ps[j - 1].at && ps[j].at + ps[j].length >= ps[j - 1].at + ps[j - 1].length;
+  }
+  struct Cut {
+    size_t from, to;
+    const std::string* with;
+  };
+  std::vector<std::vector<Cut>> cuts(ps.size());  // per piece, the last first
+  for (const Span& sp : spans) {  // the last first
+    bool marked = false;
+    size_t j = 0;
+    if (in_order) {  // the first piece that ends past the span's start
+      j = static_cast<size_t>(std::partition_point(ps.begin(), ps.end(), [&](const auto& p) {
+                                return p.at + p.length <= sp.from;
+                              }) - ps.begin());
+    }
+    for (; j < ps.size(); ++j) {
+      const auto& p = ps[j];
+      if (in_order && p.at >= sp.to) break;
+      if (p.at + p.length <= sp.from || p.at >= sp.to || p.pointer.empty()) continue;  // a separator cannot be edited
+      const size_t from = std::max(p.at, sp.from) - p.at, to = std::min(p.at + p.length, sp.to) - p.at;
+      cuts[j].push_back({from, to, marked ? nullptr : &sp.with});
+      marked = true;
+    }
+  }
+  for (size_t j = 0; j < ps.size(); ++j) {
+    if (cuts[j].empty()) continue;
+    std::string out;
+    size_t at = 0;
+    for (auto c = cuts[j].rbegin(); c != cuts[j].rend(); ++c) {
+      out.append(pieces[j], at, c->from - at);
+      if (c->with) out += *c->with;
+      at = c->to;
+    }
+    out.append(pieces[j], at);
+    pieces[j] = std::move(out);
+  }
+  return pieces;
+}
+
 // A secret split across deltas, found in the text the rebuild joins from
 // them (sse_strands: every delta kind the secret engine's join reads): the
 // first piece it touches gets the marker where the secret began, the
@@ -349,18 +529,7 @@ std::optional<std::string> Redactor::sse(std::string_view text, int depth) const
   std::vector<PieceEdit> edits;
   for (const SseStrand& strand : sse_strands(text, limits_)) {
     const std::vector<Span> spans = secret_spans(strand.text);
-    std::vector<std::string> pieces;
-    for (const auto& p : strand.pieces) pieces.push_back(strand.text.substr(p.at, p.length));
-    for (const Span& sp : spans) {  // the last first: a piece's earlier offsets stay valid
-      bool marked = false;
-      for (size_t j = 0; j < pieces.size(); ++j) {
-        const auto& p = strand.pieces[j];
-        if (p.at + p.length <= sp.from || p.at >= sp.to || p.pointer.empty()) continue;  // a separator cannot be edited
-        const size_t from = std::max(p.at, sp.from) - p.at, to = std::min(p.at + p.length, sp.to) - p.at;
-        pieces[j].replace(from, to - from, marked ? "" : sp.with);
-        marked = true;
-      }
-    }
+    std::vector<std::string> pieces = marked_pieces(strand, spans);
     strand_rest(strand, &pieces, depth);  // what it cannot place, the rescan of the copy reports
     for (size_t j = 0; j < pieces.size(); ++j) {
       const auto& p = strand.pieces[j];

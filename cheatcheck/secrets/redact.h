@@ -7,6 +7,7 @@
 // cannot survive an edit, and the output says so.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,18 +38,25 @@ class Redactor {
     size_t from, to;
     std::string with;
   };
+  // Where each secret starts in `s` (by index in secrets_, each ascending,
+  // overlapping ones too), found in one pass for all of them.
+  std::vector<std::vector<size_t>> occurrences(std::string_view s) const;
   bool plain(std::string& s) const;
+  bool plain_slowly(std::string& s) const;
   void mapped_spans(std::string_view s, bool percent, std::vector<Span>* spans) const;
   static void last_first(std::vector<Span>* spans);
   bool mapped(std::string& s, bool percent) const;
   std::vector<Span> secret_spans(std::string_view s) const;
   std::optional<std::string> json(std::string_view text, int depth) const;
   std::optional<std::string> sse(std::string_view text, int depth) const;
+  static std::vector<std::string> marked_pieces(const SseStrand& strand, const std::vector<Span>& spans);
   bool strand_rest(const SseStrand& strand, std::vector<std::string>* pieces, int depth) const;
   bool base64_runs(std::string& s, int depth) const;
 
   std::vector<KnownSecret> secrets_;  // longest first
   Limits limits_;
+  struct Literals;                           // Hyperscan's literal matcher over secrets_
+  std::shared_ptr<const Literals> literals_;  // null when it could not compile: each secret is sought alone
 };
 
 struct RedactResult {
