@@ -479,6 +479,7 @@ bool Redactor::strand_rest(const SseStrand& strand, std::vector<std::string>* pi
 std::vector<std::string> Redactor::marked_pieces(const SseStrand& strand, const std::vector<Span>& spans) {
   const auto& ps = strand.pieces;
   std::vector<std::string> pieces;
+  pieces.reserve(ps.size());
   for (const auto& p : ps) pieces.push_back(strand.text.substr(p.at, p.length));
   bool in_order = true;  // by start and by end, as the rebuild appends them
   for (size_t j = 1; j < ps.size() && in_order; ++j) {
