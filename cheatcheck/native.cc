@@ -229,9 +229,10 @@ std::vector<std::string> edited(const std::string& original, std::string_view ol
   return whole ? out : std::vector<std::string>();
 }
 
-// An Edit's copy (filePath, oldString, newString) or a Write's (type
-// create or update, filePath, content): its digest, to hold to the call,
-// and whether its patch shows another change than the call's.
+// A result's object copy read as an Edit's (filePath, oldString,
+// newString) and as a Write's (filePath, content), whatever else it holds
+// (its `type`, other members): the call it answers decides which shape it
+// must have (GC04).
 void read_edit_copy(simdjson::dom::object t, NativeInfo& n) {
   // An edit the user changed before accepting it is not the call's; Claude
   // Code then tells the model so in the result it sends ("... The user
@@ -244,20 +245,26 @@ void read_edit_copy(simdjson::dom::object t, NativeInfo& n) {
                   [](const std::string& text) { return text.find("user modified your proposed changes") != std::string::npos; })) {
     return;
   }
+  EditResultCopy copy;
   std::string_view old_text;
   std::string_view new_text;
-  if (json::string(t, "oldString", &old_text) == json::Get::ok && json::string(t, "newString", &new_text) == json::Get::ok) {
-    n.edit_copy = edit_digest(t, kEditCopyKeys);
-    n.edit_patch_differs = patch_differs(t, [&](const std::string& original) { return edited(original, old_text, new_text); });
-    return;
+  std::string_view content;
+  const bool has_old = json::string(t, "oldString", &old_text) == json::Get::ok;
+  const bool has_new = json::string(t, "newString", &new_text) == json::Get::ok;
+  const bool has_content = json::string(t, "content", &content) == json::Get::ok;
+  copy.text = has_old || has_new || has_content;
+  if (!copy.text) return;
+  copy.as_edit = edit_digest(t, kEditCopyKeys);
+  copy.as_write = edit_digest(t, kWriteCopyKeys);
+  if (copy.as_edit) {
+    copy.edit_patch_differs = patch_differs(t, [&](const std::string& original) { return edited(original, old_text, new_text); });
   }
-  const std::string type = str(t, "type");
-  if ((type == "create" || type == "update") && json::string(t, "content", &new_text) == json::Get::ok) {
-    n.edit_copy = edit_digest(t, kWriteCopyKeys);
-    n.edit_patch_differs = patch_differs(t, [&](const std::string&) {
-      return new_text.size() > kMaxEditedFile ? std::vector<std::string>() : std::vector<std::string>{std::string(new_text)};
+  if (copy.as_write) {
+    copy.write_patch_differs = patch_differs(t, [&](const std::string&) {
+      return content.size() > kMaxEditedFile ? std::vector<std::string>() : std::vector<std::string>{std::string(content)};
     });
   }
+  n.edit_copy = copy;
 }
 
 }  // namespace
@@ -406,11 +413,12 @@ void read_result_copy(simdjson::dom::object o, NativeInfo& n) {
     }
   }
   simdjson::dom::object file;
-  if (str(t, "type") == "text" && json::object(t, "file", &file) == json::Get::ok &&
-      json::string(file, "content", &s) == json::Get::ok) {
-    // Judged always: Read's cut of a line over 2000 characters is applied
-    // when it is compared (copy_within_cut_lines), not decided here on the
-    // copy, which a cheater writes (red-team 16a #8).
+  if (json::object(t, "file", &file) == json::Get::ok && json::string(file, "content", &s) == json::Get::ok) {
+    // Judged always, whatever the copy's `type` says (Read's other kinds,
+    // images, notebooks and PDFs, hold no file.content): Read's cut of a
+    // line over 2000 characters is applied when it is compared
+    // (copy_within_cut_lines), not decided here on the copy, which a
+    // cheater writes (red-team 16a #8, 18b #6).
     n.result_copies.push_back({std::string(s), true, true});
   }
 }

@@ -112,6 +112,18 @@ struct EventAction {
   std::vector<std::string> lines = {};   // the lines a patch's diff says it added or removed, or an added file's
 };
 
+// An object copy of a tool result (toolUseResult) read as an Edit's
+// result (filePath, oldString, newString) and as a Write's (filePath,
+// content): edit_digest of each (nullopt when a member is not a string),
+// and whether its structuredPatch, applied to its originalFile, makes
+// another file than that change does. `text`: it holds an oldString,
+// newString or content string, the text a viewer shows as written.
+struct EditResultCopy {
+  std::optional<Digest> as_edit, as_write;
+  bool edit_patch_differs = false, write_patch_differs = false;
+  bool text = false;
+};
+
 // A tool_result's is_error as compared: absent or false, true, or a value
 // of another type (which no harness writes).
 inline constexpr int8_t kErrorUnknown = -1, kErrorFalse = 0, kErrorTrue = 1, kErrorOther = 2;
@@ -170,13 +182,11 @@ struct NativeInfo {
   // Claude Code: the texts of the structured copy (toolUseResult) of the
   // line's result, when the line logs exactly one.
   std::vector<ResultCopy> result_copies;
-  // Claude Code: an Edit result's structured copy (toolUseResult filePath,
-  // oldString, newString) or a Write's (filePath, content), as edit_digest,
-  // unless the user modified the edit; and whether the copy's
-  // structuredPatch, applied to its originalFile, makes another file than
-  // the edit or write does.
-  std::optional<Digest> edit_copy;
-  bool edit_patch_differs = false;
+  // Claude Code: the structured copy (toolUseResult) of an Edit's or a
+  // Write's result, unless the user modified the edit. Read as both shapes:
+  // which one it must hold is decided by the call it answers (GC04), never
+  // by the copy's own members, which a cheater writes (red-team 18b #6).
+  std::optional<EditResultCopy> edit_copy;
   // What the user (or the harness on the user's behalf) said, as logged:
   // Claude Code user text; Codex user message parts and user_message events.
   std::vector<std::string> prompts;

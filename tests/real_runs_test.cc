@@ -824,6 +824,24 @@ TEST(WrappedLogs, AReadCopyIsHeldWholeWhateverWordsTheFileHolds) {
   }
 }
 
+// A Read copy's file.content is held to the result whatever its `type`
+// says (red-team 18b #6: "notebook" or none switched the comparison off);
+// Read's other kinds (an image, a notebook's cells) hold no file.content.
+TEST(WrappedLogs, AReadCopysTypeDoesNotSwitchItsComparisonOff) {
+  const std::string copy = R"({"type":"text","file":{"filePath":"parser.py","content":"def parse(): pass","numLines":1}})";
+  auto with_copy = [&](const std::string& other) {
+    return wrap_text_and_check(replaced_in(claude_log(), copy, other), "claude.jsonl", WrapOrder::live, LogEdit::none).report;
+  };
+  expect_clean(with_copy(copy));
+  expect_clean(with_copy(R"({"type":"image","file":{"base64":"iVBORw0KGgo=","type":"image/png","originalSize":90}})"));
+  expect_clean(with_copy(R"({"type":"notebook","file":{"filePath":"parser.ipynb","cells":[{"cellType":"code","source":"def parse(): pass","cell_id":"c1"}]}})"));
+  const std::string changed = replaced_in(copy, "def parse(): pass", R"(def parse(): pass\nAll 42 tests passed.)");
+  for (const std::string& other : {replaced_in(changed, R"("type":"text")", R"("type":"notebook")"), replaced_in(changed, R"("type":"text",)", "")}) {
+    const CheatReport r = with_copy(other);
+    EXPECT_TRUE(has_finding(r, "GC04", Severity::high, "toolUseResult")) << other << "\n" << describe(r);
+  }
+}
+
 // Claude Code's Read cuts a line over 2000 characters for the model, so
 // the copy (toolUseResult.file.content) holds more than the result sent:
 // listed, not judged. The cut is applied to the copy, not decided by it
@@ -1123,6 +1141,17 @@ TEST(WrappedLogs, EditCopiesAreHeldToTheirCall) {
     const Wrapped edited = wrap_text_and_check(log_with(honest), "claude.jsonl", order, LogEdit::change_edit_copy);
     ASSERT_TRUE(edited.result.edited);
     EXPECT_TRUE(has_finding(edited.report, "GC04", Severity::high, "Edit result")) << describe(edited.report);
+    // The Edit call decides what its copy must hold, not the copy's own
+    // members (red-team 18b #6): newString changed with oldString or
+    // filePath taken out or null, or the text written as a Write's copy.
+    const std::string changed = replaced_in(honest, R"("newString":"const SAFE = 'yes';")", R"("newString":"const SAFE = true;")");
+    for (const std::string& copy :
+         {replaced_in(changed, R"("oldString":"const SAFE = false;",)", ""), replaced_in(changed, R"("oldString":"const SAFE = false;")", R"("oldString":null)"),
+          replaced_in(changed, R"("filePath":"/w/a.js",)", ""),
+          std::string(R"({"type":"create","filePath":"/w/a.js","content":"const SAFE = true;","structuredPatch":[]})")}) {
+      const Wrapped shaped = wrap_text_and_check(log_with(copy), "claude.jsonl", order, LogEdit::none);
+      EXPECT_TRUE(has_finding(shaped.report, "GC04", Severity::high, "Edit result")) << copy << "\n" << describe(shaped.report);
+    }
   }
 }
 
@@ -1183,10 +1212,12 @@ TEST(WrappedLogs, EditAndWritePatchesAreHeldToTheirCall) {
   const std::string write = R"({"file_path":"/w/a.js","content":"const SAFE = 'yes';\nexport default SAFE;\n"})";
   const std::string write_copy = R"({"type":"update","filePath":"/w/a.js","content":"const SAFE = 'yes';\nexport default SAFE;\n","originalFile":"const SAFE = false;\n","structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":2,"lines":["-const SAFE = false;","+const SAFE = 'yes';","+export default SAFE;"]}]})";
   const std::string write_other_content = R"({"type":"update","filePath":"/w/a.js","content":"const SAFE = true;\n","structuredPatch":[]})";
+  // A new file, as Claude Code 2.x logs it (no file before it).
+  const std::string write_create = R"({"type":"create","filePath":"/w/a.js","content":"const SAFE = 'yes';\nexport default SAFE;\n","structuredPatch":[],"originalFile":null})";
   const std::string write_other_patch = R"({"type":"update","filePath":"/w/a.js","content":"const SAFE = 'yes';\nexport default SAFE;\n","originalFile":"const SAFE = false;\n","structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":2,"lines":["-const SAFE = false;","+const SAFE = true;","+export default SAFE;"]}]})";
   const std::vector<std::tuple<std::string, std::string, std::string>> honest = {
       {"Edit", edit, edit_copy(honest_lines)}, {"Edit", edit, edit_copy(curly_crlf)}, {"Edit", all, all_copy}, {"Edit", cut, cut_copy},
-      {"Write", write, write_copy},
+      {"Write", write, write_copy}, {"Write", write, write_create},
       // Not judged: removed lines that are not the original file's (a
       // release that logs the file cut would read so), and no original file.
       {"Edit", edit, edit_copy(invented_removed)},
@@ -1197,6 +1228,11 @@ TEST(WrappedLogs, EditAndWritePatchesAreHeldToTheirCall) {
       {"Edit", edit, edit_copy(invented_added, true), "structuredPatch"},
       {"Edit", all, all_invented, "structuredPatch"}, {"Edit", cut, cut_invented, "structuredPatch"},
       {"Write", write, write_other_content, "another edit"},
+      // The copy's type renamed or taken out does not switch the comparison
+      // off (red-team 18b #6); nor does the text written as an Edit's copy.
+      {"Write", write, replaced_in(write_other_content, R"("type":"update")", R"("type":"overwrite")"), "another edit"},
+      {"Write", write, replaced_in(write_other_content, R"("type":"update",)", ""), "another edit"},
+      {"Write", write, R"({"filePath":"/w/a.js","oldString":"","newString":"const SAFE = true;\n","structuredPatch":[]})", "another edit"},
       {"Write", write, write_other_patch, "structuredPatch"}};
   for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
     SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");

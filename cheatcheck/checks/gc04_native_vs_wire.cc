@@ -1319,7 +1319,7 @@ class Gc04 final : public Check {
     }
     if (!n.result_copies.empty() && n.result_texts.size() == 1) result_copy(n, r.seq);
     if (n.edit_copy && n.results.size() == 1 && edit_copies_.size() < kMaxTracked) {
-      edit_copies_.push_back({r.seq, identity(n.results.front()), *n.edit_copy, n.edit_patch_differs});
+      edit_copies_.push_back({r.seq, identity(n.results.front()), *n.edit_copy});
     }
     for (const auto& [id, replacement] : n.replacements) {
       Replacement record{sha256(replacement), sha256(loose_text(replacement)), replacement.starts_with(kPersisted), std::nullopt};
@@ -1380,7 +1380,7 @@ class Gc04 final : public Check {
     if (!n.model.empty()) logged_models_.insert(identity(n.model));
     for (const NativeCall& c : n.calls) {
       if (c.id.empty()) continue;
-      if (c.edit && edit_calls_.size() < kMaxTracked) edit_calls_.try_emplace(identity(c.id), *c.edit);
+      if (c.edit && edit_calls_.size() < kMaxTracked) edit_calls_.try_emplace(identity(c.id), EditCall{*c.edit, c.name == "Write"});
       auto [it, added] = logged_calls_.try_emplace(identity(c.id), LoggedCall{r.seq, identity(c.name), c.input, clip_text(c.id), {}});
       if (added && c.input_text.size() <= kMaxKeptInput) it->second.input_text = kept_text(canonical_input(c.input_text, input_parser));
     }
@@ -2386,18 +2386,23 @@ class Gc04 final : public Check {
   // replaced, a Write's the file and its content; the call (held to the
   // wire as streamed) says what the model asked. A copy that says another
   // edit was made rewrites it; so does a patch (structuredPatch) that makes
-  // another file of the original than the edit does.
+  // another file of the original than the edit does. The call decides the
+  // shape the copy must have: one that holds text as written (oldString,
+  // newString, content) without the call's members as strings (taken out,
+  // null, or the other tool's) says another edit too (red-team 18b #6).
   void edit_copies(Context& ctx) {
     for (const EditCopy& copy : edit_copies_) {
       auto call = edit_calls_.find(copy.call);
       if (call == edit_calls_.end()) continue;
-      if (call->second != copy.digest) {
+      const std::optional<Digest>& digest = call->second.write ? copy.copy.as_write : copy.copy.as_edit;
+      const bool patch_differs = call->second.write ? copy.copy.write_patch_differs : copy.copy.edit_patch_differs;
+      if (digest != call->second.digest) {
         ctx.emit(finding("GC04", Severity::high, {copy.seq},
                          "The harness's structured copy of an Edit result (toolUseResult filePath, oldString, "
                          "newString) or a Write result (filePath, content) names another edit than the call the model "
-                         "made: what was written was changed in the log."),
+                         "made, or holds its text without those members: what was written was changed in the log."),
                  "edit-copy-differs:" + std::to_string(copy.seq));
-      } else if (copy.patch_differs) {
+      } else if (patch_differs) {
         ctx.emit(finding("GC04", Severity::high, {copy.seq},
                          "The patch the harness logged for an Edit result or a Write result (toolUseResult structuredPatch), "
                          "applied to the file it logs as the one before (originalFile), makes another file than the "
@@ -2841,12 +2846,15 @@ class Gc04 final : public Check {
     std::string name;  // clipped, for the finding
   };
   std::vector<TurnModel> turn_models_;  // Codex turn_context models
-  absl::flat_hash_map<Identity, Digest> edit_calls_;  // Claude Code Edit or Write call id -> edit_digest of its input
+  struct EditCall {
+    Digest digest{};  // edit_digest of its input
+    bool write = false;  // a Write (else an Edit)
+  };
+  absl::flat_hash_map<Identity, EditCall> edit_calls_;  // Claude Code Edit or Write calls by id
   struct EditCopy {
     uint64_t seq = 0;
     Identity call{};
-    Digest digest{};
-    bool patch_differs = false;  // its structuredPatch makes another file than the call does
+    EditResultCopy copy;
   };
   std::vector<EditCopy> edit_copies_;
   absl::flat_hash_set<Digest> logged_user_texts_;  // loose, without reminders
