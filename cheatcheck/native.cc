@@ -487,6 +487,42 @@ void read_attachment(simdjson::dom::object o, NativeInfo& n) {
   }
 }
 
+// The texts Claude Code writes itself as <synthetic> assistant lines (its
+// AssistantTextMessage renders each as a notice, not as the model's words):
+// an API error ("API Error..."), "No response requested.", the context,
+// credit, login, time-out and load notices, an interruption marker, and a
+// usage or rate limit ("You've hit your ...", "Claude AI usage limit
+// reached|..."), short and on one line.
+bool harness_notice(std::string_view text) {
+  const size_t begin = text.find_first_not_of(" \t\r\n");
+  text = begin == std::string_view::npos ? std::string_view() : text.substr(begin, text.find_last_not_of(" \t\r\n") - begin + 1);
+  static constexpr std::array<std::string_view, 15> kNotices = {
+      "API Error", "No response requested.", "Prompt is too long", "Credit balance is too low", "Invalid API key",
+      "Not logged in", "Please run /login", "OAuth token", "Request timed out", "Opus is experiencing high load",
+      "We are experiencing high demand", "Your ANTHROPIC_API_KEY belongs to a disabled organization",
+      "[Request interrupted by user", "Claude AI usage limit reached", "Claude usage limit reached"};
+  if (text.empty() || std::any_of(kNotices.begin(), kNotices.end(), [&](std::string_view notice) { return text.starts_with(notice); })) {
+    return true;
+  }
+  const bool limit = text.find("limit") != std::string_view::npos || text.find("usage") != std::string_view::npos;
+  return limit && text.size() <= 300 && text.find('\n') == std::string_view::npos &&
+         (text.starts_with("You've ") || text.starts_with("You're ") || text.find("limit reached") != std::string_view::npos);
+}
+
+// The text blocks of a message's content (or its string content).
+std::string message_text(simdjson::dom::object message) {
+  std::string_view s;
+  if (json::string(message, "content", &s) == json::Get::ok) return std::string(s);
+  simdjson::dom::array content;
+  std::string text;
+  if (json::array(message, "content", &content) != json::Get::ok) return text;
+  for (auto item : content) {
+    simdjson::dom::object b;
+    if (!item.get(b) && str(b, "type") == "text") text += str(b, "text");
+  }
+  return text;
+}
+
 void read_claude(simdjson::dom::object o, NativeInfo& n) {
   n.type = str(o, "type");
   n.understood = std::find(kClaudeTypes.begin(), kClaudeTypes.end(), n.type) != kClaudeTypes.end();
@@ -511,6 +547,7 @@ void read_claude(simdjson::dom::object o, NativeInfo& n) {
   n.message_id = str(message, "id");
   n.model = str(message, "model");
   n.synthetic = n.type == "assistant" && n.model == "<synthetic>";
+  n.synthetic_notice = n.synthetic && harness_notice(message_text(message));
   n.assistant = n.type == "assistant" && !n.synthetic;
   n.user = n.type == "user";
   read_content(message, "text", n);

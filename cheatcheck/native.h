@@ -154,6 +154,8 @@ struct NativeInfo {
   // writes itself (an API error, "No response requested."): not model
   // output, so not `assistant`.
   bool synthetic = false;
+  // Its text is one of Claude Code's own notices (harness_notice()).
+  bool synthetic_notice = false;
   bool sidechain = false;       // Claude: isSidechain (a Task subagent's line)
   std::string message_id;       // Claude: message.id
   std::string model;            // Claude: message.model

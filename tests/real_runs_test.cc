@@ -1756,6 +1756,36 @@ TEST(WrappedLogs, HarnessOwnLinesBesideWhatTheWireCarriedAreNotHigh) {
   }
 }
 
+// Claude Code writes <synthetic> lines only for its own notices (API
+// errors, limits, "No response requested."). A one-line answer rewritten
+// as one (model <synthetic>, its id dropped, its text the cheater's) leaves
+// a finished wire answer unlogged: high (red-team 18b #1). Honest
+// <synthetic> lines, and one of a text this tool does not know with every
+// answer logged, stay the info they were.
+TEST(WrappedLogs, AnAnswerRewrittenAsASyntheticLineIsHigh) {
+  static const Keyring ring = testing::dev_keyring();
+  CheatOptions opt;
+  opt.walk.keyring = &ring;
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    const Wrapped invented = wrap_text_and_check(claude_log(), "claude.jsonl", order, LogEdit::answer_as_synthetic);
+    ASSERT_TRUE(invented.result.edited);
+    EXPECT_VERDICT(invented.report.verify, Verdict::verified);
+    EXPECT_TRUE(has_finding(invented.report, "GC04", Severity::high, "<synthetic>")) << describe(invented.report);
+    // Claude Code's own notices, and a text this tool does not know with
+    // every answer logged: the info they were.
+    for (const char* text : {"No response requested.", "API Error: 529 Overloaded", "You've hit your limit · resets 3pm",
+                             "A notice of a later release."}) {
+      const std::string log = claude_log() + claude_line("x1", "u11", "07.300", "assistant",
+                                                         R"({"id":"8f1c2f4e-0000-4000-8000-000000000001","model":"<synthetic>","role":"assistant","type":"message","content":[{"type":"text","text":")" +
+                                                             std::string(text) + R"("}]})");
+      const Wrapped w = wrap_text_and_check(log, "claude.jsonl", order, LogEdit::none);
+      expect_clean(w.report);
+      EXPECT_TRUE(has_finding(w.report, "GC04", Severity::info, "<synthetic>")) << text << "\n" << describe(w.report);
+    }
+  }
+}
+
 // Codex words a web search for its web_search_end event's query from the
 // search's action (the query; the first of several queries and " ...";
 // "'pattern' in url"): each wording of a search streamed is clean, a query

@@ -1290,6 +1290,7 @@ class Gc04 final : public Check {
   void native_line(const Record& r, const NativeInfo& n, StrictJsonParser& input_parser) {
     if (is_copy(n)) return copies_.add(r.seq);
     if (n.synthetic) synthetic_.add(r.seq);
+    if (n.synthetic && !n.synthetic_notice) unnoticed_synthetic_.add(r.seq);
     if (n.harness == NativeInfo::Harness::codex && n.type == "compacted" && codex_compactions_.size() < kMaxSeqs) {
       const std::string_view summary = trimmed(n.summary);
       codex_compactions_.push_back({r.seq, sha256(summary), summary.empty() ? std::nullopt : kept_text(summary),
@@ -2690,6 +2691,7 @@ class Gc04 final : public Check {
                  "conversation and logged the summary only as that line.",
                  "unlogged-compaction");
     unlogged_cut(ctx, cut);
+    answers_as_synthetic(ctx, warn);
     emit_counted(ctx, "GC04", Severity::warning, warn,
                  "wire response(s) were never logged by the harness (" +
                      by_model(warn_models) + ").",
@@ -2699,6 +2701,29 @@ class Gc04 final : public Check {
                      by_model(side_models) + "): side calls a harness makes by design (titles, topic "
                      "checks) are of this kind.",
                  "side-calls");
+  }
+
+  // Claude Code writes <synthetic> lines only for its own notices (API
+  // errors, "No response requested.", limits: harness_notice()). One that
+  // says anything else, after a finished answer of the log's model that
+  // was never logged, is that answer rewritten as a line the harness seems
+  // to have written itself (red-team 18b #1).
+  void answers_as_synthetic(Context& ctx, const SeqList& unlogged) {
+    if (unlogged.empty()) return;
+    const uint64_t first = *std::min_element(unlogged.seqs.begin(), unlogged.seqs.end());
+    SeqList replaced;
+    for (uint64_t seq : unnoticed_synthetic_.seqs) {
+      if (seq > first) replaced.add(seq);
+    }
+    if (replaced.empty()) return;
+    std::vector<uint64_t> seqs = replaced.seqs;
+    seqs.push_back(first);
+    ctx.emit(finding("GC04", Severity::high, seqs,
+                     std::to_string(replaced.count) + " assistant line(s) of model <synthetic> say what none of Claude "
+                     "Code's own notices (API errors, limits, \"No response requested.\") says, and a finished answer "
+                     "the wire carried before them (seq " + std::to_string(first) + ") was never logged: a model "
+                     "answer was replaced in the log by a line the harness seems to have written."),
+             "synthetic-replaces-answer");
   }
 
   // Claude Code versions without a compaction agent file log a compaction's
@@ -2923,6 +2948,7 @@ class Gc04 final : public Check {
   std::vector<LoggedAnswer> codex_texts_;
   absl::flat_hash_set<uint64_t> matched_answers_;  // wire seqs
   SeqList synthetic_;
+  SeqList unnoticed_synthetic_;  // <synthetic> lines whose text is no harness notice
   absl::flat_hash_map<Identity, Digest> first_lines_;  // Claude Code uuid -> copy_key of its first line
   SeqList copies_;                                     // lines that repeat it
   std::vector<std::string> models_;
