@@ -1500,6 +1500,20 @@ TEST(WrappedLogs, CompactionSummaryCallsAreMatchedToTheirSummaryLines) {
   }
 }
 
+// Claude Code sends a compaction's summary with every later request: an
+// isCompactSummary line that model answers follow in its file and that no
+// request carried is a compaction added to the log (red-team 18b #9). The
+// honest compacted run above, whose later request carries it, is clean.
+TEST(WrappedLogs, ACompactionSummaryNoRequestSentIsHigh) {
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    const Wrapped w = wrap_text_and_check(claude_log(), "claude.jsonl", order, LogEdit::invent_compaction);
+    ASSERT_TRUE(w.result.edited);
+    EXPECT_VERDICT(w.report.verify, Verdict::verified);
+    EXPECT_TRUE(has_finding(w.report, "GC04", Severity::high, "compaction summary")) << w.result.edit_note << "\n" << describe(w.report);
+  }
+}
+
 // Claude Code 2.1 logs a compaction's summarising answer in its own agent
 // file (agent-acompact-*): an unlogged answer before the isCompactSummary
 // line of such a run is no compaction's, and taking out a Task's or the

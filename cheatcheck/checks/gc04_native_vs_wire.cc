@@ -1427,7 +1427,7 @@ class Gc04 final : public Check {
       if ((held != n.prompts.end() && !n.sidechain) || flagged_.size() >= kMaxTracked) continue;
       const int64_t prompt = held == n.prompts.end() ? -1 : static_cast<int64_t>(logged_prompts_.size() + (held - n.prompts.begin()));
       unfollowed_[identity(n.file)].push_back(flagged_.size());
-      flagged_.push_back({seq, SaidDigests::of(said), kept_text(said), prompt, false});
+      flagged_.push_back({seq, SaidDigests::of(said), kept_text(said), prompt, false, n.compact_summary});
     }
   }
 
@@ -2494,14 +2494,24 @@ class Gc04 final : public Check {
   // harness may word its records apart, and may never send a line shown
   // only in the transcript.
   void unsent_flagged(Context& ctx) {
-    SeqList unsent;
+    SeqList unsent, summaries;
+    // Every request was read whole: one that carried the line cannot hide.
+    const bool all_read = cut_requests_.empty() && unread_requests_.empty();
     for (const FlaggedPrompt& f : flagged_) {
       if (!f.followed || (f.prompt >= 0 && logged_prompts_[static_cast<size_t>(f.prompt)].answered)) continue;
       if (wire_prompts_.contains(f.said.exact) || wire_prompts_loose_.contains(f.said.loose)) continue;
       const RedactedMatch match = f.text ? comparer_.first_match(redacted_prompts_, *f.text).first : RedactedMatch::no;
       if (match == RedactedMatch::not_compared) uncompared_.add(f.seq);
-      if (match == RedactedMatch::no) unsent.add(f.seq);
+      if (match == RedactedMatch::no) (f.compact_summary && all_read ? summaries : unsent).add(f.seq);
     }
+    // Claude Code sends a compaction's summary as the first user message of
+    // every later request: one a model answer follows in its file that no
+    // request carried was never the model's context (red-team 18b #9).
+    emit_counted(ctx, "GC04", Severity::high, summaries,
+                 "Claude Code compaction summary line(s) (isCompactSummary) come before a model answer in their "
+                 "file, and no request sent them, though Claude Code sends its summary with every later request: "
+                 "a compaction was added to the log.",
+                 "compact-summary-not-sent");
     emit_counted(ctx, "GC04", Severity::warning, unsent,
                  "Claude Code user line(s) that are not held to the wire as they stand (shown only in the transcript, "
                  "a local command's or bash mode's record, a sidechain's prompt, the harness's own <system-reminder> "
@@ -2921,6 +2931,7 @@ class Gc04 final : public Check {
     std::optional<std::string> text;  // within kMaxKeptBytes, for redacted forms
     int64_t prompt = -1;  // its entry in logged_prompts_ (a sidechain's prompt), else -1
     bool followed = false;  // a model answer follows it in its file
+    bool compact_summary = false;  // a compaction's summary (isCompactSummary)
   };
   std::vector<FlaggedPrompt> flagged_;
   absl::flat_hash_map<Identity, std::vector<size_t>> unfollowed_;  // file -> flagged_ no answer follows yet
