@@ -150,7 +150,8 @@ INSTANTIATE_TEST_SUITE_P(Edits, RealRunEdits,
                                            LogEdit::change_developer_message, LogEdit::change_model,
                                            LogEdit::flip_result_error, LogEdit::add_tool_result,
                                            LogEdit::change_edit_copy, LogEdit::change_edit_patch,
-                                           LogEdit::change_write_copy),
+                                           LogEdit::change_write_copy, LogEdit::answer_as_synthetic,
+                                           LogEdit::invent_compaction),
                          [](const auto& edit_case) {
                            std::string n = fixtures::log_edit_names()[static_cast<size_t>(edit_case.param) - 1];
                            std::replace(n.begin(), n.end(), '-', '_');
@@ -298,7 +299,8 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
                                  edit == LogEdit::relabel_synthetic || edit == LogEdit::answer_as_title ||
                                  edit == LogEdit::change_server_tool_result || edit == LogEdit::change_model ||
                                  edit == LogEdit::change_citation || edit == LogEdit::change_redacted_thinking ||
-                                 edit == LogEdit::flip_result_error || edit == LogEdit::drop_answer;
+                                 edit == LogEdit::flip_result_error || edit == LogEdit::drop_answer ||
+                                 edit == LogEdit::answer_as_synthetic || edit == LogEdit::invent_compaction;
         // The shape log holds no Edit or Write call (EditCopiesAreHeldToTheirCall has them).
         // Nor a compaction (CompactionSummaryCallsAreMatchedToTheirSummaryLines has one).
         if (edit == LogEdit::change_edit_copy || edit == LogEdit::change_edit_patch || edit == LogEdit::change_write_copy ||

@@ -2805,6 +2805,8 @@ class Gc04 final : public Check {
     for (const auto& [id, w] : wire_by_id_) (w.finished ? answers : cut).add(w.seq);
     unlogged_cut(ctx, cut);
     if (answers.empty()) return;
+    // A log whose only answer was rewritten as a <synthetic> line.
+    answers_as_synthetic(ctx, answers);
     ctx.emit(finding("GC04", Severity::warning, answers.seqs,
                      std::to_string(answers.count) + " wire response(s) and no assistant line in the harness log: "
                      "the log was not captured (deleted, disabled or written elsewhere), so no answer could be "
