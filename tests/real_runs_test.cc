@@ -42,6 +42,18 @@ struct Wrapped {
   CheatReport report;
 };
 
+// Wraps `log` as `spec` says and checks the trace with the dev key.
+Wrapped wrap_spec_and_check(const std::string& log, const fixtures::WrapSpec& spec) {
+  fixtures::Lines lines;
+  Wrapped w;
+  w.result = fixtures::wrap_log(log, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+  static const Keyring ring = testing::dev_keyring();
+  CheatOptions opt;
+  opt.walk.keyring = &ring;
+  w.report = check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt);
+  return w;
+}
+
 // `form`: how the wire may honestly differ from the log (WireForm::same: not at all).
 Wrapped wrap_text_and_check(const std::string& log, const std::string& name, WrapOrder order, LogEdit edit,
                             fixtures::WireForm form = fixtures::WireForm::same, size_t target = 0) {
@@ -51,14 +63,7 @@ Wrapped wrap_text_and_check(const std::string& log, const std::string& name, Wra
   spec.edit = edit;
   spec.file = name;
   spec.wire_form = form;
-  fixtures::Lines lines;
-  Wrapped w;
-  w.result = fixtures::wrap_log(log, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
-  static const Keyring ring = testing::dev_keyring();
-  CheatOptions opt;
-  opt.walk.keyring = &ring;
-  w.report = check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt);
-  return w;
+  return wrap_spec_and_check(log, spec);
 }
 
 Wrapped wrap_and_check(const std::filesystem::path& log, WrapOrder order, LogEdit edit = LogEdit::none) {
@@ -1373,14 +1378,7 @@ Wrapped wrap_earlier_run(const std::string& log, WrapOrder order, LogEdit edit =
   spec.file = "projects/p/claude.jsonl";
   spec.resume_copy = fixtures::ResumeCopy::earlier_run;
   spec.edit = edit;
-  fixtures::Lines lines;
-  Wrapped w;
-  w.result = fixtures::wrap_log(log, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
-  static const Keyring ring = testing::dev_keyring();
-  CheatOptions opt;
-  opt.walk.keyring = &ring;
-  w.report = check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt);
-  return w;
+  return wrap_spec_and_check(log, spec);
 }
 
 bool only_earlier_history(const CheatReport& r) {
