@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "cheatcheck/secrets/trace_scan.h"
 #include "core/json_digest.h"
 #include "core/json_strict.h"
 #include "core/sha256.h"
@@ -419,10 +420,10 @@ constexpr std::string_view kRedacted = "[REDACTED:";
 
 // The end of a redaction marker starting at `at`, or npos.
 size_t marker_end(std::string_view s, size_t at) {
-  // Looked for within the marker's bound only: a text of many openers and
-  // no `]` is not read to its end once per opener.
-  const size_t close = s.substr(0, std::min(s.size(), at + kRedacted.size() + 65)).find(']', at + kRedacted.size());
-  if (close == std::string_view::npos || close == at + kRedacted.size()) {
+  // redaction_marker_close looks within a marker's bound only, so a text of
+  // many openers and no `]` is not read to its end once per opener.
+  const size_t close = redaction_marker_close(s, at);
+  if (close == std::string_view::npos || close - at - kRedacted.size() > 64 || close == at + kRedacted.size()) {
     return std::string_view::npos;
   }
   return close + 1;
