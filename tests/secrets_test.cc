@@ -1113,6 +1113,28 @@ TEST(SecretRules, HeaderLikeNamesInCodeAreNotKeys) {
   EXPECT_TRUE(finds("curl -H \"x-api-key: svc_valid_api_key_83051\"", "api-key-header", "svc_valid_api_key_83051"));
 }
 
+// Go as agents read and run it: a struct literal setting a key from an
+// exported constant, a struct field's tag, go test's status lines. The same
+// places holding a drawn value are still found.
+TEST(SecretRules, GoConstantsTagsAndTestStatusesAreNotSecrets) {
+  EXPECT_TRUE(scan("payload := EventPayload{\n\tAPIKey:     PostHogAPIKey,\n}\n").empty());
+  EXPECT_TRUE(scan("\tAPIKey: DatadogAPIKey,\n").empty());
+  EXPECT_TRUE(scan("\tApiKey: DefaultKey,\n").empty());
+  EXPECT_TRUE(scan("cfg := Config{SecretToken: DefaultSecretToken}\n").empty());
+  EXPECT_TRUE(scan("\tSecretToken string `json:\"secret_token\"`\n").empty());
+  EXPECT_TRUE(scan("\tAPIKey      string `json:\"api_key\" yaml:\"api_key\"`\n").empty());
+  EXPECT_TRUE(scan("--- PASS: TestIsGitSequenceOperation_Revert (0.01s)\n").empty());
+  EXPECT_TRUE(scan("--- PASS: TestAPIKeyValidation/rejects_empty_key (0.00s)\n").empty());
+  const std::string key = testing::random_chars(32, 92, "0123456789abcdef");
+  EXPECT_EQ(highest("\tAPIKey: \"" + key + "\",\n"), Severity::warning);  // a property in code
+  EXPECT_EQ(highest("x-api-key: " + key + "\n"), Severity::high);
+  EXPECT_FALSE(scan("\tSecretToken string `" + key + "`\n").empty());
+  EXPECT_FALSE(scan("DB_PASS: " + testing::random_chars(20, 93) + "\n").empty());
+  // Random letters do not read as a constant's name.
+  EXPECT_FALSE(scan("\tAPIKey: QxRtvLmPzKwNbYsJhDfG,\n").empty());
+  EXPECT_FALSE(scan("    auth_token: QxRtvLmPzKwNbYsJhDfG").empty());
+}
+
 // TypeScript and JSX as agents print it (vercel/ai): optional chaining, a
 // private field, an Authorization scheme before a phrase or a template, a
 // JSX expression. A value after a scheme is still judged.

@@ -1081,6 +1081,9 @@ bool secret_name(std::string_view name) { return names_a_credential(name, true);
 bool key_word_only(std::string_view name) { return !names_a_credential(name, false); }
 
 bool names_a_credential(std::string_view name, bool key_word) {
+  // "--- PASS: TestLogin (0.01s)": go test's (and TAP's) status of a test,
+  // not a password; one in capitals has more to its name (DB_PASS).
+  if (name == "PASS") return false;
   std::string n(name);
   for (char& c : n) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
   for (size_t p = n.find("author"); p != std::string::npos; p = n.find("author", p + 1)) {
@@ -1279,6 +1282,37 @@ bool camel_case_identifier(std::string_view v) {
   return capitals >= 1 && word >= 2;
 }
 
+// "DatadogAPIKey", "PostHogAPIKey", "DefaultSecretToken": an exported Go
+// name (a C# or Java constant too) in PascalCase, written unquoted where a
+// struct literal or an options object sets a key from a constant. Its
+// words are capitalised syllables, maybe an acronym of up to five
+// capitals; random letters leave lone lower-case ones or runs without a
+// vowel.
+bool pascal_case_identifier(std::string_view v) {
+  while (!v.empty() && std::string_view("):,;]}").find(v.back()) != std::string_view::npos) v.remove_suffix(1);
+  if (v.size() < 6 || !(v.front() >= 'A' && v.front() <= 'Z')) return false;
+  const auto vowel = [](char c) { return std::string_view("aeiouy").find(c) != std::string_view::npos; };
+  size_t words = 0, lower = 0, run = 0, capitals = 0;
+  bool voiced = false;
+  for (size_t i = 0; i <= v.size(); ++i) {
+    const char c = i < v.size() ? v[i] : 'A';
+    if (c >= 'a' && c <= 'z') {
+      ++run, ++lower;
+      voiced = voiced || vowel(c);
+      capitals = 0;
+      continue;
+    }
+    if (run > 0) {
+      if (run < 2 || !voiced) return false;
+      ++words;
+      run = 0;
+      voiced = false;
+    }
+    if (c < 'A' || c > 'Z' || ++capitals > 5) return false;
+  }
+  return words >= 2 && lower * 2 >= v.size();
+}
+
 // "OAuthTokens):", "RealtimeFactoryV4GetTokenOptions)", "LoadAPIKeyError":
 // a type or class named in code (a TypeScript annotation, a parameter),
 // with the punctuation after it. Its lower-case letters come in runs of
@@ -1392,6 +1426,14 @@ bool token_shaped(std::string_view v, size_t run, bool uuid) {
   return digit && letter && longest_alnum_run(v) >= run && !(v.size() >= 16 && decode_base64_text(v, &decoded));
 }
 
+// `json:"secret_token"`, `yaml:"api_key,omitempty" db:"key"`: a Go struct
+// tag, keys of lower-case letters each with a quoted value.
+bool struct_tag(std::string_view v) {
+  size_t i = 0;
+  while (i < v.size() && ((v[i] >= 'a' && v[i] <= 'z') || v[i] == '_')) ++i;
+  return i > 0 && v.substr(i, 2) == ":\"";
+}
+
 // Judges a generic value [start, end) assigned to a credential-like name.
 std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, size_t start, size_t end,
                                        bool quoted, std::string_view name) {
@@ -1419,9 +1461,12 @@ std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, 
       constant_name(value) || lower_case_command(value) || sigv4_part(value)) {
     return std::nullopt;
   }
-  if (!quoted && (code_expression(text, value, end) || camel_case_identifier(value) || type_name(value))) {
+  if (!quoted && (code_expression(text, value, end) || camel_case_identifier(value) || type_name(value) ||
+                  pascal_case_identifier(value))) {
     return std::nullopt;
   }
+  // SecretToken string `json:"secret_token"`: a Go struct field's tag.
+  if (start > 0 && text[start - 1] == '`' && struct_tag(value)) return std::nullopt;
   // "(env.AUTH_METHOD as Mode)": a parenthesised expression.
   if (!quoted && value.front() == '(' && code_expression(text, value.substr(1), end)) return std::nullopt;
   // A provider's prefix with the wrong shape failed that provider's rule:
@@ -1589,8 +1634,12 @@ bool camel_case_name_before(std::string_view text, size_t end) {
   while (i > 0 && (is_alnum(text[i - 1]) || text[i - 1] == '-' || text[i - 1] == '_')) --i;
   const std::string_view name = text.substr(i, name_end - i);
   if (name.find('-') != std::string_view::npos) return false;
+  const auto upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+  const auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
   for (size_t k = 1; k < name.size(); ++k) {
-    if (name[k - 1] >= 'a' && name[k - 1] <= 'z' && name[k] >= 'A' && name[k] <= 'Z') return true;
+    if (lower(name[k - 1]) && upper(name[k])) return true;  // apiKey
+    // APIKey: an acronym, then a capitalised word.
+    if (k >= 2 && upper(name[k - 2]) && upper(name[k - 1]) && lower(name[k])) return true;
   }
   return false;
 }
@@ -1763,7 +1812,7 @@ bool header_value_is_code(std::string_view text, size_t start, std::string_view 
   }
   const bool quoted = start > 0 && is_quote(text[start - 1]);
   return !quoted && (code_expression(text, value, start + value.size()) || camel_case_identifier(value) ||
-                     optional_type(text, start + value.size()));
+                     pascal_case_identifier(value) || optional_type(text, start + value.size()));
 }
 
 // ".npmrc": "//registry.npmjs.org/:_authToken=" names a registry, its
