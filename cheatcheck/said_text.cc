@@ -251,10 +251,42 @@ bool contains_linear(std::string_view text, std::string_view pattern) { return f
 
 }  // namespace
 
+namespace {
+
+// A text without the <system-reminder> blocks that end it, where Claude
+// Code appends its own (after a file Read sent, say).
+std::string_view without_trailing_reminders(std::string_view text) {
+  constexpr std::string_view kOpen = "<system-reminder>", kClose = "</system-reminder>";
+  for (;;) {
+    const size_t end = text.find_last_not_of(" \t\r\n");
+    if (end == std::string_view::npos || !text.substr(0, end + 1).ends_with(kClose)) return text;
+    const size_t open = text.rfind(kOpen, end);
+    if (open == std::string_view::npos) return text;
+    text = text.substr(0, open);
+  }
+}
+
+// Whether `holds` is true of a result as it was sent or, when it holds
+// <system-reminder> blocks, without those that end it or without any:
+// Claude Code adds blocks of its own to some results, which the copy does
+// not have, while a file or an output that holds such blocks itself is in
+// its copy and its result alike (a tool that handles transcripts, its
+// tests, grep over them; red-team 19 #2).
+template <typename Holds>
+bool as_sent_or_unreminded(std::string_view result, const Holds& holds) {
+  if (holds(result)) return true;
+  if (result.find("<system-reminder>") == std::string_view::npos) return false;
+  const std::string_view untailed = without_trailing_reminders(result);
+  return (untailed.size() != result.size() && holds(untailed)) || holds(without_reminders(result));
+}
+
+}  // namespace
+
 bool copy_within(std::string_view copy, std::string_view result, bool numbered) {
-  std::string sent = without_reminders(result);
-  if (numbered) sent = without_line_numbers(sent);
-  return contains_linear(loose_text(sent), loose_text(copy));
+  const std::string wanted = loose_text(copy);
+  return as_sent_or_unreminded(result, [&](std::string_view sent) {
+    return contains_linear(loose_text(numbered ? without_line_numbers(sent) : std::string(sent)), wanted);
+  });
 }
 
 namespace {
@@ -297,10 +329,9 @@ size_t lines_with_text(std::string_view text) {
   return count;
 }
 
-}  // namespace
-
-bool copy_within_cut_lines(std::string_view copy, std::string_view result) {
-  const std::string lines = without_line_numbers(without_reminders(result));
+// copy_within_cut_lines() on one form of the result.
+bool within_cut_lines(std::string_view copy, std::string_view result) {
+  const std::string lines = without_line_numbers(result);
   if (lines_with_text(lines) != lines_with_text(copy)) return false;  // a line left out or added
   const std::string sent = loose_text(lines);
   bool any_long = false;
@@ -336,6 +367,12 @@ bool copy_within_cut_lines(std::string_view copy, std::string_view result) {
   return any_long;
 }
 
+}  // namespace
+
+bool copy_within_cut_lines(std::string_view copy, std::string_view result) {
+  return as_sent_or_unreminded(result, [&](std::string_view sent) { return within_cut_lines(copy, sent); });
+}
+
 std::string html_unescaped(std::string_view text) {
   static constexpr std::pair<std::string_view, char> kEntities[] = {
       {"&lt;", '<'}, {"&gt;", '>'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&#39;", '\''}, {"&#x27;", '\''}, {"&apos;", '\''}};
@@ -356,7 +393,8 @@ std::string html_unescaped(std::string_view text) {
 }
 
 bool copy_is_whole(std::string_view copy, std::string_view result) {
-  return loose_text(without_line_numbers(without_reminders(result))) == loose_text(copy);
+  const std::string wanted = loose_text(copy);
+  return as_sent_or_unreminded(result, [&](std::string_view sent) { return loose_text(without_line_numbers(sent)) == wanted; });
 }
 
 namespace {
