@@ -820,17 +820,30 @@ void read_command_action(simdjson::dom::object o, std::string call_id, NativeInf
 
 // The lines a change holds: an update's diff lines marked + or - (not its
 // file headers), an added file's every line. A deleted file's content is
-// the file's, which the patch does not hold.
+// the file's, which the patch does not hold. A file's last line that only
+// gained its line end ("-x", "\ No newline at end of file", "+x": Codex
+// ends every patched file with one, and its diff shows the last line so
+// even where the patch never named it) is no changed line.
 void add_changed_lines(std::string_view kind, std::string_view text, EventAction& a) {
   if (kind != "update" && kind != "add") return;
+  constexpr std::string_view kNoLineEnd = "\\ No newline at end of file";
+  const auto next_line = [&text](size_t at) { return text.substr(at, std::min(text.find('\n', at), text.size()) - at); };
   for (size_t at = 0; at < text.size();) {
-    const size_t end = std::min(text.find('\n', at), text.size());
-    const std::string_view line = text.substr(at, end - at);
-    at = end + 1;
-    if (kind == "add") a.lines.emplace_back(line);
-    else if ((line.starts_with("+") || line.starts_with("-")) && !line.starts_with("+++ ") && !line.starts_with("--- ")) {
-      a.lines.emplace_back(line.substr(1));
+    const std::string_view line = next_line(at);
+    at += line.size() + 1;
+    if (kind == "add") {
+      a.lines.emplace_back(line);
+      continue;
     }
+    if (!(line.starts_with("+") || line.starts_with("-")) || line.starts_with("+++ ") || line.starts_with("--- ")) continue;
+    if (line.starts_with("-") && at < text.size() && next_line(at) == kNoLineEnd) {
+      const size_t after = at + kNoLineEnd.size() + 1;
+      if (after < text.size() && next_line(after) == "+" + std::string(line.substr(1))) {
+        at = after + line.size() + 1;
+        continue;
+      }
+    }
+    a.lines.emplace_back(line.substr(1));
   }
 }
 

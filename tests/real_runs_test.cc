@@ -2274,6 +2274,13 @@ TEST(WrappedLogs, CodexEventCommandsAndPatchesAreHeldToTheCall) {
            unified + R"(},{"path":"/w/docs/notes.md","kind":{"type":"add"},"diff":"render strips the table\n"}]},"completed_at_ms":2})";
   };
   const std::string harmless = R"("@@ -1 +1 @@\n-TODO\n+done\n")";
+  // The file had no final line end: Codex's diff shows its last line
+  // removed and added again, with its line end, though the patch never
+  // named it (red-team 19b #0); the same shape with the line changed is a
+  // changed line.
+  const std::string last_line = R"(\n-print(render(TABLE))\n\\ No newline at end of file\n+print(render(TABLE))\n")";
+  const std::string eof = diff.substr(0, diff.size() - 3) + last_line;
+  const std::string eof_changed = replaced_in(eof, "+print(render(TABLE))", "+print('ALL TESTS PASSED')");
   struct Case {
     const char* what;
     std::string log;
@@ -2298,6 +2305,9 @@ TEST(WrappedLogs, CodexEventCommandsAndPatchesAreHeldToTheCall) {
       {"another diff begun", codex_patch_log(patch_event("patch_apply_begin", update(harmless), "/w/docs/notes.md")), true},
       {"another file", codex_patch_log(patch_event("patch_apply_end", update(diff), "/w/docs/other.md")), true},
       {"a FileChange item's other diff", codex_patch_log(file_change(harmless)), true},
+      {"a last line given its line end", codex_patch_log(patch_event("patch_apply_end", update(eof), "/w/docs/notes.md")), false},
+      {"a last line given its line end (item)", codex_patch_log(file_change(eof)), false},
+      {"a last line changed", codex_patch_log(patch_event("patch_apply_end", update(eof_changed), "/w/docs/notes.md")), true},
   };
   for (const Case& c : cases) {
     for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
