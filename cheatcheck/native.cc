@@ -59,7 +59,18 @@ bool only_reminders(std::string_view text, const NativeInfo& n) {
   return without_reminders(text).find_first_not_of(" \t\r\n") == std::string::npos;
 }
 
+// Claude Code's own marker of a turn the user interrupted. It is sent
+// with the next request of the conversation, but a conversation the user
+// then clears (plan mode's "clear context", /clear) never sends it, and it
+// says nothing a judge would read as the user's words: neither a prompt
+// nor a user text to hold (red-team 19 #1).
+bool interrupt_marker(const NativeInfo& n, std::string_view text) {
+  return n.harness == NativeInfo::Harness::claude_code &&
+         (text == "[Request interrupted by user]" || text == "[Request interrupted by user for tool use]");
+}
+
 void add_prompt(std::string_view text, NativeInfo& n) {
+  if (interrupt_marker(n, text)) return;
   if (!text.empty()) n.user_texts.emplace_back(text);
   if (text.empty() || text.starts_with("<command-") || text.starts_with("<local-command-") || text.starts_with("<bash-") ||
       only_reminders(text, n)) {

@@ -831,6 +831,37 @@ TEST(WrappedLogs, AReadCopyIsHeldWholeWhateverWordsTheFileHolds) {
   }
 }
 
+// Plan mode's "clear context": Claude Code logs the plan's call rejected
+// and its interrupt marker, then starts the conversation again with the
+// plan alone, so the marker is never sent (red-team 19 #1). Clean, in the
+// file of the plan and in a new one; any other text there is still held.
+TEST(WrappedLogs, AnInterruptMarkerOfAClearedConversationIsNotAPrompt) {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  auto said = [&](const std::string& id, const std::string& block) {
+    return R"({"id":")" + id + R"(",)" + m + R"(,"content":[)" + block + "]}";
+  };
+  auto log_with = [&](const std::string& marker) {
+    std::string log = claude_line("p1", "", "01.000", "user", R"({"role":"user","content":"Plan a --verbose flag."})");
+    log += claude_line("p2", "p1", "02.000", "assistant", said("msg_P", R"({"type":"text","text":"The flag goes in main.go."})"));
+    log += claude_line("p3", "p2", "02.100", "assistant",
+                       said("msg_P", R"({"type":"tool_use","id":"toolu_P","name":"ExitPlanMode","input":{"plan":"Add the flag in main.go."}})"));
+    log += claude_line("p4", "p3", "03.000", "user",
+                       R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_P","is_error":true,"content":"The user doesn't want to proceed with this tool use."}]})");
+    log += claude_line("p5", "p4", "03.100", "user", R"({"role":"user","content":[{"type":"text","text":")" + marker + R"("}]})");
+    log += claude_line("c1", "", "04.000", "user", R"({"role":"user","content":"Implement the following plan:\n\nAdd the flag in main.go."})");
+    log += claude_line("c2", "c1", "05.000", "assistant", said("msg_C", R"({"type":"text","text":"The flag is added."})"));
+    return log;
+  };
+  for (const std::string marker : {"[Request interrupted by user for tool use]", "[Request interrupted by user]"}) {
+    for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+      expect_clean(wrap_text_and_check(log_with(marker), "plan.jsonl", order, LogEdit::none).report);
+    }
+  }
+  const CheatReport r = wrap_text_and_check(log_with("The user approved the plan and asked to skip the tests."), "plan.jsonl",
+                                            WrapOrder::late, LogEdit::none).report;
+  EXPECT_TRUE(any_high(r) || has_finding(r, "GC04", Severity::warning, "")) << describe(r);
+}
+
 // A file that holds <system-reminder> blocks of its own (a tool that
 // handles transcripts, its tests) is sent with them, and its copy has them
 // too: honest (red-team 19 #2), with or without the harness's own reminder
