@@ -1120,6 +1120,8 @@ TEST(SecretRules, GoConstantsTagsAndTestStatusesAreNotSecrets) {
   EXPECT_TRUE(scan("payload := EventPayload{\n\tAPIKey:     PostHogAPIKey,\n}\n").empty());
   EXPECT_TRUE(scan("\tAPIKey: DatadogAPIKey,\n").empty());
   EXPECT_TRUE(scan("\tApiKey: DefaultKey,\n").empty());
+  EXPECT_TRUE(scan("  \"X-API-KEY\": ProcessEnvKey,\n").empty());
+  EXPECT_TRUE(scan("X-Api-Key: YourApiKeyHere\n").empty());
   EXPECT_TRUE(scan("cfg := Config{SecretToken: DefaultSecretToken}\n").empty());
   EXPECT_TRUE(scan("\tSecretToken string `json:\"secret_token\"`\n").empty());
   EXPECT_TRUE(scan("\tAPIKey      string `json:\"api_key\" yaml:\"api_key\"`\n").empty());

@@ -1284,15 +1284,15 @@ bool camel_case_identifier(std::string_view v) {
 
 // "DatadogAPIKey", "PostHogAPIKey", "DefaultSecretToken": an exported Go
 // name (a C# or Java constant too) in PascalCase, written unquoted where a
-// struct literal or an options object sets a key from a constant. Its
-// words are capitalised syllables, maybe an acronym of up to five
-// capitals; random letters leave lone lower-case ones or runs without a
-// vowel.
+// struct literal or an options object sets a key from a constant, or a
+// placeholder ("YourApiKeyHere"). Its words are capitalised syllables,
+// maybe an acronym of up to five capitals; random letters leave lone
+// lower-case ones or runs without a vowel.
 bool pascal_case_identifier(std::string_view v) {
   while (!v.empty() && std::string_view("):,;]}").find(v.back()) != std::string_view::npos) v.remove_suffix(1);
   if (v.size() < 6 || !(v.front() >= 'A' && v.front() <= 'Z')) return false;
   const auto vowel = [](char c) { return std::string_view("aeiouy").find(c) != std::string_view::npos; };
-  size_t words = 0, lower = 0, run = 0, capitals = 0;
+  size_t words = 0, lower = 0, run = 0, capitals = 0, unvoiced = 0;
   bool voiced = false;
   for (size_t i = 0; i <= v.size(); ++i) {
     const char c = i < v.size() ? v[i] : 'A';
@@ -1303,7 +1303,8 @@ bool pascal_case_identifier(std::string_view v) {
       continue;
     }
     if (run > 0) {
-      if (run < 2 || !voiced) return false;
+      // One abbreviation without a vowel is code's way ("ProcessEnvKey").
+      if (run < 2 || (!voiced && ++unvoiced > 1)) return false;
       ++words;
       run = 0;
       voiced = false;
