@@ -193,12 +193,16 @@ void ResumedHistory::on_native(uint64_t seq, const NativeInfo& n) {
   // never history a request re-sends.
   if (refused_.contains(file) || n.sidechain || (!n.assistant && !n.user)) return;
   std::vector<Digest> items = line_items(n);
-  if (items.empty() || items_ + items.size() > kMaxItems) return;
+  // Claude Code 2.1 logs an answer's leading "\n\n" text block as a line
+  // of its own; the API takes no text of only white space, so it is never
+  // sent again.
+  const bool blank = n.assistant && items.empty() && !n.message_id.empty();
+  if ((items.empty() && !blank) || items_ + items.size() > kMaxItems) return;
   items_ += items.size();
   const bool thinking_only = n.assistant && n.has_thinking && items.size() == 1 && !n.message_id.empty();
   std::pair<std::string, std::string> named(clip_text(n.file), clip_text(n.session_id));
   if (names_.empty() || names_.back() != named) names_.push_back(std::move(named));
-  lines_.push_back({seq, file, n.assistant, thinking_only, sha256(n.message_id), std::move(items),
+  lines_.push_back({seq, file, n.assistant, thinking_only, blank, sha256(n.message_id), std::move(items),
                     static_cast<uint32_t>(names_.size() - 1)});
 }
 
@@ -226,9 +230,10 @@ void ResumedHistory::on_request(uint64_t seq, simdjson::dom::object request) {
 // was re-sent matched. A line that was not re-sent moves nothing.
 void ResumedHistory::match(const Sent& sent) {
   absl::flat_hash_map<Digest, uint32_t> next;  // per file: the first place its next line may match
-  // (file, answer) of lines re-sent in a message that holds no thinking
-  absl::flat_hash_set<std::pair<Digest, Digest>> bare;
+  // (file, answer) of lines re-sent, and of those in a message that holds no thinking
+  absl::flat_hash_set<std::pair<Digest, Digest>> resent_answers, bare;
   for (const Line& line : lines_) {
+    if (line.blank) continue;
     uint32_t& from = next[line.file];
     uint32_t after = from;
     bool in_bare_message = false;
@@ -245,18 +250,23 @@ void ResumedHistory::match(const Sent& sent) {
     from = after;
     if (!line.assistant) continue;
     hold(line);
+    resent_answers.emplace(line.file, line.answer);
     if (in_bare_message && !line.thinking_only) bare.emplace(line.file, line.answer);
   }
-  unsent_thinking(bare);
+  unsent_parts(bare, resent_answers);
 }
 
 // An answer the request re-sent without its thinking (a harness may leave
 // thinking out of the history it sends) cannot show that thinking: a line
 // of the answer, in the same file, that holds only thinking is history with
-// the rest of it.
-void ResumedHistory::unsent_thinking(const absl::flat_hash_set<std::pair<Digest, Digest>>& bare) {
+// the rest of it. So is a line of a re-sent answer that holds only white
+// space, which no request can carry.
+void ResumedHistory::unsent_parts(const absl::flat_hash_set<std::pair<Digest, Digest>>& bare,
+                                  const absl::flat_hash_set<std::pair<Digest, Digest>>& resent) {
   for (const Line& line : lines_) {
-    if (line.thinking_only && !history_.contains(line.seq) && bare.contains(std::pair(line.file, line.answer))) hold(line);
+    if (history_.contains(line.seq)) continue;
+    const std::pair key(line.file, line.answer);
+    if ((line.thinking_only && bare.contains(key)) || (line.blank && resent.contains(key))) hold(line);
   }
 }
 

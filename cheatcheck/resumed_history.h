@@ -72,12 +72,14 @@ class ResumedHistory {
     Digest file{};
     bool assistant = false;
     bool thinking_only = false;  // an answer's line holding only thinking
+    bool blank = false;          // an answer's line holding only white space
     Digest answer{};             // its message id
     std::vector<Digest> items;
     uint32_t named = 0;  // its file's and session's names in names_
   };
   void match(const Sent& sent);
-  void unsent_thinking(const absl::flat_hash_set<std::pair<Digest, Digest>>& bare);
+  void unsent_parts(const absl::flat_hash_set<std::pair<Digest, Digest>>& bare,
+                    const absl::flat_hash_set<std::pair<Digest, Digest>>& resent);
   void hold(const Line& line);
 
   enum class State { gathering, done };

@@ -1447,6 +1447,31 @@ bool only_earlier_history(const CheatReport& r) {
   });
 }
 
+// Claude Code 2.1 logs an answer's leading "\n\n" text block as a line
+// of its own, which no request can re-send (the API takes no text of only
+// white space): in an earlier run's copy it is history with the rest of its
+// answer (red-team 19 #5), while a line of an answer never re-sent is not.
+TEST(WrappedLogs, ABlankLineOfAnEarlierRunsAnswerIsHistoryWithIt) {
+  const std::string m = R"("model":"claude-opus-4-6","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  auto said = [&](const std::string& id, const std::string& block) {
+    return R"({"id":")" + id + R"(",)" + m + R"(,"content":[)" + block + "]}";
+  };
+  std::string log = claude_line("u1", "", "01.000", "user", R"({"role":"user","content":"Add a --verbose flag."})");
+  log += claude_line("a0", "u1", "02.000", "assistant", said("msg_A", R"({"type":"text","text":"\n\n"})"));
+  log += claude_line("a1", "a0", "02.100", "assistant", said("msg_A", R"({"type":"text","text":"The flag is added."})"));
+  log += claude_line("u2", "a1", "03.000", "user", R"({"role":"user","content":"Now document it."})");
+  log += claude_line("b0", "u2", "04.000", "assistant", said("msg_B", R"({"type":"text","text":"\n\n"})"));
+  log += claude_line("b1", "b0", "04.100", "assistant", said("msg_B", R"({"type":"text","text":"The README says how."})"));
+  const std::string unstamped = R"("isSidechain":false,)", stamped = R"("isSidechain":false,"sessionId":"5e55-1","version":"2.1.37",)";
+  for (size_t at = 0; (at = log.find(unstamped, at)) != std::string::npos; at += stamped.size()) log.replace(at, unstamped.size(), stamped);
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    const Wrapped w = wrap_earlier_run(log, order);
+    ASSERT_GT(w.result.history_lines, 0u);
+    EXPECT_TRUE(only_earlier_history(w.report)) << describe(w.report);
+  }
+}
+
 TEST(RealRuns, HistoryOfAnEarlierRunThatAResumedRunReSendsIsAWarning) {
   const auto logs = real_logs();
   SKIP_WITHOUT_CORPORA(logs);
