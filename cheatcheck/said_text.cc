@@ -266,25 +266,27 @@ std::string_view without_trailing_reminders(std::string_view text) {
   }
 }
 
-// Whether `holds` is true of a result as it was sent or, when it holds
-// <system-reminder> blocks, without those that end it or without any:
-// Claude Code adds blocks of its own to some results, which the copy does
-// not have, while a file or an output that holds such blocks itself is in
-// its copy and its result alike (a tool that handles transcripts, its
-// tests, grep over them; red-team 19 #2).
+// Whether `holds` is true of a result without its <system-reminder>
+// blocks, which Claude Code adds to some results and the copy does not
+// have; or, for a copy that holds such blocks itself (a file or an output
+// of a tool that handles transcripts, its tests, grep over them: red-team
+// 19 #2), of the result as sent or without the blocks that end it.
 template <typename Holds>
-bool as_sent_or_unreminded(std::string_view result, const Holds& holds) {
-  if (holds(result)) return true;
-  if (result.find("<system-reminder>") == std::string_view::npos) return false;
+bool as_sent_or_unreminded(std::string_view copy, std::string_view result, const Holds& holds) {
+  constexpr std::string_view kOpen = "<system-reminder>";
+  if (result.find(kOpen) == std::string_view::npos) return holds(result);
+  // Text inside the harness's blocks is not what the tool returned: the
+  // result as sent counts only for a copy that has such blocks itself.
+  if (copy.find(kOpen) == std::string_view::npos) return holds(without_reminders(result));
   const std::string_view untailed = without_trailing_reminders(result);
-  return (untailed.size() != result.size() && holds(untailed)) || holds(without_reminders(result));
+  return holds(result) || (untailed.size() != result.size() && holds(untailed));
 }
 
 }  // namespace
 
 bool copy_within(std::string_view copy, std::string_view result, bool numbered) {
   const std::string wanted = loose_text(copy);
-  return as_sent_or_unreminded(result, [&](std::string_view sent) {
+  return as_sent_or_unreminded(copy, result, [&](std::string_view sent) {
     return contains_linear(loose_text(numbered ? without_line_numbers(sent) : std::string(sent)), wanted);
   });
 }
@@ -370,7 +372,7 @@ bool within_cut_lines(std::string_view copy, std::string_view result) {
 }  // namespace
 
 bool copy_within_cut_lines(std::string_view copy, std::string_view result) {
-  return as_sent_or_unreminded(result, [&](std::string_view sent) { return within_cut_lines(copy, sent); });
+  return as_sent_or_unreminded(copy, result, [&](std::string_view sent) { return within_cut_lines(copy, sent); });
 }
 
 std::string html_unescaped(std::string_view text) {
@@ -394,7 +396,7 @@ std::string html_unescaped(std::string_view text) {
 
 bool copy_is_whole(std::string_view copy, std::string_view result) {
   const std::string wanted = loose_text(copy);
-  return as_sent_or_unreminded(result, [&](std::string_view sent) { return loose_text(without_line_numbers(sent)) == wanted; });
+  return as_sent_or_unreminded(copy, result, [&](std::string_view sent) { return loose_text(without_line_numbers(sent)) == wanted; });
 }
 
 namespace {
