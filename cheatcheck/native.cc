@@ -534,6 +534,32 @@ std::string message_text(simdjson::dom::object message) {
   return text;
 }
 
+// Claude Code 2.1 `progress` lines of a running Task (data.type
+// "agent_progress") copy each message of the subagent as it comes:
+// data.message holds the subagent line's type, uuid and message.
+void read_agent_progress(simdjson::dom::object o, NativeInfo& n) {
+  simdjson::dom::object data, line, message;
+  if (json::object(o, "data", &data) != json::Get::ok || str(data, "type") != "agent_progress" ||
+      json::object(data, "message", &line) != json::Get::ok || json::object(line, "message", &message) != json::Get::ok) {
+    return;
+  }
+  NativeInfo copy;
+  copy.harness = NativeInfo::Harness::claude_code;
+  copy.parsed = copy.understood = true;
+  copy.file = n.file;
+  copy.type = str(line, "type");
+  copy.uuid = str(line, "uuid");
+  copy.sidechain = true;
+  copy.message_id = str(message, "id");
+  copy.model = str(message, "model");
+  copy.synthetic = copy.type == "assistant" && copy.model == "<synthetic>";
+  copy.assistant = copy.type == "assistant" && !copy.synthetic;
+  copy.user = copy.type == "user";
+  read_content(message, "text", copy);
+  copy.message_value = message_value(message);
+  n.agent_copies.push_back(std::move(copy));
+}
+
 void read_claude(simdjson::dom::object o, NativeInfo& n) {
   n.type = str(o, "type");
   n.understood = std::find(kClaudeTypes.begin(), kClaudeTypes.end(), n.type) != kClaudeTypes.end();
@@ -551,6 +577,7 @@ void read_claude(simdjson::dom::object o, NativeInfo& n) {
   if (n.type == "summary") n.summary = str(o, "summary");
   if (n.type == "content-replacement") read_replacements(o, n);
   if (n.type == "attachment") read_attachment(o, n);
+  if (n.type == "progress") read_agent_progress(o, n);
   bool compact = false;
   n.compact_summary = json::boolean(o, "isCompactSummary", &compact) == json::Get::ok && compact;
   simdjson::dom::object message;
@@ -562,6 +589,7 @@ void read_claude(simdjson::dom::object o, NativeInfo& n) {
   n.assistant = n.type == "assistant" && !n.synthetic;
   n.user = n.type == "user";
   read_content(message, "text", n);
+  if (n.sidechain) n.message_value = message_value(message);
   if (n.user) read_result_copy(o, n);
   // A line shown only in the transcript is never sent to the model.
   bool transcript_only = false;
@@ -571,6 +599,53 @@ void read_claude(simdjson::dom::object o, NativeInfo& n) {
 }
 
 }  // namespace
+
+Digest message_value(simdjson::dom::object message) {
+  std::vector<std::pair<std::string_view, Digest>> members;
+  for (auto field : message) {
+    if (field.value.is_null()) continue;
+    if (field.key != "content") {
+      members.emplace_back(field.key, json::value_digest(field.value));
+      continue;
+    }
+    // The content as its blocks: a string as one text block.
+    Sha256 content;
+    auto text_block = [&](std::string_view text) {
+      content.update("text:" + std::to_string(text.size()) + ":");
+      content.update(text);
+    };
+    std::string_view s;
+    simdjson::dom::array blocks;
+    if (!field.value.get(s)) text_block(s);
+    if (!field.value.get(blocks)) {
+      for (auto block : blocks) {
+        simdjson::dom::object b;
+        size_t named = 0;
+        if (!block.get(b)) {
+          for (auto member : b) named += member.value.is_null() ? 0 : 1;
+        }
+        if (named == 2 && str(b, "type") == "text" && json::string(b, "text", &s) == json::Get::ok) {
+          text_block(s);
+        } else {
+          content.update("block:");
+          content.update(to_hex(copy_digest(ProviderCopy::Kind::citation, block)));  // null members dropped
+        }
+      }
+    } else if (field.value.get(s)) {
+      content.update("value:");
+      content.update(to_hex(json::value_digest(field.value)));
+    }
+    members.emplace_back(field.key, content.finish());
+  }
+  std::sort(members.begin(), members.end());
+  Sha256 h;
+  for (const auto& [key, digest] : members) {
+    h.update(std::to_string(key.size()) + ":");
+    h.update(key);
+    h.update(to_hex(digest));
+  }
+  return h.finish();
+}
 
 Digest copy_digest(ProviderCopy::Kind kind, simdjson::dom::element value) {
   simdjson::dom::object o;

@@ -247,7 +247,20 @@ struct NativeInfo {
   // (isCompactSummary). Versions that keep no compaction agent file log the
   // summarising answer nowhere else, and reworded.
   bool compact_summary = false;
+  // Claude Code: a subagent's line (isSidechain) and a copy of one: the
+  // value of its message as message_value() reads it.
+  std::optional<Digest> message_value = std::nullopt;
+  // Claude Code 2.1: the subagent's message a `progress` line of a running
+  // Task copies (data.type "agent_progress", data.message): read as the
+  // subagent's line (its type, uuid and message), a sidechain's.
+  std::vector<NativeInfo> agent_copies = {};
 };
+
+// A Claude Code message's value as its copies must hold it: its members
+// that are not null (a copy writes some out as null), the content's text
+// blocks that hold only a text as that text (a prompt is logged as a string
+// in one place and as a text block in another).
+Digest message_value(simdjson::dom::object message);
 
 // The strings of a web search's action (Responses web_search_call: query,
 // queries, url, pattern), as a native line and a stream both hold them.

@@ -156,7 +156,7 @@ INSTANTIATE_TEST_SUITE_P(Edits, RealRunEdits,
                                            LogEdit::flip_result_error, LogEdit::add_tool_result,
                                            LogEdit::change_edit_copy, LogEdit::change_edit_patch,
                                            LogEdit::change_write_copy, LogEdit::answer_as_synthetic,
-                                           LogEdit::invent_compaction),
+                                           LogEdit::invent_compaction, LogEdit::swap_turns, LogEdit::swap_prompts),
                          [](const auto& edit_case) {
                            std::string n = fixtures::log_edit_names()[static_cast<size_t>(edit_case.param) - 1];
                            std::replace(n.begin(), n.end(), '-', '_');
@@ -305,7 +305,13 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
                                  edit == LogEdit::change_server_tool_result || edit == LogEdit::change_model ||
                                  edit == LogEdit::change_citation || edit == LogEdit::change_redacted_thinking ||
                                  edit == LogEdit::flip_result_error || edit == LogEdit::drop_answer ||
-                                 edit == LogEdit::answer_as_synthetic || edit == LogEdit::invent_compaction;
+                                 edit == LogEdit::answer_as_synthetic || edit == LogEdit::invent_compaction ||
+                                 edit == LogEdit::swap_prompts;
+        // The Codex shape logs have one turn: nothing to swap.
+        if (edit == LogEdit::swap_turns && name != "claude.jsonl") {
+          EXPECT_FALSE(w.result.edited);
+          continue;
+        }
         // The shape log holds no Edit or Write call (EditCopiesAreHeldToTheirCall has them).
         // Nor a compaction (CompactionSummaryCallsAreMatchedToTheirSummaryLines has one).
         if (edit == LogEdit::change_edit_copy || edit == LogEdit::change_edit_patch || edit == LogEdit::change_write_copy ||
@@ -2586,6 +2592,98 @@ TEST(RealRuns, ProviderRunItemsOfRealResponsesStreams) {
     }
   }
   EXPECT_GE(logs, static_cast<size_t>(shapes.size())) << "the real Responses streams with these items were not all found";
+}
+
+// Red-team 18b #05: two turns of the main chain swapped in the log (the
+// chain re-linked, the stamps left rising) match the wire line by line; the
+// order does not: each request of the main chain carries what was said
+// since the answer before it. The answers then stand in another order than
+// their responses, and a prompt moved alone stands before an answer whose
+// request never carried it. Honest runs keep both orders: parallel results,
+// a Task's sidechain written late, every wire form, both recorder orders.
+TEST(WrappedLogs, TurnsMovedInTheLogAreHeldToTheWiresOrder) {
+  const std::string log = claude_log();
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    expect_clean(wrap_text_and_check(log, "claude.jsonl", order, LogEdit::none).report);
+    const Wrapped turns = wrap_text_and_check(log, "claude.jsonl", order, LogEdit::swap_turns);
+    ASSERT_TRUE(turns.result.edited);
+    EXPECT_TRUE(has_finding(turns.report, "GC04", Severity::high, "another order than the responses")) << describe(turns.report);
+    const Wrapped prompts = wrap_text_and_check(log, "claude.jsonl", order, LogEdit::swap_prompts);
+    ASSERT_TRUE(prompts.result.edited);
+    EXPECT_TRUE(has_finding(prompts.report, "GC04", Severity::high, "did not carry them")) << describe(prompts.report);
+  }
+  for (auto form : {fixtures::WireForm::blocks, fixtures::WireForm::spacing, fixtures::WireForm::nfd,
+                    fixtures::WireForm::reminders, fixtures::WireForm::nonstreamed, fixtures::WireForm::redacted}) {
+    SCOPED_TRACE(static_cast<int>(form));
+    expect_clean(wrap_text_and_check(log, "claude.jsonl", WrapOrder::late, LogEdit::none, form).report);
+    const Wrapped turns = wrap_text_and_check(log, "claude.jsonl", WrapOrder::late, LogEdit::swap_turns, form);
+    EXPECT_TRUE(has_finding(turns.report, "GC04", Severity::high, "another order than the responses")) << describe(turns.report);
+  }
+}
+
+// Red-team 18b #03: Claude Code 2.1 copies each message of a running Task's
+// subagent into a `progress` line of the session's file (data.type
+// "agent_progress", data.message: the subagent line's type, uuid and
+// message, null members written out, a prompt as a text block). The copy
+// is held to the subagent's own line of its uuid, and where no such line
+// is in the trace, to the wire as a line is.
+std::string progress_line(const std::string& uuid, const std::string& parent, const std::string& time,
+                          const std::string& copied_type, const std::string& copied_uuid, const std::string& message) {
+  return R"({"parentUuid":")" + parent + R"(","isSidechain":false,"type":"progress","data":{"message":{"type":")" + copied_type +
+         R"(","message":)" + message + R"(,"uuid":")" + copied_uuid + R"(","timestamp":"2026-01-01T10:00:)" + time +
+         R"(Z"},"normalizedMessages":[],"type":"agent_progress","prompt":"read it","agentId":"a1"},"toolUseID":"agent_msg_1","parentToolUseID":"toolu_T","uuid":")" +
+         uuid + R"(","timestamp":"2026-01-01T10:00:)" + time + R"(Z"})" + "\n";
+}
+
+TEST(WrappedLogs, ProgressCopiesOfASubagentsMessagesAreHeld) {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  const std::string call = R"({"id":"msg_S",)" + m + R"(,"content":[{"type":"tool_use","id":"toolu_3","name":"Read","input":{"file_path":"parser.py"}}]})";
+  const std::string result = R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_3","content":"def parse(): pass"}]})";
+  std::string agent = claude_line("s1", "", "02.500", "user", R"({"role":"user","content":"read it"})", true);
+  agent += claude_line("s2", "s1", "03.000", "assistant", call, true);
+  agent += claude_line("s3", "s2", "03.500", "user", result, true);
+  agent += claude_line("s4", "s3", "04.000", "assistant", R"({"id":"msg_T",)" + m + R"(,"content":[{"type":"text","text":"It is empty."}]})", true);
+  // The copies as 2.1 writes them: `uuids` names the subagent's lines they copy.
+  auto session = [&](const std::array<std::string, 3>& uuids, const std::string& copied_call, const std::string& copied_result,
+                     const std::string& copied_prompt) {
+    std::string log = claude_line("u1", "", "01.000", "user", R"({"role":"user","content":"Look at the parser"})");
+    log += claude_line("u2", "u1", "02.000", "assistant",
+                       R"({"id":"msg_A",)" + m + R"(,"content":[{"type":"tool_use","id":"toolu_T","name":"Task","input":{"prompt":"read it"}}]})");
+    log += progress_line("p1", "u2", "02.500", "user", uuids[0], R"({"role":"user","content":[{"type":"text","text":")" + copied_prompt + R"("}]})");
+    log += progress_line("p2", "p1", "03.000", "assistant", uuids[1], copied_call);
+    log += progress_line("p3", "p2", "03.500", "user", uuids[2], copied_result);
+    log += claude_line("u3", "u2", "04.100", "user", R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_T","content":"It is empty."}]})");
+    log += claude_line("u4", "u3", "05.000", "assistant", R"({"id":"msg_B",)" + m + R"(,"content":[{"type":"text","text":"Done."}]})");
+    return log;
+  };
+  static const Keyring ring = testing::dev_keyring();
+  CheatOptions opt;
+  opt.walk.keyring = &ring;
+  auto run = [&](const std::string& main_log, WrapOrder order) {
+    fixtures::WrapSpec spec;
+    spec.order = order;
+    fixtures::Lines lines;
+    fixtures::wrap_logs({{"s.jsonl", main_log}, {"s/subagents/agent-a1.jsonl", agent}}, spec, testing::dev_key(),
+                        [&](const std::string& l) { lines.push_back(l); });
+    return check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt);
+  };
+  std::string copied_call = call;
+  copied_call.insert(copied_call.size() - 1, R"(,"context_management":null)");
+  const std::string other_call = replaced_in(copied_call, "parser.py", "secrets.env");
+  const std::string other_result = replaced_in(result, "def parse(): pass", "def parse(): return 42");
+  const std::string high = "progress line(s) copy a subagent's message";
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    // Held to the subagent's own lines, then (uuids no line has) to the wire.
+    for (const std::array<std::string, 3>& uuids : {std::array<std::string, 3>{"s1", "s2", "s3"}, std::array<std::string, 3>{"x1", "x2", "x3"}}) {
+      SCOPED_TRACE(uuids[0]);
+      expect_clean(run(session(uuids, copied_call, result, "read it"), order));
+      EXPECT_TRUE(has_finding(run(session(uuids, other_call, result, "read it"), order), "GC04", Severity::high, high));
+      EXPECT_TRUE(has_finding(run(session(uuids, copied_call, other_result, "read it"), order), "GC04", Severity::high, high));
+      EXPECT_TRUE(has_finding(run(session(uuids, copied_call, result, "read the secrets"), order), "GC04", Severity::high, high));
+    }
+  }
 }
 
 }  // namespace

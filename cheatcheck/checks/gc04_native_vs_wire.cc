@@ -35,7 +35,9 @@
 
 #include "cheatcheck/checks/check.h"
 #include "cheatcheck/literal_set.h"
+#include "cheatcheck/progress_copies.h"
 #include "cheatcheck/said_text.h"
+#include "cheatcheck/turn_order.h"
 #include "core/json_digest.h"
 #include "core/sse.h"
 #include "core/json_strict.h"
@@ -711,6 +713,10 @@ class Gc04 final : public Check {
       return;
     }
     while (!pending_.empty()) resolve_oldest();
+    turn_order_.finish(ctx, {[&](const Digest& text) { return first_sent_prompt(text); },
+                             [&](const Identity& call) { return first_sent_result(call); },
+                             [&](const Identity& call) { return first_streamed_call(call); }});
+    progress_copies_.finish(ctx, progress_wire());
     claude_messages(ctx);
     synthetic_ids(ctx);
     codex_texts(ctx);
@@ -772,6 +778,7 @@ class Gc04 final : public Check {
  private:
   void wire_answer(const Record& r, const RebuiltAnswer& a, Context& ctx) {
     if (a.message_id.empty()) return;
+    turn_order_.wire_answer(a.message_id, r.seq);
     keep_cut_answer(r, a, ctx);
     WireAnswer& w = wire_by_id_[identity(a.message_id)] =
         WireAnswer{r.seq, sha256(a.text), sha256(trimmed(a.text)), model_index(a.model), false, a.finished};
@@ -1289,6 +1296,8 @@ class Gc04 final : public Check {
 
   void native_line(const Record& r, const NativeInfo& n, StrictJsonParser& input_parser) {
     if (is_copy(n)) return copies_.add(r.seq);
+    turn_order_.logged_line(n, r.seq);
+    progress_copies_.logged_line(n, r.seq);
     if (n.synthetic) synthetic_.add(r.seq);
     if (n.synthetic && !n.synthetic_notice) unnoticed_synthetic_.add(r.seq);
     if (n.harness == NativeInfo::Harness::codex && n.type == "compacted" && codex_compactions_.size() < kMaxSeqs) {
@@ -1414,6 +1423,55 @@ class Gc04 final : public Check {
     } else if (n.harness == NativeInfo::Harness::codex && !n.text.empty()) {
       codex_texts_.push_back({r.seq, sha256(n.text), kept_text(n.text)});
     }
+  }
+
+  // The first request that carried a user text (by its exact digest) or a call's result.
+  std::optional<uint64_t> first_sent_prompt(const Digest& text) const {
+    const auto it = wire_prompts_sent_.find(text);
+    return it == wire_prompts_sent_.end() ? std::nullopt : std::optional<uint64_t>(it->second.seq);
+  }
+  std::optional<uint64_t> first_streamed_call(const Identity& call) const {
+    const auto it = wire_calls_.find(call);
+    return it == wire_calls_.end() ? std::nullopt : std::optional<uint64_t>(it->second.seq);
+  }
+  std::optional<uint64_t> first_sent_result(const Identity& call) const {
+    const auto it = sent_results_.find(call);
+    return it == sent_results_.end() || it->second.seq == 0 ? std::nullopt : std::optional<uint64_t>(it->second.seq);
+  }
+
+  // What the wire carried, as the copies of a subagent's messages are held to it.
+  ProgressCopies::Wire progress_wire() const {
+    ProgressCopies::Wire wire;
+    wire.answer = [this](const Identity& message) { return wire_by_id_.contains(message); };
+    wire.call = [this](const Identity& call, const Identity& name, const Digest& input) -> std::optional<bool> {
+      const auto it = wire_calls_.find(call);
+      if (it == wire_calls_.end()) return false;
+      if (it->second.redacted) return std::nullopt;
+      return it->second.name == name && it->second.input == input;
+    };
+    wire.result = [this](const Identity& call, const Digest& exact, const Digest& loose) -> std::optional<bool> {
+      const auto it = sent_results_.find(call);
+      if (it == sent_results_.end()) return std::nullopt;  // never sent (the Task stopped): nothing to hold it to
+      const SentResult& sent = it->second;
+      bool unsure = false;
+      for (const SaidDigests& form : sent.forms) {
+        // A form left unhashed was the text logged for the call, byte for byte.
+        const auto logged = form.exact == Digest{} ? logged_texts_.find(call) : logged_texts_.end();
+        const SaidDigests* said = form.exact != Digest{} ? &form : logged != logged_texts_.end() && logged->second.made ? &logged->second.said : nullptr;
+        unsure |= said == nullptr;
+        if (said && (said->exact == exact || said->loose == loose)) return true;
+      }
+      if (unsure || sent.forms.size() >= SentResult::kMaxForms || !sent.kept_forms.empty() || sent.cut_dropped ||
+          !sent.unreminded.empty() || sent.only_placeholders) {
+        return std::nullopt;
+      }
+      return false;
+    };
+    wire.prompt = [this](const Digest& exact, const Digest& loose) {
+      return wire_prompts_.contains(exact) || wire_prompts_loose_.contains(loose) || !redacted_prompts_.empty() ||
+             sent_reminders_unkept_;
+    };
+    return wire;
   }
 
   // Claude Code user texts the prompt check passes over as they stand
@@ -2968,6 +3026,8 @@ class Gc04 final : public Check {
   std::vector<Identity> model_ids_;
   uint64_t native_lines_ = 0;
   bool too_many_ = false;
+  TurnOrder turn_order_;  // the log's order held to the wire's
+  ProgressCopies progress_copies_;  // Claude Code's copies of a subagent's messages
 };
 
 }  // namespace
