@@ -68,7 +68,7 @@ void TurnOrder::judge_thread(const std::vector<Item>& items, const FirstSent& fi
       continue;
     }
     const std::optional<uint64_t> sent = it->kind == ItemKind::prompt ? first_sent.prompt(it->key) : first_sent.result(it->key);
-    if (sent && *sent > next_answer) sent_after_answer_.add(it->seq);
+    if (sent && *sent > next_answer && next_answer < first_unread_) sent_after_answer_.add(it->seq);
   }
 }
 

@@ -15,6 +15,7 @@
 // texts some request carried exactly. Linear in the lines and responses.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -32,6 +33,9 @@ class TurnOrder {
  public:
   // A response carrying the answer `message_id` (the first one counts).
   void wire_answer(std::string_view message_id, uint64_t seq);
+  // A request whose body could not be read: what the log sent before any
+  // later answer is not held to the requests (it may have been in this one).
+  void request_unread(uint64_t seq) { first_unread_ = std::min(first_unread_, seq); }
   // A line of the log, in its file's order (Claude Code lines that repeat
   // an earlier line word for word left out by the caller).
   void logged_line(const NativeInfo& n, uint64_t seq);
@@ -63,6 +67,7 @@ class TurnOrder {
   absl::flat_hash_map<Identity, std::vector<Item>> threads_;  // file -> its main chain's items, in log order
   size_t items_ = 0;
   bool over_ = false;  // past kMaxTracked: not judged
+  uint64_t first_unread_ = UINT64_MAX;  // the first request not read
   SeqList answers_out_of_order_, sent_after_answer_;
 };
 

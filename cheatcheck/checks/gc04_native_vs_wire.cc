@@ -1042,9 +1042,22 @@ class Gc04 final : public Check {
     return std::pair(conn, exchange);
   }
 
+  void wire_request(const Record& r, Context& ctx) {
+    const uint64_t read_before = requests_;
+    read_request(r, ctx);
+    // A request whose body was not read may have carried anything: the
+    // log's order is not held to the requests past it.
+    std::string_view dir;
+    if (requests_ == read_before && json::string(r.body, "dir", &dir) == json::Get::ok && dir == "request" &&
+        ctx.wire_body().present && !ctx.wire_body().bytes().empty()) {
+      turn_order_.request_unread(r.seq);
+      request_unread_ = true;
+    }
+  }
+
   // The tool results a request hands the model: Anthropic tool_result
   // blocks, Responses *_output items, Chat Completions tool messages.
-  void wire_request(const Record& r, Context& ctx) {
+  void read_request(const Record& r, Context& ctx) {
     std::string_view dir;
     if (json::string(r.body, "dir", &dir) != json::Get::ok || dir != "request") return;
     const WireBody& body = ctx.wire_body();
@@ -1451,7 +1464,8 @@ class Gc04 final : public Check {
     };
     wire.result = [this](const Identity& call, const Digest& exact, const Digest& loose) -> std::optional<bool> {
       const auto it = sent_results_.find(call);
-      if (it == sent_results_.end()) return std::nullopt;  // never sent (the Task stopped): nothing to hold it to
+      // Never sent (the Task stopped), or maybe in a request not read: nothing to hold it to.
+      if (it == sent_results_.end() || request_unread_) return std::nullopt;
       const SentResult& sent = it->second;
       bool unsure = false;
       for (const SaidDigests& form : sent.forms) {
@@ -1469,7 +1483,7 @@ class Gc04 final : public Check {
     };
     wire.prompt = [this](const Digest& exact, const Digest& loose) {
       return wire_prompts_.contains(exact) || wire_prompts_loose_.contains(loose) || !redacted_prompts_.empty() ||
-             sent_reminders_unkept_;
+             sent_reminders_unkept_ || request_unread_;
     };
     return wire;
   }
@@ -3028,6 +3042,7 @@ class Gc04 final : public Check {
   bool too_many_ = false;
   TurnOrder turn_order_;  // the log's order held to the wire's
   ProgressCopies progress_copies_;  // Claude Code's copies of a subagent's messages
+  bool request_unread_ = false;     // a request's body was not read
 };
 
 }  // namespace
