@@ -1,5 +1,7 @@
 #include "cheatcheck/native.h"
 
+#include "cheatcheck/attachment_text.h"
+#include "cheatcheck/codex_instructions.h"
 #include "cheatcheck/said_text.h"
 
 #include <algorithm>
@@ -476,8 +478,10 @@ void add_strings(simdjson::dom::element e, std::vector<std::string>& out) {
 
 // Claude Code 2.x attachment lines whose text the model is sent with the
 // next request: a queued message (queued_command: its prompt) and a hook's
-// additional context (hook_additional_context: its content). Other types
-// are rendered for the model in words of the harness's own, or not sent.
+// additional context (hook_additional_context: its content), other hooks'
+// output, and the texts Claude Code sends as they stand (attachment_text.h).
+// Other types are rendered for the model in words of the harness's own, or
+// not sent.
 void read_attachment(simdjson::dom::object o, NativeInfo& n) {
   simdjson::dom::object a;
   if (json::object(o, "attachment", &a) != json::Get::ok) return;
@@ -495,6 +499,8 @@ void read_attachment(simdjson::dom::object o, NativeInfo& n) {
     n.user_texts.insert(n.user_texts.end(), n.attachment_texts.begin(), n.attachment_texts.end());
   } else if (type == "hook_additional_context" && !a.at_key("content").get(said)) {
     add_strings(said, n.attachment_texts);
+  } else if (!hook_attachment_texts(a, n.attachment_texts)) {
+    n.attachment_certain = verbatim_attachment_texts(a, n.attachment_texts);
   }
 }
 
@@ -578,6 +584,7 @@ void read_claude(simdjson::dom::object o, NativeInfo& n) {
   if (n.type == "content-replacement") read_replacements(o, n);
   if (n.type == "attachment") read_attachment(o, n);
   if (n.type == "progress") read_agent_progress(o, n);
+  n.compact_boundary = n.type == "system" && str(o, "subtype") == "compact_boundary";
   bool compact = false;
   n.compact_summary = json::boolean(o, "isCompactSummary", &compact) == json::Get::ok && compact;
   simdjson::dom::object message;
@@ -1078,6 +1085,7 @@ void read_codex(simdjson::dom::object o, NativeInfo& n, StrictJsonParser& input_
       if (n.type == "event_msg") read_codex_event(payload, n);
       if (n.type == "turn_context") n.turn_model = str(payload, "model");
       if (n.type == "session_meta") n.version = version_str(payload, "cli_version");
+      if (n.type == "session_meta" || n.type == "turn_context") n.instructions = codex_base_instructions(payload);
       n.understood = one_of(n.type, {"session_meta", "turn_context", "event_msg", "compacted", "world_state",
                                      "inter_agent_communication", "inter_agent_communication_metadata"});
       // A newer rollout item: the model's output comes only in response items.

@@ -160,6 +160,9 @@ struct NativeInfo {
   std::string message_id;       // Claude: message.id
   std::string model;            // Claude: message.model
   std::string turn_model;       // Codex: a turn_context line's model (what its turn's requests name)
+  // Codex: a session_meta's (or turn_context's) base_instructions, the
+  // system instructions its requests carry (codex_instructions.h).
+  std::string instructions;
   std::string uuid, parent_uuid;
   std::string session_id;       // Claude: sessionId
   // The harness's build as the line names it: Claude Code's `version`, a
@@ -202,8 +205,15 @@ struct NativeInfo {
   // worked, or a background task's notification), a hook_additional_context's
   // content. `attachment_prompt`: the queued_command is the user's own
   // message (commandMode "prompt" or none), judged as a prompt.
+  // `attachment_certain`: texts Claude Code puts as they stand into what it
+  // sends whenever it writes the line (verbatim_attachment_texts()), so
+  // that one no request carried was changed in the log.
   std::vector<std::string> attachment_texts;
   bool attachment_prompt = false;
+  bool attachment_certain = false;
+  // Claude Code: a system line marking a compaction (compact_boundary):
+  // what came before it may have gone to the model only in its summary.
+  bool compact_boundary = false;
   // Claude Code: the text of the line's thinking blocks (the model's
   // reasoning, streamed as thinking_delta).
   std::string thinking;

@@ -156,7 +156,8 @@ INSTANTIATE_TEST_SUITE_P(Edits, RealRunEdits,
                                            LogEdit::flip_result_error, LogEdit::add_tool_result,
                                            LogEdit::change_edit_copy, LogEdit::change_edit_patch,
                                            LogEdit::change_write_copy, LogEdit::answer_as_synthetic,
-                                           LogEdit::invent_compaction, LogEdit::swap_turns, LogEdit::swap_prompts),
+                                           LogEdit::invent_compaction, LogEdit::swap_turns, LogEdit::swap_prompts,
+                                           LogEdit::change_base_instructions),
                          [](const auto& edit_case) {
                            std::string n = fixtures::log_edit_names()[static_cast<size_t>(edit_case.param) - 1];
                            std::replace(n.begin(), n.end(), '-', '_');
@@ -231,7 +232,7 @@ std::string codex_log(bool legacy) {
     return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
   };
   std::string log = legacy ? std::string(R"({"id":"s1","timestamp":"2026-01-01T10:00:00Z","instructions":""})" "\r\n")
-                           : line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.58.0"})");
+                           : line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.58.0","base_instructions":{"text":"You are Codex."}})");
   if (legacy) log += "{\"record_type\":\"state\"}\r\n";
   else log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
   // What Codex 0.135 tells the model as a developer message (its permissions).
@@ -299,7 +300,8 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
                                 edit == LogEdit::change_event_output || edit == LogEdit::change_event_output_marked ||
                                 edit == LogEdit::change_developer_message ||
                                 edit == LogEdit::change_search_event || edit == LogEdit::change_search_source ||
-                                edit == LogEdit::change_code_interpreter || edit == LogEdit::change_turn_model;
+                                edit == LogEdit::change_code_interpreter || edit == LogEdit::change_turn_model ||
+                                edit == LogEdit::change_base_instructions;
         const bool claude_edit = edit == LogEdit::change_tool_use_result || edit == LogEdit::hide_prompt ||
                                  edit == LogEdit::relabel_synthetic || edit == LogEdit::answer_as_title ||
                                  edit == LogEdit::change_server_tool_result || edit == LogEdit::change_model ||

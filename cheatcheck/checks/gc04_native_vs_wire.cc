@@ -34,6 +34,7 @@
 #include <optional>
 
 #include "cheatcheck/checks/check.h"
+#include "cheatcheck/codex_instructions.h"
 #include "cheatcheck/literal_set.h"
 #include "cheatcheck/progress_copies.h"
 #include "cheatcheck/said_text.h"
@@ -736,6 +737,7 @@ class Gc04 final : public Check {
     result_copies(ctx);
     prompts(ctx);
     attachments(ctx);
+    codex_instructions(ctx);
     event_answers(ctx);
     emit_counted(ctx, "GC04", Severity::warning, uncompared_,
                  "logged text(s) were not compared with every redacted text the wire carried (" +
@@ -1071,6 +1073,7 @@ class Gc04 final : public Check {
     simdjson::dom::object o;
     if (root->get(o)) return;
     ++requests_;
+    instructions_.sent(o, stored_redacted_);
     const auto exchange = exchange_of(r);
     std::string_view model;
     if (o.at_key("input").error() == simdjson::SUCCESS && json::string(o, "model", &model) == json::Get::ok &&
@@ -1166,10 +1169,14 @@ class Gc04 final : public Check {
     if (error != kErrorUnknown) sent.errors |= static_cast<uint8_t>(1u << error);
     // Forms past kMaxForms are not read: by then three forms other than the
     // one placeholder text were, so only_placeholders is already false.
-    if (sent.forms.size() >= SentResult::kMaxForms) return;
+    // Their <system-reminder> blocks still are (the attachments folded in).
     simdjson::dom::element content;
     std::string joined;  // the text when it is not one string of the request
     const std::string_view text = holder.at_key(member).get(content) ? std::string_view() : content_view(content, &joined);
+    if (sent.forms.size() >= SentResult::kMaxForms) {
+      if (holds(text, "<system-reminder>")) sent_result_reminders(text);
+      return;
+    }
     if (!is_missing_result_placeholder(text, member, error)) sent.only_placeholders = false;
     const std::pair<size_t, XXH64_hash_t> quick{text.size(), XXH3_64bits(text.data(), text.size())};
     if (std::find(sent.quick.begin(), sent.quick.end(), quick) != sent.quick.end()) return;
@@ -1195,6 +1202,7 @@ class Gc04 final : public Check {
       }
       if (reminded) sent_reminders(sent, text);
     }
+    if (marks.reminder) sent_result_reminders(text);
     const bool marked = marks.cut || (marks.redaction_opening && redacted_here(text));
     if (!marked) return;
     if (text.size() <= 2 * Excerpt::kExcerptBytes && kept_bytes_ + text.size() <= kMaxKeptBytes) {
@@ -1352,6 +1360,7 @@ class Gc04 final : public Check {
     const Identity thread = identity(n.file + (n.sidechain ? "\x01sidechain" : ""));
     if (n.harness == NativeInfo::Harness::claude_code && n.user) unheld_prompts(n, r.seq);
     if (!n.attachment_texts.empty()) logged_attachment(n, r.seq, thread);
+    if (n.compact_boundary) compaction_after_attachments(thread);
     for (const std::string& said : n.prompts) {
       unanswered_[thread].push_back(logged_prompts_.size());
       logged_prompts_.push_back({r.seq, SaidDigests::of(said), false, std::nullopt});
@@ -1377,6 +1386,7 @@ class Gc04 final : public Check {
     for (const ProviderCopy& c : n.provider_copies) {
       if (logged_copies_.size() < kMaxTracked) logged_copies_.push_back({r.seq, c.kind, c.value, kept_text(c.text)});
     }
+    instructions_.logged(n, r.seq);
     if (!n.assistant) return;
     if (n.harness == NativeInfo::Harness::claude_code && n.file.find("agent-acompact") != std::string::npos) {
       compaction_agent_logged_ = true;
@@ -2596,9 +2606,11 @@ class Gc04 final : public Check {
   // Claude Code attachment texts the model is sent (logged_attachment()).
   struct LoggedAttachment {
     uint64_t seq = 0;
-    std::string loose;  // loose_text() of the text
+    std::string loose;  // loose_text() of the text (HTML's entities read, as sent_reminder() reads the sent)
     bool prompt = false;
-    bool followed = false;  // a model answer follows in its file (and chain)
+    bool certain = false;    // sent as it stands whenever logged (NativeInfo::attachment_certain)
+    bool followed = false;   // a model answer follows in its file (and chain)
+    bool compacted = false;  // a compaction came between it and that answer
   };
 
   // Claude Code 2.x attachment lines whose text the model is sent with the
@@ -2613,7 +2625,36 @@ class Gc04 final : public Check {
       }
       kept_bytes_ += said.size();
       unfollowed_attachments_[thread].push_back(logged_attachments_.size());
-      logged_attachments_.push_back({seq, loose_text(said), n.attachment_prompt, false});
+      std::string loose = loose_text(said);
+      if (holds(loose, "&")) loose = html_unescaped(loose);
+      logged_attachments_.push_back({seq, std::move(loose), n.attachment_prompt, n.attachment_certain, false, false});
+    }
+  }
+
+  // A compaction in the thread: the attachments before it that no answer
+  // followed yet may have reached the model only in its summary (or in no
+  // request, when the harness compacts without asking a model).
+  void compaction_after_attachments(const Identity& thread) {
+    auto it = unfollowed_attachments_.find(thread);
+    if (it == unfollowed_attachments_.end()) return;
+    for (size_t i : it->second) logged_attachments_[i].compacted = true;
+  }
+
+  // The <system-reminder> blocks of a tool result as sent: Claude Code 2.1
+  // folds the reminders that follow the results (attachments among them)
+  // into the last result of the message (smooshSystemReminderSiblings).
+  // Each distinct block is kept as sent_reminder() keeps a user text.
+  void sent_result_reminders(std::string_view text) {
+    constexpr std::string_view kOpen = "<system-reminder>", kClose = "</system-reminder>";
+    for (size_t open, at = 0; (open = text.find(kOpen, at)) != std::string_view::npos;) {
+      const size_t close = text.find(kClose, open);
+      if (close == std::string_view::npos) return;
+      at = close + kClose.size();
+      const std::string_view block = text.substr(open, at - open);
+      std::string loose = loose_text(block);
+      if (sent_result_reminders_seen_.size() >= kMaxTracked) sent_reminders_unkept_ = true;
+      if (sent_reminders_unkept_ || !sent_result_reminders_seen_.insert(sha256(loose)).second) continue;
+      sent_reminder(block, std::move(loose));
     }
   }
 
@@ -2691,6 +2732,12 @@ class Gc04 final : public Check {
                          "The harness logged a message the user queued while the agent worked (a queued_command "
                          "attachment) that no request sent the model: what the user asked was changed in the log."),
                  "queued-prompt-not-sent:" + std::to_string(a.seq));
+      } else if (a.certain && !a.compacted && cut_requests_.empty() && unread_requests_.empty()) {
+        ctx.emit(finding("GC04", Severity::high, {a.seq},
+                         "The harness logged an attachment whose text Claude Code sends the model as it stands (a "
+                         "changed file's snippet, a memory file, a plan, a todo list, an IDE selection, a critical "
+                         "reminder) and no request sent that text: what the model was shown was changed in the log."),
+                 "attachment-text-not-sent:" + std::to_string(a.seq));
       } else {
         unsent.add(a.seq);
       }
@@ -2703,6 +2750,23 @@ class Gc04 final : public Check {
                  "attachment-not-sent");
     emit_counted(ctx, "GC04", Severity::info, attachments_unkept_,
                  "attachment text(s) past this check's bounds were not compared with the wire.", "attachment-unkept");
+  }
+
+  // Codex's base instructions no request carried (codex_instructions.h).
+  void codex_instructions(Context& ctx) {
+    const CodexInstructions::Judgement j = instructions_.judge(!cut_requests_.empty() || !unread_requests_.empty());
+    if (!j.unsent.empty()) {
+      ctx.emit(finding("GC04", Severity::high, j.unsent.seqs,
+                       "The Codex rollout logs system instructions (base_instructions) that no request sent the "
+                       "model as its instructions: what the model was told to do was changed in the log."),
+               "instructions-not-sent");
+    }
+    emit_counted(ctx, "GC04", Severity::warning, j.uncompared,
+                 "Codex base instructions were not compared with every request's (a request redacted, unread or "
+                 "past this check's bounds): not judged.",
+                 "instructions-uncompared");
+    emit_counted(ctx, "GC04", Severity::info, j.unkept,
+                 "Codex base instructions past this check's bounds were not compared with the wire.", "instructions-unkept");
   }
 
   // Codex's agent_message events repeat each answer's text for its UI, and
@@ -2994,6 +3058,8 @@ class Gc04 final : public Check {
   std::vector<std::string> redacted_prompts_;  // user texts sent with redaction markers
   std::vector<LoggedPrompt> logged_prompts_;
   std::vector<LoggedAttachment> logged_attachments_;
+  CodexInstructions instructions_;
+  absl::flat_hash_set<Digest> sent_result_reminders_seen_;  // loose digests of the result blocks sent_result_reminders() kept
   absl::flat_hash_map<Identity, std::vector<size_t>> unfollowed_attachments_;  // thread -> those not yet followed
   SeqList attachments_unkept_;
   std::vector<std::string> sent_reminders_;  // loose_text() of user texts sent holding <system-reminder> blocks
