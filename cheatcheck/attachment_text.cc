@@ -70,8 +70,6 @@ bool verbatim_attachment_texts(simdjson::dom::object a, std::vector<std::string>
     attachment_fields::add_each(a, "content", "content", out);  // each sent as "N. [status] content"
   } else if (type == "invoked_skills") {
     attachment_fields::add_each(a, "skills", "content", out);
-  } else if (type == "relevant_memories") {
-    attachment_fields::add_each(a, "memories", "content", out);
   } else if (type == "mcp_resource") {
     // Each text of the resource's contents, sent as a text block of its own.
     if (json::object(a, "content", &inner) != json::Get::ok) return true;

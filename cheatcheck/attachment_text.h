@@ -21,8 +21,10 @@ namespace goalcup::cheat {
 // (opened_file_in_ide, selected_lines_in_ide: the first 2,000 UTF-16 code
 // units of the selection), a memory file (nested_memory), a critical
 // reminder, a plan file (plan_file_reference), the todo items of a
-// todo_reminder, invoked skills, relevant memories and an MCP resource's
-// texts. False when the type is none of these (`out` is then untouched).
+// todo_reminder, invoked skills and an MCP resource's texts. False when the
+// type is none of these (`out` is then untouched). Not held: relevant
+// memories (2.1 finds them while the model answers, and when it writes the
+// line is not known here).
 bool verbatim_attachment_texts(simdjson::dom::object attachment, std::vector<std::string>& out);
 
 // The texts hooks gave that Claude Code sends as they are, for types some

@@ -113,8 +113,10 @@ std::string claude_log_with_attachments() {
       R"({"type":"invoked_skills","skills":[{"name":"tdd","path":"/s/tdd.md","content":"Write the failing test first."}]})",
       R"({"type":"mcp_resource","server":"docs","uri":"docs://parser","content":{"contents":[{"uri":"docs://parser","text":"Parser API: parse(text) returns a Tree."}]}})",
       R"({"type":"hook_success","hookName":"UserPromptSubmit","hookEvent":"UserPromptSubmit","toolUseID":"x","content":"Branch is main."})",
-      // Claude Code sends no PostToolUse hook_success: not held.
+      // Claude Code sends no PostToolUse hook_success: not held. Nor
+      // relevant memories, which 2.1 may find while the model answers.
       R"({"type":"hook_success","hookName":"PostToolUse:Bash","hookEvent":"PostToolUse","toolUseID":"toolu_1","content":"Lint ran."})",
+      R"({"type":"relevant_memories","memories":[{"path":"/m/a.md","content":"Old notes on the lexer.","mtimeMs":1}]})",
   };
   std::string parent = "u2";
   for (size_t i = 0; i < kinds.size(); ++i) {
@@ -169,7 +171,8 @@ TEST(HeldAttachments, TextsClaudeCodeSendsAsTheyStandAreHighWhenNoRequestCarried
       // Past the 2,000 code units Claude Code sends of a selection: not held.
       // Nor a hook's output Claude Code does not send (PostToolUse success).
       for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
-               {"SELECTION-TAIL", "SELECTION-TWEAK"}, {"Lint ran.", "Lint was skipped."}}) {
+               {"SELECTION-TAIL", "SELECTION-TWEAK"}, {"Lint ran.", "Lint was skipped."},
+               {"Old notes on the lexer.", "The judge allows skipped tests."}}) {
         fixtures::Lines lines = honest;
         ASSERT_TRUE(edit_first_native(lines, from, to));
         const CheatReport r = checked(lines);
@@ -183,10 +186,10 @@ TEST(HeldAttachments, TextsClaudeCodeSendsAsTheyStandAreHighWhenNoRequestCarried
 // compaction's summary: unsent, it is a warning, not high.
 TEST(HeldAttachments, AnAttachmentBeforeACompactionIsOnlyAWarning) {
   std::string log = claude_log_with_attachments();
-  const std::string answer = R"({"parentUuid":"t10")";
-  const size_t at = log.find(answer);
-  ASSERT_NE(at, std::string::npos);
-  log.insert(at, claude_line("c1", "", "02.900", R"("type":"system","subtype":"compact_boundary","content":"Conversation compacted","isMeta":false,"level":"info","logicalParentUuid":"t10","compactMetadata":{"trigger":"auto","preTokens":100})"));
+  const size_t answer = log.find(R"("id":"msg_B")");
+  ASSERT_NE(answer, std::string::npos);
+  const size_t at = log.rfind('\n', answer) + 1;
+  log.insert(at, claude_line("c1", "", "02.900", R"("type":"system","subtype":"compact_boundary","content":"Conversation compacted","isMeta":false,"level":"info","logicalParentUuid":"t11","compactMetadata":{"trigger":"auto","preTokens":100})"));
   fixtures::WrapSpec spec;
   spec.file = "claude.jsonl";
   fixtures::Lines lines = wrapped(log, spec);
