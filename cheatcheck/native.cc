@@ -342,6 +342,7 @@ void read_content(simdjson::dom::object message, std::string_view text_type, Nat
       if ((name == "Edit" || name == "Write") && json::object(b, "input", &in) == json::Get::ok) {
         n.calls.back().edit = edit_digest(in, name == "Edit" ? std::span<const std::string_view>(kEditCallKeys) : std::span<const std::string_view>(kWriteCallKeys));
       }
+      if (json::object(b, "input", &in) == json::Get::ok) n.calls.back().copy_key = call_copy_key(copied_tool(name), in);
     }
     // A provider-run tool's result (web_search_tool_result, ...): what the
     // model was given, which the answer's stream carried whole.
@@ -390,10 +391,11 @@ void read_replacements(simdjson::dom::object o, NativeInfo& n) {
 // The texts of a toolUseResult that Claude Code sends the model as they
 // are (found in every release seen, 1.0.98 to 2.1): an error's message
 // ("Error: " + what was sent, maybe inside <tool_use_error>), a command's
-// stdout and stderr (Bash, BashOutput), a subagent's text blocks (Task), a
-// file's content as read (Read, sent with line numbers). Other shapes
-// (edits, todos, file lists) are rendered for the model in ways that vary,
-// so they are not read.
+// stdout and stderr (Bash, BashOutput), a subagent's text blocks (Task), an
+// MCP tool's (its whole copy, an array of blocks), a file's content as read
+// (Read, sent with line numbers). Edits, todos, a subagent's prompt and
+// status, file lists and shells' status tags are read as each tool's copy
+// (edit_copy, copy_claims), held to the call or the result by GC04.
 void read_result_copy(simdjson::dom::object o, NativeInfo& n) {
   simdjson::dom::element copy;
   if (n.results.size() != 1 || o.at_key("toolUseResult").get(copy)) return;
@@ -403,9 +405,16 @@ void read_result_copy(simdjson::dom::object o, NativeInfo& n) {
     if (s.starts_with("Error: ")) n.result_copies.push_back({std::string(s.substr(7)), false, false});
     return;
   }
+  simdjson::dom::array blocks;
+  if (!copy.get(blocks)) {
+    // An MCP tool's copy: the content blocks it returned, sent as they are.
+    for (std::string& text : block_texts(blocks)) n.result_copies.push_back({std::move(text), false, true});
+    return;
+  }
   simdjson::dom::object t;
   if (copy.get(t)) return;
   read_edit_copy(t, n);
+  n.copy_claims = read_copy_claims(t, n.result_texts.empty() ? std::string_view() : std::string_view(n.result_texts.front()));
   // A Bash output that is an image is not text to compare; the flag alone,
   // which a cheater writes as easily as the copy, does not say so (red-team
   // 16a #8): the output must be image data too.
@@ -416,14 +425,8 @@ void read_result_copy(simdjson::dom::object o, NativeInfo& n) {
     n.result_copies.push_back({std::string(s), false, true});
     if (json::string(t, "stderr", &s) == json::Get::ok) n.result_copies.push_back({std::string(s), false, false});
   }
-  simdjson::dom::array blocks;
   if (json::array(t, "content", &blocks) == json::Get::ok) {
-    for (auto block : blocks) {
-      simdjson::dom::object b;
-      if (!block.get(b) && str(b, "type") == "text" && json::string(b, "text", &s) == json::Get::ok) {
-        n.result_copies.push_back({std::string(s), false, true});
-      }
-    }
+    for (std::string& text : block_texts(blocks)) n.result_copies.push_back({std::move(text), false, true});
   }
   simdjson::dom::object file;
   if (json::object(t, "file", &file) == json::Get::ok && json::string(file, "content", &s) == json::Get::ok) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cheatcheck/result_copies.h"
 #include "core/json_digest.h"
 #include "core/json_strict.h"
 #include "core/record.h"
@@ -29,6 +30,9 @@ struct NativeCall {
   // Claude Code's Edit (file_path, old_string, new_string) or Write
   // (file_path, content): edit_digest of those.
   std::optional<Digest> edit = std::nullopt;
+  // What its result's structured copy must repeat of the input
+  // (call_copy_key: TodoWrite's todos, a subagent's prompt).
+  std::optional<Digest> copy_key = std::nullopt;
 };
 
 // A text of a tool result as the harness's structured copy of it holds it
@@ -192,6 +196,10 @@ struct NativeInfo {
   // which one it must hold is decided by the call it answers (GC04), never
   // by the copy's own members, which a cheater writes (red-team 18b #6).
   std::optional<EditResultCopy> edit_copy;
+  // Claude Code: the same copy read as the other tools' whose members GC04
+  // holds to their call or their result (result_copies.h); which reading
+  // applies is decided by the call, as for edit_copy.
+  std::optional<CopyClaims> copy_claims;
   // What the user (or the harness on the user's behalf) said, as logged:
   // Claude Code user text; Codex user message parts and user_message events.
   std::vector<std::string> prompts;

@@ -157,7 +157,8 @@ INSTANTIATE_TEST_SUITE_P(Edits, RealRunEdits,
                                            LogEdit::change_edit_copy, LogEdit::change_edit_patch,
                                            LogEdit::change_write_copy, LogEdit::answer_as_synthetic,
                                            LogEdit::invent_compaction, LogEdit::swap_turns, LogEdit::swap_prompts,
-                                           LogEdit::change_base_instructions),
+                                           LogEdit::change_base_instructions, LogEdit::change_todo_copy,
+                                           LogEdit::change_glob_copy, LogEdit::change_subagent_prompt),
                          [](const auto& edit_case) {
                            std::string n = fixtures::log_edit_names()[static_cast<size_t>(edit_case.param) - 1];
                            std::replace(n.begin(), n.end(), '-', '_');
@@ -317,7 +318,8 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
         // The shape log holds no Edit or Write call (EditCopiesAreHeldToTheirCall has them).
         // Nor a compaction (CompactionSummaryCallsAreMatchedToTheirSummaryLines has one).
         if (edit == LogEdit::change_edit_copy || edit == LogEdit::change_edit_patch || edit == LogEdit::change_write_copy ||
-            edit == LogEdit::change_compact_summary) {
+            edit == LogEdit::change_compact_summary || edit == LogEdit::change_todo_copy ||
+            edit == LogEdit::change_glob_copy || edit == LogEdit::change_subagent_prompt) {
           continue;
         }
         if ((event_edit && name != "rollout.jsonl") || (claude_edit && name != "claude.jsonl") ||
@@ -1239,6 +1241,152 @@ TEST(WrappedLogs, AnImageFlagExcusesOnlyImageOutput) {
   const std::string rewritten = replaced_in(flagged, R"("stdout":"parser.py\n")", R"("stdout":"All 42 tests passed.\n")");
   const Wrapped w = wrap_text_and_check(rewritten, "claude.jsonl", WrapOrder::live, LogEdit::none);
   EXPECT_TRUE(has_finding(w.report, "GC04", Severity::high, "toolUseResult")) << describe(w.report);
+}
+
+// Claude Code's copies (toolUseResult) of other tools' results, in the
+// shapes the real logs show (1.0.98 to 2.1.14), held to the call the model
+// made or to the result it was sent (red-team 18b #02): TodoWrite's
+// newTodos (the call's todos, by value), a subagent's prompt (the call's)
+// and status (not "completed" when the agent was launched in the
+// background), Glob's file names (listed one a line, maybe relative, maybe
+// with a truncation note), BashOutput's and TaskOutput's status and exit
+// code (the result's leading tags), an MCP tool's content blocks.
+std::string one_call_log(const std::string& name, const std::string& input, const std::string& result_content,
+                         const std::string& copy) {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  std::string log = claude_line("u1", "", "01.000", "user", R"({"role":"user","content":"Carry on"})");
+  log += claude_line("u2", "u1", "02.000", "assistant",
+                     R"({"id":"msg_A",)" + m + R"(,"content":[{"type":"tool_use","id":"toolu_1","name":")" + name +
+                         R"(","input":)" + input + "}]}");
+  log += claude_line("u3", "u2", "03.000", "user",
+                     R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":)" + result_content + "}]}",
+                     false, copy);
+  log += claude_line("u4", "u3", "04.000", "assistant", R"({"id":"msg_B",)" + m + R"(,"content":[{"type":"text","text":"Done."}]})");
+  return log;
+}
+
+struct CopyCase {
+  std::string what, name, input, result, copy;
+  bool high;
+};
+
+void expect_copy_cases(const std::vector<CopyCase>& cases) {
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    for (const CopyCase& c : cases) {
+      SCOPED_TRACE(c.what + (order == WrapOrder::live ? " (live)" : " (late)"));
+      const Wrapped w = wrap_text_and_check(one_call_log(c.name, c.input, c.result, c.copy), "claude.jsonl", order, LogEdit::none);
+      if (c.high) {
+        EXPECT_TRUE(has_finding(w.report, "GC04", Severity::high, "toolUseResult")) << describe(w.report);
+      } else {
+        expect_clean(w.report);
+      }
+    }
+  }
+}
+
+TEST(WrappedLogs, TodoListCopiesAreHeldToTheCall) {
+  const std::string todos =
+      R"([{"content":"Fix the parser","status":"completed","activeForm":"Fixing the parser"},{"content":"Run the tests","status":"in_progress","activeForm":"Running the tests"}])";
+  const std::string said = R"("Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable")";
+  const std::string input = R"({"todos":)" + todos + "}";
+  const std::string reordered =
+      R"([{"status":"completed","activeForm":"Fixing the parser","content":"Fix the parser"},{"activeForm":"Running the tests","content":"Run the tests","status":"in_progress"}])";
+  const std::string done = replaced_in(todos, R"("status":"in_progress")", R"("status":"completed")");
+  expect_copy_cases({
+      {"honest", "TodoWrite", input, said, R"({"oldTodos":[],"newTodos":)" + todos + "}", false},
+      {"members in another order", "TodoWrite", input, said, R"({"oldTodos":[],"newTodos":)" + reordered + "}", false},
+      {"a todo marked completed", "TodoWrite", input, said, R"({"oldTodos":[],"newTodos":)" + done + "}", true},
+      {"a todo taken out", "TodoWrite", input, said,
+       R"({"oldTodos":[],"newTodos":[{"content":"Fix the parser","status":"completed","activeForm":"Fixing the parser"}]})", true},
+      // The call decides: the same copy for another tool is not a todo list.
+      {"another tool's copy", "Skill", R"({"skill":"x"})", said, R"({"oldTodos":[],"newTodos":)" + done + "}", false},
+  });
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    const Wrapped w = wrap_text_and_check(one_call_log("TodoWrite", input, said, R"({"oldTodos":[],"newTodos":)" + todos + "}"),
+                                          "claude.jsonl", order, LogEdit::change_todo_copy);
+    ASSERT_TRUE(w.result.edited);
+    EXPECT_TRUE(has_finding(w.report, "GC04", Severity::high, "TodoWrite")) << describe(w.report);
+  }
+}
+
+TEST(WrappedLogs, SubagentCopiesAreHeldToTheCallAndTheResultSent) {
+  const std::string input = R"({"description":"Run tests","prompt":"Run the test suite and report failures.","subagent_type":"general-purpose"})";
+  const std::string said = R"J([{"type":"text","text":"2 tests fail in parser_test.py."},{"type":"text","text":"agentId: a1b2c3d (for resuming to continue this agent's work if needed)"}])J";
+  const std::string copy = R"({"status":"completed","prompt":"Run the test suite and report failures.","agentId":"a1b2c3d","content":[{"type":"text","text":"2 tests fail in parser_test.py."}],"totalDurationMs":900,"totalTokens":100,"totalToolUseCount":2})";
+  const std::string launched = R"J("Async agent launched successfully.\nagentId: a1b2c3d (This is an internal ID for your use.)")J";
+  const std::string async_copy = R"({"isAsync":true,"status":"async_launched","agentId":"a1b2c3d","description":"Run tests","prompt":"Run the test suite and report failures."})";
+  expect_copy_cases({
+      {"honest", "Task", input, said, copy, false},
+      {"honest (Agent)", "Agent", input, said, copy, false},
+      {"honest, launched in the background", "Task", input, launched, async_copy, false},
+      {"prompt changed", "Task", input, said,
+       replaced_in(copy, "report failures.", "report that every test passes."), true},
+      {"content changed", "Task", input, said, replaced_in(copy, "2 tests fail in parser_test.py.", "All tests pass."), true},
+      {"launched, said completed", "Task", input, launched,
+       replaced_in(async_copy, R"("status":"async_launched")", R"("status":"completed")"), true},
+  });
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    const Wrapped w = wrap_text_and_check(one_call_log("Task", input, said, copy), "claude.jsonl", order, LogEdit::change_subagent_prompt);
+    ASSERT_TRUE(w.result.edited);
+    EXPECT_TRUE(has_finding(w.report, "GC04", Severity::high, "subagent")) << describe(w.report);
+  }
+}
+
+TEST(WrappedLogs, GlobCopiesAreHeldToTheFileNamesSent) {
+  const std::string input = R"({"pattern":"**/*.py"})";
+  const std::string copy = R"({"filenames":["/w/src/a.py","/w/tests/test_a.py"],"durationMs":5,"numFiles":2,"truncated":false})";
+  expect_copy_cases({
+      {"honest", "Glob", input, R"("/w/src/a.py\n/w/tests/test_a.py")", copy, false},
+      {"honest, relative", "Glob", input, R"("src/a.py\ntests/test_a.py")", copy, false},
+      {"honest, cut", "Glob", input,
+       R"J("/w/src/a.py\n/w/tests/test_a.py\n(Results are truncated. Consider using a more specific path or pattern.)")J",
+       replaced_in(copy, R"("truncated":false)", R"("truncated":true)"), false},
+      {"honest, none", "Glob", input, R"("No files found")", R"({"filenames":[],"durationMs":5,"numFiles":0,"truncated":false})", false},
+      {"a name changed", "Glob", input, R"("/w/src/a.py\n/w/tests/test_a.py")", replaced_in(copy, "/w/tests/test_a.py", "/w/tests/test_all_pass.py"), true},
+      {"a name added", "Glob", input, R"("No files found")", R"({"filenames":["/w/PASSED"],"durationMs":5,"numFiles":1,"truncated":false})", true},
+  });
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    const Wrapped w = wrap_text_and_check(one_call_log("Glob", input, R"("/w/src/a.py\n/w/tests/test_a.py")", copy), "claude.jsonl",
+                                          order, LogEdit::change_glob_copy);
+    ASSERT_TRUE(w.result.edited);
+    EXPECT_TRUE(has_finding(w.report, "GC04", Severity::high, "toolUseResult")) << describe(w.report);
+  }
+}
+
+TEST(WrappedLogs, ShellStatusCopiesAreHeldToTheTagsSent) {
+  const std::string input = R"({"bash_id":"bash_1"})";
+  const std::string failed = R"("<status>failed</status>\n\n<exit_code>1</exit_code>\n\n<stdout>\nFAIL parser\n</stdout>\n\n<timestamp>2026-01-01T10:00:03.000Z</timestamp>")";
+  const std::string failed_copy = R"({"shellId":"bash_1","command":"make test","status":"failed","exitCode":1,"stdout":"FAIL parser","stderr":"","stdoutLines":1,"stderrLines":0,"timestamp":"2026-01-01T10:00:03.000Z"})";
+  // A running command's output that prints a tag of its own.
+  const std::string running = R"("<status>running</status>\n\n<stdout>\n<exit_code>0</exit_code>\n</stdout>\n\n<timestamp>2026-01-01T10:00:03.000Z</timestamp>")";
+  const std::string running_copy = R"({"shellId":"bash_1","command":"make test","status":"running","exitCode":null,"stdout":"<exit_code>0</exit_code>","stderr":"","stdoutLines":1,"stderrLines":0,"timestamp":"2026-01-01T10:00:03.000Z"})";
+  const std::string task_input = R"({"task_id":"b1","block":true})";
+  const std::string task_said = R"("<retrieval_status>success</retrieval_status>\n\n<task_id>b1</task_id>\n\n<task_type>local_bash</task_type>\n\n<status>failed</status>\n\n<exit_code>1</exit_code>\n\n<output>\nFAIL parser\n</output>")";
+  const std::string task_copy = R"({"retrieval_status":"success","task":{"task_id":"b1","task_type":"local_bash","status":"failed","description":"make test","output":"FAIL parser\n","exitCode":1}})";
+  expect_copy_cases({
+      {"honest, failed", "BashOutput", input, failed, failed_copy, false},
+      {"honest, running", "BashOutput", input, running, running_copy, false},
+      {"failed, said completed", "BashOutput", input, failed,
+       replaced_in(replaced_in(failed_copy, R"("status":"failed")", R"("status":"completed")"), R"("exitCode":1)", R"("exitCode":0)"), true},
+      {"exit code changed", "BashOutput", input, failed, replaced_in(failed_copy, R"("exitCode":1)", R"("exitCode":0)"), true},
+      {"running, said exited", "BashOutput", input, running, replaced_in(running_copy, R"("exitCode":null)", R"("exitCode":0)"), true},
+      {"honest TaskOutput", "TaskOutput", task_input, task_said, task_copy, false},
+      {"TaskOutput said completed", "TaskOutput", task_input, task_said,
+       replaced_in(replaced_in(task_copy, R"("status":"failed")", R"("status":"completed")"), R"("exitCode":1)", R"("exitCode":0)"), true},
+      // The call decides: a Bash copy's members are not read as a shell's status.
+      {"another tool", "Bash", R"({"command":"make test"})", failed,
+       R"({"stdout":"FAIL parser","stderr":"","interrupted":false,"isImage":false,"status":"completed","exitCode":0})", false},
+  });
+}
+
+TEST(WrappedLogs, McpCopiesAreHeldToTheContentSent) {
+  const std::string input = R"({"repo":"w"})";
+  const std::string said = R"([{"type":"text","text":"3 issues open: #1, #2, #7"}])";
+  expect_copy_cases({
+      {"honest", "mcp__github__list_issues", input, said, said, false},
+      {"honest, a string result", "mcp__github__list_issues", input, R"("3 issues open: #1, #2, #7")", said, false},
+      {"text changed", "mcp__github__list_issues", input, said, R"([{"type":"text","text":"No issues open."}])", true},
+  });
 }
 
 // The patch Claude Code logs with an Edit or Write result (structuredPatch:

@@ -35,6 +35,7 @@
 
 #include "cheatcheck/checks/check.h"
 #include "cheatcheck/codex_instructions.h"
+#include "cheatcheck/held_copies.h"
 #include "cheatcheck/literal_set.h"
 #include "cheatcheck/progress_copies.h"
 #include "cheatcheck/said_text.h"
@@ -731,6 +732,7 @@ class Gc04 final : public Check {
     codex_reasoning(ctx);
     codex_turn_models(ctx);
     edit_copies(ctx);
+    held_copies_.judge(ctx, copy_differs_);  // before result_copies, which emits what it adds
     carried_prompts_logged(ctx);
     results(ctx);
     result_texts(ctx);
@@ -1352,6 +1354,7 @@ class Gc04 final : public Check {
     if (n.edit_copy && n.results.size() == 1 && edit_copies_.size() < kMaxTracked) {
       edit_copies_.push_back({r.seq, identity(n.results.front()), *n.edit_copy});
     }
+    if (n.copy_claims && n.results.size() == 1) held_copies_.copy(r.seq, identity(n.results.front()), *n.copy_claims);
     for (const auto& [id, replacement] : n.replacements) {
       Replacement record{sha256(replacement), sha256(loose_text(replacement)), replacement.starts_with(kPersisted), std::nullopt};
       if (record.persisted && replacement.size() <= Excerpt::kExcerptBytes) record.preview = persisted_preview(replacement);
@@ -1414,6 +1417,7 @@ class Gc04 final : public Check {
     for (const NativeCall& c : n.calls) {
       if (c.id.empty()) continue;
       if (c.edit && edit_calls_.size() < kMaxTracked) edit_calls_.try_emplace(identity(c.id), EditCall{*c.edit, c.name == "Write"});
+      held_copies_.call(identity(c.id), c.name, c.copy_key);
       auto [it, added] = logged_calls_.try_emplace(identity(c.id), LoggedCall{r.seq, identity(c.name), c.input, clip_text(c.id), {}});
       if (added && c.input_text.size() <= kMaxKeptInput) it->second.input_text = kept_text(canonical_input(c.input_text, input_parser));
     }
@@ -3030,6 +3034,7 @@ class Gc04 final : public Check {
     EditResultCopy copy;
   };
   std::vector<EditCopy> edit_copies_;
+  HeldCopies held_copies_;  // other tools' copies held to their call or result
   absl::flat_hash_set<Digest> logged_user_texts_;  // loose, without reminders
   bool stored_redacted_ = false;  // the wire record being read lists redaction spans
   // Codex `compacted` lines: its later requests carry texts rebuilt from
