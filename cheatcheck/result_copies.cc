@@ -47,14 +47,15 @@ std::string_view trimmed_line(std::string_view s) {
 }
 
 // A file name is listed when a line of the result is the name, or the
-// name's tail after a '/' (a release that lists paths relative to the
-// working directory). Names past kMaxSuffixed are compared whole only, so
-// a crafted name of many '/' costs no more than its length.
-constexpr size_t kMaxSuffixed = 4096;
+// name's tail after one of its first kMaxSuffixes '/' or '\\' (a release
+// that lists paths relative to the working directory): a crafted name of
+// many of them costs at most that many times its length.
+constexpr size_t kMaxSuffixes = 64;
 bool listed(std::string_view name, const absl::flat_hash_set<std::string_view>& lines) {
   if (lines.contains(name)) return true;
-  if (name.size() > kMaxSuffixed) return false;
-  for (size_t slash = name.find('/'); slash != std::string_view::npos; slash = name.find('/', slash + 1)) {
+  size_t tried = 0;
+  for (size_t slash = name.find_first_of("/\\"); slash != std::string_view::npos && tried < kMaxSuffixes;
+       slash = name.find_first_of("/\\", slash + 1), ++tried) {
     if (lines.contains(name.substr(slash + 1))) return true;
   }
   return false;

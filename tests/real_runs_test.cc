@@ -1338,6 +1338,8 @@ TEST(WrappedLogs, GlobCopiesAreHeldToTheFileNamesSent) {
   expect_copy_cases({
       {"honest", "Glob", input, R"("/w/src/a.py\n/w/tests/test_a.py")", copy, false},
       {"honest, relative", "Glob", input, R"("src/a.py\ntests/test_a.py")", copy, false},
+      {"honest, relative (Windows)", "Glob", input, R"("src\\a.py\ntests\\test_a.py")",
+       R"({"filenames":["C:\\w\\src\\a.py","C:\\w\\tests\\test_a.py"],"durationMs":5,"numFiles":2,"truncated":false})", false},
       {"honest, cut", "Glob", input,
        R"J("/w/src/a.py\n/w/tests/test_a.py\n(Results are truncated. Consider using a more specific path or pattern.)")J",
        replaced_in(copy, R"("truncated":false)", R"("truncated":true)"), false},
