@@ -317,6 +317,7 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
         }
         // The shape log holds no Edit or Write call (EditCopiesAreHeldToTheirCall has them).
         // Nor a compaction (CompactionSummaryCallsAreMatchedToTheirSummaryLines has one).
+        // Nor a TodoWrite, Glob or Task call (TodoListCopiesAreHeldToTheCall and its neighbours have them).
         if (edit == LogEdit::change_edit_copy || edit == LogEdit::change_edit_patch || edit == LogEdit::change_write_copy ||
             edit == LogEdit::change_compact_summary || edit == LogEdit::change_todo_copy ||
             edit == LogEdit::change_glob_copy || edit == LogEdit::change_subagent_prompt) {
