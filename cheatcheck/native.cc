@@ -1087,7 +1087,10 @@ void read_codex(simdjson::dom::object o, NativeInfo& n, StrictJsonParser& input_
       }
       if (n.type == "event_msg") read_codex_event(payload, n);
       if (n.type == "turn_context") n.turn_model = str(payload, "model");
-      if (n.type == "session_meta") n.version = version_str(payload, "cli_version");
+      if (n.type == "session_meta") {
+        n.version = version_str(payload, "cli_version");
+        n.session_id = str(payload, "id");
+      }
       if (n.type == "session_meta" || n.type == "turn_context") n.instructions = codex_base_instructions(payload);
       n.understood = one_of(n.type, {"session_meta", "turn_context", "event_msg", "compacted", "world_state",
                                      "inter_agent_communication", "inter_agent_communication_metadata"});
@@ -1106,7 +1109,8 @@ void read_codex(simdjson::dom::object o, NativeInfo& n, StrictJsonParser& input_
     n.understood = read_codex_item(o, n, input_parser);
   } else {
     n.type = "session";
-    n.understood = !str(o, "id").empty() && o.at_key("timestamp").error() == simdjson::SUCCESS;
+    n.session_id = str(o, "id");
+    n.understood = !n.session_id.empty() && o.at_key("timestamp").error() == simdjson::SUCCESS;
   }
 }
 

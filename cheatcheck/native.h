@@ -168,7 +168,7 @@ struct NativeInfo {
   // system instructions its requests carry (codex_instructions.h).
   std::string instructions;
   std::string uuid, parent_uuid;
-  std::string session_id;       // Claude: sessionId
+  std::string session_id;       // Claude: sessionId; Codex: its session_meta's id (the legacy first line's id)
   // The harness's build as the line names it: Claude Code's `version`, a
   // Codex session_meta's `cli_version` (GC07 holds it to the launch).
   std::string version;

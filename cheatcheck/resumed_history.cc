@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <span>
 #include <string_view>
 #include <tuple>
 #include <utility>
@@ -60,6 +61,20 @@ std::optional<Digest> user_text_item(std::string_view text) {
   return history_item("user-text", {loose});
 }
 
+// Codex: a reasoning item by its summary parts (encrypted content is not
+// logged by every release); a web search by the strings of its action.
+Digest parts_item(std::string_view kind, std::span<const std::string> parts) {
+  Sha256 h;
+  h.update(kind);
+  for (const std::string& part : parts) {
+    h.update("\n" + std::to_string(part.size()) + ":");
+    h.update(part);
+  }
+  return h.finish();
+}
+Digest reasoning_item(std::span<const std::string> parts) { return parts_item("assistant-reasoning", parts); }
+Digest search_item(std::span<const std::string> strings) { return parts_item("assistant-search", strings); }
+
 std::string_view string_member(simdjson::dom::object o, std::string_view key) {
   std::string_view s;
   return json::string(o, key, &s) == json::Get::ok ? s : std::string_view();
@@ -73,6 +88,49 @@ bool is_call(std::string_view type) { return type == "tool_use" || type == "serv
 class SentReader {
  public:
   explicit SentReader(ResumedHistory::Sent& out) : out_(out) {}
+
+  // A Responses input item as Codex sends its history: each item as its
+  // rollout logs it (one message per item).
+  void codex_item(simdjson::dom::object item, StrictJsonParser& arguments) {
+    std::string_view type = string_member(item, "type"), role = string_member(item, "role"), text;
+    ++message_;
+    simdjson::dom::array parts;
+    if (type == "message" && json::array(item, "content", &parts) == json::Get::ok) {
+      std::string answer;
+      for (auto part : parts) {
+        simdjson::dom::object p;
+        if (part.get(p)) continue;
+        const std::string_view kind = string_member(p, "type");
+        if (role == "assistant" && kind == "output_text") answer += string_member(p, "text");
+        if (role != "assistant" && (kind == "input_text" || kind == "text") && json::string(p, "text", &text) == json::Get::ok) add_user(text);
+      }
+      if (role == "assistant" && !without_spaces_around(answer).empty()) add(answer_text_item(answer));
+    } else if (type == "function_call" || type == "custom_tool_call") {
+      (void)json::string(item, type == "function_call" ? "arguments" : "input", &text);
+      add(call_item(string_member(item, "call_id"), string_member(item, "name"), json::text_value_digest(text, arguments)));
+    } else if (type == "local_shell_call") {
+      simdjson::dom::element action;
+      const Digest digest = item.at_key("action").get(action) ? json::empty_object_digest() : json::value_digest(action);
+      add(call_item(string_member(item, "call_id"), "local_shell", digest));
+    } else if (type.ends_with("_output")) {
+      add(result_item(string_member(item, "call_id")));
+    } else if (type == "reasoning") {
+      std::vector<std::string> summary;
+      if (json::array(item, "summary", &parts) == json::Get::ok) {
+        for (auto part : parts) {
+          simdjson::dom::object p;
+          if (!part.get(p)) summary.emplace_back(string_member(p, "text"));
+        }
+      }
+      add(reasoning_item(summary));
+    } else if (type == "web_search_call") {
+      simdjson::dom::object action;
+      if (json::object(item, "action", &action) == json::Get::ok) add(search_item(action_strings(action)));
+    } else if (type == "code_interpreter_call") {
+      const auto kind = ProviderCopy::Kind::code_interpreter;
+      add(copy_item(kind, copy_digest(kind, item, kCodeInterpreterMembers)));
+    }
+  }
 
   void message(simdjson::dom::object m) {
     std::string_view role, text;
@@ -144,9 +202,42 @@ bool carries_answer(simdjson::dom::array messages) {
   });
 }
 
+// A Codex request's input holding an item of the model's (history).
+bool carries_codex_answer(simdjson::dom::array input) {
+  return std::any_of(input.begin(), input.end(), [](simdjson::dom::element e) {
+    simdjson::dom::object o;
+    if (e.get(o)) return false;
+    const std::string_view type = string_member(o, "type");
+    return (type == "message" && string_member(o, "role") == "assistant") || type == "function_call" ||
+           type == "custom_tool_call" || type == "local_shell_call" || type == "reasoning";
+  });
+}
+
+// What a Codex line says, as items: an answer's text and calls, a
+// reasoning summary, a web search; a user's texts and tool outputs.
+std::vector<Digest> codex_line_items(const NativeInfo& n) {
+  std::vector<Digest> items;
+  if (n.type == "reasoning") items.push_back(reasoning_item(n.reasoning_parts));
+  if (n.type == "web_search_call" && !n.searched.empty()) items.push_back(search_item(n.searched));
+  for (const ProviderCopy& c : n.provider_copies) {
+    if (c.kind == ProviderCopy::Kind::code_interpreter) items.push_back(copy_item(c.kind, c.value));
+  }
+  if (n.assistant) {
+    if (!without_spaces_around(n.text).empty()) items.push_back(answer_text_item(n.text));
+    for (const NativeCall& c : n.calls) items.push_back(call_item(c.id, c.name, c.input));
+  } else if (n.user) {
+    for (const std::string& text : n.user_texts) {
+      if (const auto item = user_text_item(text)) items.push_back(*item);
+    }
+    for (const std::string& id : n.results) items.push_back(result_item(id));
+  }
+  return items;
+}
+
 // What a Claude Code line says, as items: an answer's thinking, text and
 // calls; a user's texts and tool results.
 std::vector<Digest> line_items(const NativeInfo& n) {
+  if (n.harness == NativeInfo::Harness::codex) return codex_line_items(n);
   std::vector<Digest> items;
   if (n.assistant) {
     if (n.has_thinking) items.push_back(thinking_item(n.thinking));
@@ -165,22 +256,65 @@ std::vector<Digest> line_items(const NativeInfo& n) {
 
 }  // namespace
 
+namespace {
+
+// Codex's options that take a value in the next argument (the CLI's and
+// `exec`'s): a value is never the subcommand.
+bool codex_option_takes_value(std::string_view a) {
+  static constexpr std::array<std::string_view, 19> kValued = {
+      "-c", "--config", "-m", "--model", "-p", "--profile", "-s", "--sandbox", "-a", "--ask-for-approval", "-C",
+      "--cd", "-i", "--image", "--add-dir", "--local-provider", "--enable", "--disable", "--output-last-message"};
+  return std::find(kValued.begin(), kValued.end(), a) != kValued.end() || a == "-o" || a == "--color" ||
+         a == "--output-schema";
+}
+
+// `codex resume ...`, `codex exec resume ...` (or `codex e resume`): the
+// subcommand is the first argument that is no option nor an option's value.
+bool codex_argv_resumes(const std::vector<std::string_view>& args) {
+  bool exec = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string_view a = args[i];
+    if (a == "--") return false;  // what follows is a prompt
+    if (a.starts_with("-")) {
+      if (a.find('=') == std::string_view::npos && codex_option_takes_value(a)) ++i;
+      continue;
+    }
+    if (a == "resume") return true;
+    if (exec || (a != "exec" && a != "e")) return false;  // a prompt, or another subcommand
+    exec = true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool argv_resumes(simdjson::dom::object launch) {
   simdjson::dom::array argv;
   if (json::array(launch, "argv", &argv) != json::Get::ok) return false;
+  std::vector<std::string_view> args;
   bool first = true;
   for (auto arg : argv) {
     std::string_view a;
     if (arg.get(a)) continue;
     if (std::exchange(first, false)) continue;  // the program
-    if (a == "--") return false;                // what follows is not an option
+    if (args.size() >= 4096) break;
+    args.push_back(a);
+  }
+  simdjson::dom::object harness;
+  std::string_view id;
+  if (json::object(launch, "harness", &harness) == json::Get::ok && json::string(harness, "id", &id) == json::Get::ok &&
+      id == "codex") {
+    return codex_argv_resumes(args);
+  }
+  for (std::string_view a : args) {
+    if (a == "--") return false;  // what follows is not an option
     if (a == "-c" || a == "--continue" || a == "-r" || a == "--resume" || a.starts_with("--resume=")) return true;
   }
   return false;
 }
 
 void ResumedHistory::on_native(uint64_t seq, const NativeInfo& n) {
-  if (state_ != State::gathering || n.harness != NativeInfo::Harness::claude_code) return;
+  if (state_ != State::gathering || n.harness == NativeInfo::Harness::other) return;
   // Past the bounds a line is judged as it stands.
   if (lines_.size() >= kMaxLines || items_ >= kMaxItems) return;
   const Digest file = sha256(n.file);
@@ -191,7 +325,11 @@ void ResumedHistory::on_native(uint64_t seq, const NativeInfo& n) {
   }
   // A resumed session's copy is its main chain: a sidechain's line is
   // never history a request re-sends.
-  if (refused_.contains(file) || n.sidechain || (!n.assistant && !n.user)) return;
+  // Codex's session is the id its rollout's session_meta names.
+  if (n.harness == NativeInfo::Harness::codex && !n.session_id.empty()) codex_sessions_[file] = clip_text(n.session_id);
+  // A Codex reasoning item or web search is the model's as its answers are.
+  const bool model_said = n.assistant || (n.harness == NativeInfo::Harness::codex && (n.type == "reasoning" || n.type == "web_search_call" || n.type == "code_interpreter_call"));
+  if (refused_.contains(file) || n.sidechain || (!model_said && !n.user)) return;
   std::vector<Digest> items = line_items(n);
   // Claude Code 2.1 logs an answer's leading "\n\n" text block as a line
   // of its own; the API takes no text of only white space, so it is never
@@ -200,25 +338,27 @@ void ResumedHistory::on_native(uint64_t seq, const NativeInfo& n) {
   if ((items.empty() && !blank) || items_ + items.size() > kMaxItems) return;
   items_ += items.size();
   const bool thinking_only = n.assistant && n.has_thinking && items.size() == 1 && !n.message_id.empty();
-  std::pair<std::string, std::string> named(clip_text(n.file), clip_text(n.session_id));
+  const auto session = codex_sessions_.find(file);
+  std::pair<std::string, std::string> named(clip_text(n.file), session != codex_sessions_.end() ? session->second : clip_text(n.session_id));
   if (names_.empty() || names_.back() != named) names_.push_back(std::move(named));
-  lines_.push_back({seq, file, n.assistant, thinking_only, blank, sha256(n.message_id), std::move(items),
+  lines_.push_back({seq, file, model_said, thinking_only, blank, sha256(n.message_id), std::move(items),
                     static_cast<uint32_t>(names_.size() - 1)});
 }
 
-void ResumedHistory::on_request(uint64_t seq, simdjson::dom::object request) {
-  simdjson::dom::array messages;
-  if (state_ != State::gathering || json::array(request, "messages", &messages) != json::Get::ok ||
-      !carries_answer(messages)) {
-    return;
-  }
+void ResumedHistory::on_request(uint64_t seq, simdjson::dom::object request, StrictJsonParser& arguments) {
+  simdjson::dom::array messages, input;
+  const bool anthropic = json::array(request, "messages", &messages) == json::Get::ok && carries_answer(messages);
+  const bool responses = !anthropic && json::array(request, "input", &input) == json::Get::ok && carries_codex_answer(input);
+  if (state_ != State::gathering || (!anthropic && !responses)) return;
   state_ = State::done;
   request_seq_ = seq;
   Sent sent;
   SentReader reader(sent);
-  for (auto m : messages) {
+  for (auto m : anthropic ? messages : input) {
     simdjson::dom::object o;
-    if (!m.get(o)) reader.message(o);
+    if (m.get(o)) continue;
+    if (anthropic) reader.message(o);
+    else reader.codex_item(o, arguments);
   }
   match(sent);
   lines_ = {};
@@ -285,7 +425,7 @@ void follow_resumed_history(const Record& r, Context& ctx) {
   if (!body.present || !body.content_readable() || body.content().empty() || body.content().front() != '{') return;
   const Result<simdjson::dom::element>& root = ctx.request_json();
   simdjson::dom::object o;
-  if (root && !root->get(o)) history.on_request(r.seq, o);
+  if (root && !root->get(o)) history.on_request(r.seq, o, ctx.body_parser());
 }
 
 }  // namespace goalcup::cheat

@@ -9,6 +9,13 @@
 // each of them, turn by turn and in order. GC05 lists them at warning for a
 // judge to read against the earlier run's trace; GC04 and GC05 judge every
 // other line as before.
+// `codex resume` (of the CLI or of `codex exec`, 0.4x on) appends to the
+// earlier run's rollout instead: no new session_meta, nothing written at
+// resume, so the earlier run's lines lead that file, and the first request
+// re-sends each item of them (messages, reasoning, calls, outputs, web
+// searches) as input. The same evidence holds them; GC04 also lets that
+// run's own events repeat them (agent_message, agent_reasoning,
+// web_search_end) when they were recorded before that request.
 #pragma once
 
 #include <simdjson.h>
@@ -23,6 +30,7 @@
 
 #include "cheatcheck/native.h"
 #include "core/record.h"
+#include "core/json_strict.h"
 #include "core/sha256.h"
 
 namespace goalcup::cheat {
@@ -31,17 +39,18 @@ class Context;
 
 // Whether a launch's argv resumes an earlier conversation: Claude Code's
 // `-c`/`--continue`, `-r`/`--resume` (with or without a session id) before
-// any `--`. Codex's `resume` is not read: its rollout's shape on resume is
-// not known here.
+// any `--`; Codex's (the launch's harness id "codex") `resume` subcommand,
+// of the CLI or of `exec`, with or without a session id or --last.
 bool argv_resumes(simdjson::dom::object launch);
 
 class ResumedHistory {
  public:
-  // A Claude Code line recorded before the first request carrying history.
+  // A Claude Code or Codex line recorded before the first request carrying history.
   void on_native(uint64_t seq, const NativeInfo& n);
-  // A request's body: the first that carries an assistant turn ends the
-  // gathering and decides which lines it re-sends.
-  void on_request(uint64_t seq, simdjson::dom::object request);
+  // A request's body: the first that carries an assistant turn (Anthropic
+  // messages, or a Responses input item of the model's) ends the gathering
+  // and decides which lines it re-sends. `arguments` reads calls' arguments.
+  void on_request(uint64_t seq, simdjson::dom::object request, StrictJsonParser& arguments);
   bool deciding() const { return state_ == State::gathering; }
 
   // The assistant lines that request re-sent as history.
@@ -92,6 +101,7 @@ class ResumedHistory {
   absl::flat_hash_set<Digest> files_;    // files whose first line was seen
   absl::flat_hash_set<Digest> refused_;  // files whose first line seen was not line 1
   absl::flat_hash_set<uint64_t> history_;
+  absl::flat_hash_map<Digest, std::string> codex_sessions_;  // a rollout's session_meta id, clipped
   uint64_t request_seq_ = 0;
   std::string session_, file_;
 };

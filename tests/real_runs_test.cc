@@ -1665,6 +1665,108 @@ TEST(RealRuns, HistoryOfAnEarlierRunThatAResumedRunReSendsIsAWarning) {
   EXPECT_GT(edited, 2u);
 }
 
+// `codex resume` (of the CLI or of `codex exec`) of an earlier run's
+// rollout: Codex appends to that file (no new session_meta, nothing written
+// at resume), so the earlier run's lines lead it, and the first request's
+// input re-sends every item they hold before this run's own. A rollout of
+// one turn gets a second (a user's message and its answer, as Codex 0.58
+// and later log them, or bare items for a legacy rollout) so that there is
+// a turn to resume at. Honest: only GC05's warning naming the earlier run's
+// lines; an edit of them (where the edit fits first), or the same trace
+// launched without `resume`, is high.
+std::string with_another_turn(const std::string& log) {
+  const bool legacy = log.find("\"payload\"") == std::string::npos;
+  const std::string end = log.empty() || log.back() == '\n' ? "" : log.find("\r\n") != std::string::npos ? "\r\n" : "\n";
+  auto line = [&](const std::string& type, const std::string& payload) {
+    return legacy ? payload + "\n" : R"({"timestamp":"2030-01-01T10:00:00.000Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  std::string turn = line("response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Go on with the next step."}]})");
+  if (!legacy) turn += line("event_msg", R"({"type":"user_message","message":"Go on with the next step.","images":[]})");
+  turn += line("response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done with the next step."}]})");
+  if (!legacy) turn += line("event_msg", R"({"type":"agent_message","message":"Done with the next step."})");
+  return log + end + turn;
+}
+
+// `argv`: the launch's arguments after the program (JSON strings, joined by commas).
+Wrapped wrap_codex_resumed(const std::string& log, WrapOrder order, LogEdit edit = LogEdit::none, const std::string& argv = "") {
+  fixtures::WrapSpec spec;
+  spec.order = order;
+  spec.file = "sessions/2026/01/01/rollout-2026-01-01T10-00-00-s1.jsonl";
+  spec.resume_copy = fixtures::ResumeCopy::earlier_run;
+  spec.edit = edit;
+  spec.argv = argv;  // empty: `codex resume --last`
+  return wrap_spec_and_check(log, spec);
+}
+
+bool judged_high(const CheatReport& r) {
+  return std::any_of(r.findings.begin(), r.findings.end(), [](const Finding& f) {
+    return f.severity == Severity::high && (f.check == "GC04" || f.check == "GC05");
+  });
+}
+
+// Every way of launching Codex that resumes (the CLI's `resume`, `exec
+// resume`, after options and their values) is read so; a prompt, an
+// option's value or what follows `--` is not.
+TEST(WrappedLogs, CodexResumeIsReadFromTheLaunchArgv) {
+  const std::string log = with_another_turn(codex_log(false));
+  for (const std::string argv :
+       {R"("resume","--last")", R"("resume","019a93b9-f380-7600-98ff-940e6b99603c")",
+        R"("exec","resume","--last","go on")", R"("-c","model=\"gpt-5\"","resume")",
+        R"("-m","gpt-5","e","--json","resume","--last")", R"("--model=gpt-5","resume")"}) {
+    SCOPED_TRACE(argv);
+    const Wrapped w = wrap_codex_resumed(log, WrapOrder::live, LogEdit::none, argv);
+    ASSERT_GT(w.result.history_lines, 0u);
+    EXPECT_TRUE(only_earlier_history(w.report)) << describe(w.report);
+    EXPECT_TRUE(has_finding(w.report, "GC05", Severity::warning, "history from before this run")) << describe(w.report);
+  }
+  for (const std::string argv : {R"("-c","resume")", R"("--continue")", R"("exec","go","resume")",
+                                 R"("fork","--last")", R"("exec","--","resume")"}) {
+    SCOPED_TRACE(argv);
+    const Wrapped w = wrap_codex_resumed(log, WrapOrder::live, LogEdit::none, argv);
+    EXPECT_TRUE(judged_high(w.report)) << describe(w.report);
+    EXPECT_FALSE(has_finding(w.report, "GC05", Severity::warning, "history from before this run")) << describe(w.report);
+  }
+}
+
+TEST(RealRuns, HistoryOfAnEarlierRunThatCodexResumeReSendsIsAWarning) {
+  std::vector<std::pair<std::string, std::string>> texts = {{"codex_log()", with_another_turn(codex_log(false))},
+                                                            {"codex_log(legacy)", with_another_turn(codex_log(true))}};
+  for (const auto& log : real_logs()) {
+    if (log.parent_path().filename() == "codex") texts.emplace_back(log.filename().string(), with_another_turn(testing::read_file(log.string())));
+  }
+  size_t resumed = 0, real = 0, edited = 0;
+  for (const auto& [name, text] : texts) {
+    for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+      SCOPED_TRACE(name + (order == WrapOrder::live ? " (live)" : " (late)"));
+      const Wrapped w = wrap_codex_resumed(text, order);
+      if (w.result.history_lines == 0) continue;
+      ++resumed;
+      real += name.ends_with(".jsonl") ? 1 : 0;
+      EXPECT_VERDICT(w.report.verify, Verdict::verified);
+      EXPECT_TRUE(only_earlier_history(w.report)) << describe(w.report);
+      EXPECT_TRUE(has_finding(w.report, "GC05", Severity::warning, "history from before this run")) << describe(w.report);
+      // Launched without resuming: the earlier run's answers crossed no wire of this run.
+      for (const std::string argv : {R"("--full-auto")", R"("exec","resume the work")", R"("--","resume")"}) {
+        EXPECT_TRUE(judged_high(wrap_codex_resumed(text, order, LogEdit::none, argv).report)) << argv;
+      }
+      for (LogEdit e : {LogEdit::change_text, LogEdit::change_tool_input, LogEdit::invent_answer, LogEdit::change_reasoning,
+                        LogEdit::change_event_answer}) {
+        const Wrapped x = wrap_codex_resumed(text, order, e);
+        if (!x.result.edited || x.result.history_lines == 0) continue;
+        ++edited;
+        EXPECT_TRUE(judged_high(x.report)) << x.result.edit_note << "\n" << describe(x.report);
+      }
+    }
+  }
+  RecordProperty("resumed", static_cast<int>(resumed));
+  RecordProperty("edited", static_cast<int>(edited));
+  EXPECT_GE(resumed, 4u);
+  if (!real_logs().empty()) {
+    EXPECT_GE(real, 4u);  // three real rollouts resumed, each live and late
+  }
+  EXPECT_GT(edited, 4u);
+}
+
 // A run whose only answer the user interrupted: the log holds no assistant
 // line, which is no sign that it was not captured (info, as for any answer
 // cut short). A log with its finished answer taken out still says so.

@@ -706,6 +706,7 @@ class Gc04 final : public Check {
       wire_request(r, ctx);
     } else if (r.kind == Kind::native) {
       native_line(r, ctx.native(), ctx.body_parser());
+      keep_searched_texts(r, ctx);
     }
   }
 
@@ -1317,6 +1318,22 @@ class Gc04 final : public Check {
     }
   }
 
+  // A web search's strings before a resumed run's first request may be
+  // history it re-sends, which the earlier run's web_search_end event
+  // words anew (history_searches()).
+  void keep_searched_texts(const Record& r, Context& ctx) {
+    const NativeInfo& n = ctx.native();
+    if (n.type != "web_search_call" || n.searched.size() < 2 || !ctx.facts().launch.resumes ||
+        !ctx.resumed_history().deciding()) {
+      return;
+    }
+    size_t bytes = 0;
+    for (const std::string& said : n.searched) bytes += said.size();
+    if (searched_bytes_ + bytes > kMaxSearchedBytes) return;
+    searched_bytes_ += bytes;
+    searched_texts_.emplace(r.seq, n.searched);
+  }
+
   void native_line(const Record& r, const NativeInfo& n, StrictJsonParser& input_parser) {
     if (is_copy(n)) return copies_.add(r.seq);
     turn_order_.logged_line(n, r.seq);
@@ -1380,6 +1397,7 @@ class Gc04 final : public Check {
     for (const std::string& said : n.searched) {
       if (logged_searched_.size() < kMaxTracked) logged_searched_.emplace_back(r.seq, sha256(said));
     }
+
     if (!n.search_detail.empty() && logged_search_details_.size() < kMaxTracked) {
       logged_search_details_.emplace_back(r.seq, sha256(n.search_detail));
     }
@@ -1914,9 +1932,15 @@ class Gc04 final : public Check {
   // and each agent_reasoning event against the parts of a summary that
   // matched (or a whole streamed one).
   void codex_reasoning(Context& ctx) {
-    absl::flat_hash_set<Digest> parts;
+    absl::flat_hash_set<Digest> parts, history_parts;
+    const ResumedHistory& history = ctx.resumed_history();
     for (const LoggedReasoning& l : logged_reasoning_) {
       bool sent = wire_reasoning_.contains(l.joined);
+      // History an earlier run wrote, which `codex resume` re-sent.
+      if (!sent && history.holds(l.seq)) {
+        history_parts.insert(l.parts.begin(), l.parts.end());
+        continue;
+      }
       if (!sent && l.text) {
         const RedactedMatch match = comparer_.first_match(redacted_reasoning_, *l.text).first;
         if (match == RedactedMatch::not_compared) uncompared_.add(l.seq);
@@ -1938,6 +1962,8 @@ class Gc04 final : public Check {
       if (parts.contains(e.digest) || wire_reasoning_.contains(e.digest) || wire_reasoning_parts_.contains(e.digest)) {
         continue;
       }
+      // The earlier run's event repeating a part of that history.
+      if (e.seq < history.request_seq() && history_parts.contains(e.digest)) continue;
       const RedactedMatch match = e.text ? comparer_.first_match(redacted_reasoning_, *e.text).first : RedactedMatch::no;
       if (match != RedactedMatch::no) {
         (match == RedactedMatch::yes ? redacted_texts_ : uncompared_).add(e.seq);
@@ -2034,9 +2060,45 @@ class Gc04 final : public Check {
   // Codex: each web search the log shows (a web_search_call item, logged
   // without its id) asked what a streamed one asked: its query, or the page
   // it opened or searched in.
+  // The strings of the web searches that are history `codex resume`
+  // re-sent (resumed_history.h), and the ways Codex words them for its
+  // web_search_end events (search_details(): a string, the first of
+  // several followed by " ...", all joined by ", ").
+  absl::flat_hash_set<Digest> history_searches(const Context& ctx) const {
+    absl::flat_hash_set<Digest> out;
+    std::string first, joined;
+    auto add_forms = [&] {
+      if (!joined.empty() && joined != first) {
+        out.insert(sha256(first + " ..."));
+        out.insert(sha256(joined));
+      }
+      first.clear();
+      joined.clear();
+    };
+    uint64_t line = 0;
+    for (const auto& [seq, said] : logged_searched_) {
+      if (seq != line) add_forms();
+      line = seq;
+      if (!ctx.resumed_history().holds(seq)) continue;
+      out.insert(said);
+      const auto text = searched_texts_.find(seq);
+      if (text == searched_texts_.end()) continue;
+      for (const std::string& s : text->second) {
+        if (first.empty()) first = s;
+        joined += (joined.empty() ? "" : ", ") + s;
+      }
+    }
+    add_forms();
+    return out;
+  }
+
   void searches(Context& ctx) {
+    const ResumedHistory& history = ctx.resumed_history();
+    const absl::flat_hash_set<Digest> resent = history_searches(ctx);
     for (const auto& [seq, said] : logged_searched_) {
       if (wire_searched_.contains(said)) continue;
+      // History `codex resume` re-sent, or the earlier run's event repeating it.
+      if (history.holds(seq) || (seq < history.request_seq() && resent.contains(said))) continue;
       ctx.emit(finding("GC04", Severity::high, {seq},
                        "Codex logged a web search (web_search_call) whose query or page no search streamed on the "
                        "wire asked for: what the model searched was changed in the log."),
@@ -2046,6 +2108,7 @@ class Gc04 final : public Check {
     // word a search streamed (web_search_action_detail in Codex's source).
     for (const auto& [seq, detail] : logged_search_details_) {
       if (wire_search_details_.contains(detail)) continue;
+      if (seq < history.request_seq() && resent.contains(detail)) continue;
       ctx.emit(finding("GC04", Severity::high, {seq},
                        "Codex logged a web_search_end event whose query words no search streamed on the wire: what "
                        "the model searched was changed in the log."),
@@ -2266,6 +2329,11 @@ class Gc04 final : public Check {
   void codex_texts(Context& ctx) {
     for (const auto& [seq, digest, text] : codex_texts_) {
       auto it = wire_by_text_.find(digest);
+      // History an earlier run wrote, which `codex resume` re-sent (GC05 lists it).
+      if (it == wire_by_text_.end() && ctx.resumed_history().holds(seq)) {
+        history_texts_.insert(digest);
+        continue;
+      }
       if (it == wire_by_text_.end()) {
         const auto [match, answer] = redacted_answer_of(text);
         if (match == RedactedMatch::yes) {
@@ -2780,6 +2848,8 @@ class Gc04 final : public Check {
     static const Digest kCompactDone = sha256("Compact task completed");
     for (const auto& [seq, digest, text] : event_answers_) {
       if (wire_by_text_.contains(digest) || digest == kCompactDone) continue;
+      // The earlier run's event repeating an answer of the history `codex resume` re-sent.
+      if (seq < ctx.resumed_history().request_seq() && history_texts_.contains(digest)) continue;
       const RedactedMatch match = redacted_answer_of(text).first;
       if (match != RedactedMatch::no) {
         (match == RedactedMatch::yes ? redacted_texts_ : uncompared_).add(seq);
@@ -2986,6 +3056,10 @@ class Gc04 final : public Check {
   std::vector<std::pair<uint64_t, Digest>> logged_searched_;  // and of those logged (seq, string)
   absl::flat_hash_set<Digest> wire_search_details_;                 // search_details() of those streamed
   std::vector<std::pair<uint64_t, Digest>> logged_search_details_;  // web_search_end queries logged (seq, query)
+  // Web searches of several strings logged while a resumed run's history was undecided (seq: strings).
+  absl::flat_hash_map<uint64_t, std::vector<std::string>> searched_texts_;
+  static constexpr size_t kMaxSearchedBytes = 1 << 20;
+  size_t searched_bytes_ = 0;
   std::vector<LoggedServerResult> logged_server_results_;
   absl::flat_hash_set<Digest> wire_copies_;   // copy_digest() of what answers streamed that logs copy
   std::vector<std::string> redacted_copies_;  // those stored redacted, minified
@@ -3102,6 +3176,7 @@ class Gc04 final : public Check {
   absl::flat_hash_map<uint64_t, std::optional<std::string>> summary_parts_;
   absl::flat_hash_set<Identity> logged_models_;
   std::vector<LoggedAnswer> codex_texts_;
+  absl::flat_hash_set<Digest> history_texts_;  // held Codex answers' texts (resumed_history.h), bounded as codex_texts_
   absl::flat_hash_set<uint64_t> matched_answers_;  // wire seqs
   SeqList synthetic_;
   SeqList unnoticed_synthetic_;  // <synthetic> lines whose text is no harness notice

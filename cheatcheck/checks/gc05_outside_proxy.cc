@@ -219,7 +219,7 @@ class Gc05 final : public Check {
     ctx.emit(finding("GC05", Severity::warning, earlier.seqs,
                      std::to_string(earlier.count) + " native assistant line(s) leading " + h.file() +
                          " are history from before this run: the launch resumes a conversation (claude --continue "
-                         "or --resume), this run's first request re-sending history (seq " +
+                         "or --resume, codex resume), this run's first request re-sending history (seq " +
                          std::to_string(h.request_seq()) + ") carries each of them in order, and no wire response "
                          "of this run does. They name session " + (h.session().empty() ? "(none)" : h.session()) +
                          ": read them against the trace of the earlier run that wrote it, whose wire must carry "
