@@ -65,7 +65,8 @@ void sort_findings(std::vector<Finding>& findings) {
 
 struct CheatScan::State {
   explicit State(const CheatOptions& o)
-      : options(o), ctx(o.policy ? *o.policy : kNoPolicy, o.walk.limits), checks(make_trace_checks()),
+      : options(o), ctx(o.policy ? *o.policy : kNoPolicy, o.walk.limits),
+        checks(o.checks ? make_trace_checks() : std::vector<std::unique_ptr<Check>>{}),
         secrets(o.secrets ? o.secret_threads : 0, o.keep_secret_text, o.walk.limits), visitor(ctx, checks, o.secrets ? &secrets : nullptr) {
     if (o.secrets) ctx.set_body_digests(secrets.body_digests());
   }
@@ -92,6 +93,7 @@ CheatReport CheatScan::finish(const std::string& path, VerifyReport verify) {
   if (s.options.secrets) s.secrets.finish(s.ctx);
   s.ctx.note_dropped();
   if (s.options.keep_secret_text) out.secret_texts = s.secrets.texts();
+  if (s.options.secrets) out.secrets_not_kept = s.secrets.secrets_not_kept();
   out.findings = std::move(s.ctx.findings());
   out.skipped = std::move(s.ctx.skipped());
   // A baseline clears what a judge has seen, never more: the same run

@@ -18,6 +18,9 @@ struct CheatOptions {
   WalkOptions walk;
   const Policy* policy = nullptr;
   bool secrets = true;
+  // The trace checks (GC01...) beside the secret scan; redact needs only the
+  // scan, and the checks' state grows with the trace (within their bounds).
+  bool checks = true;
   bool keep_secret_text = false;  // redaction and --show-secrets only
   unsigned secret_threads = 0;    // workers for the secret scan (0: on the walking thread)
 };
@@ -28,6 +31,7 @@ struct CheatReport {
   std::vector<Finding> findings;  // worst first
   std::vector<Skipped> skipped;
   std::vector<std::pair<std::string, std::string>> secret_texts;  // (text, rule), with keep_secret_text
+  uint64_t secrets_not_kept = 0;  // distinct secrets past kMaxDistinctSecrets: neither listed nor in secret_texts
 };
 
 CheatReport check_trace(const std::string& path, const CheatOptions& options);

@@ -28,6 +28,7 @@ namespace goalcup::cheat {
 namespace {
 
 constexpr int kMaxRedactDepth = 6;
+constexpr size_t kKeepLineBytes = 4 << 20;  // a record's buffer grown past this is not kept for the next
 
 // What replaces a secret: its own replacement (a masked preview), or the
 // redaction marker of its rule.
@@ -192,35 +193,38 @@ Redactor::Redactor(std::vector<KnownSecret> secrets, const Limits& limits)
 namespace {
 struct Occurrences {
   const std::vector<KnownSecret>* secrets;
-  std::vector<std::vector<size_t>>* at;
+  std::vector<Redactor::Place>* at;
 };
 int on_occurrence(unsigned id, unsigned long long, unsigned long long to, unsigned, void* context) {
   auto* o = static_cast<Occurrences*>(context);
-  (*o->at)[id].push_back(static_cast<size_t>(to) - (*o->secrets)[id].text.size());
+  o->at->push_back({id, static_cast<size_t>(to) - (*o->secrets)[id].text.size()});
   return 0;
 }
 }  // namespace
 
 // One pass of Hyperscan's literal matcher for every secret: seeking each
 // secret alone read every text once per secret (thousands of distinct keys
-// in a prompt: minutes; review 18 #5). Its ends come in order, so each
-// secret's starts are ascending, as find() gave them.
-std::vector<std::vector<size_t>> Redactor::occurrences(std::string_view s) const {
-  std::vector<std::vector<size_t>> at(secrets_.size());
+// in a prompt: minutes; review 18 #5). Its ends come in order, so a stable
+// sort by secret leaves each secret's starts ascending, as find() gave them.
+// The list holds the places found, nothing per known secret: a text costs
+// no more with 10,000 secrets known than with one.
+std::vector<Redactor::Place> Redactor::occurrences(std::string_view s) const {
+  std::vector<Place> at;
   if (literals_ && s.size() < (1ull << 31)) {
     thread_local HsScratch scratch;
     if (hs_scratch_t* ready = ready_scratch(scratch, literals_->db.get())) {
       Occurrences o{&secrets_, &at};
       if (hs_scan(literals_->db.get(), s.data(), static_cast<unsigned>(s.size()), 0, ready, on_occurrence, &o) ==
           HS_SUCCESS) {
+        std::stable_sort(at.begin(), at.end(), [](const Place& a, const Place& b) { return a.secret < b.secret; });
         return at;
       }
-      for (auto& a : at) a.clear();
+      at.clear();
     }
   }
   for (size_t i = 0; i < secrets_.size(); ++i) {
     const std::string& t = secrets_[i].text;
-    for (size_t p = s.find(t); p != std::string::npos && !t.empty(); p = s.find(t, p + 1)) at[i].push_back(p);
+    for (size_t p = s.find(t); p != std::string::npos && !t.empty(); p = s.find(t, p + 1)) at.push_back({i, p});
   }
   return at;
 }
@@ -292,21 +296,19 @@ size_t base64_run_end(std::string_view s, size_t end, std::map<size_t, Claim>* c
 // replacement (a key repeated over 4 MB took 32 s).
 bool Redactor::plain(std::string& s) const {
   if (!literals_ || s.size() >= (1ull << 31)) return plain_slowly(s);
-  const std::vector<std::vector<size_t>> at = occurrences(s);
+  const std::vector<Place> at = occurrences(s);
   std::map<size_t, Claim> claims;  // by where each starts
   const auto overlaps = [&](size_t from, size_t to) {
     auto next = claims.lower_bound(from);
     if (next != claims.end() && next->first < to) return true;
     return next != claims.begin() && std::prev(next)->second.to > from;
   };
-  for (size_t i = 0; i < secrets_.size(); ++i) {
+  for (const auto& [i, p] : at) {  // each secret in turn, the longest first
     const KnownSecret& k = secrets_[i];
-    for (const size_t p : at[i]) {
-      if (overlaps(p, p + k.text.size())) continue;
-      size_t end = p + k.text.size();
-      if (is_base64_char(k.text.back())) end = base64_run_end(s, end, &claims);
-      claims.emplace(p, Claim{end, marker(k)});
-    }
+    if (overlaps(p, p + k.text.size())) continue;
+    size_t end = p + k.text.size();
+    if (is_base64_char(k.text.back())) end = base64_run_end(s, end, &claims);
+    claims.emplace(p, Claim{end, marker(k)});
   }
   if (claims.empty()) return false;
   std::string out;
@@ -327,12 +329,9 @@ void Redactor::mapped_spans(std::string_view s, bool percent, std::vector<Span>*
   std::vector<uint32_t> src;
   const bool any = percent ? decode_percent(s, &decoded, &src) : (has_escapes(s) && decode_escapes(s, &decoded, &src));
   if (!any) return;
-  const std::vector<std::vector<size_t>> at = occurrences(decoded);
-  for (size_t i = 0; i < secrets_.size(); ++i) {
-    for (const size_t p : at[i]) {
-      const size_t end = p + secrets_[i].text.size();
-      spans->push_back({src[p], end < src.size() ? src[end] : s.size(), marker(secrets_[i])});
-    }
+  for (const auto& [i, p] : occurrences(decoded)) {
+    const size_t end = p + secrets_[i].text.size();
+    spans->push_back({src[p], end < src.size() ? src[end] : s.size(), marker(secrets_[i])});
   }
 }
 
@@ -348,12 +347,41 @@ void Redactor::last_first(std::vector<Span>* spans) {
   });
 }
 
+namespace {
+// `s` with each span of [first, last) replaced (in text order, none
+// overlapping), built once: replacing them one at a time moved the rest
+// of the text at each, quadratic on a line of thousands of secrets.
+template <class It>
+void splice_spans(std::string& s, It first, It last) {
+  if (first == last) return;
+  size_t floor = 0;
+  for (It it = first; it != last; ++it) {
+    if (it->from < floor || it->to < it->from) {  // not reached: as before, the last first, in place
+      for (It back = last; back != first;) {
+        --back;
+        s.replace(back->from, back->to - back->from, back->with);
+      }
+      return;
+    }
+    floor = it->to;
+  }
+  std::string out;
+  size_t at = 0;
+  for (It it = first; it != last; ++it) {
+    out.append(s, at, it->from - at).append(it->with);
+    at = it->to;
+  }
+  out.append(s, at);
+  s = std::move(out);
+}
+}  // namespace
+
 bool Redactor::mapped(std::string& s, bool percent) const {
   std::vector<Span> spans;
   mapped_spans(s, percent, &spans);
   if (spans.empty()) return false;
   last_first(&spans);
-  for (const auto& sp : spans) s.replace(sp.from, sp.to - sp.from, sp.with);
+  splice_spans(s, spans.rbegin(), spans.rend());
   return true;
 }
 
@@ -377,7 +405,7 @@ bool Redactor::base64_runs(std::string& s, int depth) const {
     if (!redacted) continue;
     spans.push_back({r.start, r.start + r.length, wrap_like(encode_base64_like(*redacted, run), s, r)});
   }
-  for (auto it = spans.rbegin(); it != spans.rend(); ++it) s.replace(it->from, it->to - it->from, it->with);
+  splice_spans(s, spans.begin(), spans.end());  // the runs are in text order
   return !spans.empty();
 }
 
@@ -419,9 +447,8 @@ std::optional<std::string> Redactor::json(std::string_view text, int depth) cons
 // Every known secret in `s`, plainly or spelled with \u escapes or %XX.
 std::vector<Redactor::Span> Redactor::secret_spans(std::string_view s) const {
   std::vector<Span> spans;
-  const std::vector<std::vector<size_t>> at = occurrences(s);
-  for (size_t i = 0; i < secrets_.size(); ++i) {  // in the order last_first() was given them before
-    for (const size_t p : at[i]) spans.push_back({p, p + secrets_[i].text.size(), marker(secrets_[i])});
+  for (const auto& [i, p] : occurrences(s)) {  // in the order last_first() was given them before
+    spans.push_back({p, p + secrets_[i].text.size(), marker(secrets_[i])});
   }
   mapped_spans(s, false, &spans);
   mapped_spans(s, true, &spans);
@@ -677,10 +704,9 @@ void write_redacted(JsonWriter& w, simdjson::dom::element value, const Redactor&
   w.raw(x ? *x : inner);
 }
 
-// The body of one record, rewritten.
-std::string rewrite_body(const Record& r, const Redactor& red, bool* changed) {
-  std::string out;
-  JsonWriter w(&out);
+// The body of one record, rewritten where `w` stands (in the record's own
+// text: the line is not built twice).
+void rewrite_body(JsonWriter& w, const Record& r, const Redactor& red, bool* changed) {
   if (r.kind != Kind::wire) {
     w.begin_object();
     for (auto f : r.body) {
@@ -688,7 +714,7 @@ std::string rewrite_body(const Record& r, const Redactor& red, bool* changed) {
       write_redacted(w, f.value, red, changed);
     }
     w.end_object();
-    return out;
+    return;
   }
   const WireBody wire = read_wire_body(r.body);
   // A body under a content coding (gzip, zstd, ...) is redacted in the
@@ -728,8 +754,35 @@ std::string rewrite_body(const Record& r, const Redactor& red, bool* changed) {
   }
   w.end_object();
   *changed |= redacted.has_value();
-  return out;
 }
+
+// The chain hashes of the copy that a statement may still cover: the last
+// --ack-window records', as the verifier keeps them (a statement that
+// points further back is refused there too). Keeping every hash grew with
+// the trace: 32 bytes a record.
+class RecentHashes {
+ public:
+  explicit RecentHashes(uint32_t window) : slots_(std::max<uint32_t>(window, 1)) {}
+  void add(const Digest& hash) {
+    slots_[count_ % slots_.size()] = {count_, hash};
+    ++count_;
+  }
+  uint64_t count() const { return count_; }
+  Digest last() const { return count_ == 0 ? Digest{} : slots_[(count_ - 1) % slots_.size()].hash; }
+  // The hash of record `seq`, if still kept.
+  const Digest* find(uint64_t seq) const {
+    const Slot& s = slots_[seq % slots_.size()];
+    return seq < count_ && s.seq == seq ? &s.hash : nullptr;
+  }
+
+ private:
+  struct Slot {
+    uint64_t seq = UINT64_MAX;
+    Digest hash{};
+  };
+  std::vector<Slot> slots_;
+  uint64_t count_ = 0;
+};
 
 }  // namespace
 
@@ -745,15 +798,24 @@ Result<RedactResult> redact_trace(const std::string& trace, const std::string& o
   CheatOptions copt;
   copt.walk.limits = limits;
   copt.keep_secret_text = true;
+  copt.checks = false;  // only the secrets are wanted: the checks' state grows with the trace
   CheatReport found = check_trace(trace, copt);
   if (found.verify.verdict == Verdict::error) {
     return found.verify.errors.empty() ? Error{Code::io_error, -1, trace + ": unreadable"} : found.verify.errors.front();
   }
-  std::vector<KnownSecret> secrets;
-  for (const auto& [text, rule] : found.secret_texts) {
-    if (rule != skip_rule) secrets.push_back({text, rule, ""});
+  if (found.secrets_not_kept > 0) {
+    // Each would be left in the copy: refused before anything is written.
+    return Error{Code::usage, -1,
+                 trace + ": more than " + std::to_string(kMaxDistinctSecrets) + " distinct credentials (" +
+                     std::to_string(found.secrets_not_kept) + " more); redact replaces at most " +
+                     std::to_string(kMaxDistinctSecrets) + " (docs/LIMITS.md)"};
   }
-  Redactor red(secrets, limits);
+  std::vector<KnownSecret> secrets;
+  for (auto& [text, rule] : found.secret_texts) {
+    if (rule != skip_rule) secrets.push_back({std::move(text), std::move(rule), ""});
+  }
+  found = CheatReport{};
+  Redactor red(std::move(secrets), limits);
 
   // Pass 2: rewrite, re-chain, re-sign.
   auto opened = open_trace(trace, limits);
@@ -761,14 +823,15 @@ Result<RedactResult> redact_trace(const std::string& trace, const std::string& o
   LineReader lines(std::move(opened->source), limits);
   RecordParser parser(limits);
   StrictJsonParser payload_parser{limits};
-  std::vector<Digest> hashes;
+  RecentHashes hashes(limits.ack_window);
   // The copy, as written, goes through the full engine again: a secret the
   // redaction missed (or cut in two) fails the run and nothing is written.
   TraceSecretScan check(0, false, limits);
   RedactResult result;
-  result.secrets = secrets.size();
+  result.secrets = red.secret_count();
   result.key_id = signer->key_id;
   Line line;
+  std::string text;  // one record of the copy, with room for the parser's padding
   for (;;) {
     auto st = lines.next(&line);
     if (st == LineReader::Status::end) break;
@@ -776,30 +839,38 @@ Result<RedactResult> redact_trace(const std::string& trace, const std::string& o
     auto rec = parser.parse(line.bytes, line.index);
     if (!rec) return Error{Code::usage, rec.error().seq, "cannot redact a malformed trace: " + rec.error().message};
     bool changed = false;
-    std::string body;
+    text.clear();
+    JsonWriter w(&text);
+    w.begin_object().field("seq", rec->seq).field("t", rec->t_text).field("kind", rec->kind_text);
+    w.field("prev", digest_ref(hashes.last())).key("body");
     if (is_statement(rec->kind)) {
       auto env = decode_envelope(rec->body, static_cast<int64_t>(rec->seq));
       auto stmt = env ? parse_statement(env->payload, payload_parser, -1) : Result<Statement>(env.error());
-      if (!stmt || stmt->seq >= hashes.size()) return Error{Code::usage, static_cast<int64_t>(rec->seq), "unreadable statement"};
+      if (!stmt || stmt->seq >= hashes.count()) return Error{Code::usage, static_cast<int64_t>(rec->seq), "unreadable statement"};
+      const Digest* head = hashes.find(stmt->seq);
+      if (!head) {
+        return Error{Code::limit_ack_window, static_cast<int64_t>(rec->seq),
+                     "the statement covers seq " + std::to_string(stmt->seq) + ", further back than --ack-window records"};
+      }
       std::string payload;
-      JsonWriter w(&payload);
-      w.begin_object().field("type", stmt->type).field("entry_id", stmt->entry_id).field("run_id", stmt->run_id);
-      w.field("seq", stmt->seq).field("head", digest_ref(hashes[stmt->seq])).field("at", stmt->at_text);
-      if (!stmt->nonce.empty()) w.field("nonce", stmt->nonce);
-      w.end_object();
-      body = signer->sign(payload);
+      JsonWriter pw(&payload);
+      pw.begin_object().field("type", stmt->type).field("entry_id", stmt->entry_id).field("run_id", stmt->run_id);
+      pw.field("seq", stmt->seq).field("head", digest_ref(*head)).field("at", stmt->at_text);
+      if (!stmt->nonce.empty()) pw.field("nonce", stmt->nonce);
+      pw.end_object();
+      w.raw(signer->sign(payload));
     } else {
-      body = rewrite_body(*rec, red, &changed);
+      rewrite_body(w, *rec, red, &changed);
     }
-    std::string text;
-    JsonWriter w(&text);
-    w.begin_object().field("seq", rec->seq).field("t", rec->t_text).field("kind", rec->kind_text);
-    w.field("prev", digest_ref(hashes.empty() ? Digest{} : hashes.back())).key("body").raw(body).end_object();
-    hashes.push_back(sha256(text));
-    const std::string padded = text + std::string(kLinePadding, '\0');  // the parser reads past the end
-    check.on_line(std::string_view(padded).substr(0, text.size()), rec->seq);
+    w.end_object();
+    const size_t size = text.size();
+    hashes.add(sha256(text));
+    text.append(kLinePadding, '\0');  // the parser reads past the end
+    check.on_line(std::string_view(text).substr(0, size), rec->seq);
+    text.resize(size);
     text += '\n';
     GOALCUP_RETURN_IF_ERROR(out->write(text));
+    if (text.capacity() > kKeepLineBytes) text = std::string();  // grown for a long line: let it go
     ++result.records;
     result.records_changed += changed;
   }

@@ -31,6 +31,12 @@ class Redactor {
   // `text` with every known secret replaced where it shows, or nullopt when
   // nothing changed.
   std::optional<std::string> redact(std::string_view text, int depth = 0) const;
+  size_t secret_count() const { return secrets_.size(); }
+
+  // Where secret `secret` (an index in secrets_) starts in a text.
+  struct Place {
+    size_t secret, at;
+  };
 
  private:
   // A span of a text that spells a secret, and what replaces it.
@@ -38,9 +44,9 @@ class Redactor {
     size_t from, to;
     std::string with;
   };
-  // Where each secret starts in `s` (by index in secrets_, each ascending,
+  // Where each secret starts in `s` (by index in secrets_, then ascending,
   // overlapping ones too), found in one pass for all of them.
-  std::vector<std::vector<size_t>> occurrences(std::string_view s) const;
+  std::vector<Place> occurrences(std::string_view s) const;
   bool plain(std::string& s) const;
   bool plain_slowly(std::string& s) const;
   void mapped_spans(std::string_view s, bool percent, std::vector<Span>* spans) const;

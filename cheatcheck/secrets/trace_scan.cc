@@ -15,8 +15,6 @@
 namespace goalcup::cheat {
 namespace {
 
-constexpr size_t kMaxGroups = 10000;
-
 // The credential in a header value, without its scheme ("Bearer x" -> "x").
 std::string_view header_secret(std::string_view value) {
   for (std::string_view scheme : {"Bearer ", "bearer ", "Basic ", "basic ", "Token ", "token "}) {
@@ -61,7 +59,7 @@ void SecretCollector::add(const SecretHit& hit, uint64_t seq, const std::string&
   const std::string sha = to_hex(sha256(hit.secret));
   auto it = index_.find(sha);
   if (it == index_.end()) {
-    if (groups_.size() >= kMaxGroups) {
+    if (groups_.size() >= kMaxDistinctSecrets) {
       ++dropped_;
       return;
     }
@@ -119,7 +117,7 @@ void SecretCollector::emit(Context& ctx, const absl::flat_hash_set<std::string>&
   if (dropped_ > 0) {
     ctx.emit(finding("GC03", Severity::high, {},
                      std::to_string(dropped_) + " more distinct secrets were found and not listed (over " +
-                         std::to_string(kMaxGroups) + ")."),
+                         std::to_string(kMaxDistinctSecrets) + ")."),
              "dropped");
   }
 }

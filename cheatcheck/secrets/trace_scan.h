@@ -33,6 +33,10 @@ struct SecretGroup {
   std::vector<uint64_t> seqs;
 };
 
+// The most distinct secrets a scan keeps (with their texts, for redact);
+// the rest are counted, in one finding, and redact refuses the trace.
+constexpr size_t kMaxDistinctSecrets = 10000;
+
 // Where the "[REDACTED:rule]" marker that opens at `open` closes (its ']'),
 // or npos: a marker is short, so its ']' is looked for within 80 bytes only
 // (a line of unclosed openers, each searched to the line's end, is quadratic).
@@ -48,6 +52,8 @@ class SecretCollector {
   // `check`, when given, replaces the GC02/GC03 label (coop audits).
   void emit(Context& ctx, const absl::flat_hash_set<std::string>& known, std::string_view check = {});
   const std::vector<SecretGroup>& groups() const { return groups_; }
+  // Distinct secrets past kMaxDistinctSecrets, counted only.
+  uint64_t dropped() const { return dropped_; }
 
  private:
   absl::flat_hash_map<std::string, size_t> index_;  // sha -> group
@@ -68,6 +74,7 @@ class TraceSecretScan final : public BodyDigests {
   // strings are parsed under them.
   TraceSecretScan(unsigned threads, bool keep_text, const Limits& limits);
   std::vector<std::pair<std::string, std::string>> texts() const { return collector_.texts(); }
+  uint64_t secrets_not_kept() const { return collector_.dropped(); }
   void on_line(std::string_view line, uint64_t seq) { pool_.add(line, seq); }
   // A line the caller parsed into `record`: its texts go to the workers, which
   // then need not parse it again.
