@@ -166,6 +166,7 @@ struct Redactor::Literals {
 Redactor::Redactor(std::vector<KnownSecret> secrets, const Limits& limits)
     : secrets_(std::move(secrets)), limits_(limits) {
   number_markers(&secrets_);
+  for (KnownSecret& k : secrets_) k.replacement = marker(k);  // spelled once: each place only points at it
   std::sort(secrets_.begin(), secrets_.end(), [](const auto& a, const auto& b) { return a.text.size() > b.text.size(); });
   std::vector<const char*> expressions;
   std::vector<size_t> lengths;
@@ -264,7 +265,7 @@ namespace {
 // A replaced stretch of the text being redacted, in its original offsets.
 struct Claim {
   size_t to;
-  std::string with;
+  std::string_view with;  // a secret's replacement (or what a run left of it)
 };
 
 // Where a base64 run that goes on from `end` stops, as plain_slowly() sees
@@ -277,11 +278,11 @@ size_t base64_run_end(std::string_view s, size_t end, std::map<size_t, Claim>* c
     const size_t stop = next == claims->end() ? s.size() : next->first;
     while (end < stop && is_base64_char(s[end])) ++end;
     if (end < stop || next == claims->end()) return end;
-    std::string& with = next->second.with;
+    std::string_view& with = next->second.with;
     size_t taken = 0;
     while (taken < with.size() && is_base64_char(with[taken])) ++taken;
     if (taken < with.size()) {
-      with.erase(0, taken);
+      with.remove_prefix(taken);
       return end;
     }
     end = next->second.to;  // the whole replacement taken: the run goes on after it
@@ -308,7 +309,7 @@ bool Redactor::plain(std::string& s) const {
     if (overlaps(p, p + k.text.size())) continue;
     size_t end = p + k.text.size();
     if (is_base64_char(k.text.back())) end = base64_run_end(s, end, &claims);
-    claims.emplace(p, Claim{end, marker(k)});
+    claims.emplace(p, Claim{end, k.replacement});
   }
   if (claims.empty()) return false;
   std::string out;
@@ -326,10 +327,18 @@ bool Redactor::plain(std::string& s) const {
 // at the exact span of `s` that encoded them.
 void Redactor::mapped_spans(std::string_view s, bool percent, std::vector<Span>* spans) const {
   std::string decoded;
+  const auto decode = [&](std::vector<uint32_t>* src) {
+    return percent ? decode_percent(s, &decoded, src) : (has_escapes(s) && decode_escapes(s, &decoded, src));
+  };
+  if (!decode(nullptr)) return;
+  const std::vector<Place> at = occurrences(decoded);
+  if (at.empty()) return;
+  // Where each decoded byte came from costs 4 bytes a byte (grown by
+  // doubling, up to 8): mapped only for a text that holds a secret.
   std::vector<uint32_t> src;
-  const bool any = percent ? decode_percent(s, &decoded, &src) : (has_escapes(s) && decode_escapes(s, &decoded, &src));
-  if (!any) return;
-  for (const auto& [i, p] : occurrences(decoded)) {
+  src.reserve(s.size());
+  decode(&src);
+  for (const auto& [i, p] : at) {
     const size_t end = p + secrets_[i].text.size();
     spans->push_back({src[p], end < src.size() ? src[end] : s.size(), marker(secrets_[i])});
   }
@@ -583,7 +592,7 @@ std::optional<std::string> Redactor::redact(std::string_view text, int depth) co
   }
   if (looks_like_sse(s)) {
     if (auto e = sse(s, depth)) {
-      s = *e;
+      s = std::move(*e);
       changed = true;
     }
   }
@@ -840,6 +849,7 @@ Result<RedactResult> redact_trace(const std::string& trace, const std::string& o
     if (!rec) return Error{Code::usage, rec.error().seq, "cannot redact a malformed trace: " + rec.error().message};
     bool changed = false;
     text.clear();
+    text.reserve(line.bytes.size() + line.bytes.size() / 8 + kLinePadding + 256);  // grown by doubling, it held two copies
     JsonWriter w(&text);
     w.begin_object().field("seq", rec->seq).field("t", rec->t_text).field("kind", rec->kind_text);
     w.field("prev", digest_ref(hashes.last())).key("body");
@@ -863,10 +873,19 @@ Result<RedactResult> redact_trace(const std::string& trace, const std::string& o
       rewrite_body(w, *rec, red, &changed);
     }
     w.end_object();
+    const uint64_t seq = rec->seq;
     const size_t size = text.size();
     hashes.add(sha256(text));
     text.append(kLinePadding, '\0');  // the parser reads past the end
-    check.on_line(std::string_view(text).substr(0, size), rec->seq);
+    // The rescan reads the copy's record through this parser, which the
+    // input's record no longer needs: a long line's parse is held once.
+    const std::string_view written = std::string_view(text).substr(0, size);
+    if (auto copy = parser.parse(written, seq)) {
+      check.on_record(written, seq, *copy);
+    } else {
+      check.on_line(written, seq);  // not reached: the scan parses it as text, as any line it cannot read
+    }
+    if (std::max(line.bytes.size(), size) > kKeepLineBytes) parser.release_memory();  // grown for a long line
     text.resize(size);
     text += '\n';
     GOALCUP_RETURN_IF_ERROR(out->write(text));
