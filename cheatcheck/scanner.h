@@ -31,7 +31,7 @@ struct CheatReport {
   std::vector<Finding> findings;  // worst first
   std::vector<Skipped> skipped;
   std::vector<std::pair<std::string, std::string>> secret_texts;  // (text, rule), with keep_secret_text
-  uint64_t secrets_not_kept = 0;  // distinct secrets past kMaxDistinctSecrets: neither listed nor in secret_texts
+  uint64_t secrets_not_kept = 0;  // places of secrets past kMaxDistinctSecrets: neither listed nor in secret_texts
 };
 
 CheatReport check_trace(const std::string& path, const CheatOptions& options);

@@ -19,6 +19,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <thread>
 
@@ -1053,6 +1054,111 @@ TEST(HostileBodies, ViewsOnAFiftyMBRequestBodyAreBounded) {
   const Outcome o = run_measured({GOALCUP_INSPECT_BIN, "conversation", "--format", "json", path});
   const std::string omitted = std::to_string(large_request().messages - 1000);
   EXPECT_NE(o.out.find("\"kind\":\"omitted\",\"text\":\"" + omitted + " "), std::string::npos) << o.out.substr(o.out.size() - std::min<size_t>(o.out.size(), 400));
+}
+
+// ---- redact ----------------------------------------------------------
+// `cheatcheck redact` reads the trace twice (the secret scan, then the
+// rewrite and the rescan of the copy) and holds what the scan found, never
+// the trace: memory follows the longest line and the distinct secrets
+// (at most 10,000), not the number of records (docs/LIMITS.md).
+
+Outcome redact(const std::string& in, const std::string& out) {
+  return run_measured({GOALCUP_CHEATCHECK_BIN, "redact", "--key", testing::source_path("fixtures/keys/dev-key.json"),
+                       in, "-o", out},
+                      true);
+}
+
+// An AWS key id the scan finds (aws-key-id), distinct for each `i`.
+std::string aws_key_id(uint32_t i) {
+  static constexpr char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  std::mt19937 rng(i + 1);
+  std::string k = "AKIA";
+  for (int j = 0; j < 16; ++j) k += kChars[rng() % 32];
+  return k;
+}
+
+// A streamed answer of `events` text deltas, each naming the key its
+// `key_of` gives.
+std::string answer_of_keys(size_t events, const std::function<std::string(size_t)>& key_of) {
+  std::string sse;
+  for (size_t i = 0; i < events; ++i) {
+    sse += "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":"
+           "\"text_delta\",\"text\":\"key " + key_of(i) + " here\\n\"}}\n\n";
+  }
+  return wire_record(0, "request", R"({"model":"m","messages":[]})") + wire_record(1, "response", sse);
+}
+
+// The checks' state, and a hash per record, grew with the trace: 28 MiB on
+// 3,400 records, 42 on 20,000. Now the same, whatever the length.
+TEST(HostileRedact, MemoryDoesNotGrowWithTheTrace) {
+  long rss_kb[2] = {0, 0};
+  const uint64_t sizes[2] = {kMeasureBounds ? 4u << 20 : 1u << 20, kMeasureBounds ? 24u << 20 : 2u << 20};
+  for (int i = 0; i < 2; ++i) {
+    fixtures::TraceSpec spec;
+    spec.target_bytes = sizes[i];
+    spec.tool_output_bytes = 100;  // many records a megabyte
+    spec.history_turns = 0;
+    spec.plants = {"secret-plain"};
+    const std::string path = dir() + "/redact-growing-" + std::to_string(i) + ".jsonl";
+    {
+      std::ofstream f(path, std::ios::binary);
+      fixtures::write_conversation(spec, testing::dev_key(), [&](const std::string& l) { f << l << '\n'; });
+    }
+    const Outcome o = redact(path, dir() + "/redact-growing-out.jsonl");
+    EXPECT_FALSE(o.killed);
+    EXPECT_EQ(o.exit_code, 0) << o.out.substr(0, 400);
+    rss_kb[i] = o.max_rss_kb;
+  }
+  if (kMeasureBounds) {
+    EXPECT_LT(rss_kb[1], rss_kb[0] + 6 * 1024) << "peak RSS " << rss_kb[0] / 1024 << " MiB on " << (sizes[0] >> 20)
+                                                << " MiB, " << rss_kb[1] / 1024 << " MiB on " << (sizes[1] >> 20) << " MiB";
+  }
+}
+
+// One answer of 8,000 distinct keys (each text was read with a list per
+// known key: time and memory were keys x texts), and one of a key repeated
+// over an 11 MB line (the line was held some ten times): 7 x the line +
+// 32 MiB at most (and 3 KiB a distinct key), and every key replaced.
+TEST(HostileRedact, ALineOfManyKeysIsBoundedByItsLength) {
+  struct KeyLine {
+    const char* name;
+    size_t events;
+    bool distinct;
+  };
+  for (const KeyLine& c : {KeyLine{"distinct", 8000, true}, KeyLine{"repeated", kMeasureBounds ? 64000u : 8000u, false}}) {
+    SCOPED_TRACE(c.name);
+    const std::string path = put(std::string("redact-keys-") + c.name + ".jsonl", answer_of_keys(c.events, [&](size_t i) {
+                                   return aws_key_id(c.distinct ? static_cast<uint32_t>(i) : 0);
+                                 }));
+    const std::string out = dir() + "/redact-keys-out.jsonl";
+    const Outcome o = redact(path, out);
+    EXPECT_FALSE(o.killed);
+    ASSERT_EQ(o.exit_code, 0) << o.out.substr(0, 400);
+    std::ifstream copy(out, std::ios::binary);
+    const std::string written{std::istreambuf_iterator<char>(copy), std::istreambuf_iterator<char>()};
+    EXPECT_EQ(written.find("AKIA"), std::string::npos) << "a key was left in the copy";
+    if (kMeasureBounds) {
+      // The distinct keys cost what is kept of each (the scan's group, its
+      // text, the literal matcher built from them): 3 KiB a key allowed.
+      const long keys_kb = c.distinct ? 3 * static_cast<long>(c.events) : 0;
+      const long bound_kb = (7 * static_cast<long>(fs::file_size(path)) + (32 << 20)) / 1024 + keys_kb;
+      EXPECT_LT(o.max_rss_kb, bound_kb) << "peak RSS " << o.max_rss_kb / 1024 << " MiB";
+    }
+  }
+}
+
+// More distinct secrets than the scan keeps (10,000): the rest could not
+// be replaced, so the trace is refused before anything is written.
+TEST(HostileRedact, MoreDistinctSecretsThanKeptIsRefusedUpFront) {
+  const std::string path = put("redact-too-many.jsonl", answer_of_keys(10050, [](size_t i) {
+                                 return aws_key_id(static_cast<uint32_t>(i));
+                               }));
+  const std::string out = dir() + "/redact-too-many-out.jsonl";
+  fs::remove(out);
+  const Outcome o = redact(path, out);
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_NE(o.out.find("more than 10000 distinct credentials;"), std::string::npos) << o.out.substr(0, 400);
+  EXPECT_FALSE(fs::exists(out));
 }
 
 // cheatcheck's checks (no secret scan) on a crafted trace that must end,

@@ -815,9 +815,8 @@ Result<RedactResult> redact_trace(const std::string& trace, const std::string& o
   if (found.secrets_not_kept > 0) {
     // Each would be left in the copy: refused before anything is written.
     return Error{Code::usage, -1,
-                 trace + ": more than " + std::to_string(kMaxDistinctSecrets) + " distinct credentials (" +
-                     std::to_string(found.secrets_not_kept) + " more); redact replaces at most " +
-                     std::to_string(kMaxDistinctSecrets) + " (docs/LIMITS.md)"};
+                 trace + ": more than " + std::to_string(kMaxDistinctSecrets) +
+                     " distinct credentials; redact replaces at most that many (docs/LIMITS.md)"};
   }
   std::vector<KnownSecret> secrets;
   for (auto& [text, rule] : found.secret_texts) {

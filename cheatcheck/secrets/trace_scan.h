@@ -52,7 +52,7 @@ class SecretCollector {
   // `check`, when given, replaces the GC02/GC03 label (coop audits).
   void emit(Context& ctx, const absl::flat_hash_set<std::string>& known, std::string_view check = {});
   const std::vector<SecretGroup>& groups() const { return groups_; }
-  // Distinct secrets past kMaxDistinctSecrets, counted only.
+  // Places of secrets past kMaxDistinctSecrets (not kept), counted only.
   uint64_t dropped() const { return dropped_; }
 
  private:
