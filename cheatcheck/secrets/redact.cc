@@ -811,8 +811,9 @@ Result<RedactResult> redact_trace(const std::string& trace, const std::string& o
   copt.checks = false;  // only the secrets are wanted: the checks' state grows with the trace
   // Without the checks nothing long-lived sits at the top of the heap, and
   // glibc gave each freed body back and took it again (brk): ten times the
-  // system time. Up to 8 MiB of free heap is kept instead.
-  (void)mallopt(M_TRIM_THRESHOLD, 8 << 20);
+  // system time. Up to 2 MiB of free heap is kept instead (the bodies that
+  // churned are under 1 MiB, the mmap threshold: bound_allocator()).
+  (void)mallopt(M_TRIM_THRESHOLD, 2 << 20);
   CheatReport found = check_trace(trace, copt);
   if (found.verify.verdict == Verdict::error) {
     return found.verify.errors.empty() ? Error{Code::io_error, -1, trace + ": unreadable"} : found.verify.errors.front();
