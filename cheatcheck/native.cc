@@ -823,13 +823,29 @@ std::string mcp_text(simdjson::dom::object result) {
   return text;
 }
 
-// mcp_tool_call_end's result: {"Ok": result} or {"Err": message}.
-std::string mcp_result_text(simdjson::dom::object payload) {
-  simdjson::dom::object result, ok;
-  if (json::object(payload, "result", &result) != json::Get::ok || json::object(result, "Ok", &ok) != json::Get::ok) {
-    return {};
+// The text blocks of an MCP call's result, one by one.
+std::vector<std::string> mcp_blocks(simdjson::dom::object result) {
+  std::vector<std::string> blocks;
+  simdjson::dom::array content;
+  if (json::array(result, "content", &content) != json::Get::ok) return blocks;
+  for (auto block : content) {
+    simdjson::dom::object b;
+    if (!block.get(b) && str(b, "type") == "text") blocks.push_back(str(b, "text"));
   }
-  return mcp_text(ok);
+  return blocks;
+}
+
+// mcp_tool_call_end's result: {"Ok": result} or {"Err": message}.
+void read_mcp_result(simdjson::dom::object payload, EventOutput& out) {
+  simdjson::dom::object result, ok;
+  if (json::object(payload, "result", &result) != json::Get::ok) return;
+  if (json::object(result, "Ok", &ok) == json::Get::ok) {
+    out.mcp_ok = true;
+    out.text = mcp_text(ok);
+    out.blocks = mcp_blocks(ok);
+  } else if (result.at_key("Err").error() == simdjson::SUCCESS) {
+    out.mcp_ok = false;
+  }
 }
 
 // A member Codex has written in snake_case (its rollouts) and may write in
@@ -990,13 +1006,37 @@ void read_event_output(simdjson::dom::object payload, const std::string& type, N
     out = command_output(payload, out.call_id);
   } else if (type == "patch_apply_end") {
     out.text = str(payload, "stdout");
+    bool success = false;
+    if (json::boolean(payload, "success", &success) == json::Get::ok) out.succeeded = success;
   } else if (type == "mcp_tool_call_end") {
-    out.text = mcp_result_text(payload);
+    read_mcp_result(payload, out);
   } else {
     return;
   }
   // A command's end is kept whatever it holds: one emptied is held too.
-  if (!out.call_id.empty() && (!out.text.empty() || out.certain)) n.event_output = std::move(out);
+  if (!out.call_id.empty() && (!out.text.empty() || out.certain || out.succeeded || out.mcp_ok)) n.event_output = std::move(out);
+}
+
+// An MCP event's invocation ({server, tool, arguments}): its arguments,
+// which the call's (held to the wire) must hold.
+void read_mcp_action(simdjson::dom::object payload, NativeInfo& n) {
+  simdjson::dom::object invocation;
+  simdjson::dom::element arguments;
+  if (json::object(payload, "invocation", &invocation) != json::Get::ok || invocation.at_key("arguments").get(arguments)) return;
+  if (arguments.is_null()) return;
+  EventAction a{str(payload, "call_id")};
+  a.arguments = simdjson::minify(arguments);
+  if (!a.call_id.empty()) n.event_action = std::move(a);
+}
+
+// The call an event names, and whether it is a command the user ran in
+// Codex's own shell (no model call: `source` user_shell, or the older
+// is_user_shell_command).
+void read_event_call(simdjson::dom::object o, std::string call_id, EventCall::Kind kind, NativeInfo& n) {
+  if (call_id.empty()) return;
+  bool user = false;
+  const bool flagged = json::boolean(o, "is_user_shell_command", &user) == json::Get::ok && user;
+  n.event_call = EventCall{std::move(call_id), kind, flagged || str(o, "source") == "user_shell" || str(o, "source") == "userShell"};
 }
 
 // A UserMessage, AgentMessage or Reasoning item's texts, as the events
@@ -1027,6 +1067,9 @@ void read_completed_item(simdjson::dom::object payload, NativeInfo& n) {
   const std::string type = str(item, "type");
   if (type == "UserMessage" || type == "AgentMessage" || type == "Reasoning") read_item_texts(item, type, n);
   std::string id = str(item, "id");
+  if (type == "CommandExecution") read_event_call(item, id, EventCall::Kind::command, n);
+  if (type == "FileChange") read_event_call(item, id, EventCall::Kind::patch, n);
+  if (type == "McpToolCall") read_event_call(item, id, EventCall::Kind::mcp, n);
   if (type == "CommandExecution") read_command_action(item, id, n);
   if (type == "FileChange") read_patch_action(item, id, n);
   if (type == "CommandExecution") {
@@ -1037,6 +1080,8 @@ void read_completed_item(simdjson::dom::object payload, NativeInfo& n) {
     n.event_output->status_contradicts = code && ((status == "completed" && *code != 0) || (status == "failed" && *code == 0));
   } else if (type == "FileChange") {
     n.event_output = EventOutput{std::move(id), str(item, "stdout"), std::nullopt, false};
+    const std::string status = str(item, "status");
+    if (status == "completed" || status == "failed") n.event_output->succeeded = status == "completed";
   } else if (type == "McpToolCall") {
     // The item holds the call's result as mcp_tool_call_end holds {"Ok": result}.
     simdjson::dom::object result;
@@ -1047,7 +1092,8 @@ void read_completed_item(simdjson::dom::object payload, NativeInfo& n) {
     simdjson::dom::object action;
     if (json::object(item, "action", &action) == json::Get::ok) n.searched = action_strings(action);
   }
-  if (n.event_output && (n.event_output->call_id.empty() || (n.event_output->text.empty() && !n.event_output->certain))) {
+  if (n.event_output && (n.event_output->call_id.empty() ||
+                         (n.event_output->text.empty() && !n.event_output->certain && !n.event_output->succeeded))) {
     n.event_output.reset();
   }
 }
@@ -1059,6 +1105,13 @@ void read_codex_event(simdjson::dom::object payload, NativeInfo& n) {
   if (type == "item_completed") read_completed_item(payload, n);
   if (type == "exec_command_begin" || type == "exec_command_end") read_command_action(payload, str(payload, "call_id"), n);
   if (type == "patch_apply_begin" || type == "patch_apply_end") read_patch_action(payload, str(payload, "call_id"), n);
+  if (type == "mcp_tool_call_begin" || type == "mcp_tool_call_end") read_mcp_action(payload, n);
+  using Kind = EventCall::Kind;
+  for (auto [prefix, kind] : {std::pair{std::string_view("exec_command_"), Kind::command},
+                              std::pair{std::string_view("patch_apply_"), Kind::patch},
+                              std::pair{std::string_view("mcp_tool_call_"), Kind::mcp}}) {
+    if (type == std::string(prefix) + "begin" || type == std::string(prefix) + "end") read_event_call(payload, str(payload, "call_id"), kind, n);
+  }
   if (type == "user_message") add_prompt(str(payload, "message"), n);
   if (type == "agent_message") n.event_answers.push_back(str(payload, "message"));
   // The turn's last answer, repeated (null when the turn ended without one).

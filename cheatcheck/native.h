@@ -99,6 +99,24 @@ struct EventOutput {
   // A command's end that reports no output at all (aggregated output,
   // stdout and stderr blank): kept, so that it is held to what was sent.
   bool blank = false;
+  // patch_apply_end's `success`, a FileChange item's status (completed or
+  // failed): what Codex derives from the patch's exit code.
+  std::optional<bool> succeeded = std::nullopt;
+  // mcp_tool_call_end's result (Ok or Err), and an Ok result's text blocks
+  // one by one (the output sent is the JSON of the very same blocks).
+  std::optional<bool> mcp_ok = std::nullopt;
+  std::vector<std::string> blocks = {};
+};
+
+// A Codex event that names a call (exec_command_*, patch_apply_*,
+// mcp_tool_call_*, an item_completed CommandExecution, FileChange or
+// McpToolCall item): the call must be one the log or the wire holds
+// (red-team 19b #01), save a command the user ran in Codex's own shell.
+struct EventCall {
+  enum class Kind { command, patch, mcp };
+  std::string call_id;
+  Kind kind = Kind::command;
+  bool user_shell = false;
 };
 
 // What a Codex event says was run or changed for a call (review-18b #04):
@@ -114,6 +132,7 @@ struct EventAction {
   std::vector<std::string> parsed = {};  // parsed_cmd's `cmd` each (Codex's reading of the command)
   std::vector<std::string> paths = {};   // a patch's files, and the files it moved them to
   std::vector<std::string> lines = {};   // the lines a patch's diff says it added or removed, or an added file's
+  std::string arguments = {};            // an MCP call's invocation.arguments, as JSON
 };
 
 // An object copy of a tool result (toolUseResult) read as an Edit's
@@ -247,6 +266,8 @@ struct NativeInfo {
   std::optional<EventOutput> event_output;
   // Codex: an event saying what a call ran or changed.
   std::optional<EventAction> event_action;
+  // Codex: the call an event names.
+  std::optional<EventCall> event_call;
   // Claude Code: the results of provider-run tools an answer's line holds.
   std::vector<ServerResult> server_results;
   // What the line copies of what the provider streamed (citations,

@@ -2637,6 +2637,162 @@ TEST(WrappedLogs, CodexEventCommandsAndPatchesAreHeldToTheCall) {
   }
 }
 
+// `log` with `lines` (whole rollout lines, each ending in a line feed) put
+// before its answer (the last line).
+std::string with_lines_before_answer(const std::string& log, const std::string& lines) {
+  const size_t last = log.rfind('\n', log.size() - 2) + 1;
+  return log.substr(0, last) + lines + log.substr(last);
+}
+
+std::string codex_event_line(const std::string& payload) {
+  return R"({"timestamp":"2026-01-01T10:00:02.600Z","type":"event_msg","payload":)" + payload + "}\n";
+}
+
+// An honest run's wire judged with a rollout whose events were edited:
+// the case's log is wrapped as it stands (the wire is built from it), so
+// each log here is one Codex could have written or a cheater's whole log.
+void expect_event_cases(const std::vector<std::pair<std::string, std::pair<std::string, Severity>>>& cases) {
+  for (const auto& [what, c] : cases) {
+    const auto& [log, worst] = c;
+    for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+      SCOPED_TRACE(what + (order == WrapOrder::live ? " (live)" : " (late)"));
+      const Wrapped w = wrap_text_and_check(log, "rollout.jsonl", order, LogEdit::none);
+      EXPECT_VERDICT(w.report.verify, Verdict::verified);
+      EXPECT_EQ(any_high(w.report), worst == Severity::high) << describe(w.report);
+      if (worst == Severity::info) expect_clean(w.report);
+    }
+  }
+}
+
+// Codex writes command, patch and MCP events for calls the model made, or
+// for a command the user ran in its own shell (source user_shell): events
+// naming a call no line and no wire holds say a tool ran that never did
+// (red-team 19b #01), and patch events hung on a call that holds no patch
+// say a file was changed that no call changed (#23).
+TEST(WrappedLogs, CodexEventsNameACallTheModelMade) {
+  const std::string freeform = R"("Exit code: 1\nWall time: 0.2 seconds\nOutput:\nFAIL test_parse\n")";
+  const std::string honest = codex_event_log("shell_command", freeform, exec_end("FAIL test_parse\\n", 1));
+  auto exec_events = [](const std::string& id, const std::string& source) {
+    const std::string common = R"("call_id":")" + id + R"(","command":["bash","-lc","make test"],"parsed_cmd":[{"type":"unknown","cmd":"make test"}],"source":")" + source + "\"";
+    return codex_event_line(R"({"type":"exec_command_begin",)" + common + "}") +
+           codex_event_line(R"({"type":"exec_command_end",)" + common + R"(,"aggregated_output":"42 passed\n","exit_code":0,"status":"completed"})");
+  };
+  const std::string added_file = R"("changes":{"tests/test_new.py":{"type":"add","content":"def test_new():\n    assert True\n"}})";
+  const std::string patch_events = codex_event_line(R"({"type":"patch_apply_begin","call_id":"call_t","auto_approved":true,)" + added_file + "}") +
+                                   codex_event_line(R"({"type":"patch_apply_end","call_id":"call_t","stdout":"Success. Updated the following files:\nA tests/test_new.py\n","stderr":"","success":true,)" + added_file + "}");
+  const std::string mcp_end = codex_event_line(
+      R"({"type":"mcp_tool_call_end","call_id":"call_m","invocation":{"server":"tasks","tool":"set_status","arguments":{"status":"done"}},"result":{"Ok":{"content":[{"type":"text","text":"done"}]}}})");
+  expect_event_cases({
+      {"the honest log", {honest, Severity::info}},
+      {"a command the user ran in Codex's shell", {with_lines_before_answer(honest, exec_events("u-1", "user_shell")), Severity::info}},
+      {"a command no call ran", {with_lines_before_answer(honest, exec_events("call_x", "agent")), Severity::high}},
+      {"an MCP call no call made", {with_lines_before_answer(honest, mcp_end), Severity::high}},
+      {"a patch on a call that holds none", {with_lines_before_answer(honest, patch_events), Severity::high}},
+  });
+}
+
+// A call's end event is compared with its output wherever the log puts it
+// (red-team 19b #02, #18: after the output item), and each end event on
+// its own, so that an honest one excuses no rewritten other (#24).
+TEST(WrappedLogs, CodexEveryOutputEventIsJudgedWhereverItLies) {
+  const std::string freeform = R"("Exit code: 1\nWall time: 0.2 seconds\nOutput:\nFAIL test_parse\n")";
+  auto event_after_output = [&](const std::string& event) {
+    std::string log = codex_event_log("shell_command", freeform, event);
+    const size_t at = log.find(R"("timestamp":"2026-01-01T10:00:02.400Z")") - 1;
+    const size_t end = log.find('\n', at) + 1;
+    const std::string line = log.substr(at, end - at);
+    log.erase(at, end - at);
+    const size_t output_end = log.find('\n', log.find("function_call_output")) + 1;
+    return log.insert(output_end, line);
+  };
+  const std::string honest_end = exec_end("FAIL test_parse\\n", 1), passing_end = exec_end("ok\\n", 0);
+  expect_event_cases({
+      {"the event after its output", {event_after_output(honest_end), Severity::info}},
+      {"a rewritten event after its output", {event_after_output(passing_end), Severity::high}},
+      {"a rewritten event at the end", {codex_event_log("shell_command", freeform, honest_end) + codex_event_line(passing_end), Severity::high}},
+      {"a second, rewritten end", {with_lines_before_answer(codex_event_log("shell_command", freeform, honest_end), codex_event_line(passing_end)),
+                                   Severity::high}},
+      {"the end written twice", {with_lines_before_answer(codex_event_log("shell_command", freeform, honest_end), codex_event_line(honest_end)),
+                                 Severity::info}},
+  });
+}
+
+// Only a marker of Codex's own forms says an output sent was cut: one
+// that holds the word "truncated" or "omitted" as a command printed it is
+// compared whole (red-team 19b #13).
+TEST(WrappedLogs, CodexOutputHoldingACutWordIsComparedWhole) {
+  const std::string sent = R"("Exit code: 1\nWall time: 0.2 seconds\nOutput:\nrunning 3 tests\nFAILED keeps a truncated chunk\nok test_omitted_lines\n1 failed\n")";
+  const std::string same = "running 3 tests\\nFAILED keeps a truncated chunk\\nok test_omitted_lines\\n1 failed\\n";
+  const std::string passing = "running 3 tests\\nok keeps a truncated chunk\\nok test_omitted_lines\\n1 failed\\n";
+  expect_event_cases({
+      {"the same output", {codex_event_log("shell_command", sent, exec_end(same, 1)), Severity::info}},
+      {"its middle rewritten", {codex_event_log("shell_command", sent, exec_end(passing, 1)), Severity::high}},
+  });
+}
+
+// Unified exec: a command still running after its first output (session
+// 3) ends in a later write_stdin poll of that session, which states the
+// exit code; its end event is held to the session's outputs joined
+// (red-team 19b #08): the same run is clean, another exit code or a line
+// no output printed is high.
+TEST(WrappedLogs, CodexUnifiedExecEndIsHeldToItsSessionsPolls) {
+  auto log_with = [](const std::string& event) {
+    auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
+      return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+    };
+    std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.80.0"})");
+    log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
+    log += line("01.000", "response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Run the tests"}]})");
+    log += line("02.000", "response_item", R"({"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"make test\"}","call_id":"call_t"})");
+    log += line("02.500", "response_item", R"({"type":"function_call_output","call_id":"call_t","output":"Chunk ID: 1\nWall time: 10 seconds\nProcess running with session ID 3\nOutput:\nbuilding\n"})");
+    log += line("03.000", "response_item", R"({"type":"function_call","name":"write_stdin","arguments":"{\"session_id\":3,\"chars\":\"\"}","call_id":"call_w"})");
+    log += line("03.400", "event_msg", event);
+    log += line("03.500", "response_item", R"({"type":"function_call_output","call_id":"call_w","output":"Chunk ID: 2\nWall time: 2 seconds\nProcess exited with code 1\nOutput:\nFAIL test_parse\n1 failed\n"})");
+    log += line("04.000", "response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done."}]})");
+    return log;
+  };
+  auto end = [](const std::string& aggregated, int code) {
+    return R"({"type":"exec_command_end","call_id":"call_t","source":"unified_exec_startup","aggregated_output":")" + aggregated +
+           R"(","exit_code":)" + std::to_string(code) + "}";
+  };
+  expect_event_cases({
+      {"the whole run", {log_with(end("building\\nFAIL test_parse\\n1 failed\\n", 1)), Severity::info}},
+      {"another exit code", {log_with(end("building\\nFAIL test_parse\\n1 failed\\n", 0)), Severity::high}},
+      {"the run rewritten as passing", {log_with(end("building\\nall 3 passed\\n", 1)), Severity::high}},
+  });
+}
+
+// patch_apply_end's success is what Codex derives from the exit code the
+// output states (red-team 19b #04); an MCP end's result Ok or Err is what
+// the output sent says, each Ok text block a block sent (#09, #10), and its
+// invocation's arguments the call's (#11).
+TEST(WrappedLogs, CodexPatchAndMcpEndsAreHeldToTheOutputSent) {
+  const std::string failed_patch =
+      R"("{\"output\":\"error: Failed to find expected lines in src/render.py\\n\",\"metadata\":{\"exit_code\":1,\"duration_seconds\":0.1}}")";
+  auto patch_end = [](bool success) {
+    return R"({"type":"patch_apply_end","call_id":"call_t","stdout":"","stderr":"error: Failed to find expected lines in src/render.py\n","success":)" +
+           std::string(success ? "true" : "false") + "}";
+  };
+  const std::string blocks = R"("[{\"type\":\"text\",\"text\":\"task 60: in-progress\"}]")";
+  const std::string error = R"("tool call error: tool call failed for `tasks/set_status`")";
+  auto mcp_end = [](const std::string& arguments, const std::string& result) {
+    return R"({"type":"mcp_tool_call_end","call_id":"call_t","invocation":{"server":"tasks","tool":"set_status","arguments":)" + arguments +
+           R"(},"result":)" + result + "}";
+  };
+  const std::string args = R"({"cmd":"make test"})", ok = R"({"Ok":{"content":[{"type":"text","text":"task 60: in-progress"}]}})";
+  const std::string err = R"({"Err":"tool call failed for `tasks/set_status`"})";
+  expect_event_cases({
+      {"a failed patch", {codex_event_log("shell", failed_patch, patch_end(false)), Severity::info}},
+      {"a failed patch shown applied", {codex_event_log("shell", failed_patch, patch_end(true)), Severity::high}},
+      {"an MCP result", {codex_event_log("tasks__set_status", blocks, mcp_end(args, ok)), Severity::info}},
+      {"an MCP result's text changed", {codex_event_log("tasks__set_status", blocks, mcp_end(args, replaced_in(ok, "in-progress", "done"))), Severity::high}},
+      {"an MCP error", {codex_event_log("tasks__set_status", error, mcp_end(args, err)), Severity::info}},
+      {"an MCP error shown as a result", {codex_event_log("tasks__set_status", error, mcp_end(args, ok)), Severity::high}},
+      {"an MCP result shown as an error", {codex_event_log("tasks__set_status", blocks, mcp_end(args, err)), Severity::high}},
+      {"an MCP call's arguments changed", {codex_event_log("tasks__set_status", blocks, mcp_end(R"({"cmd":"make deploy"})", ok)), Severity::high}},
+  });
+}
+
 // The Claude Code log of one real Anthropic answer (a stream of
 // ../shared/corpora/real-sse): a prompt, then one assistant line per block as
 // Claude Code writes them, each block as the stream finished it (a provider-run

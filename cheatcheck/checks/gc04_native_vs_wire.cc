@@ -34,6 +34,7 @@
 #include <optional>
 
 #include "cheatcheck/checks/check.h"
+#include "cheatcheck/codex_events.h"
 #include "cheatcheck/codex_instructions.h"
 #include "cheatcheck/held_copies.h"
 #include "cheatcheck/literal_set.h"
@@ -353,10 +354,9 @@ struct LoggedEventOutput {
 enum class OutputMatch { same, loose, cut, cut_differs, omits, differs };
 
 // Codex cuts long outputs (for the model and, at 10 KB, for its events) by
-// taking out their middle with a marker line.
-bool looks_cut(std::string_view text) {
-  return holds(text, "truncated") || holds(text, "omitted") || holds(text, "Total output lines");
-}
+// taking out their middle with a marker of its own forms; the bare word a
+// command printed cuts nothing (red-team 19b #13).
+bool looks_cut(std::string_view text) { return holds_codex_cut_marker(text); }
 
 // Codex's cut of an exec_command_end event it persists (its rollout
 // recorder's sanitize_rollout_item_for_persistence, extended history): the
@@ -535,6 +535,13 @@ struct LoggedAction {
   EventAction action;
 };
 
+// A Codex event naming a call, as logged.
+struct LoggedEventCall {
+  uint64_t seq = 0;
+  Identity call{};
+  std::string id;  // clipped, for the finding
+};
+
 // The words of a text: its runs of ASCII letters, digits and '_'. Quoting,
 // escapes, white space and punctuation, which Codex rewrites (the argv
 // joined and quoted anew in parsed_cmd, a patch applied loosely), apart.
@@ -610,11 +617,16 @@ std::string action_unheld(const EventAction& a, const CallWords& call) {
   const auto& words = call.words;
   const std::vector<std::string_view> named(call.named.begin(), call.named.end());
   if (!a.command.empty() && !missing_word(a.command, words).empty()) return "the command \"" + a.command + "\"";
+  if (!a.arguments.empty() && !missing_word(a.arguments, words).empty()) return "the arguments " + a.arguments;
   for (const std::string& cmd : a.parsed) {
     if (!missing_word(cmd, words).empty()) return "the parsed command \"" + cmd + "\"";
   }
-  // A patch event for a call that holds no patch: nothing to hold it to.
-  if (a.paths.empty() || named.empty()) return {};
+  if (a.paths.empty()) return {};
+  // Every call Codex writes patch events for carries the patch's text (the
+  // apply_patch tool, a shell's heredoc, exec_command): one hung on a call
+  // that holds none says a file was changed that no call changed (red-team
+  // 19b #23).
+  if (named.empty()) return "the file " + a.paths.front() + " (a patch, for a call that holds none)";
   for (const std::string& path : a.paths) {
     if (!path_named(path, named)) return "the file " + path;
   }
@@ -690,6 +702,55 @@ OutputMatch event_output_match(const EventOutput& e, std::string_view logged, St
   return worst;
 }
 
+// Whether JSON sent for an MCP call is its content blocks: an array of
+// typed blocks, or a result holding them ({"content": [...]}).
+bool is_content_blocks(simdjson::dom::element json) {
+  simdjson::dom::array blocks;
+  simdjson::dom::object result;
+  if (!json.get(result)) return json::array(result, "content", &blocks) == json::Get::ok;
+  if (json.get(blocks) || blocks.size() == 0) return false;
+  return std::all_of(blocks.begin(), blocks.end(), [](simdjson::dom::element b) {
+    simdjson::dom::object o;
+    std::string_view type;
+    return !b.get(o) && json::string(o, "type", &type) == json::Get::ok;
+  });
+}
+
+// What an event states that the output logged for its call cannot be read
+// as (red-team 19b #03, #04, #09, #10), whatever Codex's wording: a
+// patch's success against the exit code the output states; an MCP result
+// Ok where the output is Codex's error wording, Err where it is the
+// result's content blocks, or an Ok text block that no string of those
+// blocks holds.
+bool event_contradicts(const EventOutput& e, std::string_view logged, StrictJsonParser& parser) {
+  if (!e.succeeded && !e.mcp_ok) return false;
+  auto root = parser.parse_copy(logged, 0);
+  std::optional<simdjson::dom::element> json;
+  if (root && (root->is_object() || root->is_array())) json = *root;
+  if (e.succeeded) {
+    const auto stated = stated_exit_code(logged, json);
+    if (stated && (*stated == 0) != *e.succeeded) return true;
+  }
+  if (!e.mcp_ok) return false;
+  const bool blocks_sent = json && is_content_blocks(*json);
+  if (*e.mcp_ok ? logged.starts_with("tool call error:") || logged.starts_with("err: ") : blocks_sent) return true;
+  if (!*e.mcp_ok || !blocks_sent) return false;
+  // The block strings (not the JSON text itself), each made loose once;
+  // the first blocks only, so that a crafted event costs no more than a
+  // few passes over the output.
+  constexpr size_t kMaxBlocks = 16;
+  const std::vector<std::string_view> strings = output_strings(logged, json);
+  std::vector<std::string> loose_strings;
+  for (size_t i = 1; i < strings.size(); ++i) loose_strings.push_back(loose_text(strings[i]));
+  for (size_t b = 0; b < e.blocks.size() && b < kMaxBlocks; ++b) {
+    const std::string loose = loose_text(e.blocks[b]);
+    if (std::none_of(loose_strings.begin(), loose_strings.end(), [&](const std::string& s) { return holds(s, loose); })) {
+      return true;
+    }
+  }
+  return false;
+}
+
 class Gc04 final : public Check {
  public:
   std::string_view id() const override { return "GC04"; }
@@ -728,6 +789,7 @@ class Gc04 final : public Check {
     server_results(ctx);
     provider_copies(ctx);
     searches(ctx);
+    event_calls(ctx);
     event_actions(ctx);  // before event_outputs, which counts the events not compared
     event_outputs(ctx);
     codex_reasoning(ctx);
@@ -1394,6 +1456,9 @@ class Gc04 final : public Check {
     }
     if (n.event_output) event_output(*n.event_output, r.seq);
     if (n.event_action) event_action(*n.event_action, r.seq);
+    if (n.event_call && !n.event_call->user_shell && event_calls_.size() < kMaxTracked) {
+      event_calls_.push_back({r.seq, identity(n.event_call->call_id), clip_text(n.event_call->call_id)});
+    }
     for (const std::string& said : n.searched) {
       if (logged_searched_.size() < kMaxTracked) logged_searched_.emplace_back(r.seq, sha256(said));
     }
@@ -1401,7 +1466,9 @@ class Gc04 final : public Check {
     if (!n.search_detail.empty() && logged_search_details_.size() < kMaxTracked) {
       logged_search_details_.emplace_back(r.seq, sha256(n.search_detail));
     }
-    if (n.harness == NativeInfo::Harness::codex && !event_outputs_.empty()) {
+    // Kept whatever the order of the lines: an event moved after its
+    // output item is compared too (red-team 19b #02, #18).
+    if (n.harness == NativeInfo::Harness::codex) {
       for (size_t i = 0; i < n.result_texts.size() && i < n.results.size(); ++i) codex_output(n.results[i], n.result_texts[i]);
     }
     for (const ProviderCopy& c : n.provider_copies) {
@@ -1582,11 +1649,11 @@ class Gc04 final : public Check {
   void codex_output(const std::string& id, const std::string& text) {
     const Identity key = identity(id);
     if (codex_outputs_.contains(key)) return;
-    if (event_bytes_ + text.size() > kMaxEventBytes) {
+    if (output_bytes_ + text.size() > kMaxEventBytes) {
       outputs_dropped_.insert(key);
       return;
     }
-    event_bytes_ += text.size();
+    output_bytes_ += text.size();
     codex_outputs_.emplace(key, text);
   }
 
@@ -2116,6 +2183,70 @@ class Gc04 final : public Check {
     }
   }
 
+  // Unified exec's polls (write_stdin calls whose output was logged) by the
+  // session they name, in the order of their calls.
+  absl::flat_hash_map<uint64_t, std::vector<std::pair<uint64_t, Identity>>> session_polls(Identity poll) const {
+    absl::flat_hash_map<uint64_t, std::vector<std::pair<uint64_t, Identity>>> polls;
+    for (const auto& [key, call] : logged_calls_) {
+      if (call.name != poll || !call.input_text || !codex_outputs_.contains(key)) continue;
+      if (auto session = polled_session_of(*call.input_text)) polls[*session].emplace_back(call.seq, key);
+    }
+    for (auto& [session, list] : polls) std::sort(list.begin(), list.end());
+    return polls;
+  }
+
+  // A unified-exec command whose first output says its process goes on
+  // (session N), and whose end event says other than the polls of that
+  // session that followed, up to the one stating the exit (red-team 19b
+  // #08): another exit code, or a line (in order) that no output of the
+  // session printed. Where an output was cut, only the exit code counts.
+  enum class SessionMatch { unknown, held, contradicts };
+  SessionMatch session_match(const EventOutput& e, uint64_t call_seq, std::string_view first,
+                             const absl::flat_hash_map<uint64_t, std::vector<std::pair<uint64_t, Identity>>>& polls) const {
+    const std::optional<uint64_t> session = running_session_of(first);
+    auto list = session ? polls.find(*session) : polls.end();
+    if (list == polls.end()) return SessionMatch::unknown;
+    std::string printed(unified_body(first));
+    std::optional<int64_t> exited;
+    bool cut = looks_cut(first);
+    for (const auto& [seq, key] : list->second) {
+      if (seq <= call_seq) continue;
+      const std::string_view output = codex_outputs_.find(key)->second;
+      printed += unified_body(output);
+      cut |= looks_cut(output);
+      if ((exited = stated_exit_code(output, std::nullopt))) break;
+    }
+    if (!exited) return SessionMatch::unknown;
+    if (e.exit_code && *e.exit_code != *exited) return SessionMatch::contradicts;
+    if (cut) return SessionMatch::unknown;
+    const bool held = lines_in_order(e.text, printed) &&
+                      std::all_of(e.also.begin(), e.also.end(), [&](const std::string& t) { return lines_in_order(t, printed); });
+    return held ? SessionMatch::held : SessionMatch::contradicts;
+  }
+
+  // Whether each line of `text` is in `printed`, in order (one pass).
+  static bool lines_in_order(std::string_view text, std::string_view printed) {
+    size_t at = 0;
+    for (size_t from = 0; from < text.size();) {
+      const size_t end = std::min(text.find('\n', from), text.size());
+      const std::string_view line = trimmed(text.substr(from, end - from));
+      from = end + 1;
+      if (line.empty()) continue;
+      // memmem: linear, where find() may go back over a crafted line.
+      const void* found = ::memmem(printed.data() + at, printed.size() - at, line.data(), line.size());
+      if (found == nullptr) return false;
+      at = static_cast<size_t>(static_cast<const char*>(found) - printed.data()) + line.size();
+    }
+    return true;
+  }
+
+  // Unified exec's output as sent: what the process printed, under the
+  // header.
+  static std::string_view unified_body(std::string_view output) {
+    const size_t at = output.find("Output:\n");
+    return at == std::string_view::npos ? std::string_view() : output.substr(at + 8);
+  }
+
   // Unified exec's process may go on past its first output, and its end
   // event then holds what it printed later. An output logged that states
   // the exit code ("Process exited with code N") was the whole run: the
@@ -2126,6 +2257,21 @@ class Gc04 final : public Check {
     auto logged = codex_outputs_.find(call);
     return m == OutputMatch::differs && logged != codex_outputs_.end() &&
            stated_exit_code(logged->second, std::nullopt).has_value();
+  }
+
+  // Codex writes its command, patch and MCP events for calls the model
+  // made (or for a command the user ran in its own shell, not read as a
+  // call): an event naming a call that neither the log nor the wire holds
+  // says a tool ran that never did (red-team 19b #01).
+  void event_calls(Context& ctx) {
+    for (const LoggedEventCall& e : event_calls_) {
+      if (logged_calls_.contains(e.call) || wire_calls_.contains(e.call) || ctx.resumed_history().holds(e.seq)) continue;
+      ctx.emit(finding("GC04", Severity::high, {e.seq},
+                       "Codex logged an event (exec_command, patch_apply or mcp_tool_call, or an item_completed item) "
+                       "for call " + e.id + ", which no call of the log or the wire made: the log says a tool ran "
+                       "that never did."),
+               "event-call-unknown:" + std::to_string(e.seq));
+    }
   }
 
   // Codex events that say what a call ran (its command) or changed (a
@@ -2164,9 +2310,9 @@ class Gc04 final : public Check {
   // is a warning.
   void event_outputs(Context& ctx) {
     static const Identity kUnified = identity("exec_command"), kPoll = identity("write_stdin");
-    absl::flat_hash_map<Identity, OutputMatch> best;  // per call: the best of its events
-    absl::flat_hash_map<Identity, size_t> compared;   // per call: events compared (kMaxEventsPerCall)
-    absl::flat_hash_set<uint64_t> skipped;            // seqs of events past it
+    const absl::flat_hash_map<uint64_t, std::vector<std::pair<uint64_t, Identity>>> polls = session_polls(kPoll);
+    absl::flat_hash_map<Identity, size_t> compared;  // per call: events compared (kMaxEventsPerCall)
+    SeqList loose, cut, unsure;
     for (const LoggedEventOutput& e : event_outputs_) {
       auto logged = codex_outputs_.find(e.call);
       if (logged == codex_outputs_.end()) {
@@ -2177,35 +2323,34 @@ class Gc04 final : public Check {
       // compare one long output again and again.
       if (++compared[e.call] > kMaxEventsPerCall) {
         uncompared_events_.add(e.seq);
-        skipped.insert(e.seq);
-        continue;
-      }
-      const OutputMatch m = event_output_match(e.out, logged->second, ctx.body_parser());
-      ctx.body_parser().release_if_large(logged->second.size());
-      auto [it, added] = best.try_emplace(e.call, m);
-      if (!added) it->second = std::min(it->second, m);
-    }
-    SeqList loose, cut, unsure;
-    for (const LoggedEventOutput& e : event_outputs_) {
-      auto it = best.find(e.call);
-      if (it == best.end() || skipped.contains(e.seq)) continue;
-      const OutputMatch m = it->second;
-      if (m == OutputMatch::same) continue;
-      if (m == OutputMatch::loose || m == OutputMatch::cut) {
-        (m == OutputMatch::loose ? loose : cut).add(e.seq);
         continue;
       }
       auto call = logged_calls_.find(e.call);
       const bool unified = call != logged_calls_.end() && (call->second.name == kUnified || call->second.name == kPoll);
+      // Each event is judged on its own: an honest one excuses no other
+      // (red-team 19b #24).
+      const OutputMatch m = event_output_match(e.out, logged->second, ctx.body_parser());
+      // Unified exec: held to all its session's outputs where they show the whole run.
+      const SessionMatch session =
+          unified ? session_match(e.out, call->second.seq, logged->second, polls) : SessionMatch::unknown;
+      const bool contradicts = e.out.status_contradicts || event_contradicts(e.out, logged->second, ctx.body_parser()) ||
+                               session == SessionMatch::contradicts;
+      ctx.body_parser().release_if_large(logged->second.size());
+      if ((m == OutputMatch::same || session == SessionMatch::held) && !contradicts) continue;
+      if (!contradicts && (m == OutputMatch::loose || m == OutputMatch::cut)) {
+        (m == OutputMatch::loose ? loose : cut).add(e.seq);
+        continue;
+      }
       const auto sent = sent_results_.find(e.call);
-      if (m == OutputMatch::cut_differs || !e.out.certain || (unified && !unified_strict(e.call, m)) ||
-          sent == sent_results_.end()) {
+      if (sent == sent_results_.end() ||
+          (!contradicts && (m == OutputMatch::cut_differs || !e.out.certain || (unified && !unified_strict(e.call, m))))) {
         unsure.add(e.seq);
         continue;
       }
       ctx.emit(finding("GC04", Severity::high, {e.seq, sent->second.seq},
-                       "Codex logged an event (exec_command_end, or an item_completed CommandExecution) whose output, "
-                       "exit code or status does not match the output logged for its call and sent the model (request at seq " +
+                       "Codex logged an event (exec_command_end, patch_apply_end, mcp_tool_call_end, or an item_completed "
+                       "item) whose output, exit code or status does not match the output logged for its call and sent "
+                       "the model (request at seq " +
                            std::to_string(sent->second.seq) +
                            "): the log's account of what the command returned was changed."),
                "event-output-differs:" + std::to_string(e.seq));
@@ -3045,7 +3190,7 @@ class Gc04 final : public Check {
            wire_prompts_.size() + replaced_.size() + copy_differs_.size() + wire_prompts_sent_.size() +
            wire_items_.size() + logged_reasoning_.size() + event_reasoning_.size() + synthetic_ids_.size() +
            logged_user_texts_.size() + wire_server_results_.size() + logged_server_results_.size() +
-           event_outputs_.size() + event_actions_.size() + codex_outputs_.size() + wire_searched_.size() + logged_searched_.size() +
+           event_outputs_.size() + event_actions_.size() + event_calls_.size() + codex_outputs_.size() + wire_searched_.size() + logged_searched_.size() +
            wire_copies_.size() + logged_copies_.size() + wire_search_details_.size() + logged_search_details_.size() +
            logged_attachments_.size() + sent_reminders_.size();
   }
@@ -3068,6 +3213,8 @@ class Gc04 final : public Check {
   std::vector<LoggedAction> event_actions_;
   absl::flat_hash_map<Identity, std::string> codex_outputs_;  // call id -> output logged (once events are seen)
   absl::flat_hash_set<Identity> outputs_dropped_;  // outputs past kMaxEventBytes
+  uint64_t output_bytes_ = 0;                      // of codex_outputs_
+  std::vector<LoggedEventCall> event_calls_;
   SeqList uncompared_events_;
   uint64_t event_bytes_ = 0;
   static constexpr uint64_t kMaxEventBytes = 16ull << 20;
