@@ -756,6 +756,8 @@ bool read_codex_item(simdjson::dom::object item, NativeInfo& n, StrictJsonParser
   if (type == "local_shell_call") {
     n.assistant = true;
     n.calls.push_back({str(item, "call_id"), "local_shell", member_digest(item, "action"), std::string()});
+    // Codex names a local shell call without a call_id by its item id in its events.
+    if (str(item, "call_id").empty() && !str(item, "id").empty()) n.event_call_aliases.push_back(str(item, "id"));
     return true;
   }
   if (one_of(type, {"function_call_output", "custom_tool_call_output", "local_shell_call_output"})) {

@@ -268,6 +268,8 @@ struct NativeInfo {
   std::optional<EventAction> event_action;
   // Codex: the call an event names.
   std::optional<EventCall> event_call;
+  // Codex: ids its events may name a call by other than its call_id.
+  std::vector<std::string> event_call_aliases;
   // Claude Code: the results of provider-run tools an answer's line holds.
   std::vector<ServerResult> server_results;
   // What the line copies of what the provider streamed (citations,

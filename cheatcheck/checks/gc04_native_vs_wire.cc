@@ -733,7 +733,9 @@ bool event_contradicts(const EventOutput& e, std::string_view logged, StrictJson
   }
   if (!e.mcp_ok) return false;
   const bool blocks_sent = json && is_content_blocks(*json);
-  if (*e.mcp_ok ? logged.starts_with("tool call error:") || logged.starts_with("err: ") : blocks_sent) return true;
+  // Codex's error wording, unless the result's own text says so.
+  const bool error_worded = (logged.starts_with("tool call error:") || logged.starts_with("err: ")) && !holds(logged, e.text);
+  if (*e.mcp_ok ? error_worded : blocks_sent) return true;
   if (!*e.mcp_ok || !blocks_sent) return false;
   // The block strings (not the JSON text itself), each made loose once;
   // the first blocks only, so that a crafted event costs no more than a
@@ -1456,6 +1458,9 @@ class Gc04 final : public Check {
     }
     if (n.event_output) event_output(*n.event_output, r.seq);
     if (n.event_action) event_action(*n.event_action, r.seq);
+    for (const std::string& alias : n.event_call_aliases) {
+      if (event_call_aliases_.size() < kMaxTracked) event_call_aliases_.insert(identity(alias));
+    }
     if (n.event_call && !n.event_call->user_shell && event_calls_.size() < kMaxTracked) {
       event_calls_.push_back({r.seq, identity(n.event_call->call_id), clip_text(n.event_call->call_id)});
     }
@@ -2265,7 +2270,10 @@ class Gc04 final : public Check {
   // says a tool ran that never did (red-team 19b #01).
   void event_calls(Context& ctx) {
     for (const LoggedEventCall& e : event_calls_) {
-      if (logged_calls_.contains(e.call) || wire_calls_.contains(e.call) || ctx.resumed_history().holds(e.seq)) continue;
+      if (logged_calls_.contains(e.call) || wire_calls_.contains(e.call) || event_call_aliases_.contains(e.call) ||
+          ctx.resumed_history().holds(e.seq)) {
+        continue;
+      }
       ctx.emit(finding("GC04", Severity::high, {e.seq},
                        "Codex logged an event (exec_command, patch_apply or mcp_tool_call, or an item_completed item) "
                        "for call " + e.id + ", which no call of the log or the wire made: the log says a tool ran "
@@ -3190,7 +3198,7 @@ class Gc04 final : public Check {
            wire_prompts_.size() + replaced_.size() + copy_differs_.size() + wire_prompts_sent_.size() +
            wire_items_.size() + logged_reasoning_.size() + event_reasoning_.size() + synthetic_ids_.size() +
            logged_user_texts_.size() + wire_server_results_.size() + logged_server_results_.size() +
-           event_outputs_.size() + event_actions_.size() + event_calls_.size() + codex_outputs_.size() + wire_searched_.size() + logged_searched_.size() +
+           event_outputs_.size() + event_actions_.size() + event_calls_.size() + event_call_aliases_.size() + codex_outputs_.size() + wire_searched_.size() + logged_searched_.size() +
            wire_copies_.size() + logged_copies_.size() + wire_search_details_.size() + logged_search_details_.size() +
            logged_attachments_.size() + sent_reminders_.size();
   }
@@ -3215,6 +3223,7 @@ class Gc04 final : public Check {
   absl::flat_hash_set<Identity> outputs_dropped_;  // outputs past kMaxEventBytes
   uint64_t output_bytes_ = 0;                      // of codex_outputs_
   std::vector<LoggedEventCall> event_calls_;
+  absl::flat_hash_set<Identity> event_call_aliases_;
   SeqList uncompared_events_;
   uint64_t event_bytes_ = 0;
   static constexpr uint64_t kMaxEventBytes = 16ull << 20;
