@@ -2207,16 +2207,23 @@ class Gc04 final : public Check {
   // session printed. Where an output was cut, only the exit code counts.
   enum class SessionMatch { unknown, held, contradicts };
   SessionMatch session_match(const EventOutput& e, uint64_t call_seq, std::string_view first,
-                             const absl::flat_hash_map<uint64_t, std::vector<std::pair<uint64_t, Identity>>>& polls) const {
+                             const absl::flat_hash_map<uint64_t, std::vector<std::pair<uint64_t, Identity>>>& polls,
+                             uint64_t& budget) const {
     const std::optional<uint64_t> session = running_session_of(first);
     auto list = session ? polls.find(*session) : polls.end();
     if (list == polls.end()) return SessionMatch::unknown;
     std::string printed(unified_body(first));
     std::optional<int64_t> exited;
     bool cut = looks_cut(first);
-    for (const auto& [seq, key] : list->second) {
-      if (seq <= call_seq) continue;
-      const std::string_view output = codex_outputs_.find(key)->second;
+    const auto& calls = list->second;
+    for (auto it = std::upper_bound(calls.begin(), calls.end(), std::pair{call_seq, Identity{}},
+                                    [](const auto& a, const auto& b) { return a.first < b.first; });
+         it != calls.end(); ++it) {
+      const std::string_view output = codex_outputs_.find(it->second)->second;
+      // A crafted log of many commands in one long session would join its
+      // polls again and again: past the budget, the session is not joined.
+      if (output.size() > budget) return SessionMatch::unknown;
+      budget -= output.size();
       printed += unified_body(output);
       cut |= looks_cut(output);
       if ((exited = stated_exit_code(output, std::nullopt))) break;
@@ -2319,6 +2326,7 @@ class Gc04 final : public Check {
   void event_outputs(Context& ctx) {
     static const Identity kUnified = identity("exec_command"), kPoll = identity("write_stdin");
     const absl::flat_hash_map<uint64_t, std::vector<std::pair<uint64_t, Identity>>> polls = session_polls(kPoll);
+    uint64_t session_budget = kMaxEventBytes;  // bytes of polls joined, in all
     absl::flat_hash_map<Identity, size_t> compared;  // per call: events compared (kMaxEventsPerCall)
     SeqList loose, cut, unsure;
     for (const LoggedEventOutput& e : event_outputs_) {
@@ -2340,7 +2348,7 @@ class Gc04 final : public Check {
       const OutputMatch m = event_output_match(e.out, logged->second, ctx.body_parser());
       // Unified exec: held to all its session's outputs where they show the whole run.
       const SessionMatch session =
-          unified ? session_match(e.out, call->second.seq, logged->second, polls) : SessionMatch::unknown;
+          unified ? session_match(e.out, call->second.seq, logged->second, polls, session_budget) : SessionMatch::unknown;
       const bool contradicts = e.out.status_contradicts || event_contradicts(e.out, logged->second, ctx.body_parser()) ||
                                session == SessionMatch::contradicts;
       ctx.body_parser().release_if_large(logged->second.size());
