@@ -62,9 +62,14 @@ void ProgressCopies::finish(Context& ctx, const Wire& wire) {
                "progress line(s) copy a subagent's message (agent_progress) other than the subagent's own line of "
                "that uuid logs it: what the Task's subagent said or was told rewritten in the copy.",
                "progress-copy-differs");
-  emit_counted(ctx, "GC04", Severity::high, not_on_wire_,
-               "progress line(s) copy a subagent's message (agent_progress) that the wire never carried: an answer, "
-               "tool call, tool result or prompt no response or request held.",
+  // Without the subagent's own line only the wire can judge a copy, and
+  // a wire made of more than what this trace's logs show (a subagent file
+  // the recorder did not copy) may carry it in a form not matched here:
+  // a warning, for the judge to read against the subagent's own log.
+  emit_counted(ctx, "GC04", Severity::warning, not_on_wire_,
+               "progress line(s) copy a subagent's message (agent_progress) that no subagent line of the trace logs "
+               "and the wire never carried: an answer, tool call, tool result or prompt no response or request "
+               "held; read the copy against the subagent's own log.",
                "progress-copy-unsent");
 }
 
