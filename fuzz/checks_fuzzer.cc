@@ -26,33 +26,13 @@
 #include "core/lines.h"
 #include "core/record.h"
 #include "core/sha256.h"
+#include "fuzz/json_text.h"
 
 namespace {
 
 using namespace goalcup;
+using fuzz::json_escaped;
 
-// A JSON string's contents: quotes, backslashes and control bytes escaped;
-// other bytes as they are (invalid UTF-8 then fails the record parse, as
-// it would in a trace).
-std::string json_escaped(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 16);
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\u00";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 std::string with_line_feeds(std::string_view s) {
   std::string out(s);

@@ -7,35 +7,11 @@
 #include "cheatcheck/native.h"
 #include "core/lines.h"
 #include "core/record.h"
-
-namespace {
-
-// The line as a JSON string's contents: quotes, backslashes and control
-// bytes escaped; other bytes as they are (invalid UTF-8 then fails the
-// record parse, as it would in a trace).
-std::string json_escaped(std::string_view s) {
-  std::string out;
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\u00";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-}  // namespace
+#include "fuzz/json_text.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace goalcup;
+  using fuzz::json_escaped;
   if (size == 0) return 0;
   static const Limits limits{};
   static RecordParser record_parser{limits};
