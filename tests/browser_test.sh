@@ -35,19 +35,35 @@ const text="AUDIT-"+mode+"-"+innerWidth+":"+out.join(" ")+":END badge="+badge+" 
 if(parent!==window)parent.postMessage(text,"*");
 const p=document.createElement("pre");p.id="audit";p.textContent=text;document.body.appendChild(p);})();
 </script>'
-# Headless chromium windows are at least 500 px wide: the page is audited in
-# an iframe of the width wanted, which posts the result to this wrapper.
-frame() {  # frame WIDTH PAGE: a wrapper page holding PAGE in an iframe WIDTH px wide
-  echo "<!doctype html><body style=\"margin:0\"><iframe src=\"$(basename "$2")\" style=\"width:$1px;height:900px;border:0\"></iframe>
-<script>addEventListener('message',e=>{const p=document.createElement('pre');p.id='audit';p.textContent=e.data;document.body.appendChild(p);});</script>"
+# Headless chromium windows are at least 500 px wide: each page is audited
+# in an iframe of the width wanted. Every page, width and mode goes into one
+# wrapper page, rendered by one chromium run (a launch costs about 2 s; one
+# per variant made this the suite's longest test): each iframe posts its
+# audit to the wrapper, which lists it under the iframe's name.
+frames=""
+frame() {  # frame NAME WIDTH PAGE: adds PAGE to the wrapper in an iframe WIDTH px wide
+  frames+="<iframe name=\"$1\" data-src=\"$(basename "$3")\" style=\"width:$2px;height:900px;border:0\"></iframe>"
+}
+# The wrapper loads its frames one after another, each once the one before
+# has posted its audit: all at once, the last ones were still loading when
+# chromium dumped the page.
+wrapper() {
+  echo "<!doctype html><body style=\"margin:0\">$frames
+<script>const all=[...document.querySelectorAll('iframe')];let next=0;
+function load(){if(next<all.length){all[next].src=all[next].dataset.src;next++;}}
+addEventListener('message',e=>{const f=all.find(x=>x.contentWindow===e.source);
+const p=document.createElement('pre');p.className='audit';p.textContent=(f?f.name:'?')+'|'+e.data;document.body.appendChild(p);load();});
+load();</script>"
 }
 csp='<meta http-equiv="Content-Security-Policy" content="script-src '"'"'nonce-audit'"'"'">'
 fail=0
 ok() { echo "ok: $1"; }
 bad() { echo "FAIL: $1"; fail=1; }
 check() { if grep -q -- "$2" <<<"$1"; then ok "$3"; else bad "$3"; fi; }
-page() {  # page NAME WANT_BADGE ARGS...: render, then audit at both widths, script on and off
-  local name=$1 badge=$2
+declare -A badges
+page() {  # page NAME WANT_BADGE ARGS...: render, then frame it at both widths, script on and off
+  local name=$1
+  badges[$name]=$2
   shift 2
   "$inspect" "$@" -o "$work/$name.html" 2>/dev/null || true
   [ -s "$work/$name.html" ] || { bad "$name: no page written"; return; }
@@ -55,14 +71,21 @@ page() {  # page NAME WANT_BADGE ARGS...: render, then audit at both widths, scr
   { cat "$work/$name.html"; echo "$audit"; } >"$work/$name-on.html"
   { sed "s|<head>|<head>$csp|" "$work/$name.html"; echo "$audit"; } >"$work/$name-off.html"
   for width in 1400 390; do
-    for mode in on off; do
-      frame "$width" "$work/$name-$mode.html" >"$work/$name-$mode-$width.html"
-      local dom result
-      dom=$(browse 1400 "$work/$name-$mode-$width.html")
-      result=$(grep -o '<pre id="audit">[^<]*' <<<"$dom" | head -c 400)
-      check "$result" "AUDIT-$mode-$width::END" "$name $width px script $mode: no dead link, no overflow, timeline drawn$([ $mode = on ] && echo ' and zooms') [$result]"
-      check "$result" "badge=$badge" "$name $width px script $mode: header badge $badge"
-      if [ "$name" = findings ]; then check "$result" "findings=[1-9]" "$name $width px script $mode: findings listed"; fi
+    for mode in on off; do frame "$name-$mode-$width" "$width" "$work/$name-$mode.html"; done
+  done
+}
+audit_all() {  # renders the wrapper once, then judges each page's four audits
+  wrapper >"$work/all.html"
+  local dom name result
+  dom=$(browse 1400 "$work/all.html")
+  for name in "${!badges[@]}"; do
+    for width in 1400 390; do
+      for mode in on off; do
+        result=$(grep -o "<pre class=\"audit\">$name-$mode-$width|[^<]*" <<<"$dom" | head -c 400 || true)
+        check "$result" "AUDIT-$mode-$width::END" "$name $width px script $mode: no dead link, no overflow, timeline drawn$([ $mode = on ] && echo ' and zooms') [$result]"
+        check "$result" "badge=${badges[$name]}" "$name $width px script $mode: header badge ${badges[$name]}"
+        if [ "$name" = findings ]; then check "$result" "findings=[1-9]" "$name $width px script $mode: findings listed"; fi
+      done
     done
   done
 }
@@ -71,6 +94,7 @@ page devkey 'verdict verified devkey' --dev-key "$keys" html "$samples/claude-co
 page invalid 'verdict invalid' html "$samples/tampered-edit_mid.jsonl"
 page unsealed 'verdict incomplete' html "$samples/claude-code-unsealed.jsonl.zst"
 page findings 'verdict verified' html "$samples/claude-code-leaks.jsonl"
+audit_all
 # What each kind of page must show.
 dom=$(browse 1400 "$work/verified.html")
 check "$dom" 'class="answer"' "verified: assistant answers present"
