@@ -35,6 +35,7 @@
 
 #include "cheatcheck/checks/check.h"
 #include "cheatcheck/codex_events.h"
+#include "cheatcheck/codex_context.h"
 #include "cheatcheck/codex_instructions.h"
 #include "cheatcheck/held_copies.h"
 #include "cheatcheck/literal_set.h"
@@ -770,6 +771,9 @@ class Gc04 final : public Check {
     } else if (r.kind == Kind::native) {
       native_line(r, ctx.native(), ctx.body_parser());
       keep_searched_texts(r, ctx);
+      if (ctx.native().harness == NativeInfo::Harness::codex) {
+        if (const auto line = ctx.parsed_native()) codex_context_.logged(ctx.native(), line->root, r.seq);
+      }
     }
   }
 
@@ -805,6 +809,7 @@ class Gc04 final : public Check {
     prompts(ctx);
     attachments(ctx);
     codex_instructions(ctx);
+    codex_context(ctx);
     event_answers(ctx);
     emit_counted(ctx, "GC04", Severity::warning, uncompared_,
                  "logged text(s) were not compared with every redacted text the wire carried (" +
@@ -1141,6 +1146,8 @@ class Gc04 final : public Check {
     if (root->get(o)) return;
     ++requests_;
     instructions_.sent(o, stored_redacted_);
+    // Anthropic requests (a top-level `system`) carry no Codex context.
+    if (o.at_key("system").error() != simdjson::SUCCESS) codex_context_.sent(o, stored_redacted_);
     const auto exchange = exchange_of(r);
     std::string_view model;
     if (o.at_key("input").error() == simdjson::SUCCESS && json::string(o, "model", &model) == json::Get::ok &&
@@ -3002,6 +3009,35 @@ class Gc04 final : public Check {
                  "Codex base instructions past this check's bounds were not compared with the wire.", "instructions-unkept");
   }
 
+  // Codex's turn_context values and user instructions no request stated
+  // (codex_context.h).
+  void codex_context(Context& ctx) {
+    const CodexContext::Judgement j = codex_context_.judge(requests_, !cut_requests_.empty() || !unread_requests_.empty());
+    if (!j.policy_unsent.empty()) {
+      ctx.emit(finding("GC04", Severity::high, j.policy_unsent.seqs,
+                       std::to_string(j.policy_unsent.count) + " Codex turn_context line(s) log " + j.policy_example +
+                           " that no request told the model (its <environment_context> or <permissions instructions> "
+                           "message states another): what the agent was allowed to do unasked was changed in the log."),
+               "turn-policy-not-sent");
+    }
+    if (!j.cwd_unsent.empty()) {
+      ctx.emit(finding("GC04", Severity::high, j.cwd_unsent.seqs,
+                       std::to_string(j.cwd_unsent.count) + " Codex turn_context line(s) log a working directory (cwd) that "
+                           "no request's <environment_context> message stated: where the agent worked was changed in the log."),
+               "turn-cwd-not-sent");
+    }
+    if (!j.instructions_unsent.empty()) {
+      ctx.emit(finding("GC04", Severity::high, j.instructions_unsent.seqs,
+                       "The Codex rollout logs user instructions (session_meta instructions: the user's and AGENTS.md's) "
+                       "that no request sent the model in any message: what the user told the agent was changed in the log."),
+               "user-instructions-not-sent");
+    }
+    emit_counted(ctx, "GC04", Severity::warning, j.uncompared,
+                 "Codex turn_context values or user instructions were not compared with every request (a request cut, "
+                 "unread or redacted, or past this check's bounds): not judged.",
+                 "codex-context-uncompared");
+  }
+
   // Codex's agent_message events repeat each answer's text for its UI, and
   // task_complete its turn's last.
   void event_answers(Context& ctx) {
@@ -3302,6 +3338,7 @@ class Gc04 final : public Check {
   std::vector<LoggedPrompt> logged_prompts_;
   std::vector<LoggedAttachment> logged_attachments_;
   CodexInstructions instructions_;
+  CodexContext codex_context_;
   absl::flat_hash_set<Digest> sent_result_reminders_seen_;  // loose digests of the result blocks sent_result_reminders() kept
   absl::flat_hash_map<Identity, std::vector<size_t>> unfollowed_attachments_;  // thread -> those not yet followed
   SeqList attachments_unkept_;

@@ -1,0 +1,242 @@
+#include "cheatcheck/codex_context.h"
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+
+#include "cheatcheck/said_text.h"
+#include "core/json_strict.h"
+#include "core/sha256.h"
+
+namespace goalcup::cheat {
+namespace codex_context_detail {
+
+// Bounds for a crafted upload: a session logs a turn_context per turn and
+// its instructions once; its requests repeat the same few context messages.
+constexpr size_t kMaxTurns = 1u << 16;
+constexpr size_t kMaxInstructions = 16;
+constexpr size_t kMaxLoggedBytes = 4u << 20;
+constexpr size_t kMaxTexts = 4096;
+constexpr size_t kMaxTextBytes = 16u << 20;
+constexpr size_t kMaxValue = 4096;  // a tag's value, a policy's name
+constexpr size_t kMaxBlocks = 8;    // context blocks read in one text
+
+// The sandbox modes as Codex names them to the model.
+constexpr uint8_t kReadOnly = 1, kWorkspaceWrite = 2, kDangerFullAccess = 4;
+
+uint8_t sandbox_bit(std::string_view mode) {
+  if (mode == "read-only") return kReadOnly;
+  if (mode == "workspace-write") return kWorkspaceWrite;
+  if (mode == "danger-full-access") return kDangerFullAccess;
+  return 0;
+}
+
+// The approval policies whose names a turn_context and the model's
+// messages share; Codex words `untrusted` as `unless-trusted` to the model.
+std::string approval_name(std::string_view value) {
+  if (value == "unless-trusted") value = "untrusted";
+  for (std::string_view known : {"never", "on-request", "on-failure", "untrusted"}) {
+    if (value == known) return std::string(known);
+  }
+  return {};
+}
+
+bool holds(std::string_view text, std::string_view what) {
+  return ::memmem(text.data(), text.size(), what.data(), what.size()) != nullptr;
+}
+
+// The text between `open` and `close` from `at`, or nullopt.
+std::optional<std::string_view> between(std::string_view text, std::string_view open, std::string_view close, size_t* at) {
+  const size_t begin = text.find(open, *at);
+  if (begin == std::string_view::npos) return std::nullopt;
+  const size_t from = begin + open.size();
+  const size_t end = text.find(close, from);
+  if (end == std::string_view::npos) return std::nullopt;
+  *at = end + close.size();
+  return text.substr(from, end - from);
+}
+
+std::optional<std::string_view> tag_value(std::string_view block, std::string_view name) {
+  size_t at = 0;
+  const std::string open = "<" + std::string(name) + ">", close = "</" + std::string(name) + ">";
+  auto v = between(block, open, close, &at);
+  if (!v || v->size() > kMaxValue) return std::nullopt;
+  const size_t begin = v->find_first_not_of(" \t\r\n");
+  if (begin == std::string_view::npos) return std::string_view();
+  return v->substr(begin, v->find_last_not_of(" \t\r\n") - begin + 1);
+}
+
+// The word after `lead` up to a backtick, a full stop or white space,
+// without an opening backtick: "`approval_policy` is `never`",
+// "Approval policy is currently never.".
+std::optional<std::string_view> word_after(std::string_view block, std::string_view lead) {
+  const size_t found = block.find(lead);
+  if (found == std::string_view::npos) return std::nullopt;
+  std::string_view rest = block.substr(found + lead.size(), kMaxValue);
+  if (rest.starts_with('`')) rest.remove_prefix(1);
+  return rest.substr(0, std::min(rest.size(), rest.find_first_of("`. \t\r\n")));
+}
+
+std::string_view trimmed_text(std::string_view s) {
+  const size_t begin = s.find_first_not_of(" \t\r\n");
+  if (begin == std::string_view::npos) return {};
+  return s.substr(begin, s.find_last_not_of(" \t\r\n") - begin + 1);
+}
+
+}  // namespace codex_context_detail
+
+namespace ccd = codex_context_detail;
+
+void CodexContext::logged(const NativeInfo& n, simdjson::dom::element line, uint64_t seq) {
+  if (n.harness != NativeInfo::Harness::codex) return;
+  simdjson::dom::object o, payload;
+  if (line.get(o)) return;
+  const bool wrapped = json::object(o, "payload", &payload) == json::Get::ok;
+  if (!wrapped) payload = o;  // the legacy first line {id, timestamp, instructions}
+  std::string_view text;
+  if ((n.type == "session_meta" || n.type == "session") && json::string(payload, "instructions", &text) == json::Get::ok &&
+      !ccd::trimmed_text(text).empty()) {
+    const std::string_view said = ccd::trimmed_text(text);
+    const bool known = std::any_of(instructions_.begin(), instructions_.end(), [&](const LoggedInstructions& l) { return l.text == said; });
+    if (known) return;
+    if (instructions_.size() >= ccd::kMaxInstructions || logged_bytes_ + said.size() > ccd::kMaxLoggedBytes) return unkept_.add(seq);
+    logged_bytes_ += said.size();
+    instructions_.push_back({seq, std::string(said)});
+    return;
+  }
+  if (n.type != "turn_context" || !wrapped) return;
+  if (turns_.size() >= ccd::kMaxTurns) return unkept_.add(seq);
+  LoggedTurn turn{seq, {}, 0, {}};
+  if (json::string(payload, "approval_policy", &text) == json::Get::ok) turn.approval = ccd::approval_name(text);
+  if (json::string(payload, "cwd", &text) == json::Get::ok && text.size() <= ccd::kMaxValue) turn.cwd = text;
+  simdjson::dom::object sandbox, profile;
+  if (json::object(payload, "sandbox_policy", &sandbox) == json::Get::ok &&
+      (json::string(sandbox, "type", &text) == json::Get::ok || json::string(sandbox, "mode", &text) == json::Get::ok)) {
+    // An external sandbox is no sandbox of Codex's: it tells the model
+    // danger-full-access.
+    turn.sandboxes = text == "external-sandbox" ? ccd::kDangerFullAccess : ccd::sandbox_bit(text);
+  }
+  // Releases that log a permission profile word the sandbox from it (a
+  // managed profile's roots decide the mode): not judged from the policy.
+  if (json::object(payload, "permission_profile", &profile) == json::Get::ok &&
+      !(json::string(profile, "type", &text) == json::Get::ok && (text == "disabled" || text == "external"))) {
+    turn.sandboxes = 0;
+  }
+  turns_.push_back(std::move(turn));
+}
+
+void CodexContext::environment_block(std::string_view block) {
+  if (auto cwd = ccd::tag_value(block, "cwd"); cwd && !cwd->empty()) {
+    if (cwds_.size() < ccd::kMaxTexts) cwds_.emplace(*cwd);
+    else cwd_unknown_ = true;
+  }
+  if (auto approval = ccd::tag_value(block, "approval_policy")) {
+    const std::string name = ccd::approval_name(*approval);
+    if (name.empty()) approval_unknown_ = true;
+    else approvals_.insert(name);
+  }
+  if (auto mode = ccd::tag_value(block, "sandbox_mode")) {
+    const uint8_t bit = ccd::sandbox_bit(*mode);
+    if (bit == 0) sandbox_unknown_ = true;
+    sandboxes_ |= bit;
+  }
+}
+
+// A permissions message always states both: one this reader cannot read
+// leaves that policy unjudged for the run.
+void CodexContext::permissions_block(std::string_view block) {
+  const auto mode = ccd::word_after(block, "`sandbox_mode` is ");
+  const uint8_t bit = mode ? ccd::sandbox_bit(*mode) : 0;
+  if (bit == 0) sandbox_unknown_ = true;
+  sandboxes_ |= bit;
+  std::optional<std::string_view> approval = ccd::word_after(block, "`approval_policy` is ");
+  if (!approval) approval = ccd::word_after(block, "Approval policy is currently ");
+  std::string name = approval ? ccd::approval_name(*approval) : std::string();
+  // Releases that word on-request as escalation rules name no policy.
+  if (!approval && !ccd::holds(block, "Approval policy is") && ccd::holds(block, "# Escalation Requests")) name = "on-request";
+  if (name.empty()) approval_unknown_ = true;
+  else approvals_.insert(std::move(name));
+}
+
+void CodexContext::sent_text(std::string_view text, bool stored_redacted) {
+  const std::string_view said = ccd::trimmed_text(text);
+  if (said.empty()) return;
+  // Requests repeat their history: each distinct text is read once.
+  const Digest d = sha256(said);
+  if (text_digests_.contains(d)) return;
+  // A value the recorder redacted says nothing this reader can compare.
+  if (stored_redacted && has_redaction(said)) approval_unknown_ = sandbox_unknown_ = cwd_unknown_ = true;
+  size_t at = 0;
+  for (size_t i = 0; i < ccd::kMaxBlocks; ++i) {
+    auto block = ccd::between(said, "<environment_context>", "</environment_context>", &at);
+    if (!block) break;
+    environment_block(*block);
+  }
+  at = 0;
+  for (size_t i = 0; i < ccd::kMaxBlocks; ++i) {
+    auto block = ccd::between(said, "<permissions instructions>", "</permissions instructions>", &at);
+    if (!block) break;
+    permissions_block(*block);
+  }
+  texts_redacted_ |= stored_redacted && has_redaction(said);
+  if (texts_.size() >= ccd::kMaxTexts || text_bytes_ + said.size() > ccd::kMaxTextBytes) {
+    texts_unkept_ = true;
+    return;
+  }
+  text_bytes_ += said.size();
+  text_digests_.insert(d);
+  texts_.emplace_back(said);
+}
+
+void CodexContext::sent(simdjson::dom::object request, bool stored_redacted) {
+  std::string_view text;
+  if (json::string(request, "instructions", &text) == json::Get::ok) sent_text(text, stored_redacted);
+  for (std::string_view list : {"input", "messages"}) {
+    simdjson::dom::array items;
+    if (json::array(request, list, &items) != json::Get::ok) continue;
+    for (auto item : items) {
+      simdjson::dom::object m;
+      std::string_view role;
+      if (item.get(m) || json::string(m, "role", &role) != json::Get::ok ||
+          (role != "user" && role != "developer" && role != "system")) {
+        continue;
+      }
+      if (json::string(m, "content", &text) == json::Get::ok) {
+        sent_text(text, stored_redacted);
+        continue;
+      }
+      simdjson::dom::array parts;
+      if (json::array(m, "content", &parts) != json::Get::ok) continue;
+      for (auto part : parts) {
+        simdjson::dom::object p;
+        if (!part.get(p) && json::string(p, "text", &text) == json::Get::ok) sent_text(text, stored_redacted);
+      }
+    }
+  }
+}
+
+CodexContext::Judgement CodexContext::judge(uint64_t requests_read, bool requests_unread) const {
+  Judgement j;
+  if (requests_read == 0) return j;
+  SeqList& policy = requests_unread ? j.uncompared : j.policy_unsent;
+  for (const LoggedTurn& t : turns_) {
+    const bool approval_unsent = !t.approval.empty() && !approval_unknown_ && !approvals_.empty() && !approvals_.contains(t.approval);
+    const bool sandbox_unsent = t.sandboxes != 0 && !sandbox_unknown_ && sandboxes_ != 0 && (t.sandboxes & sandboxes_) == 0;
+    if (approval_unsent || sandbox_unsent) {
+      if (j.policy_example.empty() && !requests_unread) {
+        j.policy_example = approval_unsent ? "approval_policy " + t.approval : "a sandbox_policy";
+      }
+      policy.add(t.seq);
+    }
+    if (!t.cwd.empty() && !cwd_unknown_ && !cwds_.empty() && !cwds_.contains(t.cwd)) (requests_unread ? j.uncompared : j.cwd_unsent).add(t.seq);
+  }
+  for (const LoggedInstructions& l : instructions_) {
+    const bool carried = std::any_of(texts_.begin(), texts_.end(), [&](const std::string& s) { return ccd::holds(s, l.text); });
+    if (carried) continue;
+    (requests_unread || texts_unkept_ || texts_redacted_ ? j.uncompared : j.instructions_unsent).add(l.seq);
+  }
+  j.uncompared.merge(unkept_);
+  return j;
+}
+
+}  // namespace goalcup::cheat

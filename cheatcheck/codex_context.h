@@ -1,0 +1,83 @@
+// What a Codex rollout says its session ran under, held to what the
+// requests told the model (red-team 19b #9):
+//   * a turn_context's cwd, approval_policy and sandbox_policy. Codex tells
+//     the model these in an <environment_context> user message (older
+//     releases: <cwd>, <approval_policy>, <sandbox_mode>; newer ones keep
+//     only <cwd> there) and in a <permissions instructions> developer
+//     message ("`sandbox_mode` is `X`", "`approval_policy` is `Y`" or
+//     "Approval policy is currently Y"). Each logged value must be one some
+//     request stated; where no request states a policy, or states one in
+//     words this reader does not know, nothing is judged.
+//   * a session_meta's `instructions` (the user's instructions, AGENTS.md),
+//     which Codex sends as a <user_instructions> or "AGENTS.md
+//     instructions" message: the text must be in a message some request
+//     sent.
+// The values are compared over the whole run, not turn by turn: a session
+// whose policy changed logs each value in some turn and sends each.
+#pragma once
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <absl/container/flat_hash_set.h>
+
+#include "cheatcheck/finding.h"
+#include "cheatcheck/native.h"
+
+namespace goalcup::cheat {
+
+class CodexContext {
+ public:
+  // A Codex native line as parsed (`line`: its document): a turn_context's
+  // values, a session_meta's (or the legacy first line's) instructions.
+  void logged(const NativeInfo& n, simdjson::dom::element line, uint64_t seq);
+  // A request body (Responses `input` and `instructions`, Chat
+  // Completions `messages`).
+  void sent(simdjson::dom::object request, bool stored_redacted);
+
+  struct Judgement {
+    SeqList policy_unsent;        // an approval or sandbox policy no request stated
+    SeqList cwd_unsent;           // a working directory no request stated
+    SeqList instructions_unsent;  // user instructions no request carried
+    SeqList uncompared;           // some request unread, or this class's bounds reached
+    std::string policy_example;   // what the first unsent policy line says, for the message
+  };
+  // `requests_read`: how many requests were read; `requests_unread`: some
+  // could not be (cut or undecodable), so one of those may have said it.
+  Judgement judge(uint64_t requests_read, bool requests_unread) const;
+
+ private:
+  struct LoggedTurn {
+    uint64_t seq = 0;
+    std::string approval;  // normalised; empty when not a known string
+    uint8_t sandboxes = 0; // the sandbox modes the request may state (bits); 0: not judged
+    std::string cwd;
+  };
+  struct LoggedInstructions {
+    uint64_t seq = 0;
+    std::string text;
+  };
+  void sent_text(std::string_view text, bool stored_redacted);
+  void environment_block(std::string_view block);
+  void permissions_block(std::string_view block);
+
+  std::vector<LoggedTurn> turns_;
+  std::vector<LoggedInstructions> instructions_;
+  SeqList unkept_;
+  // What requests stated.
+  absl::flat_hash_set<std::string> approvals_, cwds_;
+  uint8_t sandboxes_ = 0;
+  bool approval_unknown_ = false, sandbox_unknown_ = false, cwd_unknown_ = false;
+  // The distinct message texts requests sent, for the instructions.
+  std::vector<std::string> texts_;
+  absl::flat_hash_set<Digest> text_digests_;
+  size_t text_bytes_ = 0, logged_bytes_ = 0;
+  bool texts_unkept_ = false, texts_redacted_ = false;
+};
+
+}  // namespace goalcup::cheat
