@@ -205,10 +205,10 @@ Patched patched(const std::vector<std::string>& original, simdjson::dom::array h
 // where the patch's kept and removed lines are not that file's (so a
 // release that logs the file cut or otherwise is no edit).
 template <typename Files>
-bool patch_differs(simdjson::dom::object copy, Files files) {
+bool patch_differs(simdjson::dom::object copy, Files files, std::string_view original_member = "originalFile") {
   std::string_view original;
   simdjson::dom::array hunks;
-  if (json::string(copy, "originalFile", &original) != json::Get::ok || original.size() > kMaxPatchedFile ||
+  if (json::string(copy, original_member, &original) != json::Get::ok || original.size() > kMaxPatchedFile ||
       json::array(copy, "structuredPatch", &hunks) != json::Get::ok || hunks.size() == 0) {
     return false;
   }
@@ -242,22 +242,96 @@ std::vector<std::string> edited(const std::string& original, std::string_view ol
   return whole ? out : std::vector<std::string>();
 }
 
+// A MultiEdit's edits as its copy must repeat them: the count, and each
+// edit's old and new strings (edit_digest) and replace_all (absent:
+// false, as the copy writes it). Nullopt when an edit is not of that shape.
+std::optional<Digest> multi_edit_digest(simdjson::dom::array edits) {
+  static constexpr std::array<std::string_view, 2> kStrings = {"old_string", "new_string"};
+  Sha256 h;
+  h.update("edits:" + std::to_string(edits.size()) + ";");
+  for (auto item : edits) {
+    simdjson::dom::object edit;
+    if (item.get(edit)) return std::nullopt;
+    const std::optional<Digest> strings = edit_digest(edit, kStrings);
+    if (!strings) return std::nullopt;
+    bool everywhere = false;
+    simdjson::dom::element v;
+    if (!edit.at_key("replace_all").get(v) && !v.is_null() && v.get(everywhere)) return std::nullopt;
+    h.update(std::string_view(reinterpret_cast<const char*>(strings->data()), strings->size()));
+    h.update(everywhere ? "+" : "-");
+  }
+  return h.finish();
+}
+
+// The files a MultiEdit's edits, applied in turn, can make of `original`
+// (plain): each edit as an Edit makes it (edited()), its replace_all
+// deciding once or everywhere. None when an edit's old string is empty or
+// not in the file, or when the ways of deleting a line would make more
+// than kMaxMultiEditFiles files (not judged).
+constexpr size_t kMaxMultiEditFiles = 4;
+std::vector<std::string> multi_edited(const std::string& original, simdjson::dom::array edits) {
+  std::vector<std::string> files{original};
+  for (auto item : edits) {
+    simdjson::dom::object edit;
+    std::string_view old_text, new_text;
+    bool everywhere = false;
+    if (item.get(edit) || json::string(edit, "old_string", &old_text) != json::Get::ok ||
+        json::string(edit, "new_string", &new_text) != json::Get::ok) {
+      return {};
+    }
+    (void)json::boolean(edit, "replace_all", &everywhere);
+    const std::string from = plain_text(old_text), to = plain_text(new_text);
+    std::vector<std::string> next;
+    for (const std::string& file : files) {
+      if (from.empty() || !contains(file, from)) return {};
+      std::vector<std::string_view> ways{from};
+      const std::string line = from + "\n";
+      if (to.empty() && !from.ends_with('\n') && contains(file, line)) ways.emplace_back(line);
+      for (std::string_view way : ways) {
+        auto made = replaced(file, way, to, everywhere);
+        if (!made || next.size() >= kMaxMultiEditFiles) return {};
+        next.push_back(std::move(*made));
+      }
+    }
+    files = std::move(next);
+  }
+  return files;
+}
+
+// A MultiEdit's copy (filePath, edits, originalFileContents,
+// structuredPatch): its edits as compared with the call's, and whether its
+// patch makes another file of the original than those edits do.
+void read_multi_edit_copy(simdjson::dom::object t, NativeInfo& n, bool user_modified) {
+  simdjson::dom::array edits;
+  if (user_modified || json::array(t, "edits", &edits) != json::Get::ok) return;
+  const std::optional<Digest> digest = multi_edit_digest(edits);
+  if (!digest) return;
+  if (!n.copy_claims) n.copy_claims = CopyClaims{};
+  n.copy_claims->edits = digest;
+  n.copy_claims->edits_patch_differs =
+      patch_differs(t, [&](const std::string& original) { return multi_edited(original, edits); }, "originalFileContents") ||
+      patch_differs(t, [&](const std::string& original) { return multi_edited(original, edits); });
+}
+
+// Whether the user changed an edit before accepting it: Claude Code then
+// tells the model so in the result it sends ("... The user modified your
+// proposed changes before accepting them"). The log's flag alone, which a
+// cheater writes as easily as the copy, does not switch the comparison off
+// (red-team 16a #8).
+bool user_modified_edit(simdjson::dom::object t, const NativeInfo& n) {
+  bool modified = false;
+  return json::boolean(t, "userModified", &modified) == json::Get::ok && modified &&
+         std::any_of(n.result_texts.begin(), n.result_texts.end(),
+                     [](const std::string& text) { return text.find("user modified your proposed changes") != std::string::npos; });
+}
+
 // A result's object copy read as an Edit's (filePath, oldString,
 // newString) and as a Write's (filePath, content), whatever else it holds
 // (its `type`, other members): the call it answers decides which shape it
 // must have (GC04).
 void read_edit_copy(simdjson::dom::object t, NativeInfo& n) {
-  // An edit the user changed before accepting it is not the call's; Claude
-  // Code then tells the model so in the result it sends ("... The user
-  // modified your proposed changes before accepting them"). The log's flag
-  // alone, which a cheater writes as easily as the copy, does not switch the
-  // comparison off (red-team 16a #8).
-  bool modified = false;
-  if (json::boolean(t, "userModified", &modified) == json::Get::ok && modified &&
-      std::any_of(n.result_texts.begin(), n.result_texts.end(),
-                  [](const std::string& text) { return text.find("user modified your proposed changes") != std::string::npos; })) {
-    return;
-  }
+  // An edit the user changed before accepting it is not the call's.
+  if (user_modified_edit(t, n)) return;
   EditResultCopy copy;
   std::string_view old_text;
   std::string_view new_text;
@@ -343,6 +417,10 @@ void read_content(simdjson::dom::object message, std::string_view text_type, Nat
         n.calls.back().edit = edit_digest(in, name == "Edit" ? std::span<const std::string_view>(kEditCallKeys) : std::span<const std::string_view>(kWriteCallKeys));
       }
       if (json::object(b, "input", &in) == json::Get::ok) n.calls.back().copy_key = call_copy_key(copied_tool(name), in);
+      simdjson::dom::array edits;
+      if (name == "MultiEdit" && json::object(b, "input", &in) == json::Get::ok && json::array(in, "edits", &edits) == json::Get::ok) {
+        n.calls.back().copy_key = multi_edit_digest(edits);
+      }
     }
     // A provider-run tool's result (web_search_tool_result, ...): what the
     // model was given, which the answer's stream carried whole.
@@ -415,6 +493,7 @@ void read_result_copy(simdjson::dom::object o, NativeInfo& n) {
   if (copy.get(t)) return;
   read_edit_copy(t, n);
   n.copy_claims = read_copy_claims(t, n.result_texts.empty() ? std::string_view() : std::string_view(n.result_texts.front()));
+  read_multi_edit_copy(t, n, user_modified_edit(t, n));
   // A Bash output that is an image is not text to compare; the flag alone,
   // which a cheater writes as easily as the copy, does not say so (red-team
   // 16a #8): the output must be image data too.

@@ -134,6 +134,7 @@ CopiedTool copied_tool(std::string_view name) {
   if (name == "Glob") return CopiedTool::glob;
   if (name == "BashOutput") return CopiedTool::bash_output;
   if (name == "TaskOutput") return CopiedTool::task_output;
+  if (name == "MultiEdit") return CopiedTool::multi_edit;
   return CopiedTool::other;
 }
 
@@ -199,16 +200,30 @@ void HeldCopies::judge(Context& ctx, std::vector<std::pair<Identity, uint64_t>>&
     const CopyClaims& c = copy.claims;
     const std::optional<Digest>& claimed = call.tool == CopiedTool::todo_write ? c.todos
                                            : call.tool == CopiedTool::subagent ? c.prompt
+                                           : call.tool == CopiedTool::multi_edit ? c.edits
                                                                                : std::nullopt;
     if (claimed && call.key && *claimed != *call.key) {
       ctx.emit(finding("GC04", Severity::high, {copy.seq},
-                       call.tool == CopiedTool::todo_write
+                       call.tool == CopiedTool::multi_edit
+                           ? "The harness's structured copy of a MultiEdit result (toolUseResult edits) holds other "
+                             "edits than the call the model made (old_string, new_string, replace_all): what was "
+                             "written was changed in the log."
+                       : call.tool == CopiedTool::todo_write
                            ? "The harness's structured copy of a TodoWrite result (toolUseResult newTodos) holds another "
                              "todo list than the call the model made (content, status, activeForm): what the model "
                              "planned or marked done was changed in the log."
                            : "The harness's structured copy of a subagent's result (toolUseResult prompt) holds another "
                              "prompt than the call the model made: what the subagent was asked was changed in the log."),
                "copy-input-differs:" + std::to_string(copy.seq));
+      continue;
+    }
+    // The call's edits, held to the wire, decide the file the patch must make.
+    if (call.tool == CopiedTool::multi_edit && claimed && call.key && c.edits_patch_differs) {
+      ctx.emit(finding("GC04", Severity::high, {copy.seq},
+                       "The patch the harness logged for a MultiEdit result (toolUseResult structuredPatch), applied to "
+                       "the file it logs as the one before (originalFileContents), makes another file than the call's "
+                       "edits do: what was written was changed in the log."),
+               "edit-patch-differs:" + std::to_string(copy.seq));
       continue;
     }
     const bool result_claim_differs = (call.tool == CopiedTool::subagent && c.subagent_status_differs) ||
