@@ -1477,6 +1477,129 @@ TEST(WrappedLogs, EditAndWritePatchesAreHeldToTheirCall) {
   }
 }
 
+// A MultiEdit's copy (toolUseResult edits, originalFileContents,
+// structuredPatch) repeats the call's edits, with replace_all written out
+// as Claude Code 1.0 does, and a patch of what they made: held to the call
+// (red-team 19b #20, #22).
+TEST(WrappedLogs, MultiEditCopiesAreHeldToTheirCall) {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  auto log_with = [&](const std::string& copy) {
+    std::string log = claude_line("u1", "", "01.000", "user", R"({"role":"user","content":"Make it safe"})");
+    log += claude_line("u2", "u1", "02.000", "assistant",
+                       R"({"id":"msg_A",)" + m + R"(,"content":[{"type":"tool_use","id":"toolu_1","name":"MultiEdit","input":{"file_path":"/w/a.js","edits":[{"old_string":"SAFE = false;","new_string":"SAFE = 'yes';"},{"old_string":"return 1;","new_string":"return 2;"}]}}]})");
+    log += claude_line("u3", "u2", "03.000", "user",
+                       R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"Applied 2 edits to /w/a.js"}]})",
+                       false, copy);
+    log += claude_line("u4", "u3", "04.000", "assistant", R"({"id":"msg_B",)" + m + R"(,"content":[{"type":"text","text":"Done."}]})");
+    return log;
+  };
+  auto copy = [](const std::string& second_new, const std::string& added) {
+    return R"({"filePath":"/w/a.js","edits":[{"old_string":"SAFE = false;","new_string":"SAFE = 'yes';","replace_all":false},{"old_string":"return 1;","new_string":")" +
+           second_new + R"(","replace_all":false}],"originalFileContents":"function f() {\n\tconst SAFE = false;\n\treturn 1;\n}\n","structuredPatch":[{"oldStart":1,"oldLines":4,"newStart":1,"newLines":4,"lines":[" function f() {","-  const SAFE = false;","-  return 1;","+  const SAFE = 'yes';","+  )" +
+           added + R"("," }"]}],"userModified":false})";
+  };
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    expect_clean(wrap_text_and_check(log_with(copy("return 2;", "return 2;")), "claude.jsonl", order, LogEdit::none).report);
+    const Wrapped edits = wrap_text_and_check(log_with(copy("return 0; // tests pass", "return 2;")), "claude.jsonl", order, LogEdit::none);
+    EXPECT_TRUE(has_finding(edits.report, "GC04", Severity::high, "MultiEdit result (toolUseResult edits)")) << describe(edits.report);
+    const Wrapped patch = wrap_text_and_check(log_with(copy("return 2;", "return 0;")), "claude.jsonl", order, LogEdit::none);
+    EXPECT_TRUE(has_finding(patch.report, "GC04", Severity::high, "MultiEdit result (toolUseResult structuredPatch)"))
+        << describe(patch.report);
+  }
+}
+
+// What a Codex rollout's turn_context says the turn ran under (cwd,
+// approval_policy, sandbox_policy) and its session_meta's user
+// instructions, against what the requests told the model (red-team 19b
+// #9: repros 06, 07). `context`: the turn_context's payload members;
+// `messages`: the context messages Codex logged and sent.
+std::string codex_context_log(const std::string& meta, const std::string& context, const std::string& messages) {
+  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
+    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  auto message = [](const std::string& role, const std::string& text) {
+    return R"({"type":"message","role":")" + role + R"(","content":[{"type":"input_text","text":")" + text + R"("}]})";
+  };
+  std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.58.0")" + meta + "}");
+  std::string rest = messages;
+  for (size_t at = 0; at < rest.size();) {
+    const size_t bar = rest.find('|', at), end = rest.find('\n', at);
+    const size_t stop = std::min(end, rest.size());
+    log += line("00.500", "response_item", message(rest.substr(at, bar - at), rest.substr(bar + 1, stop - bar - 1)));
+    at = stop + 1;
+  }
+  log += line("00.900", "turn_context", R"({"model":"gpt-5-codex")" + context + "}");
+  log += line("01.000", "response_item", message("user", "Fix it"));
+  log += line("03.000", "response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Fixed."}]})");
+  return log;
+}
+
+TEST(WrappedLogs, CodexTurnContextsAreHeldToTheContextSent) {
+  const std::string old_env =
+      R"(user|<environment_context>\n  <cwd>/w</cwd>\n  <approval_policy>never</approval_policy>\n  <sandbox_mode>danger-full-access</sandbox_mode>\n  <network_access>enabled</network_access>\n  <shell>bash</shell>\n</environment_context>)";
+  const std::string new_env = R"(user|<environment_context>\n  <cwd>/w</cwd>\n  <shell>bash</shell>\n</environment_context>)";
+  const std::string permissions =
+      R"(developer|<permissions instructions>\nFilesystem sandboxing defines which files can be read or written. `sandbox_mode` is `danger-full-access`: No filesystem sandboxing - all commands are permitted. Network access is enabled.\nApproval policy is currently never. Do not provide the `sandbox_permissions` for any reason, commands will be rejected.\n</permissions instructions>)";
+  const std::string older_permissions =
+      R"(developer|<permissions instructions>\nFilesystem sandboxing defines which files can be read or written. `sandbox_mode` is `workspace-write`: The sandbox permits reading files. Network access is restricted.\n Approvals are your mechanism to get user consent. `approval_policy` is `unless-trusted`: The harness will escalate most commands.\n</permissions instructions>)";
+  const std::string honest_context = R"(,"cwd":"/w","approval_policy":"never","sandbox_policy":{"mode":"danger-full-access"})";
+  const std::string sandboxed = R"(,"cwd":"/w","approval_policy":"on-request","sandbox_policy":{"mode":"read-only"})";
+  struct Case {
+    const char* what;
+    std::string context, messages;
+    const char* high;  // the finding's words, or null for a clean run
+  };
+  const std::vector<Case> cases = {
+      {"older environment context", honest_context, old_env, nullptr},
+      {"permissions message", R"(,"cwd":"/w","approval_policy":"never","sandbox_policy":{"type":"danger-full-access"})",
+       new_env + "\n" + permissions, nullptr},
+      {"unless-trusted as the model reads it", R"(,"cwd":"/w","approval_policy":"untrusted","sandbox_policy":{"type":"workspace-write","writable_roots":[]})",
+       new_env + "\n" + older_permissions, nullptr},
+      // An external sandbox is no sandbox of Codex's: the model reads danger-full-access.
+      {"external sandbox", R"(,"cwd":"/w","approval_policy":"never","sandbox_policy":{"type":"external-sandbox"})",
+       new_env + "\n" + permissions, nullptr},
+      // Nothing sent states the policy: nothing is judged.
+      {"no policy sent", sandboxed, new_env, nullptr},
+      {"a permissions message in words not known", sandboxed,
+       new_env + "\n" + R"(developer|<permissions instructions>\nSandbox: none. Approvals: never.\n</permissions instructions>)", nullptr},
+      {"rewritten against the environment context", sandboxed, old_env, "approval_policy on-request"},
+      {"rewritten against the permissions message", sandboxed, new_env + "\n" + permissions, "approval_policy on-request"},
+      {"sandbox alone rewritten", R"(,"cwd":"/w","approval_policy":"never","sandbox_policy":{"mode":"read-only"})", old_env,
+       "sandbox_policy"},
+      {"cwd rewritten", R"(,"cwd":"/elsewhere","approval_policy":"never","sandbox_policy":{"mode":"danger-full-access"})", old_env,
+       "working directory"}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+      const Wrapped w = wrap_text_and_check(codex_context_log("", c.context, c.messages), "rollout.jsonl", order, LogEdit::none);
+      if (c.high == nullptr) {
+        expect_clean(w.report);
+      } else {
+        EXPECT_TRUE(has_finding(w.report, "GC04", Severity::high, c.high)) << describe(w.report);
+      }
+    }
+  }
+}
+
+TEST(WrappedLogs, CodexUserInstructionsAreHeldToAMessageSent) {
+  const std::string agents = "Do not modify tests.\\nOnly touch src/.";
+  const std::string old_form = "user|<user_instructions>\\n\\n" + agents + "\\n\\n</user_instructions>";
+  const std::string agents_form = "user|# AGENTS.md instructions for /w\\n\\n<INSTRUCTIONS>\\n" + agents + "\\n</INSTRUCTIONS>";
+  const std::string meta = R"(,"instructions":")" + agents + R"(")";
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    expect_clean(wrap_text_and_check(codex_context_log(meta, "", old_form), "rollout.jsonl", order, LogEdit::none).report);
+    expect_clean(wrap_text_and_check(codex_context_log(meta, "", agents_form), "rollout.jsonl", order, LogEdit::none).report);
+    expect_clean(wrap_text_and_check(codex_context_log(R"(,"instructions":null)", "", ""), "rollout.jsonl", order, LogEdit::none).report);
+    const Wrapped invented = wrap_text_and_check(codex_context_log(meta, "", ""), "rollout.jsonl", order, LogEdit::none);
+    EXPECT_TRUE(has_finding(invented.report, "GC04", Severity::high, "user instructions")) << describe(invented.report);
+    const Wrapped changed = wrap_text_and_check(
+        codex_context_log(replaced_in(meta, "src/", "components/chat/"), "", old_form), "rollout.jsonl", order, LogEdit::none);
+    EXPECT_TRUE(has_finding(changed.report, "GC04", Severity::high, "user instructions")) << describe(changed.report);
+  }
+}
+
 // Codex 0.40 logs an agent_reasoning event per reasoning-summary part as
 // the model streams it; when the user interrupts the turn (turn_aborted)
 // no reasoning item is logged. The recorder holds that stream cut short,
