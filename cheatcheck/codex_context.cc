@@ -1,6 +1,7 @@
 #include "cheatcheck/codex_context.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <optional>
 
@@ -77,6 +78,22 @@ std::optional<std::string_view> word_after(std::string_view block, std::string_v
   return rest.substr(0, std::min(rest.size(), rest.find_first_of("`. \t\r\n")));
 }
 
+// A working directory as compared: Codex's later releases render the
+// environment's cwd in the API's path convention (forward slashes, or a
+// file:// URI where none applies) while turn_context logs the path as the
+// OS spells it; a drive letter's case and a trailing slash say nothing.
+std::string cwd_key(std::string_view cwd) {
+  if (cwd.starts_with("file://")) cwd.remove_prefix(7);
+  std::string key(cwd);
+  std::replace(key.begin(), key.end(), '\\', '/');
+  while (key.size() > 1 && key.back() == '/') key.pop_back();
+  const bool drive = key.size() >= 2 && key[1] == ':' && std::isalpha(static_cast<unsigned char>(key[0]));
+  const bool uri_drive = key.size() >= 3 && key[0] == '/' && key[2] == ':' && std::isalpha(static_cast<unsigned char>(key[1]));
+  if (uri_drive) key.erase(0, 1);
+  if (drive || uri_drive) std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return key;
+}
+
 std::string_view trimmed_text(std::string_view s) {
   const size_t begin = s.find_first_not_of(" \t\r\n");
   if (begin == std::string_view::npos) return {};
@@ -108,7 +125,7 @@ void CodexContext::logged(const NativeInfo& n, simdjson::dom::element line, uint
   if (turns_.size() >= ccd::kMaxTurns) return unkept_.add(seq);
   LoggedTurn turn{seq, {}, 0, {}};
   if (json::string(payload, "approval_policy", &text) == json::Get::ok) turn.approval = ccd::approval_name(text);
-  if (json::string(payload, "cwd", &text) == json::Get::ok && text.size() <= ccd::kMaxValue) turn.cwd = text;
+  if (json::string(payload, "cwd", &text) == json::Get::ok && text.size() <= ccd::kMaxValue) turn.cwd = ccd::cwd_key(text);
   simdjson::dom::object sandbox, profile;
   if (json::object(payload, "sandbox_policy", &sandbox) == json::Get::ok &&
       (json::string(sandbox, "type", &text) == json::Get::ok || json::string(sandbox, "mode", &text) == json::Get::ok)) {
@@ -126,8 +143,14 @@ void CodexContext::logged(const NativeInfo& n, simdjson::dom::element line, uint
 }
 
 void CodexContext::environment_block(std::string_view block) {
-  if (auto cwd = ccd::tag_value(block, "cwd"); cwd && !cwd->empty()) {
-    if (cwds_.size() < ccd::kMaxTexts) cwds_.emplace(*cwd);
+  // Every environment's (a session of several environments lists each).
+  size_t at = 0;
+  for (size_t i = 0; i < ccd::kMaxBlocks; ++i) {
+    auto cwd = ccd::between(block, "<cwd>", "</cwd>", &at);
+    if (!cwd) break;
+    const std::string_view path = ccd::trimmed_text(*cwd);
+    if (path.empty() || path.size() > ccd::kMaxValue) continue;
+    if (cwds_.size() < ccd::kMaxTexts) cwds_.insert(ccd::cwd_key(path));
     else cwd_unknown_ = true;
   }
   if (auto approval = ccd::tag_value(block, "approval_policy")) {

@@ -1559,6 +1559,13 @@ TEST(WrappedLogs, CodexTurnContextsAreHeldToTheContextSent) {
       // An external sandbox is no sandbox of Codex's: the model reads danger-full-access.
       {"external sandbox", R"(,"cwd":"/w","approval_policy":"never","sandbox_policy":{"type":"external-sandbox"})",
        new_env + "\n" + permissions, nullptr},
+      // Later releases render the cwd in the API's path convention, and list
+      // each environment of a session of several.
+      {"a Windows cwd", R"(,"cwd":"C:\\Users\\w","approval_policy":"never","sandbox_policy":{"mode":"danger-full-access"})",
+       replaced_in(old_env, "<cwd>/w</cwd>", "<cwd>c:/Users/w/</cwd>"), nullptr},
+      {"several environments", R"(,"cwd":"/w","approval_policy":"never","sandbox_policy":{"type":"danger-full-access"})",
+       R"(user|<environment_context>\n  <environments>\n    <environment id=\"remote\">\n      <cwd>/srv/app</cwd>\n      <shell>bash</shell>\n    </environment>\n    <environment id=\"local\">\n      <cwd>/w</cwd>\n      <shell>bash</shell>\n    </environment>\n  </environments>\n</environment_context>)" "\n" + permissions,
+       nullptr},
       // Nothing sent states the policy: nothing is judged.
       {"no policy sent", sandboxed, new_env, nullptr},
       {"a permissions message in words not known", sandboxed,
