@@ -67,8 +67,7 @@ bool only_reminders(std::string_view text, const NativeInfo& n) {
 // says nothing a judge would read as the user's words: neither a prompt
 // nor a user text to hold (red-team 19 #1).
 bool interrupt_marker(const NativeInfo& n, std::string_view text) {
-  return n.harness == NativeInfo::Harness::claude_code &&
-         (text == "[Request interrupted by user]" || text == "[Request interrupted by user for tool use]");
+  return n.harness == NativeInfo::Harness::claude_code && claude_interrupt_marker(text);
 }
 
 void add_prompt(std::string_view text, NativeInfo& n) {

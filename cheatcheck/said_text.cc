@@ -205,6 +205,10 @@ std::string loose_text(std::string_view text) {
   return out;
 }
 
+bool claude_interrupt_marker(std::string_view text) {
+  return text == "[Request interrupted by user]" || text == "[Request interrupted by user for tool use]";
+}
+
 std::string without_reminders(std::string_view text) {
   constexpr std::string_view kOpen = "<system-reminder>", kClose = "</system-reminder>";
   std::string out;

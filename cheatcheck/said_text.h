@@ -32,6 +32,11 @@ std::string loose_text(std::string_view text);
 // results, not to the logged result); the text itself when it has none.
 std::string without_reminders(std::string_view text);
 
+// Claude Code's own marker of a turn the user interrupted ("[Request
+// interrupted by user]", "... for tool use]"): the harness's words, not the
+// user's, held to neither side of the prompt checks.
+bool claude_interrupt_marker(std::string_view text);
+
 // True when `copy`, a text a harness's structured copy of a tool result
 // holds (Claude Code's toolUseResult: a command's stdout, a subagent's text
 // blocks, a file's content as read, an error's message), is found in

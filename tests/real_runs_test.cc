@@ -873,6 +873,44 @@ TEST(WrappedLogs, AnInterruptMarkerOfAClearedConversationIsNotAPrompt) {
   EXPECT_TRUE(any_high(r) || has_finding(r, "GC04", Severity::warning, "")) << describe(r);
 }
 
+// The conversation goes on after the interrupt: Claude Code sends the
+// marker with the next prompt, and the log keeps it on a line of its own.
+// Neither side holds the marker as a prompt (it was high on 41 of 353
+// wrapped real sessions once the log's copy was dropped); the prompt that
+// follows it is held as any other.
+TEST(WrappedLogs, AnInterruptMarkerSentWithTheNextPromptIsNotAPrompt) {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  auto said = [&](const std::string& id, const std::string& block) {
+    return R"({"id":")" + id + R"(",)" + m + R"(,"content":[)" + block + "]}";
+  };
+  auto log_with = [&](const std::string& marker) {
+    std::string log = claude_line("p1", "", "01.000", "user", R"({"role":"user","content":"Fix the tests."})");
+    log += claude_line("p2", "p1", "02.000", "assistant",
+                       said("msg_A", R"({"type":"tool_use","id":"toolu_E","name":"Edit","input":{"file_path":"a.go","old_string":"x","new_string":"y"}})"));
+    log += claude_line("p3", "p2", "03.000", "user",
+                       R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_E","is_error":true,"content":"The user doesn't want to proceed with this tool use."}]})");
+    log += claude_line("p4", "p3", "03.100", "user", R"({"role":"user","content":[{"type":"text","text":")" + marker + R"("}]})");
+    log += claude_line("p5", "p4", "04.000", "user", R"({"role":"user","content":"Fix the test, the code is right."})");
+    log += claude_line("p6", "p5", "05.000", "assistant", said("msg_B", R"({"type":"text","text":"The test is fixed."})"));
+    return log;
+  };
+  for (const std::string marker : {"[Request interrupted by user for tool use]", "[Request interrupted by user]"}) {
+    for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+      expect_clean(wrap_text_and_check(log_with(marker), "interrupted.jsonl", order, LogEdit::none).report);
+    }
+    // Each prompt changed after the wire sent it, the marker's line too, is still high.
+    size_t edited = 0;
+    for (size_t target = 0; target < 3; ++target) {
+      const Wrapped w = wrap_text_and_check(log_with(marker), "interrupted.jsonl", WrapOrder::live, LogEdit::change_prompt,
+                                            fixtures::WireForm::same, target);
+      if (!w.result.edited) continue;
+      ++edited;
+      EXPECT_TRUE(any_high(w.report)) << w.result.edit_note << "\n" << describe(w.report);
+    }
+    EXPECT_GT(edited, 0u);
+  }
+}
+
 // A file that holds <system-reminder> blocks of its own (a tool that
 // handles transcripts, its tests) is sent with them, and its copy has them
 // too: honest (red-team 19 #2), with or without the harness's own reminder

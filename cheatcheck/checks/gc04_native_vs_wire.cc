@@ -1352,6 +1352,9 @@ class Gc04 final : public Check {
     }
     if (item.get(o) || json::string(o, "role", &role) != json::Get::ok || role != "user") return;
     auto add = [&](std::string_view said) {
+      // The log's copy of the marker is no user text either (native.cc):
+      // sent or not, it is not held (a marker says nothing the user asked).
+      if (!codex && claude_interrupt_marker(said)) return;
       auto it = wire_prompts_sent_.find(sha256(said));
       if (it == wire_prompts_sent_.end()) {
         const std::string unreminded = without_reminders(said);
