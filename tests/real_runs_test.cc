@@ -1975,6 +1975,77 @@ TEST(WrappedLogs, AnInterruptedFirstAnswerIsNotALogMissing) {
   EXPECT_TRUE(has_finding(dropped, "GC04", Severity::info, "cut short")) << describe(dropped);
 }
 
+// Claude Code 2.1 chains an answer's parallel calls (call A, call B) and
+// hangs each result off its own call; a text the user typed while they ran
+// rides on the first result's line. The next request sends every result
+// and that text (the wrapper once sent only the last result, so the text
+// read as a prompt no request sent: 5 of 353 wrapped real sessions).
+// Clean; the text changed in the log is still high.
+TEST(WrappedLogs, ParallelResultsHungOffTheirCallsAreSentTogether) {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  auto said = [&](const std::string& id, const std::string& block) {
+    return R"({"id":")" + id + R"(",)" + m + R"(,"content":[)" + block + "]}";
+  };
+  auto call = [](const std::string& id, const std::string& file) {
+    return R"({"type":"tool_use","id":")" + id + R"(","name":"Read","input":{"file_path":")" + file + R"("}})";
+  };
+  auto result = [](const std::string& id, const std::string& text, const std::string& typed) {
+    return R"({"role":"user","content":[{"type":"tool_result","tool_use_id":")" + id + R"(","content":")" + text + R"("})" +
+           (typed.empty() ? "" : R"(,{"type":"text","text":")" + typed + R"("})") + "]}";
+  };
+  std::string log = claude_line("p1", "", "01.000", "user", R"({"role":"user","content":"Read both files."})");
+  log += claude_line("a1", "p1", "02.000", "assistant", said("msg_A", call("toolu_1", "a.go")));
+  log += claude_line("a2", "a1", "02.100", "assistant", said("msg_A", call("toolu_2", "b.go")));
+  log += claude_line("r1", "a1", "03.000", "user", result("toolu_1", "package a", "and make sure this is tested"));
+  log += claude_line("r2", "a2", "03.100", "user", result("toolu_2", "package b", ""));
+  log += claude_line("a3", "r2", "04.000", "assistant", said("msg_B", R"({"type":"text","text":"Both read; I will add a test."})"));
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    expect_clean(wrap_text_and_check(log, "parallel.jsonl", order, LogEdit::none).report);
+  }
+  size_t edited = 0;
+  for (size_t target = 0; target < 2; ++target) {
+    const Wrapped w =
+        wrap_text_and_check(log, "parallel.jsonl", WrapOrder::live, LogEdit::change_prompt, fixtures::WireForm::same, target);
+    if (!w.result.edited) continue;
+    ++edited;
+    EXPECT_TRUE(any_high(w.report)) << w.result.edit_note << "\n" << describe(w.report);
+  }
+  EXPECT_GT(edited, 0u);
+  const Wrapped changed = wrap_text_and_check(log, "parallel.jsonl", WrapOrder::live, LogEdit::change_tool_result);
+  ASSERT_TRUE(changed.result.edited);
+  EXPECT_TRUE(any_high(changed.report)) << changed.result.edit_note << "\n" << describe(changed.report);
+}
+
+// A prompt that sets off Claude Code's auto-compaction: the log shows it,
+// then the compact_boundary that follows it (logicalParentUuid) and the
+// summary; the request after the summary does not send it again. The
+// summarising request carried it (the wrapper once sent only the
+// instruction, so the prompt read as one no request sent). Clean; the
+// prompt changed in the log is still high.
+TEST(WrappedLogs, APromptThatSetOffCompactionIsSentWithTheSummarisingRequest) {
+  std::string log = claude_log();
+  log += claude_line("q1", "u11", "08.500", "user", R"({"role":"user","content":"Prefix it with Last Prompt in both places?"})");
+  log += R"({"parentUuid":null,"logicalParentUuid":"q1","isSidechain":false,"type":"system","subtype":"compact_boundary","content":"Conversation compacted","uuid":"b1","timestamp":"2026-01-01T10:00:09.000Z"})" "\n";
+  log += claude_line("b2", "b1", "09.100", "user",
+                     R"({"role":"user","content":"This session is being continued from a previous conversation. The user asked for a Last Prompt prefix."})");
+  log.insert(log.rfind(R"(,"uuid":"b2")"), R"(,"isCompactSummary":true)");
+  log += claude_line("b4", "b2", "11.000", "assistant",
+                     R"({"id":"msg_E","model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9},"content":[{"type":"text","text":"Both places are prefixed."}]})");
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    expect_clean(wrap_text_and_check(log, "compacted.jsonl", order, LogEdit::none).report);
+  }
+  const std::string prompt_line = "line " + std::to_string(std::count(log.begin(), log.begin() + log.find(R"("uuid":"q1")"), '\n') + 1);
+  bool prompt_edited = false;
+  for (size_t target = 0; target < 4; ++target) {
+    const Wrapped w =
+        wrap_text_and_check(log, "compacted.jsonl", WrapOrder::live, LogEdit::change_prompt, fixtures::WireForm::same, target);
+    if (!w.result.edited) continue;
+    prompt_edited |= w.result.edit_note.ends_with(prompt_line);
+    EXPECT_TRUE(any_high(w.report)) << w.result.edit_note << "\n" << describe(w.report);
+  }
+  EXPECT_TRUE(prompt_edited) << "no edit changed the prompt before the compaction";
+}
+
 // Compaction: the harness asks the model to summarise the conversation and
 // logs the answer only as its summary line (Claude Code versions without a
 // compaction agent file: an isCompactSummary user line, reworded; Codex: the
