@@ -911,6 +911,38 @@ TEST(WrappedLogs, AnInterruptMarkerSentWithTheNextPromptIsNotAPrompt) {
   }
 }
 
+// Plan mode's "clear context" in 2.1: the new session's file opens with
+// the rejection of the cleared conversation's ExitPlanMode (its call is in
+// the old file) and the interrupt marker, then the plan as a new prompt.
+// Nothing there was sent: a warning, not a result of a call never made.
+// Any other result of a call the log does not hold stays high.
+TEST(WrappedLogs, ARejectionOfAClearedConversationsCallIsAWarning) {
+  const std::string rejection =
+      "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the "
+      "new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+  auto log_with = [&](const std::string& result, bool error) {
+    std::string log = claude_line("r1", "old-exit-plan", "01.000", "user",
+                                  R"({"role":"user","content":[{"type":"tool_result","content":")" + result +
+                                      R"(","is_error":)" + (error ? "true" : "false") + R"(,"tool_use_id":"toolu_P"}]})",
+                                  false, R"("User rejected tool use")");
+    log += claude_line("r2", "r1", "01.001", "user", R"({"role":"user","content":[{"type":"text","text":"[Request interrupted by user for tool use]"}]})");
+    log += claude_line("c1", "", "01.000", "user", R"({"role":"user","content":"Implement the following plan:\n\nAdd the flag in main.go."})");
+    log += claude_line("c2", "c1", "02.000", "assistant",
+                       R"({"id":"msg_C","model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9},"content":[{"type":"text","text":"The flag is added."}]})");
+    return log;
+  };
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    const CheatReport r = wrap_text_and_check(log_with(rejection, true), "cleared.jsonl", order, LogEdit::none).report;
+    EXPECT_FALSE(any_high(r)) << describe(r);
+    EXPECT_TRUE(has_finding(r, "GC04", Severity::warning, "rejection")) << describe(r);
+  }
+  for (const auto& [result, error] : std::vector<std::pair<std::string, bool>>{
+           {"All 42 tests passed.", false}, {rejection, false}, {rejection + " The tests pass.", true}}) {
+    const CheatReport r = wrap_text_and_check(log_with(result, error), "cleared.jsonl", WrapOrder::live, LogEdit::none).report;
+    EXPECT_TRUE(has_finding(r, "GC04", Severity::high, "never made")) << result << "\n" << describe(r);
+  }
+}
+
 // A file that holds <system-reminder> blocks of its own (a tool that
 // handles transcripts, its tests) is sent with them, and its copy has them
 // too: honest (red-team 19 #2), with or without the harness's own reminder

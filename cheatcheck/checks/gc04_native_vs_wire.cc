@@ -301,6 +301,12 @@ struct WirePrompt {
   std::optional<std::string> redacted;  // the text, when the recorder redacted part of it
 };
 
+// The result Claude Code logs and sends for a call the user rejected
+// without a word for the model (with one, it goes on "To tell you how...").
+constexpr std::string_view kClaudeRejection =
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the "
+    "new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+
 // A Codex reasoning item as logged: its summary parts joined as the wire
 // stream joins them, and the digests of the parts (for agent_reasoning).
 struct LoggedReasoning {
@@ -1439,6 +1445,10 @@ class Gc04 final : public Check {
     }
     for (const std::string& id : n.results) logged_results_.try_emplace(identity(id), r.seq);
     for (size_t i = 0; i < n.result_texts.size() && i < n.results.size(); ++i) {
+      if (n.harness == NativeInfo::Harness::claude_code && i < n.result_errors.size() && n.result_errors[i] == kErrorTrue &&
+          n.result_texts[i] == kClaudeRejection && rejections_.size() < kMaxTracked) {
+        rejections_.insert(identity(n.results[i]));
+      }
       logged_result(n.results[i], n.result_texts[i], i < n.result_errors.size() ? n.result_errors[i] : kErrorUnknown, r.seq);
     }
     if (!n.result_copies.empty() && n.result_texts.size() == 1) result_copy(n, r.seq);
@@ -2564,13 +2574,27 @@ class Gc04 final : public Check {
   }
 
   void results(Context& ctx) {
+    SeqList cleared_rejections;
     for (const auto& [key, seq] : logged_results_) {
       if (logged_calls_.contains(key) || wire_calls_.contains(key)) continue;
+      // Plan mode's "clear context" (2.1): the new session's file opens with
+      // the rejection of the cleared conversation's ExitPlanMode, whose call
+      // only the old file holds. A rejection in Claude Code's fixed words,
+      // never sent, says no tool ran and nothing the model saw: listed.
+      if (rejections_.contains(key) && !sent_results_.contains(key)) {
+        cleared_rejections.add(seq);
+        continue;
+      }
       ctx.emit(finding("GC04", Severity::high, {seq},
                        "The harness logged a tool result for a call that was never made (neither logged nor "
                        "streamed)."),
                "result-without-call:" + to_hex(key));
     }
+    emit_counted(ctx, "GC04", Severity::warning, cleared_rejections,
+                 "Claude Code rejection(s) of a tool call the log does not hold, never sent (plan mode's clear "
+                 "context logs the rejected ExitPlanMode of the cleared conversation in the new file): read the "
+                 "earlier session's file.",
+                 "rejection-without-call");
     for (const auto& [key, sent] : sent_results_) {
       const uint64_t seq = sent.seq;
       auto call = logged_calls_.find(key);
@@ -3240,7 +3264,7 @@ class Gc04 final : public Check {
 
   size_t tracked() const {
     return wire_by_id_.size() + wire_by_text_.size() + native_by_id_.size() + wire_calls_.size() +
-           codex_texts_.size() + logged_calls_.size() + logged_results_.size() + sent_results_.size() +
+           codex_texts_.size() + logged_calls_.size() + logged_results_.size() + rejections_.size() + sent_results_.size() +
            summaries_.size() + logged_texts_.size() + logged_prompts_.size() + event_answers_.size() +
            wire_prompts_.size() + replaced_.size() + copy_differs_.size() + wire_prompts_sent_.size() +
            wire_items_.size() + logged_reasoning_.size() + event_reasoning_.size() + synthetic_ids_.size() +
@@ -3281,6 +3305,7 @@ class Gc04 final : public Check {
   std::vector<std::pair<uint64_t, std::string>> cut_prefixes_;  // (seq, text) of answers stored cut at the cap
   SeqList past_cap_;
   absl::flat_hash_map<Identity, LoggedCall> logged_calls_;
+  absl::flat_hash_set<Identity> rejections_;  // Claude Code results in its fixed rejection words, is_error
   absl::flat_hash_map<Identity, uint64_t> logged_results_;  // call id -> first seq
   absl::flat_hash_map<Identity, SentResult> sent_results_;  // call id -> the forms sent, first request seq
   absl::flat_hash_map<Identity, LoggedResult> logged_texts_;  // call id -> the first logged result
