@@ -7,8 +7,10 @@ namespace goalcup::testing {
 // the sanitizer's, not the tools': the hard ceiling is looser there.
 #ifdef GOALCUP_SANITIZED
 constexpr int kHostileHardSeconds = 300;
+constexpr bool kSanitized = true;
 #else
 constexpr int kHostileHardSeconds = 20;
+constexpr bool kSanitized = false;
 #endif
 
 }  // namespace goalcup::testing
