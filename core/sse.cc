@@ -167,6 +167,10 @@ void digest_lines(simdjson::dom::element v, int depth, std::vector<std::string>&
 // blocks must not cost a million entries.
 constexpr size_t kMaxBlocks = 1024;
 constexpr int64_t kOverflow = INT64_MAX;
+// Raw reasoning's part numbers (content_index) are kept below -1 (no
+// summary_index), so that a reasoning block streaming both its summary and
+// its raw text keeps their parts apart.
+constexpr int64_t kMaxRawReasoningPart = int64_t{1} << 40;
 
 // Where a piece of a strand came from: the strand (a block's text or a
 // tool call's input), the event, the JSON pointer of its string.
@@ -508,7 +512,9 @@ class Rebuilder {
     } else if (type == "response.reasoning_summary_text.delta" || type == "response.reasoning_text.delta") {
       Block& b = block(index);
       b.kind = RebuiltBlock::Kind::reasoning;
-      const int64_t part = get_int(e, "summary_index");
+      // Raw reasoning's parts go by content_index, apart from a summary's.
+      const bool raw = type == "response.reasoning_text.delta";
+      const int64_t part = raw ? -2 - std::clamp(get_int(e, "content_index"), int64_t{0}, kMaxRawReasoningPart) : get_int(e, "summary_index");
       if (part != b.summary_index && !b.text.empty()) {
         join(b, Strand::text, "\n\n", "");
         b.part_starts.push_back(b.text.size());
@@ -581,6 +587,8 @@ class Rebuilder {
     if (kind == "reasoning") {
       b.kind = RebuiltBlock::Kind::reasoning;
       if (done && b.text.empty()) b.text = item_text(child(it, "summary"), "text", &b.part_starts);
+      // Raw reasoning (content parts of type reasoning_text) given whole.
+      if (done && b.text.empty()) b.text = item_text(child(it, "content"), "text", &b.part_starts);
       return;
     }
     if (kind.ends_with("_output")) {
