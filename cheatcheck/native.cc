@@ -944,9 +944,17 @@ EventOutput command_output(simdjson::dom::object o, std::string call_id) {
   // Releases that keep it clear stdout; others may keep only stdout. Its
   // stdout alone is part of the aggregated output (stderr apart), but
   // unified exec writes the aggregated output as its stdout.
+  const bool aggregated = !out.text.empty();
   if (out.text.empty()) out.text = stdout_text;
+  const bool unified = str(o, "source").starts_with("unified_exec");
+  const std::string stderr_text = str(o, "stderr");
+  // One stream alone is the aggregated output's bytes; two may interleave mid-line.
+  out.streams_exact = aggregated && (trimmed(stdout_text).empty() || trimmed(stderr_text).empty());
+  for (const std::string* stream : {&stdout_text, &stderr_text}) {
+    if (!unified && !trimmed(*stream).empty() && *stream != out.text) out.streams.push_back(*stream);
+  }
   if (!formatted.empty() && formatted != out.text) out.also.push_back(formatted);
-  if (str(o, "source").starts_with("unified_exec") && !stdout_text.empty() && stdout_text != out.text &&
+  if (unified && !stdout_text.empty() && stdout_text != out.text &&
       stdout_text != formatted) {
     out.also.push_back(stdout_text);
   }
@@ -954,7 +962,7 @@ EventOutput command_output(simdjson::dom::object o, std::string call_id) {
   if (json::integer(o, "exit_code", &code) == json::Get::ok || json::integer(o, "exitCode", &code) == json::Get::ok) {
     out.exit_code = code;
   }
-  out.blank = trimmed(out.text).empty() && trimmed(str(o, "stderr")).empty();
+  out.blank = trimmed(out.text).empty() && trimmed(stderr_text).empty();
   return out;
 }
 

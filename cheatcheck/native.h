@@ -106,6 +106,15 @@ struct EventOutput {
   // one by one (the output sent is the JSON of the very same blocks).
   std::optional<bool> mcp_ok = std::nullopt;
   std::vector<std::string> blocks = {};
+  // exec_command_end (not unified exec): its stdout and stderr, when not
+  // blank. Codex's aggregated output is the bytes of both as they came, so
+  // each of their lines is one of it (or of the output sent); Codex's
+  // persistence clears them.
+  std::vector<std::string> streams = {};
+  // The event holds an aggregated output and only one of its streams is
+  // not blank: that stream's lines are lines of it, none pieced with the
+  // other's.
+  bool streams_exact = false;
 };
 
 // A Codex event that names a call (exec_command_*, patch_apply_*,

@@ -2606,6 +2606,29 @@ TEST(WrappedLogs, CodexOutputEventsAreHeldToTheOutputSent) {
        Severity::info},
       {"Codex's own message: the command never ran", codex_event_log("shell_command", R"("exec command rejected by user")", exec_end("", -1)),
        Severity::info},
+      // stdout and stderr are the aggregated output's bytes: each of their
+      // lines is one of it (red-team 19b #05).
+      {"stdout as the aggregated output",
+       codex_event_log("shell_command", freeform,
+                       R"({"type":"exec_command_end","call_id":"call_t","stdout":"FAIL test_parse\n","stderr":"","aggregated_output":"FAIL test_parse\n","exit_code":1})"),
+       Severity::info},
+      {"stderr as the aggregated output",
+       codex_event_log("shell_command", freeform,
+                       R"({"type":"exec_command_end","call_id":"call_t","stdout":"","stderr":"FAIL test_parse\n","aggregated_output":"FAIL test_parse\n","exit_code":1})"),
+       Severity::info},
+      {"stdout rewritten, the aggregated output kept",
+       codex_event_log("shell_command", freeform,
+                       R"({"type":"exec_command_end","call_id":"call_t","stdout":"ok\n","stderr":"","aggregated_output":"FAIL test_parse\n","exit_code":1})"),
+       Severity::high},
+      {"stderr rewritten, the aggregated output kept",
+       codex_event_log("shell_command", freeform,
+                       R"({"type":"exec_command_end","call_id":"call_t","stdout":"","stderr":"all tests passed\n","aggregated_output":"FAIL test_parse\n","exit_code":1})"),
+       Severity::high},
+      // Both streams printed: Codex may piece one line of chunks of both.
+      {"both streams, a line in neither",
+       codex_event_log("shell_command", freeform,
+                       R"({"type":"exec_command_end","call_id":"call_t","stdout":"FAIL test_parse\n","stderr":"all passed\n","aggregated_output":"FAIL test_parse\n","exit_code":1})"),
+       Severity::warning},
   };
   for (const Case& c : cases) {
     for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {

@@ -689,6 +689,37 @@ OutputMatch text_match(std::string_view text, const std::vector<std::string_view
   return kept ? OutputMatch::cut : OutputMatch::cut_differs;
 }
 
+// An exec_command_end's stdout and stderr against its aggregated output and
+// the output sent (red-team 19b #05): each of their lines is a line of one
+// of them. Where either may be cut, or both streams printed (Codex
+// aggregates their chunks as they come, so two may piece one line), a line
+// found in neither is only unsure.
+OutputMatch streams_match(const EventOutput& e, const std::vector<std::string_view>& strings) {
+  if (e.streams.empty()) return OutputMatch::same;
+  absl::flat_hash_set<std::string_view> lines;
+  bool cut = looks_cut(e.text) || e.text.size() >= kPersistedOutputBytes;
+  const auto each_line = [](std::string_view text, const auto& visit) {
+    for (size_t at = 0; at < text.size();) {
+      const size_t end = std::min(text.find('\n', at), text.size());
+      visit(trimmed(text.substr(at, end - at)));
+      at = end + 1;
+    }
+  };
+  const auto add = [&](std::string_view line) { lines.insert(line); };
+  each_line(e.text, add);
+  for (std::string_view s : strings) {
+    each_line(s, add);
+    cut = cut || looks_cut(s);
+  }
+  bool held = true;
+  for (const std::string& stream : e.streams) {
+    cut = cut || looks_cut(stream);
+    each_line(stream, [&](std::string_view line) { held = held && (line.empty() || lines.contains(line)); });
+  }
+  if (held) return OutputMatch::same;
+  return e.streams_exact && !cut ? OutputMatch::differs : OutputMatch::cut_differs;
+}
+
 // The worst of the event's texts (its output and each member repeating it),
 // and its exit code against the one the output logged states.
 OutputMatch event_output_match(const EventOutput& e, std::string_view logged, StrictJsonParser& parser) {
@@ -706,7 +737,7 @@ OutputMatch event_output_match(const EventOutput& e, std::string_view logged, St
   // marker): a command's end that reports nothing leaves out all it printed.
   if (e.blank && !trimmed(printed_text(logged, json)).empty()) worst = OutputMatch::omits;
   for (const std::string& text : e.also) worst = std::max(worst, text_match(text, strings));
-  return worst;
+  return std::max(worst, streams_match(e, strings));
 }
 
 // Whether JSON sent for an MCP call is its content blocks: an array of
@@ -1644,7 +1675,9 @@ class Gc04 final : public Check {
   // kMaxEventBytes) to compare with the output logged for its call.
   void event_output(const EventOutput& out, uint64_t seq) {
     uint64_t bytes = out.text.size();
-    for (const std::string& text : out.also) bytes += text.size();
+    for (const auto* texts : {&out.also, &out.streams}) {
+      for (const std::string& text : *texts) bytes += text.size();
+    }
     if (event_outputs_.size() >= kMaxTracked || event_bytes_ + bytes > kMaxEventBytes) {
       uncompared_events_.add(seq);
       return;
@@ -2385,7 +2418,7 @@ class Gc04 final : public Check {
       }
       ctx.emit(finding("GC04", Severity::high, {e.seq, sent->second.seq},
                        "Codex logged an event (exec_command_end, patch_apply_end, mcp_tool_call_end, or an item_completed "
-                       "item) whose output, exit code or status does not match the output logged for its call and sent "
+                       "item) whose output (or stdout, stderr), exit code or status does not match the output logged for its call and sent "
                        "the model (request at seq " +
                            std::to_string(sent->second.seq) +
                            "): the log's account of what the command returned was changed."),
