@@ -867,11 +867,17 @@ bool read_codex_item(simdjson::dom::object item, NativeInfo& n, StrictJsonParser
     return true;
   }
   if (type == "reasoning") {
-    simdjson::dom::array summary;
+    simdjson::dom::array summary, content;
     if (json::array(item, "summary", &summary) == json::Get::ok) {
       for (auto part : summary) {
         simdjson::dom::object p;
         if (!part.get(p)) n.reasoning_parts.push_back(str(p, "text"));
+      }
+    }
+    if (json::array(item, "content", &content) == json::Get::ok) {
+      for (auto part : content) {
+        simdjson::dom::object p;
+        if (!part.get(p) && one_of(str(p, "type"), {"reasoning_text", "text"})) n.raw_reasoning_parts.push_back(str(p, "text"));
       }
     }
     return true;
@@ -1130,7 +1136,14 @@ void read_event_call(simdjson::dom::object o, std::string call_id, EventCall::Ki
 // A UserMessage, AgentMessage or Reasoning item's texts, as the events
 // Codex would have written for it.
 void read_item_texts(simdjson::dom::object item, const std::string& type, NativeInfo& n) {
-  simdjson::dom::array parts;
+  simdjson::dom::array parts, raw;
+  // A Reasoning item's raw parts, as its agent_reasoning_raw_content events.
+  if (type == "Reasoning" && json::array(item, "raw_content", &raw) == json::Get::ok) {
+    for (auto part : raw) {
+      std::string_view text;
+      if (!part.get(text)) n.event_reasoning.emplace_back(text);
+    }
+  }
   if (json::array(item, type == "Reasoning" ? "summary_text" : "content", &parts) != json::Get::ok) return;
   std::string said;  // a user message: its text inputs joined, as user_message's `message`
   for (auto part : parts) {
@@ -1186,6 +1199,23 @@ void read_completed_item(simdjson::dom::object payload, NativeInfo& n) {
   }
 }
 
+// A review's verdict (exited_review_mode's review_output): the texts the
+// reviewer model wrote, its explanation and each finding's title and body.
+void read_review_output(simdjson::dom::object payload, NativeInfo& n) {
+  simdjson::dom::object output;
+  simdjson::dom::array findings;
+  if (json::object(payload, "review_output", &output) != json::Get::ok) return;
+  n.review_texts.push_back(str(output, "overall_explanation"));
+  if (json::array(output, "findings", &findings) != json::Get::ok) return;
+  for (auto finding : findings) {
+    simdjson::dom::object f;
+    if (finding.get(f)) continue;
+    n.review_texts.push_back(str(f, "title"));
+    n.review_texts.push_back(str(f, "body"));
+  }
+  std::erase_if(n.review_texts, [](const std::string& text) { return trimmed(text).empty(); });
+}
+
 // The events that repeat what was said (the UI replays them on resume).
 void read_codex_event(simdjson::dom::object payload, NativeInfo& n) {
   const std::string type = str(payload, "type");
@@ -1204,7 +1234,8 @@ void read_codex_event(simdjson::dom::object payload, NativeInfo& n) {
   if (type == "agent_message") n.event_answers.push_back(str(payload, "message"));
   // The turn's last answer, repeated (null when the turn ended without one).
   if (type == "task_complete") n.event_answers.push_back(str(payload, "last_agent_message"));
-  if (type == "agent_reasoning") n.event_reasoning.push_back(str(payload, "text"));
+  if (type == "agent_reasoning" || type == "agent_reasoning_raw_content") n.event_reasoning.push_back(str(payload, "text"));
+  if (type == "exited_review_mode") read_review_output(payload, n);
   // A provider-run web search as the UI shows it: its query in Codex's
   // words, and (in releases that add it) the action it repeats.
   if (type == "web_search_end") {

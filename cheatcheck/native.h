@@ -257,9 +257,18 @@ struct NativeInfo {
   // Codex: a reasoning item's summary parts, and an agent_reasoning event's
   // text (the UI's copy of one part).
   std::vector<std::string> reasoning_parts;
-  // Codex: agent_reasoning events' texts (the UI's copy of a summary part;
-  // Codex 0.149's item_completed Reasoning item holds every part).
+  // Codex: a reasoning item's raw reasoning (its `content` parts of type
+  // reasoning_text or text), which a model streaming raw reasoning
+  // (response.reasoning_text.delta) fills.
+  std::vector<std::string> raw_reasoning_parts;
+  // Codex: agent_reasoning and agent_reasoning_raw_content events' texts
+  // (the UI's copy of a summary part or a raw part; Codex 0.149's
+  // item_completed Reasoning item holds every part).
   std::vector<std::string> event_reasoning;
+  // Codex: an exited_review_mode event's review_output texts (its
+  // overall_explanation, each finding's title and body): the reviewer
+  // model's words, which it streamed as its answer.
+  std::vector<std::string> review_texts;
   // Codex: an agent_message event's text (the UI's copy of an answer), a
   // task_complete event's last_agent_message, or the text parts of an
   // item_completed AgentMessage item (each as an agent_message event).

@@ -308,8 +308,7 @@ TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
                                  edit == LogEdit::change_server_tool_result || edit == LogEdit::change_model ||
                                  edit == LogEdit::change_citation || edit == LogEdit::change_redacted_thinking ||
                                  edit == LogEdit::flip_result_error || edit == LogEdit::drop_answer ||
-                                 edit == LogEdit::answer_as_synthetic || edit == LogEdit::invent_compaction ||
-                                 edit == LogEdit::swap_prompts;
+                                 edit == LogEdit::answer_as_synthetic || edit == LogEdit::swap_prompts;
         // The Codex shape logs have one turn: nothing to swap.
         if (edit == LogEdit::swap_turns && name != "claude.jsonl") {
           EXPECT_FALSE(w.result.edited);
@@ -2640,6 +2639,95 @@ TEST(WrappedLogs, CodexOutputEventsAreHeldToTheOutputSent) {
       EXPECT_EQ(high, c.worst == Severity::high) << describe(w.report);
       EXPECT_EQ(warned, c.worst == Severity::warning) << describe(w.report);
       if (c.worst == Severity::info) expect_clean(w.report);
+    }
+  }
+}
+
+// A model that streams raw reasoning (response.reasoning_text.delta:
+// gpt-oss through `codex --oss`, other Responses providers) is logged as
+// reasoning items whose `content` holds it and agent_reasoning_raw_content
+// events repeating it: both are held to the reasoning streamed (red-team
+// 19b #12).
+TEST(WrappedLogs, CodexRawReasoningIsHeldToTheReasoningStreamed) {
+  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
+    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.58.0"})");
+  log += line("00.100", "turn_context", R"({"model":"gpt-oss:20b"})");
+  log += line("01.000", "response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Fix it"}]})");
+  log += line("02.000", "response_item", R"({"type":"reasoning","summary":[],"content":[{"type":"reasoning_text","text":"The parser is wrong."},{"type":"reasoning_text","text":"Read it first."}]})");
+  log += line("02.000", "event_msg", R"({"type":"agent_reasoning_raw_content","text":"The parser is wrong."})");
+  log += line("02.000", "event_msg", R"({"type":"agent_reasoning_raw_content","text":"Read it first."})");
+  log += line("03.000", "response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Fixed."}]})");
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    const Wrapped honest = wrap_text_and_check(log, "rollout.jsonl", order, LogEdit::none);
+    EXPECT_VERDICT(honest.report.verify, Verdict::verified);
+    expect_clean(honest.report);
+  }
+  // The item's first raw part (target 0) and an event's text (target 1)
+  // changed, the wire the honest one.
+  for (size_t target : {0, 1}) {
+    const Wrapped w = wrap_text_and_check(log, "rollout.jsonl", WrapOrder::live, LogEdit::change_reasoning, fixtures::WireForm::same, target);
+    ASSERT_TRUE(w.result.edited);
+    EXPECT_TRUE(has_finding(w.report, "GC04", Severity::high, target == 0 ? "raw reasoning" : "agent_reasoning_raw_content"))
+        << w.result.edit_note << "\n" << describe(w.report);
+  }
+}
+
+// A Codex `compacted` line's summary is the model's: one that no answer
+// streamed and no later request sent was written into the log (red-team
+// 19b #16). An honest compaction, whether the run goes on after it or
+// ends there, is clean.
+TEST(WrappedLogs, ACodexCompactedSummaryTheWireNeverShowsIsHigh) {
+  auto line = [](const std::string& type, const std::string& payload) {
+    return R"({"timestamp":"2026-01-01T10:00:05Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  const std::string compacted = codex_log(false) + line("compacted", R"({"message":"The parser was fixed; the user wants tests next."})") +
+                                line("event_msg", R"({"type":"context_compacted"})");
+  const std::string went_on = compacted + line("response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Now the tests"}]})") +
+                              line("response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"They pass."}]})");
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    for (const std::string& log : {compacted, went_on}) expect_clean(wrap_text_and_check(log, "rollout.jsonl", order, LogEdit::none).report);
+    for (bool legacy : {false, true}) {
+      const Wrapped w = wrap_text_and_check(codex_log(legacy), "rollout.jsonl", order, LogEdit::invent_compaction);
+      ASSERT_TRUE(w.result.edited);
+      EXPECT_TRUE(has_finding(w.report, "GC04", Severity::high, "`compacted` line")) << w.result.edit_note << "\n" << describe(w.report);
+    }
+  }
+}
+
+// A Codex review's verdict (exited_review_mode's review_output) is the
+// reviewer model's answer, which Codex reads as JSON or, when it is none,
+// takes whole as the explanation: each of its texts must be in an answer
+// streamed (red-team 19b #17).
+TEST(WrappedLogs, ACodexReviewVerdictIsHeldToTheAnswerStreamed) {
+  auto line = [](const std::string& type, const std::string& payload) {
+    return R"({"timestamp":"2026-01-01T10:00:04Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  const std::string entered = line("event_msg", R"({"type":"entered_review_mode","target":{"type":"uncommittedChanges"},"user_facing_hint":"current changes"})");
+  const std::string json_answer =
+      R"({\"findings\":[{\"title\":\"[P1] The last token is dropped\",\"body\":\"parse() stops one token early.\",\"confidence_score\":0.8,\"priority\":1,\"code_location\":{\"absolute_file_path\":\"/w/parser.py\",\"line_range\":{\"start\":1,\"end\":2}}}],\"overall_correctness\":\"patch is incorrect\",\"overall_explanation\":\"The fix misses the last token.\",\"overall_confidence_score\":0.8})";
+  const auto reviewed = [&](const std::string& answer, const std::string& output) {
+    return codex_log(false) + entered +
+           line("response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":")" + answer + R"("}]})") +
+           line("event_msg", R"({"type":"exited_review_mode","review_output":)" + output + "}");
+  };
+  const std::string verdict =
+      R"({"findings":[{"title":"[P1] The last token is dropped","body":"parse() stops one token early.","confidence_score":0.8,"priority":1,"code_location":{"absolute_file_path":"/w/parser.py","line_range":{"start":1,"end":2}}}],"overall_correctness":"patch is incorrect","overall_explanation":"The fix misses the last token.","overall_confidence_score":0.8})";
+  const std::string plain = R"({"findings":[],"overall_correctness":"","overall_explanation":"The change looks right to me.","overall_confidence_score":0.0})";
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    expect_clean(wrap_text_and_check(reviewed(json_answer, verdict), "rollout.jsonl", order, LogEdit::none).report);
+    expect_clean(wrap_text_and_check(reviewed("The change looks right to me.", plain), "rollout.jsonl", order, LogEdit::none).report);
+    // The explanation rewritten, a finding's body rewritten, a plain verdict invented.
+    for (const std::string& log :
+         {reviewed(json_answer, replaced_in(verdict, "The fix misses the last token.", "The patch is correct; no issues found.")),
+          reviewed(json_answer, replaced_in(verdict, "parse() stops one token early.", "A style nit only.")),
+          reviewed("The change looks right to me.", replaced_in(plain, "looks right to me", "is correct and every test passes"))}) {
+      const Wrapped w = wrap_text_and_check(log, "rollout.jsonl", order, LogEdit::none);
+      EXPECT_TRUE(has_finding(w.report, "GC04", Severity::high, "review")) << describe(w.report);
     }
   }
 }

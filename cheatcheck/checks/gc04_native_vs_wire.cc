@@ -311,6 +311,9 @@ constexpr std::string_view kClaudeRejection =
 // stream joins them, and the digests of the parts (for agent_reasoning).
 struct LoggedReasoning {
   uint64_t seq = 0;
+  // Raw reasoning (a reasoning item's content): streamed as one text
+  // whose parts a change of content part sets apart, each held alone.
+  bool raw = false;
   Digest joined{};
   std::vector<Digest> parts;
   std::optional<std::string> text;  // kept within kMaxKeptBytes, for redacted wire forms
@@ -358,6 +361,9 @@ struct LoggedEventOutput {
 // (and sent) for its call, best first: `omits` is an event that only leaves
 // out lines of the output (every line it holds is there), `differs` one
 // that says other text or another exit code.
+// What a streamed answer holds when it is a Codex review's verdict (its JSON).
+constexpr std::string_view kReviewKey = "\"overall_explanation\"";
+
 enum class OutputMatch { same, loose, cut, cut_differs, omits, differs };
 
 // Codex cuts long outputs (for the model and, at 10 KB, for its events) by
@@ -840,6 +846,7 @@ class Gc04 final : public Check {
     edit_copies(ctx);
     held_copies_.judge(ctx, copy_differs_);  // before result_copies, which emits what it adds
     carried_prompts_logged(ctx);
+    codex_compaction_summaries(ctx);
     results(ctx);
     result_texts(ctx);
     result_copies(ctx);
@@ -848,6 +855,7 @@ class Gc04 final : public Check {
     codex_instructions(ctx);
     codex_context(ctx);
     event_answers(ctx);
+    codex_reviews(ctx);
     emit_counted(ctx, "GC04", Severity::warning, uncompared_,
                  "logged text(s) were not compared with every redacted text the wire carried (" +
                      std::to_string(RedactionComparer::kBudgetBytes >> 30) + " GiB of comparisons, a bound for crafted "
@@ -915,6 +923,9 @@ class Gc04 final : public Check {
     if (a.provider != RebuiltAnswer::Provider::anthropic) {
       // Codex logs one line per message item; an answer may hold several.
       if (!a.text.empty()) wire_by_text_.try_emplace(sha256(a.text), r.seq);
+      if (a.text.find(kReviewKey) != std::string::npos) {
+        if (auto kept = kept_text(a.text)) review_answers_.push_back(std::move(*kept));
+      }
       for (std::string_view item : a.text_blocks()) {
         if (!item.empty()) wire_by_text_.try_emplace(sha256(item), r.seq);
         keep_redacted_answer(item, r.seq);
@@ -1454,7 +1465,7 @@ class Gc04 final : public Check {
     if (n.harness == NativeInfo::Harness::codex && n.type == "compacted" && codex_compactions_.size() < kMaxSeqs) {
       const std::string_view summary = trimmed(n.summary);
       codex_compactions_.push_back({r.seq, sha256(summary), summary.empty() ? std::nullopt : kept_text(summary),
-                                    n.replaced_history, false});
+                                    n.replaced_history, false, summary.empty()});
     }
     if (!n.turn_model.empty() && turn_models_.size() < kMaxTracked) {
       turn_models_.push_back({r.seq, identity(n.turn_model), clip_text(n.turn_model)});
@@ -1463,7 +1474,8 @@ class Gc04 final : public Check {
       synthetic_ids_.emplace_back(identity(n.message_id), r.seq);
     }
     for (const std::string& said : n.user_texts) logged_user_text(said);
-    if (!n.reasoning_parts.empty()) logged_reasoning(n, r.seq);
+    if (!n.reasoning_parts.empty()) logged_reasoning(n.reasoning_parts, false, r.seq);
+    if (!n.raw_reasoning_parts.empty()) logged_reasoning(n.raw_reasoning_parts, true, r.seq);
     for (const std::string& part : n.event_reasoning) {
       if (!part.empty() && event_reasoning_.size() < kMaxTracked) event_reasoning_.push_back({r.seq, sha256(part), kept_text(part)});
     }
@@ -1506,6 +1518,9 @@ class Gc04 final : public Check {
     }
     for (const std::string& said : n.event_answers) {
       if (!said.empty() && event_answers_.size() < kMaxTracked) event_answers_.push_back({r.seq, sha256(said), kept_text(said)});
+    }
+    for (const std::string& said : n.review_texts) {
+      if (review_texts_.size() < kMaxTracked) review_texts_.push_back({r.seq, sha256(trimmed(said)), kept_text(said)});
     }
     if (n.event_output) event_output(*n.event_output, r.seq);
     if (n.event_action) event_action(*n.event_action, r.seq);
@@ -1729,11 +1744,12 @@ class Gc04 final : public Check {
     }
   }
 
-  void logged_reasoning(const NativeInfo& n, uint64_t seq) {
+  void logged_reasoning(const std::vector<std::string>& reasoning_parts, bool raw, uint64_t seq) {
     LoggedReasoning l;
     l.seq = seq;
+    l.raw = raw;
     std::string joined;
-    for (const std::string& part : n.reasoning_parts) {
+    for (const std::string& part : reasoning_parts) {
       joined += joined.empty() ? "" : "\n\n";
       joined += part;
       l.parts.push_back(sha256(part));
@@ -2059,8 +2075,11 @@ class Gc04 final : public Check {
   void codex_reasoning(Context& ctx) {
     absl::flat_hash_set<Digest> parts, history_parts;
     const ResumedHistory& history = ctx.resumed_history();
+    const auto streamed_part = [&](const Digest& part) {
+      return wire_reasoning_.contains(part) || wire_reasoning_parts_.contains(part);
+    };
     for (const LoggedReasoning& l : logged_reasoning_) {
-      bool sent = wire_reasoning_.contains(l.joined);
+      bool sent = wire_reasoning_.contains(l.joined) || (l.raw && std::all_of(l.parts.begin(), l.parts.end(), streamed_part));
       // History an earlier run wrote, which `codex resume` re-sent.
       if (!sent && history.holds(l.seq)) {
         history_parts.insert(l.parts.begin(), l.parts.end());
@@ -2079,8 +2098,8 @@ class Gc04 final : public Check {
         continue;
       }
       ctx.emit(finding("GC04", Severity::high, {l.seq},
-                       "Codex logged a reasoning summary that matches no reasoning streamed on the wire: the "
-                       "model's reasoning was changed in the log."),
+                       std::string("Codex logged a reasoning ") + (l.raw ? "item's raw reasoning (content)" : "summary") +
+                           " that matches no reasoning streamed on the wire: the model's reasoning was changed in the log."),
                "codex-reasoning-unmatched:" + to_hex(l.joined));
     }
     for (const LoggedAnswer& e : event_reasoning_) {
@@ -2095,7 +2114,8 @@ class Gc04 final : public Check {
         continue;
       }
       ctx.emit(finding("GC04", Severity::high, {e.seq},
-                       "Codex logged an agent_reasoning event whose text is in no reasoning streamed on the wire."),
+                       "Codex logged an agent_reasoning (or agent_reasoning_raw_content) event whose text is in no "
+                       "reasoning streamed on the wire."),
                "codex-event-reasoning-unmatched:" + to_hex(e.digest));
     }
   }
@@ -2516,28 +2536,78 @@ class Gc04 final : public Check {
     }
   }
 
-  // The first Codex `compacted` line the wire shows was a compaction (its
-  // index; past the end when none): a later request sent its summary, or
-  // its summary is the text of an answer streamed before it that no
-  // assistant line logs (the summarising call), or the history it holds
-  // went with a compaction item in a later request.
-  // A `compacted` line alone, which a cheater can write, excuses nothing.
-  size_t first_real_compaction() const {
-    absl::flat_hash_map<Digest, uint64_t> unlogged;  // trimmed text -> first seq
+  // The answers streamed that no line logs: trimmed text -> first seq.
+  absl::flat_hash_map<Digest, uint64_t> unlogged_answers() const {
+    absl::flat_hash_map<Digest, uint64_t> unlogged;
     for (const auto& [id, w] : wire_by_id_) {
       if (w.logged || matched_answers_.contains(w.seq)) continue;
       auto [it, added] = unlogged.try_emplace(w.trimmed_text, w.seq);
       if (!added) it->second = std::min(it->second, w.seq);
     }
+    return unlogged;
+  }
+
+  // Whether the wire shows a Codex `compacted` line was a compaction: a
+  // later request sent its summary, or its summary is the text of an
+  // answer streamed before it that no assistant line logs (the summarising
+  // call; Codex may put a paragraph of its own first), or the history it
+  // holds went with a compaction item in a later request.
+  bool compaction_shown(size_t index, const absl::flat_hash_map<Digest, uint64_t>& unlogged) const {
+    const auto& c = codex_compactions_[index];
+    if (c.sent || (c.replaced_history && compaction_item_sent_)) return true;
+    const auto streamed_before = [&](const Digest& text) {
+      const auto it = unlogged.find(text);
+      return it != unlogged.end() && it->second < c.seq;
+    };
+    if (!c.summary_text) return false;
+    if (streamed_before(c.summary)) return true;
+    // The answer after Codex's lead-in: the text past one of its first lines.
+    constexpr size_t kLeadLines = 4;
+    const std::string_view summary = *c.summary_text;
+    size_t at = summary.find('\n');
+    for (size_t line = 0; line < kLeadLines && at != std::string_view::npos; ++line, at = summary.find('\n', at + 1)) {
+      if (streamed_before(sha256(trimmed(summary.substr(at + 1))))) return true;
+    }
+    return false;
+  }
+
+  // The first Codex `compacted` line the wire shows was a compaction (its
+  // index; past the end when none). A `compacted` line alone, which a
+  // cheater can write, excuses nothing.
+  size_t first_real_compaction() const {
+    const absl::flat_hash_map<Digest, uint64_t> unlogged = unlogged_answers();
     for (size_t i = 0; i < codex_compactions_.size(); ++i) {
-      const CodexCompaction& c = codex_compactions_[i];
-      const auto summarised = unlogged.find(c.summary);
-      if (c.sent || (c.summary_text && summarised != unlogged.end() && summarised->second < c.seq) ||
-          (c.replaced_history && compaction_item_sent_)) {
-        return i;
-      }
+      if (compaction_shown(i, unlogged)) return i;
     }
     return codex_compactions_.size();
+  }
+
+  // A Codex `compacted` line's summary is the model's words: one the wire
+  // does not show was streamed or sent (red-team 19b #16) was written into
+  // the log. Where the recorder redacted what it stored, or the summary
+  // was past what this check keeps, it may be one it cannot see: unsure.
+  void codex_compaction_summaries(Context& ctx) {
+    const absl::flat_hash_map<Digest, uint64_t> unlogged = unlogged_answers();
+    SeqList unsure;
+    for (size_t i = 0; i < codex_compactions_.size(); ++i) {
+      const auto& c = codex_compactions_[i];
+      if (c.empty || compaction_shown(i, unlogged) || ctx.resumed_history().holds(c.seq) ||
+          c.seq < ctx.resumed_history().request_seq()) {
+        continue;
+      }
+      if (!c.summary_text || stored_redacted_) {
+        unsure.add(c.seq);
+        continue;
+      }
+      ctx.emit(finding("GC04", Severity::high, {c.seq},
+                       "Codex logged a `compacted` line whose summary no answer streamed and no later request sent: a "
+                       "summary of the run the model never wrote was added to the log."),
+               "codex-compaction-unmatched:" + to_hex(c.summary));
+    }
+    emit_counted(ctx, "GC04", Severity::warning, unsure,
+                 "Codex `compacted` line(s) hold a summary that the wire, stored redacted or past this check's "
+                 "bounds, was not seen to stream or send: read them.",
+                 "codex-compaction-unsure");
   }
 
   void codex_texts(Context& ctx) {
@@ -3098,6 +3168,55 @@ class Gc04 final : public Check {
                  "codex-context-uncompared");
   }
 
+  // A Codex review's verdict (exited_review_mode) is the reviewer model's
+  // answer, which Codex reads as JSON (the text from its first '{' to its
+  // last '}') or, when it is none, as the explanation whole: each text of
+  // it must be a string of such an answer streamed, or that answer's text
+  // (red-team 19b #17).
+  void codex_reviews(Context& ctx) {
+    if (review_texts_.empty()) return;
+    absl::flat_hash_set<Digest> streamed;  // trimmed texts
+    for (const auto& [id, w] : wire_by_id_) streamed.insert(w.trimmed_text);
+    for (const std::string& answer : review_answers_) {
+      const size_t open = answer.find('{'), close = answer.rfind('}');
+      if (open == std::string::npos || close == std::string::npos || close < open) continue;
+      auto root = ctx.body_parser().parse_copy(std::string_view(answer).substr(open, close - open + 1), 0);
+      if (root) review_strings(*root, streamed);
+    }
+    SeqList unsure;
+    for (const LoggedAnswer& t : review_texts_) {
+      // A message item of an answer of several, as streamed.
+      if (streamed.contains(t.digest) || (t.text && wire_by_text_.contains(sha256(*t.text)))) continue;
+      if (stored_redacted_ || t.seq < ctx.resumed_history().request_seq()) {
+        unsure.add(t.seq);
+        continue;
+      }
+      ctx.emit(finding("GC04", Severity::high, {t.seq},
+                       "Codex logged a review's verdict (exited_review_mode) whose explanation or finding no answer "
+                       "streamed on the wire holds: a review the model never wrote was put in the log."),
+               "codex-review-unmatched:" + to_hex(t.digest));
+    }
+    emit_counted(ctx, "GC04", Severity::warning, unsure,
+                 "Codex review verdict text(s) (exited_review_mode) were not found in the answers streamed, where the "
+                 "recorder stored them redacted or an earlier run wrote them: read them.",
+                 "codex-review-unsure");
+  }
+
+  // Every string a review's JSON holds (trimmed), to a bounded depth.
+  static void review_strings(simdjson::dom::element e, absl::flat_hash_set<Digest>& out, int depth = 0) {
+    constexpr int kMaxDepth = 8;
+    std::string_view text;
+    simdjson::dom::object o;
+    simdjson::dom::array a;
+    if (!e.get(text)) out.insert(sha256(trimmed(text)));
+    if (depth >= kMaxDepth) return;
+    if (!e.get(o)) {
+      for (auto field : o) review_strings(field.value, out, depth + 1);
+    } else if (!e.get(a)) {
+      for (auto v : a) review_strings(v, out, depth + 1);
+    }
+  }
+
   // Codex's agent_message events repeat each answer's text for its UI, and
   // task_complete its turn's last.
   void event_answers(Context& ctx) {
@@ -3299,7 +3418,7 @@ class Gc04 final : public Check {
     return wire_by_id_.size() + wire_by_text_.size() + native_by_id_.size() + wire_calls_.size() +
            codex_texts_.size() + logged_calls_.size() + logged_results_.size() + rejections_.size() + sent_results_.size() +
            summaries_.size() + logged_texts_.size() + logged_prompts_.size() + event_answers_.size() +
-           wire_prompts_.size() + replaced_.size() + copy_differs_.size() + wire_prompts_sent_.size() +
+           review_texts_.size() + review_answers_.size() + wire_prompts_.size() + replaced_.size() + copy_differs_.size() + wire_prompts_sent_.size() +
            wire_items_.size() + logged_reasoning_.size() + event_reasoning_.size() + synthetic_ids_.size() +
            logged_user_texts_.size() + wire_server_results_.size() + logged_server_results_.size() +
            event_outputs_.size() + event_actions_.size() + event_calls_.size() + event_call_aliases_.size() + codex_outputs_.size() + wire_searched_.size() + logged_searched_.size() +
@@ -3380,6 +3499,7 @@ class Gc04 final : public Check {
     std::optional<std::string> summary_text;  // trimmed, when not empty (within kMaxKeptBytes)
     bool replaced_history = false;
     bool sent = false;  // a later request's user text holds the summary
+    bool empty = false;  // no summary (remote compaction: the history only)
   };
   std::vector<CodexCompaction> codex_compactions_;
   bool compaction_item_sent_ = false;  // a Codex request after one carried a compaction item
@@ -3418,6 +3538,8 @@ class Gc04 final : public Check {
   absl::flat_hash_map<Identity, std::vector<size_t>> unfollowed_;  // file -> flagged_ no answer follows yet
   absl::flat_hash_map<Identity, std::vector<size_t>> unanswered_;  // file (and sidechain) -> prompts not yet answered
   std::vector<LoggedAnswer> event_answers_;
+  std::vector<LoggedAnswer> review_texts_;     // exited_review_mode's texts
+  std::vector<std::string> review_answers_;    // streamed answers that read as a review's JSON (within kMaxKeptBytes)
   std::vector<std::pair<uint64_t, std::string>> redacted_answers_;  // wire seq, answer text stored redacted
   SeqList redacted_texts_;
   uint64_t requests_ = 0;
