@@ -1175,6 +1175,9 @@ void read_completed_item(simdjson::dom::object payload, NativeInfo& n) {
   if (type == "FileChange") read_patch_action(item, id, n);
   if (type == "CommandExecution") {
     n.event_output = command_output(item, std::move(id));
+    // Codex's item has no streams of its own (only the aggregated output): a
+    // stdout or stderr member is not held line by line as an end event's are.
+    n.event_output->streams.clear();
     // Codex sets it from the exit code: completed for 0, failed otherwise.
     const std::string status = str(item, "status");
     const auto code = n.event_output->exit_code;
