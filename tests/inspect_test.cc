@@ -162,6 +162,30 @@ TEST(Conversation, AnthropicContentGivenWholeInMessageStart) {
   EXPECT_EQ(a.blocks[0].kind, RebuiltBlock::Kind::tool_call);
 }
 
+// Raw reasoning (response.reasoning_text.delta) is rebuilt by content part,
+// each apart from the others and from a summary's parts (GC04 holds a
+// rollout's reasoning item content to them), and a reasoning item given
+// whole with raw content only keeps it.
+TEST(Conversation, RawReasoningIsRebuiltByContentPart) {
+  auto event = [](const std::string& type, const std::string& fields) {
+    return "event: " + type + "\ndata: {\"type\":\"" + type + "\"," + fields + "}\n\n";
+  };
+  const std::string sse =
+      event("response.created", R"("response":{"id":"resp_1","model":"gpt-oss"})") +
+      event("response.reasoning_summary_text.delta", R"("output_index":0,"summary_index":0,"delta":"Summary.")") +
+      event("response.reasoning_text.delta", R"("output_index":0,"content_index":0,"delta":"First ")") +
+      event("response.reasoning_text.delta", R"("output_index":0,"content_index":0,"delta":"part.")") +
+      event("response.reasoning_text.delta", R"("output_index":0,"content_index":1,"delta":"Second part.")") +
+      event("response.output_item.done", R"("output_index":1,"item":{"type":"reasoning","summary":[],"content":[{"type":"reasoning_text","text":"Whole."}]})") +
+      event("response.completed", R"("response":{"id":"resp_1","status":"completed"})");
+  const RebuiltAnswer a = rebuild_answer(sse, Limits{});
+  ASSERT_EQ(a.blocks.size(), 2u);
+  EXPECT_EQ(a.blocks[0].kind, RebuiltBlock::Kind::reasoning);
+  const std::vector<std::string_view> parts = a.blocks[0].summary_parts();
+  EXPECT_EQ(parts, (std::vector<std::string_view>{"Summary.", "First part.", "Second part."}));
+  EXPECT_EQ(a.blocks[1].text, "Whole.");
+}
+
 // An event stream's lines end in CRLF, LF or a CR alone (WHATWG): the
 // same answer is rebuilt from each.
 TEST(Conversation, EventStreamLinesEndInCrLfLfOrCr) {
