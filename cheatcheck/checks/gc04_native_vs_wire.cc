@@ -3182,6 +3182,7 @@ class Gc04 final : public Check {
       if (open == std::string::npos || close == std::string::npos || close < open) continue;
       auto root = ctx.body_parser().parse_copy(std::string_view(answer).substr(open, close - open + 1), 0);
       if (root) review_strings(*root, streamed);
+      ctx.body_parser().release_if_large(answer.size());
     }
     SeqList unsure;
     for (const LoggedAnswer& t : review_texts_) {
