@@ -150,18 +150,18 @@ void CodexContext::environment_block(std::string_view block) {
     if (!cwd) break;
     const std::string_view path = ccd::trimmed_text(*cwd);
     if (path.empty() || path.size() > ccd::kMaxValue) continue;
-    if (cwds_.size() < ccd::kMaxTexts) cwds_.insert(ccd::cwd_key(path));
-    else cwd_unknown_ = true;
+    if (stated_.cwds.size() < ccd::kMaxTexts) stated_.cwds.insert(ccd::cwd_key(path));
+    else stated_.cwd_unknown = true;
   }
   if (auto approval = ccd::tag_value(block, "approval_policy")) {
     const std::string name = ccd::approval_name(*approval);
-    if (name.empty()) approval_unknown_ = true;
-    else approvals_.insert(name);
+    if (name.empty()) stated_.approval_unknown = true;
+    else stated_.approvals.insert(name);
   }
   if (auto mode = ccd::tag_value(block, "sandbox_mode")) {
     const uint8_t bit = ccd::sandbox_bit(*mode);
-    if (bit == 0) sandbox_unknown_ = true;
-    sandboxes_ |= bit;
+    if (bit == 0) stated_.sandbox_unknown = true;
+    stated_.sandboxes |= bit;
   }
 }
 
@@ -170,15 +170,15 @@ void CodexContext::environment_block(std::string_view block) {
 void CodexContext::permissions_block(std::string_view block) {
   const auto mode = ccd::word_after(block, "`sandbox_mode` is ");
   const uint8_t bit = mode ? ccd::sandbox_bit(*mode) : 0;
-  if (bit == 0) sandbox_unknown_ = true;
-  sandboxes_ |= bit;
+  if (bit == 0) stated_.sandbox_unknown = true;
+  stated_.sandboxes |= bit;
   std::optional<std::string_view> approval = ccd::word_after(block, "`approval_policy` is ");
   if (!approval) approval = ccd::word_after(block, "Approval policy is currently ");
   std::string name = approval ? ccd::approval_name(*approval) : std::string();
   // Releases that word on-request as escalation rules name no policy.
   if (!approval && !ccd::holds(block, "Approval policy is") && ccd::holds(block, "# Escalation Requests")) name = "on-request";
-  if (name.empty()) approval_unknown_ = true;
-  else approvals_.insert(std::move(name));
+  if (name.empty()) stated_.approval_unknown = true;
+  else stated_.approvals.insert(std::move(name));
 }
 
 void CodexContext::sent_text(std::string_view text, bool stored_redacted) {
@@ -188,7 +188,7 @@ void CodexContext::sent_text(std::string_view text, bool stored_redacted) {
   const Digest d = sha256(said);
   if (text_digests_.contains(d)) return;
   // A value the recorder redacted says nothing this reader can compare.
-  if (stored_redacted && has_redaction(said)) approval_unknown_ = sandbox_unknown_ = cwd_unknown_ = true;
+  if (stored_redacted && has_redaction(said)) stated_.approval_unknown = stated_.sandbox_unknown = stated_.cwd_unknown = true;
   size_t at = 0;
   for (size_t i = 0; i < ccd::kMaxBlocks; ++i) {
     auto block = ccd::between(said, "<environment_context>", "</environment_context>", &at);
@@ -212,6 +212,11 @@ void CodexContext::sent_text(std::string_view text, bool stored_redacted) {
 }
 
 void CodexContext::sent(simdjson::dom::object request, bool stored_redacted) {
+  sent_messages(request, stored_redacted);
+  if (requests_++ == 0) first_ = stated_;
+}
+
+void CodexContext::sent_messages(simdjson::dom::object request, bool stored_redacted) {
   std::string_view text;
   if (json::string(request, "instructions", &text) == json::Get::ok) sent_text(text, stored_redacted);
   for (std::string_view list : {"input", "messages"}) {
@@ -238,20 +243,33 @@ void CodexContext::sent(simdjson::dom::object request, bool stored_redacted) {
   }
 }
 
-CodexContext::Judgement CodexContext::judge(uint64_t requests_read, bool requests_unread) const {
+bool CodexContext::Stated::policy_unstated(const LoggedTurn& t) const {
+  const bool approval = !t.approval.empty() && !approval_unknown && !approvals.empty() && !approvals.contains(t.approval);
+  const bool sandbox = t.sandboxes != 0 && !sandbox_unknown && sandboxes != 0 && (t.sandboxes & sandboxes) == 0;
+  return approval || sandbox;
+}
+
+bool CodexContext::Stated::cwd_unstated(const LoggedTurn& t) const {
+  return !t.cwd.empty() && !cwd_unknown && !cwds.empty() && !cwds.contains(t.cwd);
+}
+
+CodexContext::Judgement CodexContext::judge(uint64_t requests_read, bool requests_unread, bool resumed) const {
   Judgement j;
   if (requests_read == 0) return j;
-  SeqList& policy = requests_unread ? j.uncompared : j.policy_unsent;
-  for (const LoggedTurn& t : turns_) {
-    const bool approval_unsent = !t.approval.empty() && !approval_unknown_ && !approvals_.empty() && !approvals_.contains(t.approval);
-    const bool sandbox_unsent = t.sandboxes != 0 && !sandbox_unknown_ && sandboxes_ != 0 && (t.sandboxes & sandboxes_) == 0;
-    if (approval_unsent || sandbox_unsent) {
-      if (j.policy_example.empty() && !requests_unread) {
-        j.policy_example = approval_unsent ? "approval_policy " + t.approval : "a sandbox_policy";
+  for (size_t i = 0; i < turns_.size(); ++i) {
+    const LoggedTurn& t = turns_[i];
+    const bool held_first = i == 0 && !resumed && !requests_unread;
+    if (held_first && first_.policy_unstated(t)) {
+      if (j.policy_example.empty()) {
+        j.policy_example = !t.approval.empty() && !first_.approvals.contains(t.approval) ? "approval_policy " + t.approval
+                                                                                         : "a sandbox_policy";
       }
-      policy.add(t.seq);
+      j.policy_unsent.add(t.seq);
+    } else if (stated_.policy_unstated(t)) {
+      (requests_unread ? j.uncompared : j.policy_unstated).add(t.seq);
     }
-    if (!t.cwd.empty() && !cwd_unknown_ && !cwds_.empty() && !cwds_.contains(t.cwd)) (requests_unread ? j.uncompared : j.cwd_unsent).add(t.seq);
+    if (held_first && first_.cwd_unstated(t)) j.cwd_unsent.add(t.seq);
+    else if (stated_.cwd_unstated(t)) (requests_unread ? j.uncompared : j.cwd_unstated).add(t.seq);
   }
   for (const LoggedInstructions& l : instructions_) {
     const bool carried = std::any_of(texts_.begin(), texts_.end(), [&](const std::string& s) { return ccd::holds(s, l.text); });

@@ -12,8 +12,11 @@
 //     which Codex sends as a <user_instructions> or "AGENTS.md
 //     instructions" message: the text must be in a message some request
 //     sent.
-// The values are compared over the whole run, not turn by turn: a session
-// whose policy changed logs each value in some turn and sends each.
+// Codex does not tell the model every change it logs (0.58: a resumed
+// session's new flags or directory, /approvals before a /compact), so only
+// the first turn of a session that is not resumed is held high, to the
+// first request (its initial context, and any change notice it carries);
+// any other turn whose value no request of the run stated is a warning.
 #pragma once
 
 #include <simdjson.h>
@@ -41,15 +44,19 @@ class CodexContext {
   void sent(simdjson::dom::object request, bool stored_redacted);
 
   struct Judgement {
-    SeqList policy_unsent;        // an approval or sandbox policy no request stated
-    SeqList cwd_unsent;           // a working directory no request stated
+    SeqList policy_unsent;        // the first turn's approval or sandbox policy, not the first request's
+    SeqList cwd_unsent;           // the first turn's working directory, not the first request's
+    SeqList policy_unstated;      // a later turn's policy no request of the run stated
+    SeqList cwd_unstated;         // a later turn's working directory no request stated
     SeqList instructions_unsent;  // user instructions no request carried
     SeqList uncompared;           // some request unread, or this class's bounds reached
     std::string policy_example;   // what the first unsent policy line says, for the message
   };
   // `requests_read`: how many requests were read; `requests_unread`: some
-  // could not be (cut or undecodable), so one of those may have said it.
-  Judgement judge(uint64_t requests_read, bool requests_unread) const;
+  // could not be (cut or undecodable), so one of those may have said it;
+  // `resumed`: the launch resumes or forks an earlier session, whose first
+  // request states the earlier run's context.
+  Judgement judge(uint64_t requests_read, bool requests_unread, bool resumed) const;
 
  private:
   struct LoggedTurn {
@@ -62,6 +69,7 @@ class CodexContext {
     uint64_t seq = 0;
     std::string text;
   };
+  void sent_messages(simdjson::dom::object request, bool stored_redacted);
   void sent_text(std::string_view text, bool stored_redacted);
   void environment_block(std::string_view block);
   void permissions_block(std::string_view block);
@@ -69,10 +77,17 @@ class CodexContext {
   std::vector<LoggedTurn> turns_;
   std::vector<LoggedInstructions> instructions_;
   SeqList unkept_;
-  // What requests stated.
-  absl::flat_hash_set<std::string> approvals_, cwds_;
-  uint8_t sandboxes_ = 0;
-  bool approval_unknown_ = false, sandbox_unknown_ = false, cwd_unknown_ = false;
+  // What requests stated: the whole run's, and the first request's.
+  struct Stated {
+    absl::flat_hash_set<std::string> approvals, cwds;
+    uint8_t sandboxes = 0;
+    bool approval_unknown = false, sandbox_unknown = false, cwd_unknown = false;
+    // Which of the turn's values these statements leave unstated.
+    bool policy_unstated(const LoggedTurn& t) const;
+    bool cwd_unstated(const LoggedTurn& t) const;
+  };
+  Stated stated_, first_;
+  uint64_t requests_ = 0;
   // The distinct message texts requests sent, for the instructions.
   std::vector<std::string> texts_;
   absl::flat_hash_set<Digest> text_digests_;

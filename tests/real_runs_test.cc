@@ -1658,6 +1658,36 @@ TEST(WrappedLogs, CodexTurnContextsAreHeldToTheContextSent) {
   }
 }
 
+// Codex 0.58 logs some changes it never tells the model: a session
+// resumed without its first flags or in another directory, /approvals
+// before /compact (red-team 20b #01, #09, #13). A later turn's value no
+// request stated is a warning; the first turn's, against the first
+// request, stays high.
+TEST(WrappedLogs, ALaterCodexTurnsUnstatedPolicyIsAWarning) {
+  const std::string env =
+      R"(user|<environment_context>\n  <cwd>/w</cwd>\n  <approval_policy>never</approval_policy>\n  <sandbox_mode>danger-full-access</sandbox_mode>\n</environment_context>)";
+  const std::string honest = R"(,"cwd":"/w","approval_policy":"never","sandbox_policy":{"mode":"danger-full-access"})";
+  const std::string changed = R"(,"cwd":"/w2","approval_policy":"on-request","sandbox_policy":{"mode":"workspace-write"})";
+  auto two_turns = [&](const std::string& first, const std::string& second) {
+    std::string log = codex_context_log("", first, env);
+    log += R"({"timestamp":"2026-01-01T10:00:04.000Z","type":"turn_context","payload":{"model":"gpt-5-codex")" + second + "}}\n";
+    log += R"({"timestamp":"2026-01-01T10:00:05.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"And the docs"}]}})" "\n";
+    log += R"({"timestamp":"2026-01-01T10:00:07.000Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done."}]}})" "\n";
+    return log;
+  };
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    const Wrapped later = wrap_text_and_check(two_turns(honest, changed), "rollout.jsonl", order, LogEdit::none);
+    EXPECT_FALSE(has_finding(later.report, "GC04", Severity::high, "turn_context")) << describe(later.report);
+    EXPECT_TRUE(has_finding(later.report, "GC04", Severity::warning, "approval or sandbox policy that no request")) << describe(later.report);
+    EXPECT_TRUE(has_finding(later.report, "GC04", Severity::warning, "working directory (cwd) no request")) << describe(later.report);
+    const Wrapped first = wrap_text_and_check(two_turns(changed, honest), "rollout.jsonl", order, LogEdit::none);
+    EXPECT_TRUE(has_finding(first.report, "GC04", Severity::high, "first Codex turn_context logs approval_policy on-request"))
+        << describe(first.report);
+    EXPECT_TRUE(has_finding(first.report, "GC04", Severity::high, "first Codex turn_context logs a working directory"))
+        << describe(first.report);
+  }
+}
+
 TEST(WrappedLogs, CodexUserInstructionsAreHeldToAMessageSent) {
   const std::string agents = "Do not modify tests.\\nOnly touch src/.";
   const std::string old_form = "user|<user_instructions>\\n\\n" + agents + "\\n\\n</user_instructions>";

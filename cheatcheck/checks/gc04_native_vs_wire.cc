@@ -3142,20 +3142,32 @@ class Gc04 final : public Check {
   // Codex's turn_context values and user instructions no request stated
   // (codex_context.h).
   void codex_context(Context& ctx) {
-    const CodexContext::Judgement j = codex_context_.judge(requests_, !cut_requests_.empty() || !unread_requests_.empty());
+    const CodexContext::Judgement j = codex_context_.judge(requests_, !cut_requests_.empty() || !unread_requests_.empty(),
+                                                           ctx.facts().launch.resumes);
     if (!j.policy_unsent.empty()) {
       ctx.emit(finding("GC04", Severity::high, j.policy_unsent.seqs,
-                       std::to_string(j.policy_unsent.count) + " Codex turn_context line(s) log " + j.policy_example +
-                           " that no request told the model (its <environment_context> or <permissions instructions> "
-                           "message states another): what the agent was allowed to do unasked was changed in the log."),
+                       "The session's first Codex turn_context logs " + j.policy_example +
+                           " that its first request did not tell the model (its <environment_context> or <permissions "
+                           "instructions> message states another): what the agent was allowed to do unasked was changed in the log."),
                "turn-policy-not-sent");
     }
     if (!j.cwd_unsent.empty()) {
       ctx.emit(finding("GC04", Severity::high, j.cwd_unsent.seqs,
-                       std::to_string(j.cwd_unsent.count) + " Codex turn_context line(s) log a working directory (cwd) that "
-                           "no request's <environment_context> message stated: where the agent worked was changed in the log."),
+                       "The session's first Codex turn_context logs a working directory (cwd) that its first request's "
+                       "<environment_context> message did not state: where the agent worked was changed in the log."),
                "turn-cwd-not-sent");
     }
+    // Codex 0.58 logs some changes it never tells the model (a resumed
+    // session's flags or directory, /approvals before /compact).
+    emit_counted(ctx, "GC04", Severity::warning, j.policy_unstated,
+                 "Codex turn_context line(s) log an approval or sandbox policy that no request told the model: Codex "
+                 "does not state every change it logs (a resumed session's flags, /approvals), or the log was edited. "
+                 "Read what the run was allowed to do.",
+                 "turn-policy-unstated");
+    emit_counted(ctx, "GC04", Severity::warning, j.cwd_unstated,
+                 "Codex turn_context line(s) log a working directory (cwd) no request stated: a resumed session in "
+                 "another directory, or the log was edited.",
+                 "turn-cwd-unstated");
     if (!j.instructions_unsent.empty()) {
       ctx.emit(finding("GC04", Severity::high, j.instructions_unsent.seqs,
                        "The Codex rollout logs user instructions (session_meta instructions: the user's and AGENTS.md's) "
