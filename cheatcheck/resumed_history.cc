@@ -268,7 +268,9 @@ bool codex_option_takes_value(std::string_view a) {
          a == "--output-schema";
 }
 
-// `codex resume ...`, `codex exec resume ...` (or `codex e resume`): the
+// `codex resume ...`, `codex exec resume ...` (or `codex e resume`), and
+// `codex fork ...` (the CLI's only: a new rollout whose first lines after
+// its session_meta are a copy of the parent's, re-sent as history): the
 // subcommand is the first argument that is no option nor an option's value.
 bool codex_argv_resumes(const std::vector<std::string_view>& args) {
   bool exec = false;
@@ -279,7 +281,7 @@ bool codex_argv_resumes(const std::vector<std::string_view>& args) {
       if (a.find('=') == std::string_view::npos && codex_option_takes_value(a)) ++i;
       continue;
     }
-    if (a == "resume") return true;
+    if (a == "resume" || (a == "fork" && !exec)) return true;
     if (exec || (a != "exec" && a != "e")) return false;  // a prompt, or another subcommand
     exec = true;
   }

@@ -1949,7 +1949,7 @@ TEST(WrappedLogs, CodexResumeIsReadFromTheLaunchArgv) {
     EXPECT_TRUE(has_finding(w.report, "GC05", Severity::warning, "history from before this run")) << describe(w.report);
   }
   for (const std::string argv : {R"("-c","resume")", R"("--continue")", R"("exec","go","resume")",
-                                 R"("fork","--last")", R"("exec","--","resume")"}) {
+                                 R"("exec","--","resume")"}) {
     SCOPED_TRACE(argv);
     const Wrapped w = wrap_codex_resumed(log, WrapOrder::live, LogEdit::none, argv);
     EXPECT_TRUE(judged_high(w.report)) << describe(w.report);
@@ -1994,6 +1994,89 @@ TEST(RealRuns, HistoryOfAnEarlierRunThatCodexResumeReSendsIsAWarning) {
     EXPECT_GE(real, 4u);  // three real rollouts resumed, each live and late
   }
   EXPECT_GT(edited, 4u);
+}
+
+// `codex fork [ID|--last]` (and the TUI's fork of a past session): Codex
+// starts a new rollout whose session_meta names the parent (forked_from_id,
+// in releases that write it) and copies the parent's rollout items into it
+// after that line, the parent's own session_meta first; its first request
+// re-sends the copied history as input. So the copy leads the new file
+// from line 2 and is held to that request as `codex resume`'s is.
+// Empty for a log whose first line is no session_meta (a legacy rollout).
+std::string as_forked(const std::string& log) {
+  const size_t end = log.find('\n');
+  std::string meta = log.substr(0, end == std::string::npos ? end : end + 1);
+  const std::string key = R"("id":")";
+  const size_t at = meta.find(key);
+  const size_t id_end = at == std::string::npos ? at : meta.find('"', at + key.size());
+  if (meta.find(R"("type":"session_meta")") == std::string::npos || id_end == std::string::npos) return {};
+  const std::string parent = meta.substr(at + key.size(), id_end - at - key.size());
+  meta.replace(at, id_end + 1 - at, key + "f0rk-" + parent + R"(","forked_from_id":")" + parent + "\"");
+  return meta + log;
+}
+
+TEST(WrappedLogs, HistoryACodexForkCopiesAndReSendsIsAWarning) {
+  const std::string log = as_forked(with_another_turn(codex_log(false)));
+  ASSERT_FALSE(log.empty());
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    for (const std::string argv : {R"("fork","--last")", R"("fork","019a93b9-f380-7600-98ff-940e6b99603c")",
+                                   R"("-m","gpt-5","fork","--last")"}) {
+      SCOPED_TRACE(argv);
+      const Wrapped w = wrap_codex_resumed(log, order, LogEdit::none, argv);
+      ASSERT_GT(w.result.history_lines, 0u);
+      EXPECT_TRUE(only_earlier_history(w.report)) << describe(w.report);
+      EXPECT_TRUE(has_finding(w.report, "GC05", Severity::warning, "history from before this run")) << describe(w.report);
+    }
+    // A copied prompt, answer, call or reasoning changed: the wire contradicts it.
+    size_t edited = 0;
+    for (LogEdit e : {LogEdit::change_text, LogEdit::change_tool_input, LogEdit::invent_answer, LogEdit::change_reasoning,
+                      LogEdit::change_event_answer}) {
+      const Wrapped x = wrap_codex_resumed(log, order, e, R"("fork","--last")");
+      if (!x.result.edited || x.result.history_lines == 0) continue;
+      ++edited;
+      EXPECT_TRUE(judged_high(x.report)) << x.result.edit_note << "\n" << describe(x.report);
+    }
+    EXPECT_GT(edited, 2u);
+    // A fork origin invented to excuse a history no request re-sent: the
+    // same lines, launched as a fork, with the first request sending none of
+    // them (the launch is not read as a fork by `exec`, whose fork is no
+    // subcommand, nor after `--`).
+    for (const std::string argv : {R"("exec","fork","--last")", R"("--","fork")", R"("--full-auto")"}) {
+      SCOPED_TRACE(argv);
+      EXPECT_TRUE(judged_high(wrap_codex_resumed(log, order, LogEdit::none, argv).report));
+    }
+  }
+}
+
+// Every real rollout (with a session_meta) forked so: only the warning;
+// its copy edited, high.
+TEST(RealRuns, HistoryOfARealRolloutACodexForkReSendsIsAWarning) {
+  const auto logs = real_logs();
+  SKIP_WITHOUT_CORPORA(logs);
+  size_t forked = 0, edited = 0;
+  for (const auto& path : logs) {
+    if (path.parent_path().filename() != "codex") continue;
+    const std::string log = as_forked(with_another_turn(testing::read_file(path.string())));
+    if (log.empty()) continue;
+    for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+      SCOPED_TRACE(path.filename().string() + (order == WrapOrder::live ? " (live)" : " (late)"));
+      const Wrapped w = wrap_codex_resumed(log, order, LogEdit::none, R"("fork","--last")");
+      if (w.result.history_lines == 0) continue;
+      ++forked;
+      EXPECT_VERDICT(w.report.verify, Verdict::verified);
+      EXPECT_TRUE(only_earlier_history(w.report)) << describe(w.report);
+      for (LogEdit e : {LogEdit::change_text, LogEdit::change_tool_input, LogEdit::invent_answer, LogEdit::change_reasoning}) {
+        const Wrapped x = wrap_codex_resumed(log, order, e, R"("fork","--last")");
+        if (!x.result.edited || x.result.history_lines == 0) continue;
+        ++edited;
+        EXPECT_TRUE(judged_high(x.report)) << x.result.edit_note << "\n" << describe(x.report);
+      }
+    }
+  }
+  RecordProperty("forked", static_cast<int>(forked));
+  EXPECT_GE(forked, 4u);
+  EXPECT_GE(edited, 4u);
 }
 
 // A run whose only answer the user interrupted: the log holds no assistant
