@@ -16,6 +16,9 @@
 // searches) as input. The same evidence holds them; GC04 also lets that
 // run's own events repeat them (agent_message, agent_reasoning,
 // web_search_end) when they were recorded before that request.
+// `codex fork` writes a new rollout instead: its own session_meta
+// (forked_from_id), then the parent's rollout items copied as they stand,
+// which the first request re-sends: held the same way, from the argv.
 #pragma once
 
 #include <simdjson.h>
