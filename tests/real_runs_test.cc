@@ -2079,6 +2079,41 @@ TEST(RealRuns, HistoryOfARealRolloutACodexForkReSendsIsAWarning) {
   EXPECT_GE(edited, 4u);
 }
 
+// One Codex thread written to two rollout files in one run (a segment
+// file that opens with its own session_meta of the same thread, as some
+// reports say releases from about 0.15x write; not confirmed in
+// openai/codex's recorder, which writes one file per thread): the native
+// records name their files, and each file's lines are judged against the
+// one wire as one session's are. Honest: clean; an edit in either file: high.
+TEST(WrappedLogs, ACodexThreadInTwoRolloutFilesIsOneSession) {
+  const std::string first = codex_log(false);
+  const std::string meta = first.substr(0, first.find('\n') + 1);
+  const std::string second = with_another_turn(meta);
+  static const Keyring ring = testing::dev_keyring();
+  CheatOptions opt;
+  opt.walk.keyring = &ring;
+  auto run = [&](WrapOrder order, LogEdit edit, size_t target) {
+    fixtures::WrapSpec spec;
+    spec.order = order;
+    spec.edit = edit;
+    spec.target = target;
+    fixtures::Lines lines;
+    const auto r = fixtures::wrap_logs({{"sessions/2026/01/01/rollout-2026-01-01T10-00-00-s1.jsonl", first},
+                                        {"sessions/2026/01/01/rollout-2026-01-01T10-00-00-s1_1.jsonl", second}},
+                                       spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+    return std::pair(r, check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt));
+  };
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    expect_clean(run(order, LogEdit::none, 0).second);
+    for (size_t target : {0u, 1u, 2u, 3u}) {
+      const auto [edited, report] = run(order, LogEdit::change_text, target);
+      if (!edited.edited) continue;
+      EXPECT_TRUE(judged_high(report)) << edited.edit_note << "\n" << describe(report);
+    }
+  }
+}
+
 // A run whose only answer the user interrupted: the log holds no assistant
 // line, which is no sign that it was not captured (info, as for any answer
 // cut short). A log with its finished answer taken out still says so.
