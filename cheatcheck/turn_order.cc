@@ -15,12 +15,15 @@ void TurnOrder::wire_answer(std::string_view message_id, uint64_t seq) {
 }
 
 void TurnOrder::logged_line(const NativeInfo& n, uint64_t seq) {
-  if (n.harness == NativeInfo::Harness::other || n.sidechain || (!n.assistant && !n.user)) return;
+  if (n.harness == NativeInfo::Harness::other) return;
   if (full()) {
     over_ = true;
     return;
   }
-  std::vector<Item>& thread = threads_[identity(n.file)];
+  // Every line of a sidechain links its chain (system and progress lines too).
+  const Identity thread_id = thread_of(n);
+  if (!n.assistant && !n.user) return;
+  std::vector<Item>& thread = threads_[thread_id];
   auto add = [&](ItemKind kind, const Digest& key) {
     thread.push_back({seq, kind, key});
     ++items_;
@@ -41,6 +44,17 @@ void TurnOrder::logged_line(const NativeInfo& n, uint64_t seq) {
   if (!n.user) return;
   for (const std::string& said : n.prompts) add(ItemKind::prompt, sha256(said));
   for (const std::string& call : n.results) add(ItemKind::result, identity(call));
+}
+
+Identity TurnOrder::thread_of(const NativeInfo& n) {
+  if (!n.sidechain) return identity(n.file);
+  // A subagent's thread: its file and the first line of its parentUuid
+  // chain (Claude Code 2.0 logs every Task's sidechain, parallel ones
+  // interleaved, in the session's own file; 2.1 each in a file of its own).
+  const auto parent = n.parent_uuid.empty() ? sidechain_roots_.end() : sidechain_roots_.find(identity(n.parent_uuid));
+  const Identity root = parent != sidechain_roots_.end() ? parent->second : identity(n.file + "\x01" + n.uuid);
+  if (!n.uuid.empty()) sidechain_roots_.try_emplace(identity(n.uuid), root);
+  return root;
 }
 
 std::optional<uint64_t> TurnOrder::answered_at(const Item& item, const FirstSent& first_sent) const {
@@ -79,11 +93,11 @@ void TurnOrder::finish(Context& ctx, const FirstSent& first_sent) {
   }
   for (const auto& [file, items] : threads_) judge_thread(items, first_sent);
   emit_counted(ctx, "GC04", Severity::high, answers_out_of_order_,
-               "answer line(s) of a log's main chain stand in another order than the responses that carried them: "
+               "answer line(s) of a log's main chain or a subagent's stand in another order than the responses that carried them: "
                "an answer (or Codex tool call) logged after one the wire carried later (turns moved in the log).",
                "turn-order-answers");
   emit_counted(ctx, "GC04", Severity::high, sent_after_answer_,
-               "prompt(s) or tool result(s) of a log's main chain are logged before an answer whose request did not "
+               "prompt(s) or tool result(s) of a log's main chain or a subagent's are logged before an answer whose request did not "
                "carry them: the wire first carried them after that answer (moved in the log).",
                "turn-order-sent");
 }

@@ -3,9 +3,11 @@
 // tells the turns in another order: turn A's prompt and answer moved after
 // turn B's, the parentUuid chain re-linked. The wire has an order of its
 // own: the main chain's requests are made one after another, each once the
-// answer before it is done, and each carries what was said since. So, on
-// one file's main chain (not a sidechain, not a line that repeats an
-// earlier one):
+// answer before it is done, and each carries what was said since; so are
+// a Task subagent's own requests (its answers' message ids and its calls'
+// ids are its own). So, on one file's main chain and on each subagent's
+// thread (a sidechain's parentUuid chain), leaving out lines that repeat
+// an earlier one:
 //  - answers, each at the first line of its message id, are logged in the
 //    order of the responses that carried them;
 //  - a prompt or tool result logged before an answer was sent in a request
@@ -59,12 +61,17 @@ class TurnOrder {
   };
   // The response seq of an answer or call item, when the wire carried it.
   std::optional<uint64_t> answered_at(const Item& item, const FirstSent& first_sent) const;
-  bool full() const { return items_ >= kMaxTracked || wire_answers_.size() >= kMaxTracked; }
+  bool full() const {
+    return items_ >= kMaxTracked || wire_answers_.size() >= kMaxTracked || sidechain_roots_.size() >= kMaxTracked;
+  }
+  // The thread a line is ordered in: its file's main chain, or a subagent's.
+  Identity thread_of(const NativeInfo& n);
   void judge_thread(const std::vector<Item>& items, const FirstSent& first_sent);
 
   absl::flat_hash_map<Identity, uint64_t> wire_answers_;  // message id -> first response seq
   absl::flat_hash_set<Identity> answers_logged_;          // message ids whose first line is an item
-  absl::flat_hash_map<Identity, std::vector<Item>> threads_;  // file -> its main chain's items, in log order
+  absl::flat_hash_map<Identity, std::vector<Item>> threads_;  // thread -> its items, in log order
+  absl::flat_hash_map<Identity, Identity> sidechain_roots_;   // a sidechain line's uuid -> its thread
   size_t items_ = 0;
   bool over_ = false;  // past kMaxTracked: not judged
   uint64_t first_unread_ = UINT64_MAX;  // the first request not read

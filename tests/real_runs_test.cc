@@ -3629,5 +3629,115 @@ TEST(WrappedLogs, ProgressCopiesOfASubagentsMessagesAreHeld) {
   }
 }
 
+// A Task subagent's own requests are made one after another too (its
+// answers' message ids and its calls' ids are its own), so its thread is
+// held to the wire's order as the main chain is: Claude Code 2.0's
+// sidechain lines in the session's file (each subagent by its parentUuid
+// chain, parallel ones interleaved), 2.1's subagent files. A cheater who
+// moves the subagent's failing test run after its fix (lines re-linked,
+// stamps left) is high; the honest subagent is clean.
+std::vector<std::string> subagent_lines(bool side) {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  auto call = [&](const std::string& msg, const std::string& id, const std::string& name, const std::string& input) {
+    return R"({"id":")" + msg + R"(",)" + m + R"(,"content":[{"type":"tool_use","id":")" + id + R"(","name":")" + name +
+           R"(","input":)" + input + "}]}";
+  };
+  auto result = [](const std::string& id, const std::string& text) {
+    return R"({"role":"user","content":[{"type":"tool_result","tool_use_id":")" + id + R"(","content":")" + text + R"("}]})";
+  };
+  return {claude_line("s1", "", "02.250", "user", R"({"role":"user","content":"make the tests pass"})", side),
+          claude_line("s2", "s1", "03.000", "assistant", call("msg_S1", "toolu_s1", "Bash", R"({"command":"pytest"})"), side),
+          claude_line("s3", "s2", "03.100", "user", result("toolu_s1", "1 failed"), side),
+          claude_line("s4", "s3", "03.200", "assistant",
+                      call("msg_S2", "toolu_s2", "Write", R"({"file_path":"parser.py","content":"def parse(): return 1"})"), side),
+          claude_line("s5", "s4", "03.300", "user", result("toolu_s2", "written"), side),
+          claude_line("s6", "s5", "03.400", "assistant", call("msg_S3", "toolu_s3", "Bash", R"({"command":"pytest"})"), side),
+          claude_line("s7", "s6", "03.500", "user", result("toolu_s3", "1 passed"), side),
+          claude_line("s8", "s7", "03.600", "assistant",
+                      R"({"id":"msg_S4",)" + m + R"(,"content":[{"type":"text","text":"Tests pass."}]})", side)};
+}
+
+// The cheater's order: the failing run (s2, s3) after the passing one, re-linked.
+std::vector<std::string> failing_run_moved_last(const std::vector<std::string>& l) {
+  return {l[0],
+          replaced_in(l[3], R"("parentUuid":"s3")", R"("parentUuid":"s1")"),
+          l[4], l[5], l[6],
+          replaced_in(l[1], R"("parentUuid":"s1")", R"("parentUuid":"s7")"),
+          l[2],
+          replaced_in(l[7], R"("parentUuid":"s7")", R"("parentUuid":"s3")")};
+}
+
+// The log's lines `from` in a wrapped trace become `to` (each native
+// record's text, all found before any is rewritten), and the chain is made
+// whole again.
+void rewrite_native_lines(fixtures::Lines& lines, const std::vector<std::string>& from, const std::vector<std::string>& to) {
+  // A native record holds its line without the line end.
+  auto quoted = [](const std::string& line) {
+    std::string out;
+    append_json_string(&out, std::string_view(line).substr(0, line.find_last_not_of('\n') + 1));
+    return out;
+  };
+  std::vector<std::pair<size_t, size_t>> at;  // (record, k)
+  for (size_t k = 0; k < from.size(); ++k) {
+    for (size_t i = 0; i < lines.size() && from[k] != to[k]; ++i) {
+      if (fixtures::line_kind(lines[i]) != "native" || fixtures::line_body(lines[i]).find(quoted(from[k])) == std::string::npos) continue;
+      at.emplace_back(i, k);
+      break;
+    }
+  }
+  ASSERT_FALSE(at.empty());
+  size_t first = lines.size();
+  for (const auto& [i, k] : at) {
+    std::string body = fixtures::line_body(lines[i]);
+    const std::string was = quoted(from[k]);
+    lines[i] = fixtures::with_body(lines[i], body.replace(body.find(was), was.size(), quoted(to[k])));
+    first = std::min(first, i);
+  }
+  fixtures::rechain(lines, first);
+}
+
+TEST(WrappedLogs, ASubagentsTurnsMovedInItsOwnLinesAreHeldToItsRequestsOrder) {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  auto session = [&](const std::string& subagent) {
+    std::string log = claude_line("u1", "", "01.000", "user", R"({"role":"user","content":"Fix the parser"})");
+    log += claude_line("u2", "u1", "02.000", "assistant",
+                       R"({"id":"msg_A",)" + m + R"(,"content":[{"type":"tool_use","id":"toolu_T","name":"Task","input":{"prompt":"make the tests pass"}}]})");
+    log += subagent;
+    log += claude_line("u3", "u2", "04.100", "user", R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_T","content":"Tests pass."}]})");
+    log += claude_line("u4", "u3", "05.000", "assistant", R"({"id":"msg_B",)" + m + R"(,"content":[{"type":"text","text":"Done."}]})");
+    return log;
+  };
+  auto joined = [](const std::vector<std::string>& l) {
+    std::string s;
+    for (const std::string& line : l) s += line;
+    return s;
+  };
+  static const Keyring ring = testing::dev_keyring();
+  CheatOptions opt;
+  opt.walk.keyring = &ring;
+  const std::string moved = "of a log's main chain or a subagent's stand in another order";
+  for (const bool in_own_file : {false, true}) {
+    const std::vector<std::string> honest = subagent_lines(true);
+    for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+      SCOPED_TRACE(std::string(in_own_file ? "2.1 subagent file" : "2.0 sidechain") + (order == WrapOrder::live ? " live" : " late"));
+      fixtures::WrapSpec spec;
+      spec.order = order;
+      fixtures::Lines lines;
+      auto keep = [&](const std::string& l) { lines.push_back(l); };
+      if (in_own_file) {
+        fixtures::wrap_logs({{"s.jsonl", session("")}, {"s/subagents/agent-a1.jsonl", joined(honest)}}, spec, testing::dev_key(), keep);
+      } else {
+        spec.file = "s.jsonl";
+        fixtures::wrap_log(session(joined(honest)), spec, testing::dev_key(), keep);
+      }
+      const CheatReport clean = check_lines(lines);
+      expect_clean(clean);
+      rewrite_native_lines(lines, honest, failing_run_moved_last(honest));
+      const CheatReport edited = check_lines(lines);
+      EXPECT_TRUE(has_finding(edited, "GC04", Severity::high, moved)) << describe(edited);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace goalcup::cheat
