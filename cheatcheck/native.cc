@@ -647,6 +647,20 @@ void read_agent_progress(simdjson::dom::object o, NativeInfo& n) {
   n.agent_copies.push_back(std::move(copy));
 }
 
+// Claude Code 2.x `progress` lines of a running Bash command (data.type
+// "bash_progress") show its output so far, as a viewer replays it.
+void read_bash_progress(simdjson::dom::object o, NativeInfo& n) {
+  simdjson::dom::object data;
+  if (json::object(o, "data", &data) != json::Get::ok || str(data, "type") != "bash_progress") return;
+  NativeInfo::ShellProgress shown;
+  shown.call = str(o, "parentToolUseID");
+  for (const char* member : {"output", "fullOutput"}) {
+    std::string text = str(data, member);
+    if (!text.empty()) shown.outputs.push_back(std::move(text));
+  }
+  if (!shown.call.empty() && !shown.outputs.empty()) n.shell_progress = std::move(shown);
+}
+
 void read_claude(simdjson::dom::object o, NativeInfo& n) {
   n.type = str(o, "type");
   n.understood = std::find(kClaudeTypes.begin(), kClaudeTypes.end(), n.type) != kClaudeTypes.end();
@@ -665,6 +679,7 @@ void read_claude(simdjson::dom::object o, NativeInfo& n) {
   if (n.type == "content-replacement") read_replacements(o, n);
   if (n.type == "attachment") read_attachment(o, n);
   if (n.type == "progress") read_agent_progress(o, n);
+  if (n.type == "progress") read_bash_progress(o, n);
   n.compact_boundary = n.type == "system" && str(o, "subtype") == "compact_boundary";
   bool compact = false;
   n.compact_summary = json::boolean(o, "isCompactSummary", &compact) == json::Get::ok && compact;

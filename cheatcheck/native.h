@@ -313,6 +313,14 @@ struct NativeInfo {
   // Task copies (data.type "agent_progress", data.message): read as the
   // subagent's line (its type, uuid and message), a sidechain's.
   std::vector<NativeInfo> agent_copies = {};
+  // Claude Code 2.x: what a `progress` line of a running Bash command shows
+  // of its output (data.type "bash_progress": data.output, its last lines,
+  // and data.fullOutput), for the call parentToolUseID.
+  struct ShellProgress {
+    std::string call;
+    std::vector<std::string> outputs;
+  };
+  std::optional<ShellProgress> shell_progress = std::nullopt;
 };
 
 // A Claude Code message's value as its copies must hold it: its members

@@ -3739,5 +3739,55 @@ TEST(WrappedLogs, ASubagentsTurnsMovedInItsOwnLinesAreHeldToItsRequestsOrder) {
   }
 }
 
+// Claude Code 2.x logs a running Bash command's output as it comes in
+// `progress` lines (data.type "bash_progress": output, the last lines, and
+// fullOutput) that a viewer replays. Each line they show is held to the
+// command's result as logged and sent (the first maybe cut at its start,
+// the last still being written); a rewritten live output (a failing test
+// run shown passing) is a warning: no real log of the corpora holds these
+// lines, so how closely they follow the result is not measured.
+std::string bash_progress_line(const std::string& uuid, const std::string& parent, const std::string& time,
+                               const std::string& output, const std::string& full_output) {
+  return R"({"parentUuid":")" + parent + R"(","isSidechain":false,"type":"progress","data":{"type":"bash_progress","output":")" +
+         output + R"(","fullOutput":")" + full_output + R"(","elapsedTimeSeconds":2,"totalLines":4},"toolUseID":"bash-progress-0","parentToolUseID":"toolu_B","uuid":")" +
+         uuid + R"(","timestamp":"2026-01-01T10:00:)" + time + R"(Z"})" + "\n";
+}
+
+TEST(WrappedLogs, BashProgressOutputIsHeldToTheCommandsResult) {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  const std::string head = "=== test session starts ===\\ncollected 2 items\\n\\n";
+  std::string log = claude_line("u1", "", "01.000", "user", R"({"role":"user","content":"Run the tests"})");
+  log += claude_line("u2", "u1", "02.000", "assistant",
+                     R"({"id":"msg_A",)" + m + R"(,"content":[{"type":"tool_use","id":"toolu_B","name":"Bash","input":{"command":"pytest"}}]})");
+  // The tail of a line still being written (pytest's dots), then the whole run.
+  log += bash_progress_line("p1", "u2", "04.000", "collected 2 items\\n\\ntest_parser.py .", head + "test_parser.py .");
+  log += bash_progress_line("p2", "p1", "05.000", "\\u001b[31m1 failed\\u001b[0m, 1 passed in 2.10s",
+                            head + "test_parser.py .F\\n\\n\\u001b[31m1 failed\\u001b[0m, 1 passed in 2.10s");
+  log += claude_line("u3", "u2", "05.100", "user",
+                     R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_B","is_error":true,"content":"Error: Exit code 1\n)" +
+                         head + R"(test_parser.py .F\n\n\u001b[31m1 failed\u001b[0m, 1 passed in 2.10s"}]})");
+  log += claude_line("u4", "u3", "06.000", "assistant", R"({"id":"msg_B",)" + m + R"(,"content":[{"type":"text","text":"One test fails."}]})");
+  const std::string unheld = "Bash progress line(s) (bash_progress) show output";
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    fixtures::WrapSpec spec;
+    spec.order = order;
+    spec.file = "s.jsonl";
+    fixtures::Lines lines;
+    fixtures::wrap_log(log, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+    expect_clean(check_lines(lines));
+    for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+             {"1 failed", "2 passed"}, {"test_parser.py .", "test_parser.py ."}, {"collected 2 items", "collected 1 item"}}) {
+      SCOPED_TRACE(to);
+      fixtures::Lines edited = lines;
+      edit_native_line(edited, from, to, NativeLine::first);
+      const CheatReport r = check_lines(edited);
+      // The same text again (no edit) stays clean.
+      if (from == to) expect_clean(r);
+      else EXPECT_TRUE(has_finding(r, "GC04", Severity::warning, unheld)) << describe(r);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace goalcup::cheat

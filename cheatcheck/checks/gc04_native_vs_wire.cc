@@ -40,6 +40,7 @@
 #include "cheatcheck/held_copies.h"
 #include "cheatcheck/literal_set.h"
 #include "cheatcheck/progress_copies.h"
+#include "cheatcheck/progress_outputs.h"
 #include "cheatcheck/said_text.h"
 #include "cheatcheck/turn_order.h"
 #include "core/json_digest.h"
@@ -830,6 +831,7 @@ class Gc04 final : public Check {
                              [&](const Identity& call) { return first_sent_result(call); },
                              [&](const Identity& call) { return first_streamed_call(call); }});
     progress_copies_.finish(ctx, progress_wire());
+    progress_outputs_.finish(ctx);
     claude_messages(ctx);
     synthetic_ids(ctx);
     codex_texts(ctx);
@@ -1460,6 +1462,7 @@ class Gc04 final : public Check {
     if (is_copy(n)) return copies_.add(r.seq);
     turn_order_.logged_line(n, r.seq);
     progress_copies_.logged_line(n, r.seq);
+    progress_outputs_.logged_line(n, r.seq);
     if (n.synthetic) synthetic_.add(r.seq);
     if (n.synthetic && !n.synthetic_notice) unnoticed_synthetic_.add(r.seq);
     if (n.harness == NativeInfo::Harness::codex && n.type == "compacted" && codex_compactions_.size() < kMaxSeqs) {
@@ -3585,6 +3588,7 @@ class Gc04 final : public Check {
   bool too_many_ = false;
   TurnOrder turn_order_;  // the log's order held to the wire's
   ProgressCopies progress_copies_;  // Claude Code's copies of a subagent's messages
+  ProgressOutputs progress_outputs_;  // Claude Code's live output of a running Bash command
   bool request_unread_ = false;     // a request's body was not read
 };
 
