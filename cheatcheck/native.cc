@@ -1218,12 +1218,14 @@ void read_completed_item(simdjson::dom::object payload, NativeInfo& n) {
 }
 
 // A review's verdict (exited_review_mode's review_output): the texts the
-// reviewer model wrote, its explanation and each finding's title and body.
+// reviewer model wrote, its explanation and correctness (empty when Codex
+// took a plain answer as the explanation) and each finding's title and body.
 void read_review_output(simdjson::dom::object payload, NativeInfo& n) {
   simdjson::dom::object output;
   simdjson::dom::array findings;
   if (json::object(payload, "review_output", &output) != json::Get::ok) return;
   n.review_texts.push_back(str(output, "overall_explanation"));
+  n.review_texts.push_back(str(output, "overall_correctness"));
   if (json::array(output, "findings", &findings) != json::Get::ok) return;
   for (auto finding : findings) {
     simdjson::dom::object f;

@@ -2869,9 +2869,11 @@ TEST(WrappedLogs, ACodexReviewVerdictIsHeldToTheAnswerStreamed) {
     SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
     expect_clean(wrap_text_and_check(reviewed(json_answer, verdict), "rollout.jsonl", order, LogEdit::none).report);
     expect_clean(wrap_text_and_check(reviewed("The change looks right to me.", plain), "rollout.jsonl", order, LogEdit::none).report);
-    // The explanation rewritten, a finding's body rewritten, a plain verdict invented.
+    // The explanation rewritten, the correctness flipped (review 20b #02), a
+    // finding's body rewritten, a plain verdict invented.
     for (const std::string& log :
          {reviewed(json_answer, replaced_in(verdict, "The fix misses the last token.", "The patch is correct; no issues found.")),
+          reviewed(json_answer, replaced_in(verdict, "\"patch is incorrect\"", "\"patch is correct\"")),
           reviewed(json_answer, replaced_in(verdict, "parse() stops one token early.", "A style nit only.")),
           reviewed("The change looks right to me.", replaced_in(plain, "looks right to me", "is correct and every test passes"))}) {
       const Wrapped w = wrap_text_and_check(log, "rollout.jsonl", order, LogEdit::none);
