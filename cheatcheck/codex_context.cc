@@ -123,21 +123,27 @@ void CodexContext::logged(const NativeInfo& n, simdjson::dom::element line, uint
   }
   if (n.type != "turn_context" || !wrapped) return;
   if (turns_.size() >= ccd::kMaxTurns) return unkept_.add(seq);
-  LoggedTurn turn{seq, {}, 0, {}};
+  LoggedTurn turn{seq, {}, 0, 0, {}};
   if (json::string(payload, "approval_policy", &text) == json::Get::ok) turn.approval = ccd::approval_name(text);
   if (json::string(payload, "cwd", &text) == json::Get::ok && text.size() <= ccd::kMaxValue) turn.cwd = ccd::cwd_key(text);
   simdjson::dom::object sandbox, profile;
-  if (json::object(payload, "sandbox_policy", &sandbox) == json::Get::ok &&
-      (json::string(sandbox, "type", &text) == json::Get::ok || json::string(sandbox, "mode", &text) == json::Get::ok)) {
+  if (json::object(payload, "sandbox_policy", &sandbox) == json::Get::ok) {
     // An external sandbox is no sandbox of Codex's: it tells the model
     // danger-full-access.
-    turn.sandboxes = text == "external-sandbox" ? ccd::kDangerFullAccess : ccd::sandbox_bit(text);
+    auto bit = [](std::string_view mode) { return mode == "external-sandbox" ? ccd::kDangerFullAccess : ccd::sandbox_bit(mode); };
+    // Releases tag the policy `mode` (0.58) or `type` (later), never both:
+    // a line with both holds each to what was stated (review 20b #05).
+    std::string_view type, mode;
+    const bool typed = json::string(sandbox, "type", &type) == json::Get::ok;
+    const bool moded = json::string(sandbox, "mode", &mode) == json::Get::ok;
+    if (typed || moded) turn.sandboxes = bit(typed ? type : mode);
+    if (typed && moded && mode != type) turn.other_sandbox = bit(mode);
   }
   // Releases that log a permission profile word the sandbox from it (a
   // managed profile's roots decide the mode): not judged from the policy.
   if (json::object(payload, "permission_profile", &profile) == json::Get::ok &&
       !(json::string(profile, "type", &text) == json::Get::ok && (text == "disabled" || text == "external"))) {
-    turn.sandboxes = 0;
+    turn.sandboxes = turn.other_sandbox = 0;
   }
   turns_.push_back(std::move(turn));
 }
@@ -245,7 +251,8 @@ void CodexContext::sent_messages(simdjson::dom::object request, bool stored_reda
 
 bool CodexContext::Stated::policy_unstated(const LoggedTurn& t) const {
   const bool approval = !t.approval.empty() && !approval_unknown && !approvals.empty() && !approvals.contains(t.approval);
-  const bool sandbox = t.sandboxes != 0 && !sandbox_unknown && sandboxes != 0 && (t.sandboxes & sandboxes) == 0;
+  const auto unstated = [&](uint8_t logged) { return logged != 0 && !sandbox_unknown && sandboxes != 0 && (logged & sandboxes) == 0; };
+  const bool sandbox = unstated(t.sandboxes) || unstated(t.other_sandbox);
   return approval || sandbox;
 }
 

@@ -63,6 +63,7 @@ class CodexContext {
     uint64_t seq = 0;
     std::string approval;  // normalised; empty when not a known string
     uint8_t sandboxes = 0; // the sandbox modes the request may state (bits); 0: not judged
+    uint8_t other_sandbox = 0;  // a second tag's mode, where a line has both (Codex writes one)
     std::string cwd;
   };
   struct LoggedInstructions {

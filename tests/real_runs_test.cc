@@ -1644,7 +1644,10 @@ TEST(WrappedLogs, CodexTurnContextsAreHeldToTheContextSent) {
       {"sandbox alone rewritten", R"(,"cwd":"/w","approval_policy":"never","sandbox_policy":{"mode":"read-only"})", old_env,
        "sandbox_policy"},
       {"cwd rewritten", R"(,"cwd":"/elsewhere","approval_policy":"never","sandbox_policy":{"mode":"danger-full-access"})", old_env,
-       "working directory"}};
+       "working directory"},
+      // Codex tags the policy `mode` or `type`, never both (review 20b #05).
+      {"a second tag added", R"(,"cwd":"/w","approval_policy":"never","sandbox_policy":{"type":"danger-full-access","mode":"read-only"})",
+       old_env, "sandbox_policy"}};
   for (const Case& c : cases) {
     SCOPED_TRACE(c.what);
     for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
