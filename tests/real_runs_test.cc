@@ -66,6 +66,23 @@ Wrapped wrap_text_and_check(const std::string& log, const std::string& name, Wra
   return wrap_spec_and_check(log, spec);
 }
 
+// Wraps several files of one session (a Claude Code session and its
+// subagents', a Codex thread's rollouts) as one run and checks the trace.
+Wrapped wrap_files_and_check(const std::vector<fixtures::LogFile>& logs, WrapOrder order, LogEdit edit, size_t target) {
+  fixtures::WrapSpec spec;
+  spec.order = order;
+  spec.edit = edit;
+  spec.target = target;
+  fixtures::Lines lines;
+  Wrapped w;
+  w.result = fixtures::wrap_logs(logs, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+  static const Keyring ring = testing::dev_keyring();
+  CheatOptions opt;
+  opt.walk.keyring = &ring;
+  w.report = check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt);
+  return w;
+}
+
 Wrapped wrap_and_check(const std::filesystem::path& log, WrapOrder order, LogEdit edit = LogEdit::none) {
   return wrap_text_and_check(testing::read_file(log.string()), log.filename().string(), order, edit);
 }
@@ -1106,28 +1123,17 @@ TEST(WrappedLogs, SessionWithSubagentFiles) {
   agent += claude_line("c4", "c3", "08.000", "assistant",
                        R"({"id":"msg_D","model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9},"content":[{"type":"text","text":"The parser was fixed."}]})",
                        true);
-  static const Keyring ring = testing::dev_keyring();
-  CheatOptions opt;
-  opt.walk.keyring = &ring;
-  auto run = [&](const std::vector<fixtures::LogFile>& logs, WrapOrder order, LogEdit edit, size_t target) {
-    fixtures::WrapSpec spec;
-    spec.order = order;
-    spec.edit = edit;
-    spec.target = target;
-    fixtures::Lines lines;
-    const auto r = fixtures::wrap_logs(logs, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
-    return std::pair(r, check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt));
-  };
+  const auto run = wrap_files_and_check;
   const std::vector<fixtures::LogFile> both = {{"s.jsonl", main_log}, {"s/subagents/agent-acompact-1.jsonl", agent}};
   for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
-    expect_clean(run(both, order, LogEdit::none, 0).second);
+    expect_clean(run(both, order, LogEdit::none, 0).report);
     // The subagent's tool call is the second that fits (after the session's Bash call).
     const auto [edited, report] = run(both, order, LogEdit::change_tool_input, 3);
     ASSERT_TRUE(edited.edited);
     EXPECT_NE(edited.edit_note.find("toolu_9"), std::string::npos) << edited.edit_note;
     EXPECT_TRUE(has_finding(report, "GC04", Severity::high, "")) << describe(report);
   }
-  const auto alone = run({{"s/subagents/agent-acompact-1.jsonl", agent}}, WrapOrder::live, LogEdit::none, 0).second;
+  const auto alone = run({{"s/subagents/agent-acompact-1.jsonl", agent}}, WrapOrder::live, LogEdit::none, 0).report;
   EXPECT_TRUE(has_finding(alone, "GC12", Severity::warning, "parentUuid")) << describe(alone);
 }
 
@@ -2092,23 +2098,14 @@ TEST(WrappedLogs, ACodexThreadInTwoRolloutFilesIsOneSession) {
   const std::string first = codex_log(false);
   const std::string meta = first.substr(0, first.find('\n') + 1);
   const std::string second = with_another_turn(meta);
-  static const Keyring ring = testing::dev_keyring();
-  CheatOptions opt;
-  opt.walk.keyring = &ring;
   auto run = [&](WrapOrder order, LogEdit edit, size_t target) {
-    fixtures::WrapSpec spec;
-    spec.order = order;
-    spec.edit = edit;
-    spec.target = target;
-    fixtures::Lines lines;
-    const auto r = fixtures::wrap_logs({{"sessions/2026/01/01/rollout-2026-01-01T10-00-00-s1.jsonl", first},
-                                        {"sessions/2026/01/01/rollout-2026-01-01T10-00-00-s1_1.jsonl", second}},
-                                       spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
-    return std::pair(r, check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt));
+    return wrap_files_and_check({{"sessions/2026/01/01/rollout-2026-01-01T10-00-00-s1.jsonl", first},
+                                 {"sessions/2026/01/01/rollout-2026-01-01T10-00-00-s1_1.jsonl", second}},
+                                order, edit, target);
   };
   for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
     SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
-    expect_clean(run(order, LogEdit::none, 0).second);
+    expect_clean(run(order, LogEdit::none, 0).report);
     for (size_t target : {0u, 1u, 2u, 3u}) {
       const auto [edited, report] = run(order, LogEdit::change_text, target);
       if (!edited.edited) continue;
@@ -2301,22 +2298,12 @@ TEST(WrappedLogs, OnlyAnUnloggedSummarisingAnswerIsExcusedByACompaction) {
   for (size_t at = 0; (at = agent.find(side, at)) != std::string::npos; at += named.size() + side.size()) {
     agent.insert(at, named);
   }
-  static const Keyring ring = testing::dev_keyring();
-  CheatOptions opt;
-  opt.walk.keyring = &ring;
   auto run = [&](WrapOrder order, LogEdit edit, size_t target) {
-    fixtures::WrapSpec spec;
-    spec.order = order;
-    spec.edit = edit;
-    spec.target = target;
-    fixtures::Lines lines;
-    const auto r = fixtures::wrap_logs({{"s.jsonl", main_log}, {"s/subagents/agent-acompact-1.jsonl", agent}}, spec,
-                                       testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
-    return std::pair(r, check_trace(testing::write_temp("real-run.jsonl", fixtures::join(lines)), opt));
+    return wrap_files_and_check({{"s.jsonl", main_log}, {"s/subagents/agent-acompact-1.jsonl", agent}}, order, edit, target);
   };
   for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
     SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
-    expect_clean(run(order, LogEdit::none, 0).second);
+    expect_clean(run(order, LogEdit::none, 0).report);
     // The sidechain's text-only answer, then the main thread's (target 2,
     // the compaction agent's own answer, is the summarising one: excused).
     for (size_t target = 0; target < 2; ++target) {
