@@ -42,10 +42,6 @@ std::string approval_name(std::string_view value) {
   return {};
 }
 
-bool holds(std::string_view text, std::string_view what) {
-  return ::memmem(text.data(), text.size(), what.data(), what.size()) != nullptr;
-}
-
 // The text between `open` and `close` from `at`, or nullopt.
 std::optional<std::string_view> between(std::string_view text, std::string_view open, std::string_view close, size_t* at) {
   const size_t begin = text.find(open, *at);
@@ -94,12 +90,6 @@ std::string cwd_key(std::string_view cwd) {
   return key;
 }
 
-std::string_view trimmed_text(std::string_view s) {
-  const size_t begin = s.find_first_not_of(" \t\r\n");
-  if (begin == std::string_view::npos) return {};
-  return s.substr(begin, s.find_last_not_of(" \t\r\n") - begin + 1);
-}
-
 }  // namespace codex_context_detail
 
 namespace ccd = codex_context_detail;
@@ -112,8 +102,8 @@ void CodexContext::logged(const NativeInfo& n, simdjson::dom::element line, uint
   if (!wrapped) payload = o;  // the legacy first line {id, timestamp, instructions}
   std::string_view text;
   if ((n.type == "session_meta" || n.type == "session") && json::string(payload, "instructions", &text) == json::Get::ok &&
-      !ccd::trimmed_text(text).empty()) {
-    const std::string_view said = ccd::trimmed_text(text);
+      !trimmed_text(text).empty()) {
+    const std::string_view said = trimmed_text(text);
     const bool known = std::any_of(instructions_.begin(), instructions_.end(), [&](const LoggedInstructions& l) { return l.text == said; });
     if (known) return;
     if (instructions_.size() >= ccd::kMaxInstructions || logged_bytes_ + said.size() > ccd::kMaxLoggedBytes) return unkept_.add(seq);
@@ -154,7 +144,7 @@ void CodexContext::environment_block(std::string_view block) {
   for (size_t i = 0; i < ccd::kMaxBlocks; ++i) {
     auto cwd = ccd::between(block, "<cwd>", "</cwd>", &at);
     if (!cwd) break;
-    const std::string_view path = ccd::trimmed_text(*cwd);
+    const std::string_view path = trimmed_text(*cwd);
     if (path.empty() || path.size() > ccd::kMaxValue) continue;
     if (stated_.cwds.size() < ccd::kMaxTexts) stated_.cwds.insert(ccd::cwd_key(path));
     else stated_.cwd_unknown = true;
@@ -182,13 +172,13 @@ void CodexContext::permissions_block(std::string_view block) {
   if (!approval) approval = ccd::word_after(block, "Approval policy is currently ");
   std::string name = approval ? ccd::approval_name(*approval) : std::string();
   // Releases that word on-request as escalation rules name no policy.
-  if (!approval && !ccd::holds(block, "Approval policy is") && ccd::holds(block, "# Escalation Requests")) name = "on-request";
+  if (!approval && !holds(block, "Approval policy is") && holds(block, "# Escalation Requests")) name = "on-request";
   if (name.empty()) stated_.approval_unknown = true;
   else stated_.approvals.insert(std::move(name));
 }
 
 void CodexContext::sent_text(std::string_view text, bool stored_redacted) {
-  const std::string_view said = ccd::trimmed_text(text);
+  const std::string_view said = trimmed_text(text);
   if (said.empty()) return;
   // Requests repeat their history: each distinct text is read once.
   const Digest d = sha256(said);
@@ -279,7 +269,7 @@ CodexContext::Judgement CodexContext::judge(uint64_t requests_read, bool request
     else if (stated_.cwd_unstated(t)) (requests_unread ? j.uncompared : j.cwd_unstated).add(t.seq);
   }
   for (const LoggedInstructions& l : instructions_) {
-    const bool carried = std::any_of(texts_.begin(), texts_.end(), [&](const std::string& s) { return ccd::holds(s, l.text); });
+    const bool carried = std::any_of(texts_.begin(), texts_.end(), [&](const std::string& s) { return holds(s, l.text); });
     if (carried) continue;
     (requests_unread || texts_unkept_ || texts_redacted_ ? j.uncompared : j.instructions_unsent).add(l.seq);
   }

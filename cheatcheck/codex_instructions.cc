@@ -15,10 +15,6 @@ namespace instructions_held {
 constexpr size_t kMaxTexts = 64;
 constexpr size_t kMaxBytes = 16u << 20;
 
-bool within(std::string_view text, std::string_view what) {
-  return ::memmem(text.data(), text.size(), what.data(), what.size()) != nullptr;
-}
-
 }  // namespace instructions_held
 
 std::string codex_base_instructions(simdjson::dom::object payload) {
@@ -93,12 +89,12 @@ CodexInstructions::Judgement CodexInstructions::judge(bool requests_unread) cons
   std::vector<std::string> sent_loose;
   for (const Logged& l : logged_) {
     if (!l.followed) continue;
-    if (std::any_of(sent_.begin(), sent_.end(), [&](const std::string& s) { return instructions_held::within(s, l.text); })) continue;
+    if (std::any_of(sent_.begin(), sent_.end(), [&](const std::string& s) { return holds(s, l.text); })) continue;
     if (sent_loose.empty()) {
       for (const std::string& s : sent_) sent_loose.push_back(loose_text(s));
     }
     const std::string loose = loose_text(l.text);
-    if (std::any_of(sent_loose.begin(), sent_loose.end(), [&](const std::string& s) { return instructions_held::within(s, loose); })) continue;
+    if (std::any_of(sent_loose.begin(), sent_loose.end(), [&](const std::string& s) { return holds(s, loose); })) continue;
     if (sent_redacted_ || sent_unkept_ || requests_unread) j.uncompared.add(l.seq);
     else j.unsent.add(l.seq);
   }

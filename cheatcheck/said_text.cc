@@ -488,6 +488,16 @@ size_t secret_run_end(std::string_view logged, size_t from) {
 
 }  // namespace
 
+bool holds(std::string_view text, std::string_view what) {
+  return ::memmem(text.data(), text.size(), what.data(), what.size()) != nullptr;
+}
+
+std::string_view trimmed_text(std::string_view s) {
+  const size_t begin = s.find_first_not_of(" \t\r\n");
+  if (begin == std::string_view::npos) return {};
+  return s.substr(begin, s.find_last_not_of(" \t\r\n") - begin + 1);
+}
+
 bool has_redaction(std::string_view sent) {
   const size_t at = sent.find(kRedacted);
   return at != std::string_view::npos && marker_end(sent, at) != std::string_view::npos;

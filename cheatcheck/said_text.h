@@ -83,6 +83,12 @@ bool shows_cut_of(std::string_view result, std::string_view copy);
 // `_-.+/=~`): the recorder redacts known key formats, never prose or code.
 inline constexpr size_t kMinSecretBytes = 8;
 inline constexpr size_t kMaxSecretBytes = 8192;
+// Whether `text` holds `what`, by glibc's memmem (find() stops at every
+// first byte of `what`: each 't' of a tool output when seeking "truncated").
+bool holds(std::string_view text, std::string_view what);
+// `s` without the white space (" \t\r\n") around it.
+std::string_view trimmed_text(std::string_view s);
+
 bool has_redaction(std::string_view sent);
 bool matches_with_redactions(std::string_view sent, std::string_view logged);
 

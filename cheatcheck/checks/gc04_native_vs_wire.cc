@@ -51,20 +51,13 @@
 namespace goalcup::cheat {
 namespace {
 
-// Text without the white space around it (a title as a `summary` line
-// keeps it).
-std::string_view trimmed(std::string_view s) {
-  const size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return {};
-  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
 
 // Text with each run of white space as one space, trimmed: Claude Code
 // writes a compaction's summary with blank lines collapsed.
 std::string spaced(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (char c : trimmed(s)) {
+  for (char c : trimmed_text(s)) {
     const bool space = c == ' ' || c == '\t' || c == '\r' || c == '\n';
     if (!space) {
       out += c;
@@ -93,11 +86,6 @@ std::string_view compact_summary_part(std::string_view text) {
   return summary_in(after).value_or(summary_in(text.substr(0, analysis)).value_or(after));
 }
 
-// Whether `text` holds `what`, by glibc's memmem: find() stops at every
-// 't' of a tool output looking for "truncated".
-bool holds(std::string_view text, std::string_view what) {
-  return ::memmem(text.data(), text.size(), what.data(), what.size()) != nullptr;
-}
 
 // What a tool result as sent holds, read in one pass (a result is read
 // once for all of them, not once per marker).
@@ -586,10 +574,10 @@ std::vector<std::string_view> patch_paths(std::string_view patch) {
   std::vector<std::string_view> paths;
   for (size_t at = 0; at < patch.size();) {
     const size_t end = std::min(patch.find('\n', at), patch.size());
-    const std::string_view line = trimmed(patch.substr(at, end - at));
+    const std::string_view line = trimmed_text(patch.substr(at, end - at));
     at = end + 1;
     for (std::string_view lead : {"*** Add File: ", "*** Delete File: ", "*** Update File: ", "*** Move to: "}) {
-      if (line.starts_with(lead)) paths.push_back(trimmed(line.substr(lead.size())));
+      if (line.starts_with(lead)) paths.push_back(trimmed_text(line.substr(lead.size())));
     }
   }
   return paths;
@@ -658,7 +646,7 @@ std::vector<std::string_view> whole_end_lines(std::string_view text) {
   for (size_t at = 0; at < text.size();) {
     const size_t end = std::min(text.find('\n', at), text.size());
     const std::string_view line = text.substr(at, end - at);
-    if (!trimmed(line).empty() && !looks_cut(line) && end < text.size()) lines.push_back(line);
+    if (!trimmed_text(line).empty() && !looks_cut(line) && end < text.size()) lines.push_back(line);
     at = end + 1;
   }
   if (lines.size() > 2) lines.erase(lines.begin() + 1, lines.end() - 1);
@@ -681,7 +669,7 @@ OutputMatch text_match(std::string_view text, const std::vector<std::string_view
     bool only_omits = true;
     for (size_t at = 0; at < text.size() && only_omits; ) {
       const size_t end = std::min(text.find('\n', at), text.size());
-      const std::string_view line = trimmed(text.substr(at, end - at));
+      const std::string_view line = trimmed_text(text.substr(at, end - at));
       only_omits = line.empty() || any([&](std::string_view s) { return holds(s, line); });
       at = end + 1;
     }
@@ -708,7 +696,7 @@ OutputMatch streams_match(const EventOutput& e, const std::vector<std::string_vi
   const auto each_line = [](std::string_view text, const auto& visit) {
     for (size_t at = 0; at < text.size();) {
       const size_t end = std::min(text.find('\n', at), text.size());
-      visit(trimmed(text.substr(at, end - at)));
+      visit(trimmed_text(text.substr(at, end - at)));
       at = end + 1;
     }
   };
@@ -742,7 +730,7 @@ OutputMatch event_output_match(const EventOutput& e, std::string_view logged, St
   OutputMatch worst = text_match(e.text, strings);
   // Codex writes the aggregated output it sent (or cuts it with its
   // marker): a command's end that reports nothing leaves out all it printed.
-  if (e.blank && !trimmed(printed_text(logged, json)).empty()) worst = OutputMatch::omits;
+  if (e.blank && !trimmed_text(printed_text(logged, json)).empty()) worst = OutputMatch::omits;
   for (const std::string& text : e.also) worst = std::max(worst, text_match(text, strings));
   return std::max(worst, streams_match(e, strings));
 }
@@ -902,10 +890,10 @@ class Gc04 final : public Check {
     turn_order_.wire_answer(a.message_id, r.seq);
     keep_cut_answer(r, a, ctx);
     WireAnswer& w = wire_by_id_[identity(a.message_id)] =
-        WireAnswer{r.seq, sha256(a.text), sha256(trimmed(a.text)), model_index(a.model), false, a.finished};
+        WireAnswer{r.seq, sha256(a.text), sha256(trimmed_text(a.text)), model_index(a.model), false, a.finished};
     if (!a.model.empty()) w.model_id = identity(a.model);
     w.redacted = keep_redacted_answer(a.text, r.seq);
-    w.has_text = !trimmed(a.text).empty();
+    w.has_text = !trimmed_text(a.text).empty();
     wire_reasoning(a, w, r.seq);
     if (const auto key = exchange_of(r)) {
       answer_of_exchange_.try_emplace(*key, r.seq);
@@ -919,7 +907,7 @@ class Gc04 final : public Check {
       for (const RebuiltBlock& b : a.blocks) {
         const std::string_view item = b.text;
         if (b.kind != RebuiltBlock::Kind::text || b.choice != 0) continue;
-        if (!trimmed(item).empty() && !redacted_here(item)) wire_items_.emplace_back(r.seq, sha256(item));
+        if (!trimmed_text(item).empty() && !redacted_here(item)) wire_items_.emplace_back(r.seq, sha256(item));
       }
     }
     if (a.provider != RebuiltAnswer::Provider::anthropic) {
@@ -1410,7 +1398,7 @@ class Gc04 final : public Check {
         const std::string unreminded = without_reminders(said);
         // Claude Code's own context (CLAUDE.md, attachments, hook output)
         // comes wrapped in <system-reminder> blocks the log keeps apart.
-        if (trimmed(unreminded).empty() || wire_prompts_sent_.size() >= kMaxTracked) return;
+        if (trimmed_text(unreminded).empty() || wire_prompts_sent_.size() >= kMaxTracked) return;
         if (codex) note_bridge(said);
         WirePrompt p;
         p.seq = seq;
@@ -1466,7 +1454,7 @@ class Gc04 final : public Check {
     if (n.synthetic) synthetic_.add(r.seq);
     if (n.synthetic && !n.synthetic_notice) unnoticed_synthetic_.add(r.seq);
     if (n.harness == NativeInfo::Harness::codex && n.type == "compacted" && codex_compactions_.size() < kMaxSeqs) {
-      const std::string_view summary = trimmed(n.summary);
+      const std::string_view summary = trimmed_text(n.summary);
       codex_compactions_.push_back({r.seq, sha256(summary), summary.empty() ? std::nullopt : kept_text(summary),
                                     n.replaced_history, false, summary.empty()});
     }
@@ -1482,7 +1470,7 @@ class Gc04 final : public Check {
     for (const std::string& part : n.event_reasoning) {
       if (!part.empty() && event_reasoning_.size() < kMaxTracked) event_reasoning_.push_back({r.seq, sha256(part), kept_text(part)});
     }
-    if (!n.summary.empty()) summaries_.insert(sha256(trimmed(n.summary)));
+    if (!n.summary.empty()) summaries_.insert(sha256(trimmed_text(n.summary)));
     if (n.compact_summary && compactions_.size() < kMaxSeqs) {
       compactions_.push_back(r.seq);
       std::string said;
@@ -1523,7 +1511,7 @@ class Gc04 final : public Check {
       if (!said.empty() && event_answers_.size() < kMaxTracked) event_answers_.push_back({r.seq, sha256(said), kept_text(said)});
     }
     for (const std::string& said : n.review_texts) {
-      if (review_texts_.size() < kMaxTracked) review_texts_.push_back({r.seq, sha256(trimmed(said)), kept_text(said)});
+      if (review_texts_.size() < kMaxTracked) review_texts_.push_back({r.seq, sha256(trimmed_text(said)), kept_text(said)});
     }
     if (n.event_output) event_output(*n.event_output, r.seq);
     if (n.event_action) event_action(*n.event_action, r.seq);
@@ -2317,7 +2305,7 @@ class Gc04 final : public Check {
     size_t at = 0;
     for (size_t from = 0; from < text.size();) {
       const size_t end = std::min(text.find('\n', from), text.size());
-      const std::string_view line = trimmed(text.substr(from, end - from));
+      const std::string_view line = trimmed_text(text.substr(from, end - from));
       from = end + 1;
       if (line.empty()) continue;
       // memmem: linear, where find() may go back over a crafted line.
@@ -2569,7 +2557,7 @@ class Gc04 final : public Check {
     const std::string_view summary = *c.summary_text;
     size_t at = summary.find('\n');
     for (size_t line = 0; line < kLeadLines && at != std::string_view::npos; ++line, at = summary.find('\n', at + 1)) {
-      if (streamed_before(sha256(trimmed(summary.substr(at + 1))))) return true;
+      if (streamed_before(sha256(trimmed_text(summary.substr(at + 1))))) return true;
     }
     return false;
   }
@@ -3224,7 +3212,7 @@ class Gc04 final : public Check {
     std::string_view text;
     simdjson::dom::object o;
     simdjson::dom::array a;
-    if (!e.get(text)) out.insert(sha256(trimmed(text)));
+    if (!e.get(text)) out.insert(sha256(trimmed_text(text)));
     if (depth >= kMaxDepth) return;
     if (!e.get(o)) {
       for (auto field : o) review_strings(field.value, out, depth + 1);
