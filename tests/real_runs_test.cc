@@ -2872,6 +2872,105 @@ TEST(WrappedLogs, ACodexReviewVerdictIsHeldToTheAnswerStreamed) {
   }
 }
 
+// A Codex review's verdict is held by value to the one answer its reviewer
+// streamed (the last answer between entered_review_mode and
+// exited_review_mode), as Codex reads it (red-team 20b #3): the JSON from
+// the answer's first '{' to its last '}', or the answer whole as the
+// explanation. Each real rollout gets a second turn (whose answer, "Done
+// with the next step.", a cheater may pass off as the verdict) and a review.
+TEST(RealRuns, ACodexReviewVerdictIsHeldToItsReviewersAnswerByValue) {
+  auto quoted = [](const std::string& text) {
+    std::string out = "\"";
+    for (char c : text) out += c == '"' ? std::string("\\\"") : c == '\\' ? std::string("\\\\") : c == '\n' ? std::string("\\n") : std::string(1, c);
+    return out + "\"";
+  };
+  auto line = [](const std::string& type, const std::string& payload) {
+    return R"({"timestamp":"2030-01-01T10:00:00.000Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  auto said = [&](const std::string& text) {
+    return line("response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":)" + quoted(text) + "}]}");
+  };
+  const std::string entered = line("event_msg", R"({"type":"entered_review_mode","target":{"type":"uncommittedChanges"},"user_facing_hint":"current changes"})");
+  // A reviewer that reads the diff first: a call, its output, then its verdict.
+  const std::string looked =
+      line("response_item", R"({"type":"function_call","name":"shell","arguments":"{\"command\":[\"git\",\"diff\"]}","call_id":"call_review_1"})") +
+      line("response_item", R"({"type":"function_call_output","call_id":"call_review_1","output":"diff --git a/parser.py b/parser.py"})");
+  auto exited = [&](const std::string& output) { return line("event_msg", R"({"type":"exited_review_mode","review_output":)" + output + "}"); };
+  // The reviewer's answer as it wrote it (fenced, spaced, scores with
+  // digits f32 does not keep) and the verdict Codex logs of it.
+  const std::string finding_a =
+      R"({"title": "[P0] The API key is never sent", "body": "fetch() builds the headers before the key is read.", "confidence_score": 0.950, "priority": 0, "code_location": {"absolute_file_path": "/w/chat.ts", "line_range": {"start": 210, "end": 218}}})";
+  const std::string finding_b =
+      R"({"title": "[P1] The last chunk is dropped", "body": "The loop exits before the buffer is flushed.", "confidence_score": 0.123456789, "priority": 1, "code_location": {"absolute_file_path": "/w/stream.ts", "line_range": {"start": 12, "end": 20}}})";
+  const std::string answer = "Here is my review.\n```json\n{\"findings\": [" + finding_a + ", " + finding_b +
+                             "], \"overall_correctness\": \"patch is incorrect\", \"overall_explanation\": \"The key is lost and streams are cut.\", \"overall_confidence_score\": 0.8}\n```";
+  const std::string logged_a =
+      R"({"title":"[P0] The API key is never sent","body":"fetch() builds the headers before the key is read.","confidence_score":0.95,"priority":0,"code_location":{"absolute_file_path":"/w/chat.ts","line_range":{"start":210,"end":218}}})";
+  const std::string logged_b =
+      R"({"title":"[P1] The last chunk is dropped","body":"The loop exits before the buffer is flushed.","confidence_score":0.12345679,"priority":1,"code_location":{"absolute_file_path":"/w/stream.ts","line_range":{"start":12,"end":20}}})";
+  const std::string verdict = R"({"findings":[)" + logged_a + "," + logged_b +
+                              R"(],"overall_correctness":"patch is incorrect","overall_explanation":"The key is lost and streams are cut.","overall_confidence_score":0.8})";
+  const std::string plain_answer = "Nothing blocks this change; the parser edit is sound.";
+  auto plain_verdict = [&](const std::string& explanation) {
+    return R"({"findings":[],"overall_correctness":"","overall_explanation":)" + quoted(explanation) + R"(,"overall_confidence_score":0.0})";
+  };
+  // An answer short of a member: older releases take it as plain text,
+  // newer ones fill in the default; either verdict is Codex's.
+  const std::string short_answer = R"({"findings":[],"overall_correctness":"patch is correct","overall_explanation":"Fine."})";
+  struct Case {
+    const char* what;
+    std::string review;  // what follows the second turn
+    bool high;
+  };
+  const std::vector<Case> cases = {
+      {"honest", entered + said(answer) + exited(verdict), false},
+      {"honest, after a call", entered + looked + said(answer) + exited(verdict), false},
+      {"honest plain answer", entered + said(plain_answer) + exited(plain_verdict(plain_answer)), false},
+      {"honest short answer, defaults", entered + said(short_answer) +
+                                            exited(R"({"findings":[],"overall_correctness":"patch is correct","overall_explanation":"Fine.","overall_confidence_score":0.0})"),
+       false},
+      {"honest short answer, plain", entered + said(short_answer) + exited(plain_verdict(short_answer)), false},
+      {"finding moved", entered + said(answer) + exited(replaced_in(verdict, R"("/w/stream.ts","line_range":{"start":12,"end":20})", R"("/w/legacy.ts","line_range":{"start":1,"end":3})")), true},
+      {"explanation swapped for another answer streamed",
+       entered + said(answer) + exited(replaced_in(verdict, "The key is lost and streams are cut.", "Done with the next step.")), true},
+      {"a finding deleted", entered + said(answer) + exited(replaced_in(verdict, "," + logged_b, "")), true},
+      {"priority changed", entered + said(answer) + exited(replaced_in(verdict, R"("priority":0)", R"("priority":3)")), true},
+      {"plain explanation swapped for another answer streamed", entered + said(plain_answer) + exited(plain_verdict("Done with the next step.")), true},
+      {"findings dropped for another answer streamed", entered + said(answer) + exited(plain_verdict("Done with the next step.")), true},
+  };
+  std::vector<std::pair<std::string, std::string>> logs = {{"codex_log()", with_another_turn(codex_log(false))}};
+  for (const auto& log : real_logs()) {
+    const std::string text = testing::read_file(log.string());
+    // Rollouts of turns (not the legacy form, nor a session_meta alone,
+    // whose instructions no request of an appended turn would carry).
+    if (log.parent_path().filename() == "codex" && text.find("\"payload\"") != std::string::npos &&
+        text.find("\"response_item\"") != std::string::npos) {
+      logs.emplace_back(log.filename().string(), with_another_turn(text));
+    }
+  }
+  EXPECT_GE(logs.size(), 2u) << "no real Codex rollout: the real-run half of this test did not run";
+  for (const auto& [name, log] : logs) {
+    for (const Case& c : cases) {
+      for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+        SCOPED_TRACE(name + ": " + c.what + (order == WrapOrder::live ? " (live)" : " (late)"));
+        const Wrapped w = wrap_text_and_check(log + c.review, "rollout.jsonl", order, LogEdit::none);
+        EXPECT_VERDICT(w.report.verify, Verdict::verified);
+        if (c.high) {
+          EXPECT_TRUE(has_finding(w.report, "GC04", Severity::high, "not what the reviewer answered")) << describe(w.report);
+        } else {
+          expect_clean(w.report);
+        }
+      }
+    }
+  }
+  // Where the reviewer's answer is not known (no entered_review_mode line
+  // opens the review), the verdict's texts are held as before: a text of an
+  // answer streamed is no high of this kind.
+  const Wrapped unknown = wrap_text_and_check(with_another_turn(codex_log(false)) + said(answer) + exited(replaced_in(verdict, R"("priority":0)", R"("priority":3)")),
+                                              "rollout.jsonl", WrapOrder::live, LogEdit::none);
+  EXPECT_FALSE(has_finding(unknown.report, "GC04", Severity::high, "not what the reviewer answered")) << describe(unknown.report);
+}
+
 // Codex persists an exec_command_end's aggregated output cut to 10,000
 // bytes: its first and last 5,000 bytes around one marker of its own form
 // ("…N chars truncated…", the characters taken out). Such an event is the

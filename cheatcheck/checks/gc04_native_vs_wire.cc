@@ -36,6 +36,7 @@
 #include "cheatcheck/checks/check.h"
 #include "cheatcheck/codex_events.h"
 #include "cheatcheck/codex_context.h"
+#include "cheatcheck/codex_reviews.h"
 #include "cheatcheck/codex_instructions.h"
 #include "cheatcheck/held_copies.h"
 #include "cheatcheck/literal_set.h"
@@ -804,7 +805,10 @@ class Gc04 final : public Check {
       native_line(r, ctx.native(), ctx.body_parser());
       keep_searched_texts(r, ctx);
       if (ctx.native().harness == NativeInfo::Harness::codex) {
-        if (const auto line = ctx.parsed_native()) codex_context_.logged(ctx.native(), line->root, r.seq);
+        if (const auto line = ctx.parsed_native()) {
+          codex_context_.logged(ctx.native(), line->root, r.seq);
+          codex_reviews_.logged(line->root, ctx.native().file, r.seq);
+        }
       }
     }
   }
@@ -913,6 +917,7 @@ class Gc04 final : public Check {
     if (a.provider != RebuiltAnswer::Provider::anthropic) {
       // Codex logs one line per message item; an answer may hold several.
       if (!a.text.empty()) wire_by_text_.try_emplace(sha256(a.text), r.seq);
+      codex_reviews_.streamed(a, r.seq, !redacted_here(a.text) && !cut_at_cap(r, ctx.wire_body()));
       if (a.text.find(kReviewKey) != std::string::npos) {
         if (auto kept = kept_text(a.text)) review_answers_.push_back(std::move(*kept));
       }
@@ -3173,10 +3178,20 @@ class Gc04 final : public Check {
 
   // A Codex review's verdict (exited_review_mode) is the reviewer model's
   // answer, which Codex reads as JSON (the text from its first '{' to its
-  // last '}') or, when it is none, as the explanation whole: each text of
-  // it must be a string of such an answer streamed, or that answer's text
-  // (red-team 19b #17).
+  // last '}') or, when it is none, as the explanation whole. Where the
+  // reviewer's answer is known (codex_reviews.h), the verdict is held to it
+  // by value (red-team 20b #3); otherwise each text of it must be a string
+  // of such an answer streamed, or that answer's text (red-team 19b #17).
   void codex_reviews(Context& ctx) {
+    const CodexReviews::Judgement judged = codex_reviews_.judge();
+    for (const CodexReviews::Differs& d : judged.differs) {
+      ctx.emit(finding("GC04", Severity::high, {d.seq, d.answer_seq},
+                       "Codex logged a review's verdict (exited_review_mode, seq " + std::to_string(d.seq) +
+                           ") that is not what the reviewer answered on the wire (seq " + std::to_string(d.answer_seq) +
+                           "): " + d.what + ". A verdict the reviewer never gave was put in the log."),
+               "codex-review-differs:" + std::to_string(d.seq));
+    }
+    std::erase_if(review_texts_, [&](const LoggedAnswer& t) { return judged.judged.contains(t.seq); });
     if (review_texts_.empty()) return;
     absl::flat_hash_set<Digest> streamed;  // trimmed texts
     for (const auto& [id, w] : wire_by_id_) streamed.insert(w.trimmed_text);
@@ -3524,6 +3539,7 @@ class Gc04 final : public Check {
   std::vector<LoggedAttachment> logged_attachments_;
   CodexInstructions instructions_;
   CodexContext codex_context_;
+  CodexReviews codex_reviews_;  // each review's verdict and its reviewer's answer
   absl::flat_hash_set<Digest> sent_result_reminders_seen_;  // loose digests of the result blocks sent_result_reminders() kept
   absl::flat_hash_map<Identity, std::vector<size_t>> unfollowed_attachments_;  // thread -> those not yet followed
   SeqList attachments_unkept_;
