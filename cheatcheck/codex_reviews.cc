@@ -349,11 +349,13 @@ void CodexReviews::logged(simdjson::dom::element line, std::string_view file, ui
     return;
   }
   if (event != "exited_review_mode") return;
-  std::optional<Answer> answer = open_file_ && *open_file_ == file ? std::move(last_) : std::nullopt;
+  const bool opened = open_file_ && *open_file_ == file;
+  std::optional<Answer> answer = opened ? std::move(last_) : std::nullopt;
   open_file_.reset();
   last_.reset();
   simdjson::dom::element output;
   if (payload.at_key("review_output").get(output) || output.type() != simdjson::dom::element_type::OBJECT) return;
+  if (!opened) unopened_.add(seq);
   if (!answer || !answer->ends_turn || reviews_.size() >= kMaxReviews) return;
   std::string minified = simdjson::minify(output);
   uint64_t bytes = minified.size();
@@ -383,6 +385,7 @@ void CodexReviews::streamed(const RebuiltAnswer& a, uint64_t seq, bool comparabl
 
 CodexReviews::Judgement CodexReviews::judge() {
   Judgement j;
+  j.unopened = unopened_;
   for (const Review& r : reviews_) {
     simdjson::dom::element logged;
     if (logged_parser_.parse(r.output).get(logged)) continue;

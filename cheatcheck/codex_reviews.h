@@ -26,6 +26,7 @@
 
 #include <absl/container/flat_hash_set.h>
 
+#include "cheatcheck/finding.h"
 #include "core/sse.h"
 
 namespace goalcup::cheat {
@@ -46,6 +47,10 @@ class CodexReviews {
   struct Judgement {
     std::vector<Differs> differs;
     absl::flat_hash_set<uint64_t> judged;  // exited_review_mode lines held to their reviewer's answer
+    // Verdicts whose file logs no entered_review_mode before them: Codex
+    // persists both events, so the review's start was taken out (or a
+    // release does not write it); the reviewer's answer is not known.
+    SeqList unopened;
   };
   Judgement judge();
 
@@ -66,6 +71,7 @@ class CodexReviews {
   std::optional<std::string> open_file_;  // the file whose review is open
   std::optional<Answer> last_;            // the last answer streamed while it is
   std::vector<Review> reviews_;
+  SeqList unopened_;
   uint64_t kept_bytes_ = 0;
   simdjson::dom::parser logged_parser_, answer_parser_;
 };

@@ -2964,11 +2964,13 @@ TEST(RealRuns, ACodexReviewVerdictIsHeldToItsReviewersAnswerByValue) {
     }
   }
   // Where the reviewer's answer is not known (no entered_review_mode line
-  // opens the review), the verdict's texts are held as before: a text of an
-  // answer streamed is no high of this kind.
+  // opens the review: taken out, as Codex writes one), the verdict's texts
+  // are held as before, so a text of an answer streamed is no high, and the
+  // verdict is a warning to read.
   const Wrapped unknown = wrap_text_and_check(with_another_turn(codex_log(false)) + said(answer) + exited(replaced_in(verdict, R"("priority":0)", R"("priority":3)")),
                                               "rollout.jsonl", WrapOrder::live, LogEdit::none);
   EXPECT_FALSE(has_finding(unknown.report, "GC04", Severity::high, "not what the reviewer answered")) << describe(unknown.report);
+  EXPECT_TRUE(has_finding(unknown.report, "GC04", Severity::warning, "follow no entered_review_mode")) << describe(unknown.report);
 }
 
 // Codex persists an exec_command_end's aggregated output cut to 10,000

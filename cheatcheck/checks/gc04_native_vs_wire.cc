@@ -3191,6 +3191,11 @@ class Gc04 final : public Check {
                            "): " + d.what + ". A verdict the reviewer never gave was put in the log."),
                "codex-review-differs:" + std::to_string(d.seq));
     }
+    emit_counted(ctx, "GC04", Severity::warning, judged.unopened,
+                 "Codex review verdict(s) (exited_review_mode) follow no entered_review_mode line in their file, "
+                 "which Codex writes when a review starts: the reviewer's answer was not known, so only the "
+                 "verdict's texts were held to the answers streamed. Read them.",
+                 "codex-review-unopened");
     std::erase_if(review_texts_, [&](const LoggedAnswer& t) { return judged.judged.contains(t.seq); });
     if (review_texts_.empty()) return;
     absl::flat_hash_set<Digest> streamed;  // trimmed texts
