@@ -71,6 +71,7 @@ struct Block {
   std::string start_input;  // an input given whole at the block's start
   int64_t summary_index = -1;
   std::vector<size_t> part_starts;  // RebuiltBlock::part_starts
+  std::vector<size_t> raw_starts;   // RebuiltBlock::raw_starts
   std::string detail;               // RebuiltBlock::detail
   bool is_error = false;
   int64_t choice = 0;
@@ -325,7 +326,10 @@ class Rebuilder {
         out.text = std::move(b.text);
       } else {
         out.text = std::move(b.text);
-        if (b.kind == RebuiltBlock::Kind::reasoning) out.part_starts = std::move(b.part_starts);
+        if (b.kind == RebuiltBlock::Kind::reasoning) {
+          out.part_starts = std::move(b.part_starts);
+          out.raw_starts = std::move(b.raw_starts);
+        }
       }
       out_.blocks.push_back(std::move(out));
     }
@@ -519,6 +523,7 @@ class Rebuilder {
         join(b, Strand::text, "\n\n", "");
         b.part_starts.push_back(b.text.size());
       }
+      if (part != b.summary_index) part_kind(b, raw);
       b.summary_index = part;
       join(b, Strand::text, get_str(e, "delta"), "/delta");
     } else if (type == "response.function_call_arguments.delta" || type == "response.custom_tool_call_input.delta" ||
@@ -561,6 +566,14 @@ class Rebuilder {
     response_state(r, get_str(r, "status"));
   }
 
+  // A reasoning part begins where the text now ends: raw reasoning or a
+  // summary's. A part that streamed nothing before it leaves no mark.
+  static void part_kind(Block& b, bool raw) {
+    const size_t at = b.text.size();
+    if (!b.raw_starts.empty() && b.raw_starts.back() == at) b.raw_starts.pop_back();
+    if (raw) b.raw_starts.push_back(at);
+  }
+
   // A text block that holds a refusal (OpenAI's refusal content part or
   // Chat Completions' refusal field): shown as one. Blocks merged past
   // kMaxBlocks keep their first type.
@@ -588,7 +601,13 @@ class Rebuilder {
       b.kind = RebuiltBlock::Kind::reasoning;
       if (done && b.text.empty()) b.text = item_text(child(it, "summary"), "text", &b.part_starts);
       // Raw reasoning (content parts of type reasoning_text) given whole.
-      if (done && b.text.empty()) b.text = item_text(child(it, "content"), "text", &b.part_starts);
+      if (done && b.text.empty()) {
+        b.text = item_text(child(it, "content"), "text", &b.part_starts);
+        if (!b.text.empty()) {
+          b.raw_starts = {0};
+          b.raw_starts.insert(b.raw_starts.end(), b.part_starts.begin(), b.part_starts.end());
+        }
+      }
       return;
     }
     if (kind.ends_with("_output")) {
@@ -767,6 +786,22 @@ std::vector<std::string_view> RebuiltBlock::summary_parts() const {
     from = start;
   }
   out.push_back(all.substr(from));
+  return out;
+}
+
+std::vector<std::string_view> RebuiltBlock::reasoning_parts(bool raw) const {
+  std::vector<std::string_view> out;
+  const std::string_view all = text;
+  size_t from = 0;
+  auto take = [&](std::string_view part) {
+    if (std::binary_search(raw_starts.begin(), raw_starts.end(), from) == raw) out.push_back(part);
+  };
+  for (const size_t start : part_starts) {
+    if (start < from + 2 || start > all.size()) continue;  // as summary_parts()
+    take(all.substr(from, start - 2 - from));
+    from = start;
+  }
+  take(all.substr(from));
   return out;
 }
 

@@ -54,6 +54,10 @@ struct RebuiltBlock {
   // where each part after the first starts in it. Codex logs one
   // agent_reasoning event per part, and nothing else when the turn is cut.
   std::vector<size_t> part_starts = {};
+  // Where each part of raw reasoning starts in `text` (0 for a first one):
+  // an item's content (response.reasoning_text.delta, or content parts
+  // given whole), which Codex logs apart from the summary beside it.
+  std::vector<size_t> raw_starts = {};
   // What a block carries beside its text, as a bounded digest for people to
   // read: a provider-run tool's result (stdout, stderr and return code,
   // search hits, an error's code and message), a text block's citations
@@ -64,6 +68,8 @@ struct RebuiltBlock {
 
   // Each summary part's text (the whole text when it has one part).
   std::vector<std::string_view> summary_parts() const;
+  // Those parts that are raw reasoning (raw) or the summary's (!raw), in order.
+  std::vector<std::string_view> reasoning_parts(bool raw) const;
 };
 
 struct RebuiltAnswer {

@@ -183,7 +183,12 @@ TEST(Conversation, RawReasoningIsRebuiltByContentPart) {
   EXPECT_EQ(a.blocks[0].kind, RebuiltBlock::Kind::reasoning);
   const std::vector<std::string_view> parts = a.blocks[0].summary_parts();
   EXPECT_EQ(parts, (std::vector<std::string_view>{"Summary.", "First part.", "Second part."}));
+  // Which are raw (the item's content) and which the summary's: Codex logs them apart.
+  EXPECT_EQ(a.blocks[0].reasoning_parts(true), (std::vector<std::string_view>{"First part.", "Second part."}));
+  EXPECT_EQ(a.blocks[0].reasoning_parts(false), (std::vector<std::string_view>{"Summary."}));
   EXPECT_EQ(a.blocks[1].text, "Whole.");
+  EXPECT_EQ(a.blocks[1].reasoning_parts(true), (std::vector<std::string_view>{"Whole."}));
+  EXPECT_TRUE(a.blocks[1].reasoning_parts(false).empty());
 }
 
 // An event stream's lines end in CRLF, LF or a CR alone (WHATWG): the

@@ -297,6 +297,8 @@ std::string codex_log(bool legacy) {
 }
 
 bool has_finding(const CheatReport& r, const std::string& check, Severity s, const std::string& words);
+void rewrite_native_lines(fixtures::Lines& lines, const std::vector<std::string>& from, const std::vector<std::string>& to);
+void resign_statements(fixtures::Lines& lines);
 
 TEST(WrappedLogs, HonestRunsInTheHarnessesShapesAreCleanAndEveryEditIsHigh) {
   const std::vector<std::pair<std::string, std::string>> logs = {
@@ -2813,6 +2815,55 @@ TEST(WrappedLogs, CodexRawReasoningIsHeldToTheReasoningStreamed) {
   }
 }
 
+// A raw reasoning item's parts are held, in order, to one item's content as
+// streamed: parts dropped, swapped, or taken from another item are high,
+// though each part was streamed somewhere in the run (red-team 20b #7). An
+// item that streamed a summary and raw reasoning both is clean.
+TEST(WrappedLogs, CodexRawReasoningPartsAreHeldToOneItemStreamed) {
+  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
+    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  auto reasoning = [&](const std::string& time, const std::vector<std::string>& parts, const std::string& summary) {
+    std::string content;
+    for (const std::string& part : parts) content += (content.empty() ? "" : ",") + std::string(R"({"type":"reasoning_text","text":")") + part + "\"}";
+    return line(time, "response_item", R"({"type":"reasoning","summary":[)" + summary + R"(],"content":[)" + content + "]}");
+  };
+  const std::string first = reasoning("02.000", {"The parser is wrong.", "Read it first.", "Then the tests."}, "");
+  const std::string second = reasoning("03.000", {"The fix is one line."}, "");
+  const std::string mixed = reasoning("04.000", {"Run the suite.", "It passes."}, R"({"type":"summary_text","text":"**Testing**"})");
+  std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.58.0"})");
+  log += line("00.100", "turn_context", R"({"model":"gpt-oss:20b"})");
+  log += line("01.000", "response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Fix it"}]})");
+  log += first + line("02.500", "response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Looking."}]})");
+  log += second + line("03.500", "response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Fixing."}]})");
+  log += mixed + line("04.500", "response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Fixed."}]})");
+  const std::vector<std::pair<std::string, std::string>> edits = {
+      {"a part dropped", reasoning("02.000", {"The parser is wrong.", "Read it first."}, "")},
+      {"parts swapped", reasoning("02.000", {"Read it first.", "The parser is wrong.", "Then the tests."}, "")},
+      {"a part of another item", reasoning("02.000", {"The parser is wrong.", "The fix is one line."}, "")},
+      {"a part of the item beside", reasoning("04.000", {"Run the suite.", "It passes.", "Then the tests."}, R"({"type":"summary_text","text":"**Testing**"})")},
+  };
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    fixtures::WrapSpec spec;
+    spec.order = order;
+    spec.file = "rollout.jsonl";
+    fixtures::Lines honest;
+    fixtures::wrap_log(log, spec, testing::dev_key(), [&](const std::string& l) { honest.push_back(l); });
+    expect_clean(check_lines(honest));
+    for (const auto& [what, edited_line] : edits) {
+      SCOPED_TRACE(what);
+      fixtures::Lines lines = honest;
+      const std::string& was = edited_line.find("04.000") != std::string::npos ? mixed : first;
+      rewrite_native_lines(lines, {was}, {edited_line});
+      resign_statements(lines);
+      const CheatReport edited = check_lines(lines);
+      EXPECT_VERDICT(edited.verify, Verdict::verified);
+      EXPECT_TRUE(has_finding(edited, "GC04", Severity::high, "raw reasoning")) << describe(edited);
+    }
+  }
+}
+
 // A Codex `compacted` line's summary is the model's: one that no answer
 // streamed and no later request sent was written into the log (red-team
 // 19b #16). An honest compaction, whether the run goes on after it or
@@ -3787,6 +3838,20 @@ void rewrite_native_lines(fixtures::Lines& lines, const std::vector<std::string>
     first = std::min(first, i);
   }
   fixtures::rechain(lines, first);
+}
+
+// The statements of a trace whose lines were rewritten signed again over
+// the new chain (the dev key stands for the server's): a cheater who could
+// do so still has the wire to answer to.
+void resign_statements(fixtures::Lines& lines) {
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string kind = fixtures::line_kind(lines[i]);
+    if (kind != "start_receipt" && kind != "ack" && kind != "seal_ack") continue;
+    fixtures::resign_statement(lines, i, testing::dev_key(), [&](std::string p) {
+      const size_t seq = std::stoul(p.substr(p.find("\"seq\":") + 6));
+      return fixtures::set_member(p, "head", "\"" + digest_ref(sha256(lines[seq])) + "\"");
+    });
+  }
 }
 
 TEST(WrappedLogs, ASubagentsTurnsMovedInItsOwnLinesAreHeldToItsRequestsOrder) {

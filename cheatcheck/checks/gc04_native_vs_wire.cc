@@ -1125,6 +1125,7 @@ class Gc04 final : public Check {
       } else if (b.kind == RebuiltBlock::Kind::reasoning && !b.text.empty() && wire_reasoning_.size() < kMaxTracked) {
         wire_reasoning_.insert(sha256(b.text));
         streamed_reasoning_parts(b);
+        streamed_raw_reasoning(b);
         if (redacted_here(b.text) && kept_bytes_ + b.text.size() <= kMaxKeptBytes) {
           kept_bytes_ += b.text.size();
           redacted_reasoning_.emplace_back(b.text);
@@ -1148,6 +1149,31 @@ class Gc04 final : public Check {
         redacted_reasoning_.emplace_back(part);
       }
     }
+  }
+
+  // A reasoning item that streamed raw reasoning: its content parts joined
+  // as Codex's rollout has them (content apart from the summary), and, when
+  // it streamed a summary too, the summary's parts alone.
+  void streamed_raw_reasoning(const RebuiltBlock& b) {
+    if (b.raw_starts.empty()) return;
+    const std::string raw = joined_parts(b.reasoning_parts(true));
+    if (!raw.empty()) wire_raw_reasoning_.insert(sha256(raw));
+    if (redacted_here(raw) && kept_bytes_ + raw.size() <= kMaxKeptBytes) {
+      kept_bytes_ += raw.size();
+      redacted_reasoning_.push_back(raw);
+    }
+    const std::string summary = joined_parts(b.reasoning_parts(false));
+    if (!summary.empty()) wire_reasoning_.insert(sha256(summary));
+  }
+
+  // Reasoning parts joined as the wire stream joins them (a blank line).
+  static std::string joined_parts(const std::vector<std::string_view>& parts) {
+    std::string out;
+    for (const std::string_view part : parts) {
+      if (!out.empty()) out += "\n\n";
+      out += part;
+    }
+    return out;
   }
 
   // A wire record's (conn, exchange): a request and its response share it.
@@ -2066,16 +2092,15 @@ class Gc04 final : public Check {
   }
 
   // Codex reasoning: each logged summary against the reasoning streamed,
-  // and each agent_reasoning event against the parts of a summary that
-  // matched (or a whole streamed one).
+  // each item's raw reasoning (content) against one item's content as
+  // streamed, its parts in order (red-team 20b #7: parts dropped, swapped
+  // or taken from another item), and each agent_reasoning event against
+  // the parts of a summary that matched (or a whole streamed one).
   void codex_reasoning(Context& ctx) {
     absl::flat_hash_set<Digest> parts, history_parts;
     const ResumedHistory& history = ctx.resumed_history();
-    const auto streamed_part = [&](const Digest& part) {
-      return wire_reasoning_.contains(part) || wire_reasoning_parts_.contains(part);
-    };
     for (const LoggedReasoning& l : logged_reasoning_) {
-      bool sent = wire_reasoning_.contains(l.joined) || (l.raw && std::all_of(l.parts.begin(), l.parts.end(), streamed_part));
+      bool sent = wire_reasoning_.contains(l.joined) || (l.raw && wire_raw_reasoning_.contains(l.joined));
       // History an earlier run wrote, which `codex resume` re-sent.
       if (!sent && history.holds(l.seq)) {
         history_parts.insert(l.parts.begin(), l.parts.end());
@@ -3534,6 +3559,7 @@ class Gc04 final : public Check {
   std::vector<std::pair<uint64_t, Digest>> wire_items_;  // Codex: finished answers' message items (seq, text)
   absl::flat_hash_set<Digest> wire_reasoning_;     // Codex reasoning texts streamed
   absl::flat_hash_set<Digest> wire_reasoning_parts_;  // their summary parts, when several
+  absl::flat_hash_set<Digest> wire_raw_reasoning_;    // an item's raw reasoning parts, joined
   std::vector<std::string> redacted_reasoning_;    // those stored redacted
   std::vector<LoggedReasoning> logged_reasoning_;
   std::vector<LoggedAnswer> event_reasoning_;      // agent_reasoning events
