@@ -2887,6 +2887,53 @@ TEST(WrappedLogs, ACodexCompactedSummaryTheWireNeverShowsIsHigh) {
   }
 }
 
+// Codex writes a local compaction's `compacted` message as its
+// SUMMARY_PREFIX (in each wording it has had), a line end, then the
+// summarising answer it streamed (red-team 20b #8): so logged, the answer
+// is logged (no "never logged" warning); a line of anyone's between the
+// prefix and the answer, or before the answer without the prefix, is high.
+TEST(WrappedLogs, ACodexCompactedSummaryIsCodexsPrefixThenTheAnswerStreamed) {
+  auto line = [](const std::string& type, const std::string& payload) {
+    return R"({"timestamp":"2026-01-01T10:00:05Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  auto compacted = [&](const std::string& message) {
+    std::string quoted;
+    append_json_string(&quoted, message);
+    return line("compacted", R"({"message":)" + quoted + "}");
+  };
+  const std::string summary = "The parser was fixed; the user wants tests next.";
+  const std::string another_model =
+      "Another language model started to solve this problem and produced a summary of its thinking process. You also "
+      "have access to the state of the tools that were used by that language model. Use this to build on the work that "
+      "has already been done and avoid duplicating work. Here is the summary produced by the other language model, use "
+      "the information in this summary to  assist with your own analysis:";
+  const std::string resuming =
+      "You are resuming an in-progress task after context compaction. Another language model produced a handoff "
+      "summary. Treat the summary as authoritative for what is already done. Continue from the \"Next steps\" for the "
+      "active task; do not re-open completed tasks or audit prior work unless the user explicitly asked. You also have "
+      "access to the state of the tools that were used by that language model. Here is the summary:\n";
+  const std::string went_on = line("event_msg", R"({"type":"context_compacted"})") +
+                              line("response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Now the tests"}]})") +
+                              line("response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"They pass."}]})");
+  // Codex's lines; the wire streams the summary alone (the model's words).
+  const std::vector<std::string> prefixed = {another_model + "\n" + summary, replaced_in(another_model, "to  assist", "to assist") + "\n" + summary,
+                                             resuming + "\n" + summary, summary};
+  for (const std::string& after : {std::string(), went_on}) {
+    for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+      SCOPED_TRACE(std::string(after.empty() ? "ends there" : "goes on") + (order == WrapOrder::live ? " (live)" : " (late)"));
+      for (const std::string& message : prefixed) {
+        SCOPED_TRACE(message);
+        const std::string log = codex_log(false) + compacted(message) + after;
+        expect_clean(wrap_text_and_check(log, "rollout.jsonl", order, LogEdit::none).report);
+        // A line of the cheater's between the prefix and the answer (or before an answer without one).
+        const Wrapped w = wrap_text_and_check(log, "rollout.jsonl", order, LogEdit::change_compact_summary);
+        ASSERT_TRUE(w.result.edited);
+        EXPECT_TRUE(has_finding(w.report, "GC04", Severity::high, "`compacted` line")) << w.result.edit_note << "\n" << describe(w.report);
+      }
+    }
+  }
+}
+
 // A Codex review's verdict (exited_review_mode's review_output) is the
 // reviewer model's answer, which Codex reads as JSON or, when it is none,
 // takes whole as the explanation: each of its texts must be in an answer

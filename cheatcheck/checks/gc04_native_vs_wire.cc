@@ -38,6 +38,7 @@
 #include "cheatcheck/codex_context.h"
 #include "cheatcheck/codex_reviews.h"
 #include "cheatcheck/codex_instructions.h"
+#include "cheatcheck/codex_summary_prefix.h"
 #include "cheatcheck/held_copies.h"
 #include "cheatcheck/literal_set.h"
 #include "cheatcheck/progress_copies.h"
@@ -87,6 +88,13 @@ std::string_view compact_summary_part(std::string_view text) {
   return summary_in(after).value_or(summary_in(text.substr(0, analysis)).value_or(after));
 }
 
+// The summarising answer a Codex `compacted` summary holds after Codex's
+// prefix (trimmed; empty when it holds none); nullopt without the prefix.
+std::optional<std::string_view> codex_summary_answer(std::string_view summary) {
+  const std::optional<std::string_view> rest = codex_summary_past_prefix(summary);
+  if (!rest) return std::nullopt;
+  return trimmed_text(*rest);
+}
 
 // What a tool result as sent holds, read in one pass (a result is read
 // once for all of them, not once per marker).
@@ -1486,8 +1494,10 @@ class Gc04 final : public Check {
     if (n.synthetic && !n.synthetic_notice) unnoticed_synthetic_.add(r.seq);
     if (n.harness == NativeInfo::Harness::codex && n.type == "compacted" && codex_compactions_.size() < kMaxSeqs) {
       const std::string_view summary = trimmed_text(n.summary);
+      // Codex's prefix and no summary (the summarising call answered no text) says nothing of the model's.
+      const bool empty = summary.empty() || codex_summary_answer(summary) == std::string_view();
       codex_compactions_.push_back({r.seq, sha256(summary), summary.empty() ? std::nullopt : kept_text(summary),
-                                    n.replaced_history, false, summary.empty()});
+                                    n.replaced_history, false, empty});
     }
     if (!n.turn_model.empty() && turn_models_.size() < kMaxTracked) {
       turn_models_.push_back({r.seq, identity(n.turn_model), clip_text(n.turn_model)});
@@ -2568,28 +2578,27 @@ class Gc04 final : public Check {
     return unlogged;
   }
 
+  // The summarising answer a Codex `compacted` line's summary is (its seq):
+  // one streamed before the line that no line logs, whose text is the
+  // summary, or the summary past Codex's prefix (codex_summary_answer()).
+  std::optional<uint64_t> compaction_answer(size_t index, const absl::flat_hash_map<Digest, uint64_t>& unlogged) const {
+    const auto& c = codex_compactions_[index];
+    if (!c.summary_text) return std::nullopt;
+    const std::optional<std::string_view> answer = codex_summary_answer(*c.summary_text);
+    if (answer && answer->empty()) return std::nullopt;  // Codex's prefix alone (c.empty)
+    const auto it = unlogged.find(answer ? sha256(*answer) : c.summary);
+    if (it == unlogged.end() || it->second >= c.seq) return std::nullopt;
+    return it->second;
+  }
+
   // Whether the wire shows a Codex `compacted` line was a compaction: a
-  // later request sent its summary, or its summary is the text of an
-  // answer streamed before it that no assistant line logs (the summarising
-  // call; Codex may put a paragraph of its own first), or the history it
-  // holds went with a compaction item in a later request.
+  // later request sent its summary, or its summary is the summarising
+  // answer (compaction_answer), or the history it holds went with a
+  // compaction item in a later request.
   bool compaction_shown(size_t index, const absl::flat_hash_map<Digest, uint64_t>& unlogged) const {
     const auto& c = codex_compactions_[index];
     if (c.sent || (c.replaced_history && compaction_item_sent_)) return true;
-    const auto streamed_before = [&](const Digest& text) {
-      const auto it = unlogged.find(text);
-      return it != unlogged.end() && it->second < c.seq;
-    };
-    if (!c.summary_text) return false;
-    if (streamed_before(c.summary)) return true;
-    // The answer after Codex's lead-in: the text past one of its first lines.
-    constexpr size_t kLeadLines = 4;
-    const std::string_view summary = *c.summary_text;
-    size_t at = summary.find('\n');
-    for (size_t line = 0; line < kLeadLines && at != std::string_view::npos; ++line, at = summary.find('\n', at + 1)) {
-      if (streamed_before(sha256(trimmed_text(summary.substr(at + 1))))) return true;
-    }
-    return false;
+    return compaction_answer(index, unlogged).has_value();
   }
 
   // The first Codex `compacted` line the wire shows was a compaction (its
@@ -2612,6 +2621,10 @@ class Gc04 final : public Check {
     SeqList unsure;
     for (size_t i = 0; i < codex_compactions_.size(); ++i) {
       const auto& c = codex_compactions_[i];
+      // The summarising answer is logged, in the line (unlogged()).
+      if (const auto answer = compaction_answer(i, unlogged); answer && summary_answers_.size() < kMaxTracked) {
+        summary_answers_.insert(*answer);
+      }
       if (c.empty || compaction_shown(i, unlogged) || ctx.resumed_history().holds(c.seq) ||
           c.seq < ctx.resumed_history().request_seq()) {
         continue;
@@ -3300,7 +3313,7 @@ class Gc04 final : public Check {
     const absl::flat_hash_set<uint64_t> summarised = compaction_answers();
     auto logged_model = [&](const WireAnswer& w) { return logged_models_.contains(model_ids_[w.model]); };
     for (const auto& [id, w] : wire_by_id_) {
-      if (w.logged || matched_answers_.contains(w.seq)) continue;
+      if (w.logged || matched_answers_.contains(w.seq) || summary_answers_.contains(w.seq)) continue;
       // A title comes from a side call; an answer of the model the log's
       // own answers name, logged only as a title, may be one moved there.
       if (summaries_.contains(w.trimmed_text)) {
@@ -3551,6 +3564,7 @@ class Gc04 final : public Check {
     bool empty = false;  // no summary (remote compaction: the history only)
   };
   std::vector<CodexCompaction> codex_compactions_;
+  absl::flat_hash_set<uint64_t> summary_answers_;  // summarising answers a `compacted` line logs (compaction_answer)
   bool compaction_item_sent_ = false;  // a Codex request after one carried a compaction item
   std::vector<std::string> kept_user_texts_;       // for redacted wire forms
   uint64_t kept_user_bytes_ = 0;
