@@ -971,8 +971,9 @@ EventOutput command_output(simdjson::dom::object o, std::string call_id) {
   const std::string stderr_text = str(o, "stderr");
   // One stream alone is the aggregated output's bytes; two may interleave mid-line.
   out.streams_exact = aggregated && (trimmed(stdout_text).empty() || trimmed(stderr_text).empty());
+  out.both_streams = aggregated && !unified && !out.streams_exact;
   for (const std::string* stream : {&stdout_text, &stderr_text}) {
-    if (!unified && !trimmed(*stream).empty() && *stream != out.text) out.streams.push_back(*stream);
+    if (!unified && !trimmed(*stream).empty() && (out.both_streams || *stream != out.text)) out.streams.push_back(*stream);
   }
   if (!formatted.empty() && formatted != out.text) out.also.push_back(formatted);
   if (unified && !stdout_text.empty() && stdout_text != out.text &&
@@ -1193,6 +1194,7 @@ void read_completed_item(simdjson::dom::object payload, NativeInfo& n) {
     // Codex's item has no streams of its own (only the aggregated output): a
     // stdout or stderr member is not held line by line as an end event's are.
     n.event_output->streams.clear();
+    n.event_output->both_streams = false;
     // Codex sets it from the exit code: completed for 0, failed otherwise.
     const std::string status = str(item, "status");
     const auto code = n.event_output->exit_code;

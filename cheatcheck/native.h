@@ -115,6 +115,9 @@ struct EventOutput {
   // not blank: that stream's lines are lines of it, none pieced with the
   // other's.
   bool streams_exact = false;
+  // The event holds an aggregated output and both streams printed:
+  // `streams` is stdout then stderr, which the aggregated output gathers.
+  bool both_streams = false;
 };
 
 // A Codex event that names a call (exec_command_*, patch_apply_*,

@@ -492,6 +492,32 @@ bool holds(std::string_view text, std::string_view what) {
   return ::memmem(text.data(), text.size(), what.data(), what.size()) != nullptr;
 }
 
+std::optional<bool> interleaves(std::string_view whole, std::string_view first, std::string_view second,
+                                uint64_t& budget) {
+  if (whole.size() != first.size() + second.size()) return false;
+  if ((whole.starts_with(first) && whole.ends_with(second)) || (whole.starts_with(second) && whole.ends_with(first))) {
+    return true;
+  }
+  constexpr size_t kMaxWays = 64;
+  // For each way `whole`'s prefix splits into prefixes of both: the bytes of
+  // `first` it takes (ascending, distinct).
+  std::vector<size_t> ways = {0}, next;
+  for (size_t k = 0; k < whole.size(); ++k) {
+    if (ways.size() > budget) return std::nullopt;
+    budget -= ways.size();
+    next.clear();
+    for (const size_t i : ways) {
+      const size_t j = k - i;
+      if (j < second.size() && second[j] == whole[k] && (next.empty() || next.back() < i)) next.push_back(i);
+      if (i < first.size() && first[i] == whole[k]) next.push_back(i + 1);
+    }
+    if (next.empty()) return false;
+    if (next.size() > kMaxWays) return std::nullopt;
+    ways.swap(next);
+  }
+  return true;  // every way left took all of both
+}
+
 std::string_view trimmed_text(std::string_view s) {
   const size_t begin = s.find_first_not_of(" \t\r\n");
   if (begin == std::string_view::npos) return {};

@@ -9,6 +9,7 @@
 #include <simdjson.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -86,6 +87,17 @@ inline constexpr size_t kMaxSecretBytes = 8192;
 // Whether `text` holds `what`, by glibc's memmem (find() stops at every
 // first byte of `what`: each 't' of a tool output when seeking "truncated").
 bool holds(std::string_view text, std::string_view what);
+
+// Whether `whole` is `first` and `second` interleaved: all the bytes of
+// both, each text's in its order, taken in turns of any length (as Codex's
+// aggregated output gathers a command's stdout and stderr chunks as they
+// come). Each byte of `whole` costs the ways its prefix can be split so far
+// (almost always one), taken from `budget`; nullopt when the budget runs
+// out or the ways grow past a small bound (long runs both texts share): a
+// crafted input costs at most 64 steps a byte, and never more than the
+// budget.
+std::optional<bool> interleaves(std::string_view whole, std::string_view first, std::string_view second,
+                                uint64_t& budget);
 // `s` without the white space (" \t\r\n") around it.
 std::string_view trimmed_text(std::string_view s);
 

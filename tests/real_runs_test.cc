@@ -2705,6 +2705,16 @@ TEST(WrappedLogs, CodexOutputEventsAreHeldToTheOutputSent) {
   for (int i = 1; i <= 300; ++i) lines += "line " + std::to_string(i) + "\\n";
   const std::string unified = R"("Chunk ID: 1\nWall time: 10 seconds\nProcess running with session ID 3\nOutput:\nbuilding\n")";
   const std::string json_form = R"("{\"output\":\"FAIL test_parse\\n\",\"metadata\":{\"exit_code\":1,\"duration_seconds\":0.1}}")";
+  // A command that printed on both streams: `stdout` (JSON-escaped) beside
+  // stderr "FAIL test_parse\n" and the aggregated output given.
+  auto two_streams = [](const std::string& stdout_text, const std::string& aggregated) {
+    return R"({"type":"exec_command_end","call_id":"call_t","stdout":")" + stdout_text +
+           R"(","stderr":"FAIL test_parse\n","aggregated_output":")" + aggregated + R"(","exit_code":1})";
+  };
+  const std::string two_aggregated = "ran 3 tests\\nok\\nFAIL test_parse\\n";
+  const std::string two_sent = R"("Exit code: 1\nWall time: 0.2 seconds\nOutput:\nran 3 tests\nok\nFAIL test_parse\n")";
+  std::string long_lines;  // over 10,000 bytes, JSON-escaped
+  for (int i = 1; i <= 400; ++i) long_lines += "line " + std::to_string(i) + " of the build log\\n";
   struct Case {
     const char* what;
     std::string log;
@@ -2763,10 +2773,35 @@ TEST(WrappedLogs, CodexOutputEventsAreHeldToTheOutputSent) {
        codex_event_log("shell_command", freeform,
                        R"({"type":"exec_command_end","call_id":"call_t","stdout":"","stderr":"all tests passed\n","aggregated_output":"FAIL test_parse\n","exit_code":1})"),
        Severity::high},
-      // Both streams printed: Codex may piece one line of chunks of both.
-      {"both streams, a line in neither",
+      // Both streams printed: the aggregated output gathers both whole,
+      // stdout then stderr or their chunks as they came (red-team 20b #09).
+      {"both streams, stderr left out of the aggregated output",
        codex_event_log("shell_command", freeform,
                        R"({"type":"exec_command_end","call_id":"call_t","stdout":"FAIL test_parse\n","stderr":"all passed\n","aggregated_output":"FAIL test_parse\n","exit_code":1})"),
+       Severity::high},
+      {"both streams, stdout then stderr", codex_event_log("shell_command", two_sent, two_streams("ran 3 tests\\nok\\n", two_aggregated)),
+       Severity::info},
+      {"both streams, their chunks as they came (one line pieced of both)",
+       codex_event_log("shell_command", R"("Exit code: 1\nWall time: 0.2 seconds\nOutput:\nran 3 FAIL test_parse\ntests\nok\n")",
+                       two_streams("ran 3 tests\\nok\\n", "ran 3 FAIL test_parse\\ntests\\nok\\n")),
+       Severity::info},
+      {"both streams, stdout rewritten", codex_event_log("shell_command", two_sent, two_streams("ran 3 tests\\nall passed\\n", two_aggregated)),
+       Severity::high},
+      {"both streams, a line of stdout left out", codex_event_log("shell_command", two_sent, two_streams("ran 3 tests\\n", two_aggregated)),
+       Severity::high},
+      {"both streams, stdout's lines swapped", codex_event_log("shell_command", two_sent, two_streams("ok\\nran 3 tests\\n", two_aggregated)),
+       Severity::high},
+      // A chunk cut inside a character leaves U+FFFD in the aggregated output
+      // alone: undecided, a line in neither is a warning.
+      {"both streams, a character cut between chunks",
+       codex_event_log("shell_command", R"("Exit code: 1\nWall time: 0.2 seconds\nOutput:\ncaf\uFFFDFAIL test_parse\n\uFFFD\n")",
+                       R"({"type":"exec_command_end","call_id":"call_t","stdout":"caf\u00e9\n","stderr":"FAIL test_parse\n","aggregated_output":"caf\uFFFDFAIL test_parse\n\uFFFD\n","exit_code":1})"),
+       Severity::warning},
+      // An output of 10,000 bytes or more may be cut: a stream's line in
+      // neither is a warning.
+      {"both streams of a long output, stdout rewritten",
+       codex_event_log("shell_command", R"("Exit code: 1\nWall time: 0.2 seconds\nOutput:\n)" + long_lines + R"(FAIL test_parse\n")",
+                       two_streams(replaced_in(long_lines, "line 7 of", "line 7 passed of"), long_lines + "FAIL test_parse\\n")),
        Severity::warning},
   };
   for (const Case& c : cases) {

@@ -202,6 +202,28 @@ TEST(SaidText, ReadLinesCutAtTheirLimitAreFoundInOrderInLinearTime) {
   EXPECT_FALSE(copy_within_cut_lines(swapped, result));
 }
 
+// Codex's aggregated output gathers a command's stdout and stderr: one
+// after the other, or their chunks as they came (red-team 20b #09).
+TEST(SaidText, TwoStreamsAreFoundInterleavedInBoundedTime) {
+  uint64_t budget = 1u << 20;
+  EXPECT_EQ(interleaves("ran 3 tests\nFAIL\n", "ran 3 tests\n", "FAIL\n", budget), true);
+  EXPECT_EQ(interleaves("FAIL\nran 3 tests\n", "ran 3 tests\n", "FAIL\n", budget), true);
+  EXPECT_EQ(interleaves("ran 3 FAIL\ntests\n", "ran 3 tests\n", "FAIL\n", budget), true);
+  EXPECT_EQ(interleaves("aab", "ab", "a", budget), true);  // the split found past a wrong first guess
+  EXPECT_EQ(interleaves("ran 3 tests\nFAIL\n", "ran 3 tests passed\n", "FAIL\n", budget), false);
+  EXPECT_EQ(interleaves("tests ran 3\nFAIL\n", "ran 3 tests\n", "FAIL\n", budget), false);  // reordered
+  EXPECT_EQ(interleaves("ab", "a", "c", budget), false);
+  // Long runs both share keep many splits open: undecided past a bound, in
+  // time linear in the size; a budget spent decides nothing more.
+  const std::string run(1u << 20, 'a');
+  const auto start = std::chrono::steady_clock::now();
+  budget = uint64_t{1} << 30;
+  EXPECT_EQ(interleaves(run + run + "bc", run + "b", run + "c", budget), std::nullopt);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);
+  budget = 10;
+  EXPECT_EQ(interleaves("ran 3 FAIL\ntests\n", "ran 3 tests\n", "FAIL\n", budget), std::nullopt);
+}
+
 // Redaction markers that never close: each opener's `]` is looked for
 // within a marker's bound, not to the end of the text (4 MB took 14 s).
 TEST(SaidText, UnclosedRedactionMarkersAreReadInLinearTime) {

@@ -693,15 +693,45 @@ OutputMatch text_match(std::string_view text, const std::vector<std::string_view
   return kept ? OutputMatch::cut : OutputMatch::cut_differs;
 }
 
+// Early releases kept a stream's first 256 lines (and 10 KiB) apart from
+// what they aggregated.
+constexpr size_t kStreamLinesKept = 256;
+
+// Whether an event's aggregated output gathers its two streams whole
+// (red-team 20b #09): stdout then stderr (current releases' aggregate_output,
+// under its cap), or their chunks as they came (older ones), each
+// converted from UTF-8 apart. Undecided (nullopt) where a side may be cut
+// (10,000 bytes or more, a stream at the lines early releases kept), where
+// the aggregated output has U+FFFD a chunk cut inside a character leaves,
+// or past the budget.
+std::optional<bool> streams_gathered(const EventOutput& e, uint64_t& budget) {
+  if (!e.both_streams || e.streams.size() != 2) return std::nullopt;
+  const std::string_view out = e.streams[0], err = e.streams[1];
+  const auto whole = [](std::string_view s) {
+    return s.size() < kPersistedOutputBytes && static_cast<size_t>(std::count(s.begin(), s.end(), '\n')) < kStreamLinesKept;
+  };
+  if (e.text.size() >= kPersistedOutputBytes || !whole(out) || !whole(err)) return std::nullopt;
+  const std::optional<bool> gathered = interleaves(e.text, out, err, budget);
+  if (gathered == false && holds(e.text, "\xEF\xBF\xBD")) return std::nullopt;
+  return gathered;
+}
+
 // An exec_command_end's stdout and stderr against its aggregated output and
 // the output sent (red-team 19b #05): each of their lines is a line of one
-// of them. Where either may be cut, or both streams printed (Codex
-// aggregates their chunks as they come, so two may piece one line), a line
-// found in neither is only unsure.
-OutputMatch streams_match(const EventOutput& e, const std::vector<std::string_view>& strings) {
+// of them. Where both streams printed, the aggregated output must gather
+// them (streams_gathered); where either may be cut, or that is undecided,
+// a line found in neither is only unsure.
+OutputMatch streams_match(const EventOutput& e, const std::vector<std::string_view>& strings, uint64_t& gather_budget) {
   if (e.streams.empty()) return OutputMatch::same;
   absl::flat_hash_set<std::string_view> lines;
   bool cut = looks_cut(e.text) || e.text.size() >= kPersistedOutputBytes;
+  // The event's own texts, whatever was sent: all three are the one run's.
+  const bool event_cut = cut || std::any_of(e.streams.begin(), e.streams.end(), [](const std::string& s) { return looks_cut(s); });
+  if (!event_cut) {
+    if (const std::optional<bool> gathered = streams_gathered(e, gather_budget)) {
+      return *gathered ? OutputMatch::same : OutputMatch::differs;
+    }
+  }
   const auto each_line = [](std::string_view text, const auto& visit) {
     for (size_t at = 0; at < text.size();) {
       const size_t end = std::min(text.find('\n', at), text.size());
@@ -726,7 +756,8 @@ OutputMatch streams_match(const EventOutput& e, const std::vector<std::string_vi
 
 // The worst of the event's texts (its output and each member repeating it),
 // and its exit code against the one the output logged states.
-OutputMatch event_output_match(const EventOutput& e, std::string_view logged, StrictJsonParser& parser) {
+OutputMatch event_output_match(const EventOutput& e, std::string_view logged, StrictJsonParser& parser,
+                               uint64_t& gather_budget) {
   auto root = parser.parse_copy(logged, 0);
   std::optional<simdjson::dom::element> json;
   if (root && (root->is_object() || root->is_array())) json = *root;
@@ -741,7 +772,7 @@ OutputMatch event_output_match(const EventOutput& e, std::string_view logged, St
   // marker): a command's end that reports nothing leaves out all it printed.
   if (e.blank && !trimmed_text(printed_text(logged, json)).empty()) worst = OutputMatch::omits;
   for (const std::string& text : e.also) worst = std::max(worst, text_match(text, strings));
-  return std::max(worst, streams_match(e, strings));
+  return std::max(worst, streams_match(e, strings, gather_budget));
 }
 
 // Whether JSON sent for an MCP call is its content blocks: an array of
@@ -2431,6 +2462,7 @@ class Gc04 final : public Check {
     static const Identity kUnified = identity("exec_command"), kPoll = identity("write_stdin");
     const absl::flat_hash_map<uint64_t, std::vector<std::pair<uint64_t, Identity>>> polls = session_polls(kPoll);
     uint64_t session_budget = kMaxEventBytes;  // bytes of polls joined, in all
+    uint64_t gather_budget = kMaxEventBytes * 4;  // steps of streams_gathered, in all
     absl::flat_hash_map<Identity, size_t> compared;  // per call: events compared (kMaxEventsPerCall)
     SeqList loose, cut, unsure;
     for (const LoggedEventOutput& e : event_outputs_) {
@@ -2449,7 +2481,7 @@ class Gc04 final : public Check {
       const bool unified = call != logged_calls_.end() && (call->second.name == kUnified || call->second.name == kPoll);
       // Each event is judged on its own: an honest one excuses no other
       // (red-team 19b #24).
-      const OutputMatch m = event_output_match(e.out, logged->second, ctx.body_parser());
+      const OutputMatch m = event_output_match(e.out, logged->second, ctx.body_parser(), gather_budget);
       // Unified exec: held to all its session's outputs where they show the whole run.
       const SessionMatch session =
           unified ? session_match(e.out, call->second.seq, logged->second, polls, session_budget) : SessionMatch::unknown;
