@@ -21,6 +21,9 @@ constexpr size_t kMaxTexts = 4096;
 constexpr size_t kMaxTextBytes = 16u << 20;
 constexpr size_t kMaxValue = 4096;  // a tag's value, a policy's name
 constexpr size_t kMaxBlocks = 8;    // context blocks read in one text
+// User-instructions blocks kept: requests repeat one (each distinct text is
+// read once), and each logged text is compared with every one.
+constexpr size_t kMaxSentBlocks = 32;
 
 // The sandbox modes as Codex names them to the model.
 constexpr uint8_t kReadOnly = 1, kWorkspaceWrite = 2, kDangerFullAccess = 4;
@@ -90,6 +93,93 @@ std::string cwd_key(std::string_view cwd) {
   return key;
 }
 
+// How a turn_context's policy value is spelled. Codex serializes
+// approval_policy (AskForApproval) and sandbox_policy (SandboxPolicy, tagged
+// `mode` in 0.58, `type` later) from its own enums with serde's kebab-case
+// in every release: a value outside them in Codex's spelling may be a
+// release this reader does not know; one outside that spelling (OnRequest,
+// read_only, a number, a policy without its tag) no release writes, in any
+// turn, first or resumed (review 20b #06).
+enum class Spelling { known, unfamiliar, impossible };
+
+bool kebab_case(std::string_view value) {
+  if (value.empty() || value.size() > kMaxValue || value.front() == '-' || value.back() == '-') return false;
+  for (size_t i = 0; i < value.size(); ++i) {
+    const char c = value[i];
+    const bool word = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    if (!word && (c != '-' || value[i - 1] == '-')) return false;
+  }
+  return true;
+}
+
+Spelling spelled(std::string_view value, std::initializer_list<std::string_view> known) {
+  if (std::find(known.begin(), known.end(), value) != known.end()) return Spelling::known;
+  return kebab_case(value) ? Spelling::unfamiliar : Spelling::impossible;
+}
+
+// AskForApproval: a name, or a variant with fields as an object of one
+// member named for it ({"reject": {...}} in 0.9x releases, {"granular":
+// {...}} later).
+Spelling approval_spelling(simdjson::dom::element value) {
+  std::string_view name;
+  if (!value.get(name)) return spelled(name, {"untrusted", "on-failure", "on-request", "never"});
+  simdjson::dom::object o;
+  if (value.get(o) || o.size() != 1) return Spelling::impossible;
+  const auto field = *o.begin();
+  if (!field.value.is_object()) return Spelling::impossible;
+  return spelled(field.key, {"reject", "granular"});
+}
+
+// SandboxPolicy: an object tagged `mode` or `type` (both: each held).
+Spelling sandbox_spelling(simdjson::dom::element value) {
+  simdjson::dom::object o;
+  if (value.get(o)) return Spelling::impossible;
+  Spelling worst = Spelling::known;
+  bool tagged = false;
+  for (std::string_view tag : {"mode", "type"}) {
+    std::string_view name;
+    const json::Get got = json::string(o, tag, &name);
+    if (got == json::Get::absent) continue;
+    tagged = true;
+    const Spelling s = got == json::Get::ok
+                           ? spelled(name, {"read-only", "workspace-write", "danger-full-access", "external-sandbox"})
+                           : Spelling::impossible;
+    worst = std::max(worst, s);
+  }
+  return tagged ? worst : Spelling::impossible;
+}
+
+// The opening and closing of the blocks Codex sends user instructions in:
+// "<user_instructions>\n\n{text}\n\n</user_instructions>" (its first
+// releases; "{text}</user_instructions>" in others), and "# AGENTS.md
+// instructions for {dir}\n\n<INSTRUCTIONS>\n{text}\n</INSTRUCTIONS>"
+// (later ones; a newer one may name no directory).
+struct BlockForm {
+  std::string_view lead, open, close;
+};
+constexpr BlockForm kBlockForms[] = {{"<user_instructions>", "<user_instructions>", "</user_instructions>"},
+                                     {"# AGENTS.md instructions", "<INSTRUCTIONS>", "</INSTRUCTIONS>"}};
+
+size_t skip_space(std::string_view text, size_t at) {
+  while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\r' || text[at] == '\n')) ++at;
+  return at;
+}
+
+// True when `content` (a block's text after its opening tag) is `logged`
+// (trimmed) between white space, then the closing tag: the block's content
+// is the text, its ends' white space and its line endings (CRLF or LF)
+// apart. Linear in the sizes.
+bool block_is(std::string_view content, std::string_view logged, std::string_view close) {
+  size_t at = skip_space(content, 0);
+  for (size_t i = 0; i < logged.size(); ++i, ++at) {
+    char want = logged[i];
+    if (want == '\r' && i + 1 < logged.size() && logged[i + 1] == '\n') want = logged[++i];
+    if (at + 1 < content.size() && content[at] == '\r' && content[at + 1] == '\n') ++at;
+    if (at >= content.size() || content[at] != want) return false;
+  }
+  return content.substr(skip_space(content, at)).starts_with(close);
+}
+
 }  // namespace codex_context_detail
 
 namespace ccd = codex_context_detail;
@@ -115,6 +205,16 @@ void CodexContext::logged(const NativeInfo& n, simdjson::dom::element line, uint
   if (turns_.size() >= ccd::kMaxTurns) return unkept_.add(seq);
   LoggedTurn turn{seq, {}, 0, 0, {}};
   if (json::string(payload, "approval_policy", &text) == json::Get::ok) turn.approval = ccd::approval_name(text);
+  // Each policy's spelling, against every release's enums (a null or
+  // absent value says nothing).
+  for (const auto& [member, spelling] : {std::pair{"approval_policy", &ccd::approval_spelling},
+                                         std::pair{"sandbox_policy", &ccd::sandbox_spelling}}) {
+    simdjson::dom::element value;
+    if (payload.at_key(member).get(value) || value.is_null()) continue;
+    const ccd::Spelling s = spelling(value);
+    turn.impossible |= s == ccd::Spelling::impossible;
+    turn.unfamiliar |= s == ccd::Spelling::unfamiliar;
+  }
   if (json::string(payload, "cwd", &text) == json::Get::ok && text.size() <= ccd::kMaxValue) turn.cwd = ccd::cwd_key(text);
   simdjson::dom::object sandbox, profile;
   if (json::object(payload, "sandbox_policy", &sandbox) == json::Get::ok) {
@@ -200,11 +300,42 @@ void CodexContext::sent_text(std::string_view text, bool stored_redacted) {
   texts_redacted_ |= stored_redacted && has_redaction(said);
   if (texts_.size() >= ccd::kMaxTexts || text_bytes_ + said.size() > ccd::kMaxTextBytes) {
     texts_unkept_ = true;
+    blocks_unkept_ |= std::any_of(std::begin(ccd::kBlockForms), std::end(ccd::kBlockForms),
+                                  [&](const ccd::BlockForm& f) { return holds(said, f.lead); });
     return;
   }
   text_bytes_ += said.size();
   text_digests_.insert(d);
   texts_.emplace_back(said);
+  instruction_blocks(texts_.size() - 1, requests_ == 0);
+}
+
+// The user-instructions blocks a sent text holds (where each one's content
+// begins), up to kMaxBlocks of each form.
+void CodexContext::instruction_blocks(size_t text, bool first_request) {
+  const std::string_view said = texts_[text];
+  for (const ccd::BlockForm& form : ccd::kBlockForms) {
+    size_t at = 0;
+    for (size_t i = 0; i < ccd::kMaxBlocks; ++i) {
+      const size_t lead = said.find(form.lead, at);
+      if (lead == std::string_view::npos) break;
+      const size_t open = said.find(form.open, lead);
+      if (open == std::string_view::npos) break;
+      at = open + form.open.size();
+      if (blocks_.size() >= ccd::kMaxSentBlocks) {
+        blocks_unkept_ = true;
+        return;
+      }
+      blocks_.push_back({text, at, form.close, first_request});
+    }
+  }
+}
+
+bool CodexContext::carried_in_block(const std::string& logged, bool first_request_only) const {
+  return std::any_of(blocks_.begin(), blocks_.end(), [&](const SentBlock& b) {
+    return (b.first_request || !first_request_only) &&
+           ccd::block_is(std::string_view(texts_[b.text]).substr(b.content), logged, b.close);
+  });
 }
 
 void CodexContext::sent(simdjson::dom::object request, bool stored_redacted) {
@@ -252,6 +383,11 @@ bool CodexContext::Stated::cwd_unstated(const LoggedTurn& t) const {
 
 CodexContext::Judgement CodexContext::judge(uint64_t requests_read, bool requests_unread, bool resumed) const {
   Judgement j;
+  // A spelling is judged whatever the requests said.
+  for (const LoggedTurn& t : turns_) {
+    if (t.impossible) j.policy_impossible.add(t.seq);
+    else if (t.unfamiliar) j.policy_unfamiliar.add(t.seq);
+  }
   if (requests_read == 0) return j;
   for (size_t i = 0; i < turns_.size(); ++i) {
     const LoggedTurn& t = turns_[i];
@@ -268,7 +404,19 @@ CodexContext::Judgement CodexContext::judge(uint64_t requests_read, bool request
     if (held_first && first_.cwd_unstated(t)) j.cwd_unsent.add(t.seq);
     else if (stated_.cwd_unstated(t)) (requests_unread ? j.uncompared : j.cwd_unstated).add(t.seq);
   }
+  // A fresh session's first request carries its user instructions whole in
+  // their block (review 20b #04): where it holds one, the first text logged
+  // (the session's, as the first turn is) must be one's content, not a part
+  // of some text sent.
+  const bool first_blocks = !resumed && !requests_unread &&
+                            std::any_of(blocks_.begin(), blocks_.end(), [](const SentBlock& b) { return b.first_request; });
   for (const LoggedInstructions& l : instructions_) {
+    if (first_blocks && &l == &instructions_.front()) {
+      if (carried_in_block(l.text, true)) continue;
+      (texts_redacted_ || blocks_unkept_ ? j.uncompared : j.instructions_differ).add(l.seq);
+      continue;
+    }
+    if (carried_in_block(l.text, false)) continue;
     const bool carried = std::any_of(texts_.begin(), texts_.end(), [&](const std::string& s) { return holds(s, l.text); });
     if (carried) continue;
     (requests_unread || texts_unkept_ || texts_redacted_ ? j.uncompared : j.instructions_unsent).add(l.seq);

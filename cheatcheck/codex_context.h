@@ -9,9 +9,16 @@
 //     request stated; where no request states a policy, or states one in
 //     words this reader does not know, nothing is judged.
 //   * a session_meta's `instructions` (the user's instructions, AGENTS.md),
-//     which Codex sends as a <user_instructions> or "AGENTS.md
-//     instructions" message: the text must be in a message some request
-//     sent.
+//     which Codex sends whole as the content of one block: a
+//     "<user_instructions>\n\n...</user_instructions>" message (older
+//     releases) or an "# AGENTS.md instructions for <dir>\n\n<INSTRUCTIONS>
+//     \n...\n</INSTRUCTIONS>" one (later). Where a fresh session's first
+//     request holds such a block, the text must be that block's content
+//     (its ends' white space and line endings apart); anywhere else (a
+//     resumed session, no block) it must be in a message some request sent.
+//   * a turn_context's policy spelling: Codex serializes approval_policy
+//     and sandbox_policy from its own enums (serde kebab-case), so a value
+//     no release writes is high in any turn (review 20b #06).
 // Codex does not tell the model every change it logs (0.58: a resumed
 // session's new flags or directory, /approvals before a /compact), so only
 // the first turn of a session that is not resumed is held high, to the
@@ -49,6 +56,9 @@ class CodexContext {
     SeqList policy_unstated;      // a later turn's policy no request of the run stated
     SeqList cwd_unstated;         // a later turn's working directory no request stated
     SeqList instructions_unsent;  // user instructions no request carried
+    SeqList instructions_differ;  // user instructions other than the block the first request sent them in
+    SeqList policy_impossible;    // a policy spelled as no Codex release writes it
+    SeqList policy_unfamiliar;    // a policy in Codex's spelling this reader does not know (a newer release?)
     SeqList uncompared;           // some request unread, or this class's bounds reached
     std::string policy_example;   // what the first unsent policy line says, for the message
   };
@@ -65,6 +75,8 @@ class CodexContext {
     uint8_t sandboxes = 0; // the sandbox modes the request may state (bits); 0: not judged
     uint8_t other_sandbox = 0;  // a second tag's mode, where a line has both (Codex writes one)
     std::string cwd;
+    // How the policy values are spelled, against every release's enums.
+    bool impossible = false, unfamiliar = false;
   };
   struct LoggedInstructions {
     uint64_t seq = 0;
@@ -74,6 +86,8 @@ class CodexContext {
   void sent_text(std::string_view text, bool stored_redacted);
   void environment_block(std::string_view block);
   void permissions_block(std::string_view block);
+  void instruction_blocks(size_t text, bool first_request);
+  bool carried_in_block(const std::string& logged, bool first_request_only) const;
 
   std::vector<LoggedTurn> turns_;
   std::vector<LoggedInstructions> instructions_;
@@ -94,6 +108,16 @@ class CodexContext {
   absl::flat_hash_set<Digest> text_digests_;
   size_t text_bytes_ = 0, logged_bytes_ = 0;
   bool texts_unkept_ = false, texts_redacted_ = false;
+  // The user-instructions blocks requests sent: where in texts_ each
+  // block's content begins, the tag that closes it, and whether the first
+  // request sent it.
+  struct SentBlock {
+    size_t text = 0, content = 0;
+    std::string_view close;
+    bool first_request = false;
+  };
+  std::vector<SentBlock> blocks_;
+  bool blocks_unkept_ = false;  // a text holding a block was past the bounds
 };
 
 }  // namespace goalcup::cheat

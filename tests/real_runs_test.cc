@@ -1655,7 +1655,24 @@ TEST(WrappedLogs, CodexTurnContextsAreHeldToTheContextSent) {
        "working directory"},
       // Codex tags the policy `mode` or `type`, never both (review 20b #05).
       {"a second tag added", R"(,"cwd":"/w","approval_policy":"never","sandbox_policy":{"type":"danger-full-access","mode":"read-only"})",
-       old_env, "sandbox_policy"}};
+       old_env, "sandbox_policy"},
+      // Approval variants with fields, as Codex writes them: not compared.
+      {"a granular approval policy",
+       R"(,"cwd":"/w","approval_policy":{"granular":{"sandbox_approval":true,"rules":true,"mcp_elicitations":false}},"sandbox_policy":{"type":"danger-full-access"})",
+       new_env + "\n" + permissions, nullptr},
+      {"a reject approval policy",
+       R"(,"cwd":"/w","approval_policy":{"reject":{"sandbox_approval":false,"rules":true,"mcp_elicitations":true}},"sandbox_policy":{"mode":"danger-full-access"})",
+       old_env, nullptr},
+      // Spelled as no release writes it (review 20b #06): high, whatever
+      // the requests stated, or stated nothing.
+      {"policies spelled as no release writes them", R"(,"cwd":"/w","approval_policy":"OnRequest","sandbox_policy":{"mode":"read_only"})",
+       old_env, "no Codex release writes"},
+      {"an approval policy spelled apart, nothing stated", R"(,"cwd":"/w","approval_policy":"on_request","sandbox_policy":{"mode":"read-only"})",
+       new_env, "no Codex release writes"},
+      {"a sandbox policy without its tag", R"(,"cwd":"/w","approval_policy":"never","sandbox_policy":{"kind":"read-only"})",
+       old_env, "no Codex release writes"},
+      {"an approval policy as a number", R"(,"cwd":"/w","approval_policy":1,"sandbox_policy":{"mode":"danger-full-access"})",
+       old_env, "no Codex release writes"}};
   for (const Case& c : cases) {
     SCOPED_TRACE(c.what);
     for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
@@ -1696,6 +1713,18 @@ TEST(WrappedLogs, ALaterCodexTurnsUnstatedPolicyIsAWarning) {
         << describe(first.report);
     EXPECT_TRUE(has_finding(first.report, "GC04", Severity::high, "first Codex turn_context logs a working directory"))
         << describe(first.report);
+    // A value no Codex release writes is no change Codex left unstated: high
+    // in a later turn too (review 20b #06).
+    const Wrapped misspelled = wrap_text_and_check(
+        two_turns(honest, R"(,"cwd":"/w","approval_policy":"OnRequest","sandbox_policy":{"mode":"read_only"})"), "rollout.jsonl",
+        order, LogEdit::none);
+    EXPECT_TRUE(has_finding(misspelled.report, "GC04", Severity::high, "no Codex release writes")) << describe(misspelled.report);
+    // One in Codex's spelling this check does not know (a newer release?): a warning.
+    const Wrapped unfamiliar = wrap_text_and_check(
+        two_turns(honest, R"(,"cwd":"/w","approval_policy":"on-demand","sandbox_policy":{"type":"container-sandbox"})"),
+        "rollout.jsonl", order, LogEdit::none);
+    EXPECT_FALSE(any_high(unfamiliar.report)) << describe(unfamiliar.report);
+    EXPECT_TRUE(has_finding(unfamiliar.report, "GC04", Severity::warning, "no release known")) << describe(unfamiliar.report);
   }
 }
 
@@ -1714,6 +1743,24 @@ TEST(WrappedLogs, CodexUserInstructionsAreHeldToAMessageSent) {
     const Wrapped changed = wrap_text_and_check(
         codex_context_log(replaced_in(meta, "src/", "components/chat/"), "", old_form), "rollout.jsonl", order, LogEdit::none);
     EXPECT_TRUE(has_finding(changed.report, "GC04", Severity::high, "user instructions")) << describe(changed.report);
+    // The block's content is the text whole: its ends' white space and its
+    // line endings apart, in every release's wrapping.
+    const std::string crlf_meta = R"(,"instructions":"Do not modify tests.\r\nOnly touch src/.\r\n")";
+    expect_clean(wrap_text_and_check(codex_context_log(crlf_meta, "", old_form), "rollout.jsonl", order, LogEdit::none).report);
+    const std::string unpadded = "user|<user_instructions>\\n\\n" + agents + "</user_instructions>";
+    expect_clean(wrap_text_and_check(codex_context_log(meta, "", unpadded), "rollout.jsonl", order, LogEdit::none).report);
+    // No block sent: the text need only be in a message sent, as before.
+    const std::string said = "user|Remember: " + agents + " Thanks.";
+    expect_clean(wrap_text_and_check(codex_context_log(meta, "", said), "rollout.jsonl", order, LogEdit::none).report);
+    // Cut down to a part of the block the first request sent (review 20b
+    // #04): a prefix, a suffix, a line of the user's prompt.
+    for (const std::string& form : {old_form, agents_form}) {
+      for (const std::string& part : {std::string("Do not modify tests."), std::string("Only touch src/."), std::string("Fix it")}) {
+        const Wrapped cut = wrap_text_and_check(codex_context_log(R"(,"instructions":")" + part + R"(")", "", form), "rollout.jsonl",
+                                                order, LogEdit::none);
+        EXPECT_TRUE(has_finding(cut.report, "GC04", Severity::high, "other than those its first request sent")) << describe(cut.report);
+      }
+    }
   }
 }
 

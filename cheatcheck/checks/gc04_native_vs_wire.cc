@@ -3240,6 +3240,25 @@ class Gc04 final : public Check {
                        "that no request sent the model in any message: what the user told the agent was changed in the log."),
                "user-instructions-not-sent");
     }
+    if (!j.instructions_differ.empty()) {
+      ctx.emit(finding("GC04", Severity::high, j.instructions_differ.seqs,
+                       "The Codex rollout logs user instructions (session_meta instructions) other than those its first "
+                       "request sent the model whole (the <user_instructions> or AGENTS.md instructions block): what the "
+                       "user told the agent was changed in the log."),
+               "user-instructions-differ");
+    }
+    if (!j.policy_impossible.empty()) {
+      ctx.emit(finding("GC04", Severity::high, j.policy_impossible.seqs,
+                       "Codex turn_context line(s) log an approval_policy or sandbox_policy that no Codex release writes "
+                       "(Codex serializes them from its own enums, in kebab-case): what the agent was allowed to do was "
+                       "changed in the log."),
+               "turn-policy-impossible");
+    }
+    emit_counted(ctx, "GC04", Severity::warning, j.policy_unfamiliar,
+                 "Codex turn_context line(s) log an approval_policy or sandbox_policy in Codex's spelling that no "
+                 "release known to this check writes: a newer release, or the log was edited. Read what the run was "
+                 "allowed to do.",
+                 "turn-policy-unfamiliar");
     emit_counted(ctx, "GC04", Severity::warning, j.uncompared,
                  "Codex turn_context values or user instructions were not compared with every request (a request cut, "
                  "unread or redacted, or past this check's bounds): not judged.",
