@@ -125,17 +125,20 @@ constexpr long kLimitKib = 64 * 1024;
 
 // Peak RSS of one `goalcup-cheatcheck MODE PATH` run, in KiB.
 long peak_rss_kib(const std::string& path, const char* mode = "coop") {
+  const testing::MeasuredRun run = testing::measured({GOALCUP_CHEATCHECK_BIN, mode, path});
   const pid_t pid = fork();
   if (pid == 0) {
     const int null = ::open("/dev/null", O_WRONLY);
     dup2(null, 1);
-    execl(GOALCUP_CHEATCHECK_BIN, GOALCUP_CHEATCHECK_BIN, mode, path.c_str(), static_cast<char*>(nullptr));
+    std::vector<char*> args;
+    for (const auto& a : run.argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
     _exit(127);
   }
   int status = 0;
-  struct rusage usage {};
-  wait4(pid, &status, 0, &usage);
-  return usage.ru_maxrss;
+  waitpid(pid, &status, 0);
+  return testing::peak_rss_kb(run);
 }
 
 TEST(CoopReal, PeakMemoryDoesNotFollowTheSizeOfStateRedb) {

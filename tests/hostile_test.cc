@@ -62,6 +62,7 @@ Outcome run_measured(const std::vector<std::string>& argv, bool with_stderr = fa
   Outcome o;
   int pipefd[2];
   if (::pipe(pipefd) != 0) return o;
+  const testing::MeasuredRun run = testing::measured(argv);
   const auto start = std::chrono::steady_clock::now();
   pid_t pid = ::fork();
   if (pid == 0) {
@@ -74,7 +75,7 @@ Outcome run_measured(const std::vector<std::string>& argv, bool with_stderr = fa
     }
     ::close(pipefd[0]);
     std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    for (const auto& a : run.argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     ::execv(args[0], args.data());
     ::_exit(127);
@@ -103,7 +104,7 @@ Outcome run_measured(const std::vector<std::string>& argv, bool with_stderr = fa
   reader.join();
   ::close(pipefd[0]);
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  o.max_rss_kb = ru.ru_maxrss;
+  o.max_rss_kb = testing::peak_rss_kb(run);
   o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return o;
 }

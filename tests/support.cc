@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -325,6 +326,19 @@ class ScratchDir {
 std::string temp_dir() {
   static const ScratchDir dir;
   return dir.path();
+}
+
+MeasuredRun measured(const std::vector<std::string>& argv) {
+  static std::atomic<int> runs{0};
+  MeasuredRun run{{GOALCUP_PEAK_RSS_BIN}, temp_dir() + "/peak-rss-" + std::to_string(runs++)};
+  run.argv.push_back(run.rss_file);
+  run.argv.insert(run.argv.end(), argv.begin(), argv.end());
+  return run;
+}
+
+long peak_rss_kb(const MeasuredRun& run) {
+  const std::string text = read_file(run.rss_file);
+  return text.empty() ? -1 : std::stol(text);
 }
 
 std::string read_file(const std::string& path) {

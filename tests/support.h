@@ -102,6 +102,16 @@ std::string write_temp(const std::string& name, const std::string& bytes);
 std::string read_file(const std::string& path);  // the bytes; "" if unreadable
 std::string temp_dir();
 
+// `argv` run through tests/peak_rss.c, which writes the run's own peak RSS
+// to a file of the scratch directory: a tool forked straight from a test
+// would count the test's own memory too. Read it with peak_rss_kb.
+struct MeasuredRun {
+  std::vector<std::string> argv;
+  std::string rss_file;
+};
+MeasuredRun measured(const std::vector<std::string>& argv);
+long peak_rss_kb(const MeasuredRun& run);  // -1 if the run wrote none
+
 }  // namespace goalcup::testing
 
 // Verdict-with-context assertion.
