@@ -42,11 +42,14 @@ struct Wrapped {
   CheatReport report;
 };
 
-// Wraps `log` as `spec` says and checks the trace with the dev key.
+// Wraps `log` as `spec` says and checks the trace with the dev key. An
+// edit the log has no place for leaves the report empty: the edit suites
+// skip those logs, and checking them took most of the suites' time.
 Wrapped wrap_spec_and_check(const std::string& log, const fixtures::WrapSpec& spec) {
   fixtures::Lines lines;
   Wrapped w;
   w.result = fixtures::wrap_log(log, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+  if (spec.edit != LogEdit::none && !w.result.edited) return w;
   static const Keyring ring = testing::dev_keyring();
   CheatOptions opt;
   opt.walk.keyring = &ring;
