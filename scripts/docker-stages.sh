@@ -61,17 +61,20 @@ say "stage runtime: every linked library comes from its packages or the base ima
 # debian:12-slim holds these (apt itself links them).
 base="libc6 libgcc-s1 libstdc++6 zlib1g"
 runtime=" $(stage_packages runtime | tr '\n' ' ') $base "
-# The package that owns a library file. On a merged-/usr system one file has
-# two names (/lib/... and /usr/lib/...) and dpkg knows only the one its
-# package shipped; ldconfig may list either, so try both of each.
-package_owning() {
-  local p real owner
-  real=$(readlink -f "$1")
-  for p in "$1" "$real" "${1#/usr}" "/usr${1#/usr}" "${real#/usr}" "/usr${real#/usr}"; do
-    owner=$(dpkg -S "$p" 2>/dev/null | head -n1) || true
-    [ -n "$owner" ] && { printf '%s\n' "$owner"; return 0; }
-  done
-  return 1
+# The package that owns a library file, in $owner ("" if none). On a
+# merged-/usr system one file has two names (/lib/... and /usr/lib/...) and
+# dpkg knows only the one its package shipped; ldconfig may list either, so
+# all spellings go to one dpkg query (each costs a quarter of a second),
+# and each library is asked once (the three tools link mostly the same).
+declare -A owner_of
+find_owner() {
+  local real
+  if [ -z "${owner_of[$1]+known}" ]; then
+    real=$(readlink -f "$1")
+    owner_of[$1]=$(dpkg -S "$1" "$real" "${1#/usr}" "/usr${1#/usr}" "${real#/usr}" "/usr${real#/usr}" 2>/dev/null |
+                   head -n1) || true
+  fi
+  owner=${owner_of[$1]}
 }
 
 for bin in "$staging"/usr/local/bin/*; do
@@ -80,8 +83,9 @@ for bin in "$staging"/usr/local/bin/*; do
     # pipefail the failed pipeline ends this script without a word.
     path=$(ldconfig -p | awk -v l="$lib" '$1 == l && !found { print $NF; found = 1 }')
     [ -n "$path" ] || fail "$bin needs $lib, which is not installed here"
-    pkg=$(package_owning "$path") || fail "no package owns $path"
-    pkg=${pkg%%:*}
+    find_owner "$path"
+    [ -n "$owner" ] || fail "no package owns $path"
+    pkg=${owner%%:*}
     case "$runtime" in
       *" $pkg "*) ;;
       *) fail "$(basename "$bin") needs $lib from $pkg: add it to the runtime stage" ;;
