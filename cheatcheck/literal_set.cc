@@ -76,6 +76,9 @@ void LiteralSet::first_positions(std::string_view text, std::span<size_t> first)
 // False when Hyperscan cannot answer (no database or scratch, a text past
 // its 32-bit lengths, a failed scan): `first` is then reset for the slow way.
 bool LiteralSet::scan(std::string_view text, std::span<size_t> first, bool stop_when_all_found) const {
+  // No literal is empty, so none is in an empty text (whose data may be
+  // null, which neither hs_scan nor memmem may be given: found by fuzzing).
+  if (text.empty()) return true;
   if (!db_ || text.size() >= (1ull << 31)) return false;
   thread_local HsScratch scratch;  // one per thread, grown for every set it has scanned with
   hs_scratch_t* s = scratch.release();

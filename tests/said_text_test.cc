@@ -306,6 +306,13 @@ TEST(LiteralSet, FindsWhatMemmemFindsWhereItFindsIt) {
     }
     EXPECT_EQ(exact.present(t), present) << t;
   }
+  // An empty text whose data is null (a default string_view) holds none
+  // and reads nothing (UBSan: memmem must not be given null; fuzzing).
+  for (const LiteralSet* set : {&exact, &blind}) {
+    set->first_positions(std::string_view{}, first);
+    EXPECT_EQ(std::count(first.begin(), first.end(), std::string_view::npos), static_cast<long>(first.size()));
+    EXPECT_EQ(set->present(std::string_view{}), 0u);
+  }
 }
 
 }  // namespace
