@@ -160,6 +160,11 @@ struct BlockForm {
 constexpr BlockForm kBlockForms[] = {{"<user_instructions>", "<user_instructions>", "</user_instructions>"},
                                      {"# AGENTS.md instructions", "<INSTRUCTIONS>", "</INSTRUCTIONS>"}};
 
+// What Codex writes before an AGENTS.md block's text when the file changed
+// during the session (seen in 0.171's requests).
+constexpr std::string_view kReplacementNotice =
+    "These AGENTS.md instructions replace all previously provided AGENTS.md instructions.";
+
 size_t skip_space(std::string_view text, size_t at) {
   while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\r' || text[at] == '\n')) ++at;
   return at;
@@ -191,15 +196,13 @@ void CodexContext::logged(const NativeInfo& n, simdjson::dom::element line, uint
   const bool wrapped = json::object(o, "payload", &payload) == json::Get::ok;
   if (!wrapped) payload = o;  // the legacy first line {id, timestamp, instructions}
   std::string_view text;
-  if ((n.type == "session_meta" || n.type == "session") && json::string(payload, "instructions", &text) == json::Get::ok &&
-      !trimmed_text(text).empty()) {
-    const std::string_view said = trimmed_text(text);
-    const bool known = std::any_of(instructions_.begin(), instructions_.end(), [&](const LoggedInstructions& l) { return l.text == said; });
-    if (known) return;
-    if (instructions_.size() >= ccd::kMaxInstructions || logged_bytes_ + said.size() > ccd::kMaxLoggedBytes) return unkept_.add(seq);
-    logged_bytes_ += said.size();
-    instructions_.push_back({seq, std::string(said)});
-    return;
+  if ((n.type == "session_meta" || n.type == "session") && json::string(payload, "instructions", &text) == json::Get::ok) {
+    return logged_instructions(text, false, seq);
+  }
+  simdjson::dom::object state, agents_md;
+  if (n.type == "world_state" && wrapped && json::object(payload, "state", &state) == json::Get::ok &&
+      json::object(state, "agents_md", &agents_md) == json::Get::ok && json::string(agents_md, "text", &text) == json::Get::ok) {
+    return logged_instructions(text, true, seq);
   }
   if (n.type != "turn_context" || !wrapped) return;
   if (turns_.size() >= ccd::kMaxTurns) return unkept_.add(seq);
@@ -236,6 +239,18 @@ void CodexContext::logged(const NativeInfo& n, simdjson::dom::element line, uint
     turn.sandboxes = turn.other_sandbox = 0;
   }
   turns_.push_back(std::move(turn));
+}
+
+void CodexContext::logged_instructions(std::string_view text, bool world_state, uint64_t seq) {
+  const std::string_view said = trimmed_text(text);
+  if (said.empty()) return;
+  const bool known = std::any_of(instructions_.begin(), instructions_.end(), [&](const LoggedInstructions& l) {
+    return l.text == said && l.world_state == world_state;
+  });
+  if (known) return;
+  if (instructions_.size() >= ccd::kMaxInstructions || logged_bytes_ + said.size() > ccd::kMaxLoggedBytes) return unkept_.add(seq);
+  logged_bytes_ += said.size();
+  instructions_.push_back({seq, std::string(said), world_state});
 }
 
 void CodexContext::environment_block(std::string_view block) {
@@ -338,6 +353,26 @@ bool CodexContext::carried_in_block(const std::string& logged, bool first_reques
   });
 }
 
+// A world_state's AGENTS.md text is a sent block's content whole, or after
+// Codex's notice that it replaces the earlier instructions. A block whose
+// content ends with the text after another first paragraph may be a
+// release's other wording of that notice: not judged.
+CodexContext::BlockMatch CodexContext::world_state_block(const std::string& logged) const {
+  BlockMatch best = BlockMatch::none;
+  for (const SentBlock& b : blocks_) {
+    const std::string_view content = std::string_view(texts_[b.text]).substr(b.content);
+    if (ccd::block_is(content, logged, b.close)) return BlockMatch::whole;
+    const size_t head = ccd::skip_space(content, 0);
+    const size_t paragraph_end = content.find("\n\n", head);
+    if (paragraph_end == std::string_view::npos || paragraph_end - head > ccd::kMaxValue) continue;
+    const std::string_view rest = content.substr(paragraph_end);
+    if (!ccd::block_is(rest, logged, b.close)) continue;
+    if (content.substr(head, paragraph_end - head) == ccd::kReplacementNotice) return BlockMatch::whole;
+    best = BlockMatch::after_other_notice;
+  }
+  return best;
+}
+
 void CodexContext::sent(simdjson::dom::object request, bool stored_redacted) {
   sent_messages(request, stored_redacted);
   if (requests_++ == 0) first_ = stated_;
@@ -410,8 +445,18 @@ CodexContext::Judgement CodexContext::judge(uint64_t requests_read, bool request
   // of some text sent.
   const bool first_blocks = !resumed && !requests_unread &&
                             std::any_of(blocks_.begin(), blocks_.end(), [](const SentBlock& b) { return b.first_request; });
+  const auto first_meta = std::find_if(instructions_.begin(), instructions_.end(),
+                                       [](const LoggedInstructions& l) { return !l.world_state; });
   for (const LoggedInstructions& l : instructions_) {
-    if (first_blocks && &l == &instructions_.front()) {
+    if (l.world_state) {
+      const BlockMatch m = world_state_block(l.text);
+      if (m == BlockMatch::whole) continue;
+      const bool unjudged = m == BlockMatch::after_other_notice || requests_unread || texts_unkept_ || texts_redacted_ ||
+                            blocks_unkept_;
+      (unjudged ? j.uncompared : j.agents_md_differ).add(l.seq);
+      continue;
+    }
+    if (first_blocks && &l == &*first_meta) {
       if (carried_in_block(l.text, true)) continue;
       (texts_redacted_ || blocks_unkept_ ? j.uncompared : j.instructions_differ).add(l.seq);
       continue;

@@ -16,6 +16,13 @@
 //     request holds such a block, the text must be that block's content
 //     (its ends' white space and line endings apart); anywhere else (a
 //     resumed session, no block) it must be in a message some request sent.
+//   * a world_state line's AGENTS.md text (later releases log the
+//     instructions so, at the session's start and again when AGENTS.md
+//     changes): Codex sends each such text whole as an AGENTS.md block's
+//     content, a changed one after a fixed notice that it replaces the
+//     earlier ("These AGENTS.md instructions replace all previously
+//     provided AGENTS.md instructions."), so the text must be the content
+//     of a block some request sent.
 //   * a turn_context's policy spelling: Codex serializes approval_policy
 //     and sandbox_policy from its own enums (serde kebab-case), so a value
 //     no release writes is high in any turn (review 20b #06).
@@ -57,6 +64,7 @@ class CodexContext {
     SeqList cwd_unstated;         // a later turn's working directory no request stated
     SeqList instructions_unsent;  // user instructions no request carried
     SeqList instructions_differ;  // user instructions other than the block the first request sent them in
+    SeqList agents_md_differ;     // a world_state AGENTS.md text no request sent as a whole block
     SeqList policy_impossible;    // a policy spelled as no Codex release writes it
     SeqList policy_unfamiliar;    // a policy in Codex's spelling this reader does not know (a newer release?)
     SeqList uncompared;           // some request unread, or this class's bounds reached
@@ -81,7 +89,11 @@ class CodexContext {
   struct LoggedInstructions {
     uint64_t seq = 0;
     std::string text;
+    bool world_state = false;  // a world_state's AGENTS.md text, not a session_meta's
   };
+  void logged_instructions(std::string_view text, bool world_state, uint64_t seq);
+  enum class BlockMatch { whole, after_other_notice, none };
+  BlockMatch world_state_block(const std::string& logged) const;
   void sent_messages(simdjson::dom::object request, bool stored_redacted);
   void sent_text(std::string_view text, bool stored_redacted);
   void environment_block(std::string_view block);

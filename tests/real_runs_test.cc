@@ -1767,6 +1767,65 @@ TEST(WrappedLogs, CodexUserInstructionsAreHeldToAMessageSent) {
   }
 }
 
+// Codex 0.171 logs the AGENTS.md text in world_state lines (at the start,
+// and again when the file changes, after which it sends the new text after
+// a notice that it replaces the old): each text must be the whole content
+// of an AGENTS.md block some request sent.
+std::string codex_world_state_log(const std::string& first_text, const std::string& second_block, const std::string& second_text,
+                                  bool first_block_sent = true) {
+  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
+    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  auto user = [](const std::string& text) {
+    return R"({"type":"message","role":"user","content":[{"type":"input_text","text":")" + text + R"("}]})";
+  };
+  auto answer = [](const std::string& text) {
+    return R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":")" + text + R"("}]})";
+  };
+  auto state = [](bool full, const std::string& text) {
+    return R"({"full":)" + std::string(full ? "true" : "false") + R"(,"state":{"agents_md":{"text":")" + text + R"("}}})";
+  };
+  std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.171.0"})");
+  if (first_block_sent) {
+    log += line("00.100", "response_item",
+                user("# AGENTS.md instructions for /w\\n\\n<INSTRUCTIONS>\\nDo not modify tests.\\nOnly touch src/.\\n\\n</INSTRUCTIONS>"));
+  }
+  log += line("00.200", "world_state", state(true, first_text));
+  log += line("00.300", "turn_context", R"({"model":"gpt-5-codex","cwd":"/w"})");
+  log += line("01.000", "response_item", user("Fix it"));
+  log += line("03.000", "response_item", answer("Fixed."));
+  log += line("04.000", "response_item", user("# AGENTS.md instructions for /w\\n\\n<INSTRUCTIONS>\\n" + second_block + "\\n\\n</INSTRUCTIONS>"));
+  log += line("04.100", "world_state", state(false, second_text));
+  log += line("04.200", "turn_context", R"({"model":"gpt-5-codex","cwd":"/w"})");
+  log += line("05.000", "response_item", user("Again"));
+  log += line("06.000", "response_item", answer("Done."));
+  return log;
+}
+
+TEST(WrappedLogs, CodexWorldStateAgentsMdIsHeldToABlockSent) {
+  const std::string first = "Do not modify tests.\\nOnly touch src/.\\n";
+  const std::string notice = "These AGENTS.md instructions replace all previously provided AGENTS.md instructions.\\n\\n";
+  const std::string second = "Only touch lib/.";
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    auto check = [&](const std::string& log) { return wrap_text_and_check(log, "rollout.jsonl", order, LogEdit::none).report; };
+    expect_clean(check(codex_world_state_log(first, notice + second, second + "\\n")));
+    // Either text changed, cut to a part of its block, or sent in no block.
+    for (const std::string& log : {codex_world_state_log("Do not modify tests.\\nOnly touch docs/.\\n", notice + second, second),
+                                   codex_world_state_log(first, notice + second, "Only touch docs/."),
+                                   codex_world_state_log("Do not modify tests.", notice + second, second),
+                                   codex_world_state_log(first, notice + second, second, false)}) {
+      const CheatReport r = check(log);
+      EXPECT_TRUE(has_finding(r, "GC04", Severity::high, "world_state")) << describe(r);
+    }
+    // The text after a first paragraph of other words (another release's
+    // notice?): not judged, a warning.
+    const CheatReport other = check(codex_world_state_log(first, "These rules now apply.\\n\\n" + second, second));
+    EXPECT_FALSE(has_finding(other, "GC04", Severity::high, "world_state")) << describe(other);
+    EXPECT_TRUE(has_finding(other, "GC04", Severity::warning, "not judged")) << describe(other);
+  }
+}
+
 // Codex 0.40 logs an agent_reasoning event per reasoning-summary part as
 // the model streams it; when the user interrupts the turn (turn_aborted)
 // no reasoning item is logged. The recorder holds that stream cut short,

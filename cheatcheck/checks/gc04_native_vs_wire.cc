@@ -3247,6 +3247,13 @@ class Gc04 final : public Check {
                        "user told the agent was changed in the log."),
                "user-instructions-differ");
     }
+    if (!j.agents_md_differ.empty()) {
+      ctx.emit(finding("GC04", Severity::high, j.agents_md_differ.seqs,
+                       "The Codex rollout logs AGENTS.md instructions (a world_state line's agents_md text) that no "
+                       "request sent the model as a whole AGENTS.md instructions block: what the user told the agent was "
+                       "changed in the log."),
+               "agents-md-differs");
+    }
     if (!j.policy_impossible.empty()) {
       ctx.emit(finding("GC04", Severity::high, j.policy_impossible.seqs,
                        "Codex turn_context line(s) log an approval_policy or sandbox_policy that no Codex release writes "
