@@ -343,6 +343,19 @@ void CodexReviews::logged(simdjson::dom::element line, std::string_view file, ui
       json::object(o, "payload", &payload) != json::Get::ok || json::string(payload, "type", &event) != json::Get::ok) {
     return;
   }
+  // Later releases (0.171) log a review's start and verdict as completed
+  // items (EnteredReviewMode, ExitedReviewMode with its review_output), not
+  // as events: read as the events they stand for.
+  simdjson::dom::object item;
+  std::string_view item_type;
+  if (event == "item_completed" && json::object(payload, "item", &item) == json::Get::ok &&
+      json::string(item, "type", &item_type) == json::Get::ok) {
+    if (item_type == "EnteredReviewMode") event = "entered_review_mode";
+    if (item_type == "ExitedReviewMode") {
+      event = "exited_review_mode";
+      payload = item;
+    }
+  }
   if (event == "entered_review_mode") {
     open_file_ = std::string(file);
     last_.reset();

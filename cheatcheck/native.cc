@@ -70,11 +70,20 @@ bool interrupt_marker(const NativeInfo& n, std::string_view text) {
   return n.harness == NativeInfo::Harness::claude_code && claude_interrupt_marker(text);
 }
 
+// Codex (0.171) writes a review's outcome into the reviewing thread as a
+// user message of its own, "<user_action>...<action>review</action>
+// <results>...</results></user_action>": no prompt of the user's (it
+// reaches a model only with a later turn; the verdict it renders is held
+// as the ExitedReviewMode item).
+bool codex_review_record(std::string_view text) {
+  return text.starts_with("<user_action>") && text.find("<action>review</action>") != std::string_view::npos;
+}
+
 void add_prompt(std::string_view text, NativeInfo& n) {
   if (interrupt_marker(n, text)) return;
   if (!text.empty()) n.user_texts.emplace_back(text);
   if (text.empty() || text.starts_with("<command-") || text.starts_with("<local-command-") || text.starts_with("<bash-") ||
-      only_reminders(text, n)) {
+      codex_review_record(text) || only_reminders(text, n)) {
     return;
   }
   n.prompts.emplace_back(text);
@@ -1173,6 +1182,8 @@ void read_item_texts(simdjson::dom::object item, const std::string& type, Native
   if (type == "UserMessage") add_prompt(said, n);
 }
 
+void read_review_output(simdjson::dom::object payload, NativeInfo& n);
+
 // Codex 0.149 records what the screen drew as item_completed events, one
 // item each, where older releases wrote one event per kind: each item is
 // read as the events it stands for (Codex's own as_legacy_events), so that
@@ -1183,6 +1194,7 @@ void read_completed_item(simdjson::dom::object payload, NativeInfo& n) {
   if (json::object(payload, "item", &item) != json::Get::ok) return;
   const std::string type = str(item, "type");
   if (type == "UserMessage" || type == "AgentMessage" || type == "Reasoning") read_item_texts(item, type, n);
+  if (type == "ExitedReviewMode") read_review_output(item, n);
   std::string id = str(item, "id");
   if (type == "CommandExecution") read_event_call(item, id, EventCall::Kind::command, n);
   if (type == "FileChange") read_event_call(item, id, EventCall::Kind::patch, n);

@@ -3114,6 +3114,38 @@ TEST(WrappedLogs, ACodexReviewVerdictIsHeldToTheAnswerStreamed) {
   }
 }
 
+// Codex 0.171 logs a review's start and verdict as completed items
+// (EnteredReviewMode, ExitedReviewMode with its review_output) and then
+// its own record of the outcome, a "<user_action>" user message: held as
+// the events were.
+TEST(WrappedLogs, ACodexReviewVerdictLoggedAsAnItemIsHeldToTheAnswerStreamed) {
+  auto line = [](const std::string& type, const std::string& payload) {
+    return R"({"timestamp":"2026-01-01T10:00:04Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  auto item = [&](const std::string& body) {
+    return line("event_msg", R"({"type":"item_completed","thread_id":"t1","turn_id":"u1","item":)" + body + "}");
+  };
+  const std::string entered = item(R"({"type":"EnteredReviewMode","id":"r1","target":{"type":"uncommittedChanges"},"user_facing_hint":"current changes"})");
+  const std::string answer = "The change looks right to me.";
+  const std::string verdict = R"({"findings":[],"overall_correctness":"","overall_explanation":"The change looks right to me.","overall_confidence_score":0.0})";
+  const std::string record = line("response_item",
+      R"({"type":"message","role":"user","content":[{"type":"input_text","text":"<user_action>\n  <context>User initiated a review task.</context>\n  <action>review</action>\n  <results>\n  The change looks right to me.\n  </results>\n  </user_action>\n"}]})");
+  const auto reviewed = [&](const std::string& output) {
+    return codex_log(false) + entered +
+           line("response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":")" + answer + R"("}]})") +
+           record + item(R"({"type":"ExitedReviewMode","id":"r2","review_output":)" + output + "}");
+  };
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    expect_clean(wrap_text_and_check(reviewed(verdict), "rollout.jsonl", order, LogEdit::none).report);
+    for (const std::string& log : {reviewed(replaced_in(verdict, "looks right to me", "is correct and every test passes")),
+                                   reviewed(replaced_in(verdict, R"("overall_correctness":"")", R"("overall_correctness":"patch is correct")"))}) {
+      const Wrapped w = wrap_text_and_check(log, "rollout.jsonl", order, LogEdit::none);
+      EXPECT_TRUE(has_finding(w.report, "GC04", Severity::high, "review")) << describe(w.report);
+    }
+  }
+}
+
 // A Codex review's verdict is held by value to the one answer its reviewer
 // streamed (the last answer between entered_review_mode and
 // exited_review_mode), as Codex reads it (red-team 20b #3): the JSON from
