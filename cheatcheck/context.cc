@@ -145,8 +145,59 @@ std::optional<ParsedBody> Context::parsed_native() {
 }
 
 const NativeInfo& Context::native() {
-  if (!native_) native_ = read_native(*record_, native_parser_, native_input_parser_, &native_text_);
+  if (!native_) {
+    native_ = read_native(*record_, native_parser_, native_input_parser_, &native_text_);
+    mark_review_copy(*native_);
+  }
   return *native_;
+}
+
+namespace {
+
+// A text with each line's trailing white space and the ends' white space
+// left out: how a rendered review is compared with its copy.
+std::string review_text_key(std::string_view text) {
+  std::string key;
+  for (size_t at = 0; at <= text.size();) {
+    size_t stop = text.find('\n', at);
+    if (stop == std::string_view::npos) stop = text.size();
+    std::string_view line = text.substr(at, stop - at);
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.remove_suffix(1);
+    key.append(line).push_back('\n');
+    at = stop + 1;
+  }
+  const size_t first = key.find_first_not_of(" \t\n");
+  if (first == std::string::npos) return "";
+  return key.substr(first, key.find_last_not_of(" \t\n") - first + 1);
+}
+
+}  // namespace
+
+// Codex writes a review's verdict, rendered, into the reviewing thread as an
+// assistant message (and its AgentMessage item) right after the verdict: a
+// text no model streamed, Codex's own. Only the exact render of the verdict
+// is taken for it (the verdict is held to the reviewer's answer); anything
+// else after it is judged as any answer.
+void Context::mark_review_copy(NativeInfo& n) {
+  if (n.harness != NativeInfo::Harness::codex) return;
+  if (!n.review_render.empty()) {
+    review_render_ = review_text_key(n.review_render);
+    review_render_file_ = n.file;
+    return;
+  }
+  if (review_render_.empty() || n.file != review_render_file_) return;
+  const bool answer_is_it = n.assistant && n.calls.empty() && review_text_key(n.text) == review_render_;
+  const bool events_are_it = !n.event_answers.empty() && std::all_of(n.event_answers.begin(), n.event_answers.end(), [&](const std::string& a) {
+    return review_text_key(a) == review_render_;
+  });
+  if (answer_is_it || events_are_it) {
+    n.review_copy = true;
+    n.assistant = false;
+    n.text.clear();
+    n.event_answers.clear();
+    return;
+  }
+  if (n.assistant || !n.prompts.empty()) review_render_.clear();  // past the copy's place
 }
 
 const WireBody& Context::wire_body() {

@@ -174,6 +174,10 @@ class Context {
   size_t request_bytes_ = 0;  // what request_parser_ parsed last
   std::vector<std::string> limited_checks_;  // checks that said so once
   std::optional<NativeInfo> native_;
+  // A Codex review verdict's render, until its copy in the thread is read
+  // (mark_review_copy), and the file it was logged in.
+  std::string review_render_, review_render_file_;
+  void mark_review_copy(NativeInfo& n);
   std::optional<simdjson::dom::element> native_text_;  // native()'s document, in native_parser_
   std::optional<WireBody> wire_;
   std::optional<RebuiltAnswer> answer_;

@@ -1231,6 +1231,47 @@ void read_completed_item(simdjson::dom::object payload, NativeInfo& n) {
   }
 }
 
+// A review verdict as Codex renders it for the thread (its
+// render_review_output_text): the explanation trimmed, then "Review
+// comment:" (one finding) or "Full review comments:" and, for each finding,
+// "- <title> — <path>:<start>-<end>" and its body's lines indented by two
+// spaces; sections a blank line apart; "" for a verdict not in that form.
+std::string render_review(simdjson::dom::object output) {
+  std::vector<std::string> sections;
+  const std::string explanation = str(output, "overall_explanation");
+  if (!trimmed(explanation).empty()) sections.emplace_back(trimmed(explanation));
+  simdjson::dom::array findings;
+  if (json::array(output, "findings", &findings) == json::Get::ok && findings.size() > 0) {
+    std::string block = findings.size() > 1 ? "Full review comments:" : "Review comment:";
+    for (auto finding : findings) {
+      simdjson::dom::object f, location, range;
+      std::string_view title, body, path;
+      int64_t start = 0, end = 0;
+      if (finding.get(f) || json::string(f, "title", &title) != json::Get::ok ||
+          json::string(f, "body", &body) != json::Get::ok || json::object(f, "code_location", &location) != json::Get::ok ||
+          json::string(location, "absolute_file_path", &path) != json::Get::ok ||
+          json::object(location, "line_range", &range) != json::Get::ok || range["start"].get(start) || range["end"].get(end)) {
+        return "";
+      }
+      block += "\n\n- " + std::string(title) + " \u2014 " + std::string(path) + ":" + std::to_string(start) + "-" +
+               std::to_string(end);
+      for (size_t at = 0; at < body.size();) {
+        size_t stop = body.find('\n', at);
+        if (stop == std::string_view::npos) stop = body.size();
+        std::string_view body_line = body.substr(at, stop - at);
+        if (body_line.ends_with('\r')) body_line.remove_suffix(1);
+        block += "\n  " + std::string(body_line);
+        at = stop + 1;
+      }
+    }
+    sections.push_back(std::move(block));
+  }
+  if (sections.empty()) return "Reviewer failed to output a response.";
+  std::string text = sections[0];
+  for (size_t i = 1; i < sections.size(); ++i) text += "\n\n" + sections[i];
+  return text;
+}
+
 // A review's verdict (exited_review_mode's review_output): the texts the
 // reviewer model wrote, its explanation and correctness (empty when Codex
 // took a plain answer as the explanation) and each finding's title and body.
@@ -1238,6 +1279,7 @@ void read_review_output(simdjson::dom::object payload, NativeInfo& n) {
   simdjson::dom::object output;
   simdjson::dom::array findings;
   if (json::object(payload, "review_output", &output) != json::Get::ok) return;
+  n.review_render = render_review(output);
   n.review_texts.push_back(str(output, "overall_explanation"));
   n.review_texts.push_back(str(output, "overall_correctness"));
   if (json::array(output, "findings", &findings) != json::Get::ok) return;

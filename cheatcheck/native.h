@@ -272,6 +272,13 @@ struct NativeInfo {
   // overall_explanation, each finding's title and body): the reviewer
   // model's words, which it streamed as its answer.
   std::vector<std::string> review_texts;
+  // Codex: that verdict as Codex renders it into the reviewing thread (its
+  // explanation, then "Review comment:" and each finding); empty when the
+  // verdict is not in the form Codex renders.
+  std::string review_render;
+  // Codex: an assistant message (or its item or event) that is that render,
+  // logged right after its verdict: Codex's own words, not a model answer.
+  bool review_copy = false;
   // Codex: an agent_message event's text (the UI's copy of an answer), a
   // task_complete event's last_agent_message, or the text parts of an
   // item_completed AgentMessage item (each as an agent_message event).
