@@ -419,6 +419,7 @@ void read_content(simdjson::dom::object message, std::string_view text_type, Nat
       simdjson::dom::element input;
       n.calls.push_back({str(b, "id"), str(b, "name"), member_digest(b, "input"),
                          b.at_key("input").get(input) ? std::string("{}") : simdjson::minify(input)});
+      if (!b.at_key("input").get(input)) n.calls.back().input_unflagged = json::value_digest_without_false_members(input);
       simdjson::dom::object in;
       const std::string& name = n.calls.back().name;
       if ((name == "Edit" || name == "Write") && json::object(b, "input", &in) == json::Get::ok) {
@@ -670,6 +671,16 @@ void read_bash_progress(simdjson::dom::object o, NativeInfo& n) {
   if (!shown.call.empty() && !shown.outputs.empty()) n.shell_progress = std::move(shown);
 }
 
+// Claude Code's copy of a message it sends (api-request-blob): understood
+// when it holds one message object, held to the requests by GC04.
+void read_request_blob(simdjson::dom::object o, NativeInfo& n) {
+  simdjson::dom::element message;
+  simdjson::dom::object shape;
+  if (o.at_key("message").get(message) || message.get(shape)) return;
+  n.understood = true;
+  n.request_blob = json::value_digest_without(message, "cache_control");
+}
+
 void read_claude(simdjson::dom::object o, NativeInfo& n) {
   n.type = str(o, "type");
   n.understood = std::find(kClaudeTypes.begin(), kClaudeTypes.end(), n.type) != kClaudeTypes.end();
@@ -677,6 +688,7 @@ void read_claude(simdjson::dom::object o, NativeInfo& n) {
   if (!n.understood && is_type_name(n.type) && o.at_key("message").error() == simdjson::NO_SUCH_FIELD) {
     n.understood = n.unfamiliar = true;
   }
+  if (n.type == "api-request-blob") return read_request_blob(o, n);
   n.uuid = str(o, "uuid");
   n.parent_uuid = str(o, "parentUuid");
   n.session_id = str(o, "sessionId");

@@ -33,6 +33,9 @@ struct NativeCall {
   // What its result's structured copy must repeat of the input
   // (call_copy_key: TodoWrite's todos, a subagent's prompt).
   std::optional<Digest> copy_key = std::nullopt;
+  // Claude Code: the input's digest with its false members left out
+  // (json::value_digest_without_false_members), as it logs schema defaults.
+  std::optional<Digest> input_unflagged = std::nullopt;
 };
 
 // A text of a tool result as the harness's structured copy of it holds it
@@ -179,6 +182,12 @@ struct NativeInfo {
   // item (Codex). Harnesses add such types often (titles, modes, snapshots);
   // none carries what the model said, so they are listed, not warned about.
   bool unfamiliar = false;
+  // Claude Code 2.1.3xx `api-request-blob`: a copy of one message of a
+  // request it sends (a user message, a mid-conversation system turn),
+  // written once per distinct message before the request. Its message's
+  // digest (json::value_digest_without cache_control): some request must
+  // have sent that message.
+  std::optional<Digest> request_blob = std::nullopt;
   std::string file;
   uint64_t line_no = 0;
   bool has_line_no = false;

@@ -33,19 +33,22 @@ void put_number(Sha256& h, simdjson::dom::element e) {
   h.update(";");
 }
 
-void put_value(Sha256& h, simdjson::dom::element e) {
+// `skipped`: a member name left out of every object (none when empty).
+void put_value(Sha256& h, simdjson::dom::element e, std::string_view skipped = {}) {
   using T = simdjson::dom::element_type;
   switch (e.type()) {
     case T::OBJECT: {
       simdjson::dom::object o;
       if (e.get(o)) return;
       std::vector<std::pair<std::string_view, simdjson::dom::element>> members;
-      for (auto [k, v] : o) members.emplace_back(k, v);
+      for (auto [k, v] : o) {
+        if (skipped.empty() || k != skipped) members.emplace_back(k, v);
+      }
       std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
       h.update("{");
       for (const auto& [k, v] : members) {
         put_string(h, k);
-        put_value(h, v);
+        put_value(h, v, skipped);
       }
       h.update("}");
       break;
@@ -54,7 +57,7 @@ void put_value(Sha256& h, simdjson::dom::element e) {
       simdjson::dom::array a;
       if (e.get(a)) return;
       h.update("[");
-      for (auto v : a) put_value(h, v);
+      for (auto v : a) put_value(h, v, skipped);
       h.update("]");
       break;
     }
@@ -104,6 +107,41 @@ Digest text_value_digest(std::string_view text, StrictJsonParser& parser) {
   h.update("s");
   put_string(h, text);
   return h.finish();
+}
+
+Digest value_digest_without(simdjson::dom::element e, std::string_view skipped) {
+  Sha256 h;
+  put_value(h, e, skipped);
+  return h.finish();
+}
+
+Digest value_digest_without_false_members(simdjson::dom::element e) {
+  simdjson::dom::object o;
+  if (e.get(o)) return value_digest(e);
+  std::vector<std::pair<std::string_view, simdjson::dom::element>> members;
+  for (auto [k, v] : o) {
+    bool flag = true;
+    if (v.is_bool() && !v.get(flag) && !flag) continue;
+    members.emplace_back(k, v);
+  }
+  std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  // As put_value writes an object, so that an input without false members
+  // digests as value_digest does.
+  Sha256 h;
+  h.update("{");
+  for (const auto& [k, v] : members) {
+    put_string(h, k);
+    put_value(h, v);
+  }
+  h.update("}");
+  return h.finish();
+}
+
+Digest text_value_digest_without_false_members(std::string_view text, StrictJsonParser& parser) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return empty_object_digest();
+  auto root = parser.parse_copy(text, -1);
+  if (root) return value_digest_without_false_members(*root);
+  return text_value_digest(text, parser);
 }
 
 }  // namespace goalcup::json

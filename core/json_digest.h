@@ -23,4 +23,15 @@ Digest empty_object_digest();
 // JSON (a custom tool's free-text input) is digested as a string value, and
 // empty text as {} (a tool called with no arguments streams none).
 Digest text_value_digest(std::string_view text, StrictJsonParser& parser);
+// value_digest with every member named `skipped` left out, at any depth:
+// Claude Code marks the last block of a request with cache_control, which
+// its copy of the message (api-request-blob) does not hold.
+Digest value_digest_without(simdjson::dom::element e, std::string_view skipped);
+// value_digest of an object with its members whose value is `false` left
+// out (any other value: value_digest). Claude Code (2.1.3xx) logs a tool
+// call's input with the schema's defaults filled in (Edit's
+// "replace_all":false) where the model streamed none: a false flag and an
+// absent one mean the same call.
+Digest value_digest_without_false_members(simdjson::dom::element e);
+Digest text_value_digest_without_false_members(std::string_view text, StrictJsonParser& parser);
 }  // namespace goalcup::json

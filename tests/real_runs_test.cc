@@ -15,6 +15,7 @@
 #include "core/bodies.h"
 #include "core/json_strict.h"
 #include "core/sse.h"
+#include "fixtures/writer/assemble.h"
 #include "fixtures/writer/tamper.h"
 #include "fixtures/writer/wrap.h"
 #include "tests/support.h"
@@ -4168,6 +4169,143 @@ TEST(WrappedLogs, BashProgressOutputIsHeldToTheCommandsResult) {
       else EXPECT_TRUE(has_finding(r, "GC04", Severity::warning, unheld)) << describe(r);
     }
   }
+}
+
+// Traces assembled from a capture of real exchanges (goalcup-fixture
+// assemble), written here: the wire is what the capture says the model
+// streamed, not rebuilt from the log, so a log that honestly differs from
+// the stream (as a harness release writes it) can be tested.
+std::string capture_line(int exchange, const std::string& second, const std::string& request_json,
+                         const std::string& response_sse) {
+  auto quoted = [](const std::string& text) {
+    std::string out;
+    append_json_string(&out, text);
+    return out;
+  };
+  return R"({"exchange":)" + std::to_string(exchange) + R"(,"t_request":"2026-01-01T10:00:)" + second +
+         R"(.000Z","t_end":"2026-01-01T10:00:)" + second + R"(.400Z","request":{"method":"POST","path":"/v1/messages",)"
+         R"("headers":[["content-type","application/json"],["x-api-key","sk-test"]],"body":)" + quoted(request_json) +
+         R"(},"response":{"status":200,"headers":[["content-type","text/event-stream"]],"body":)" + quoted(response_sse) +
+         "}}\n";
+}
+
+// An Anthropic stream of one answer: each block as (start JSON, delta JSON).
+std::string anthropic_stream(const std::string& id, const std::vector<std::pair<std::string, std::string>>& blocks,
+                             const std::string& stop) {
+  std::string s = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"" + id +
+                  "\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-opus-4-5\",\"content\":[],"
+                  "\"stop_reason\":null,\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\n";
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    const std::string at = std::to_string(i);
+    s += "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":" + at + ",\"content_block\":" +
+         blocks[i].first + "}\n\n";
+    s += "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":" + at + ",\"delta\":" +
+         blocks[i].second + "}\n\n";
+    s += "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":" + at + "}\n\n";
+  }
+  return s + "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"" + stop +
+         "\"},\"usage\":{\"output_tokens\":9}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+}
+
+CheatReport assemble_and_check(const std::string& capture, const std::string& log) {
+  fixtures::AssembleSpec spec;
+  spec.harness = "claude-code";
+  spec.version = "2.1.332";
+  spec.host = "api.anthropic.com";
+  fixtures::Lines lines;
+  const std::vector<fixtures::LogFile> logs = {{"projects/-w/s.jsonl", log}};
+  fixtures::assemble_trace(capture, logs, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+  return check_lines(lines);
+}
+
+// One Edit call and the answer after it: `streamed` is the call's input as
+// the model streamed it, `logged` as the harness logged it and re-sent it.
+struct EditRun {
+  std::string capture, log;
+};
+
+EditRun edit_run(const std::string& streamed, const std::string& logged) {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  const std::string prompt = R"({"role":"user","content":"Change a to b in /w/a.txt"})";
+  const std::string call = R"({"type":"tool_use","id":"toolu_E","name":"Edit","input":)" + logged + "}";
+  const std::string result = R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_E","content":"The file /w/a.txt has been updated."}]})";
+  EditRun run;
+  std::string input_delta;
+  append_json_string(&input_delta, streamed);
+  run.capture = capture_line(1, "01", R"({"model":"claude-opus-4-5","stream":true,"messages":[)" + prompt + "]}",
+                             anthropic_stream("msg_A", {{R"({"type":"tool_use","id":"toolu_E","name":"Edit","input":{}})",
+                                                         R"({"type":"input_json_delta","partial_json":)" + input_delta + "}"}},
+                                              "tool_use"));
+  run.capture += capture_line(2, "03", R"({"model":"claude-opus-4-5","stream":true,"messages":[)" + prompt +
+                                           R"(,{"role":"assistant","content":[)" + call + "]}," + result + "]}",
+                              anthropic_stream("msg_B", {{R"({"type":"text","text":""})", R"({"type":"text_delta","text":"Done."})"}},
+                                               "end_turn"));
+  run.log = claude_line("u1", "", "00.900", "user", prompt);
+  run.log += claude_line("u2", "u1", "01.500", "assistant", R"({"id":"msg_A",)" + m + R"(,"content":[)" + call + "]}");
+  run.log += claude_line("u3", "u2", "02.000", "user", result, false,
+                         R"({"filePath":"/w/a.txt","oldString":"a","newString":"b","originalFile":"a\n","structuredPatch":[],"userModified":false,"replaceAll":false})");
+  run.log += claude_line("u4", "u3", "03.500", "assistant", R"({"id":"msg_B",)" + m + R"(,"content":[{"type":"text","text":"Done."}]})");
+  return run;
+}
+
+// Claude Code 2.1.3xx logs (and re-sends) a call's input with its schema's
+// false defaults written out: Edit's "replace_all":false where the model
+// streamed none. That is the call the model made; a flag set the other way
+// than the model set it is not.
+TEST(AssembledRuns, AFalseDefaultTheHarnessFilledInIsTheStreamedCall) {
+  const std::string plain = R"({"file_path":"/w/a.txt","old_string":"a","new_string":"b"})";
+  const std::string filled = R"({"replace_all":false,"file_path":"/w/a.txt","old_string":"a","new_string":"b"})";
+  const std::string everywhere = R"({"replace_all":true,"file_path":"/w/a.txt","old_string":"a","new_string":"b"})";
+  for (const auto& [streamed, logged] : std::vector<std::pair<std::string, std::string>>{{plain, plain}, {plain, filled}, {filled, plain}}) {
+    SCOPED_TRACE(streamed + " logged as " + logged);
+    const EditRun run = edit_run(streamed, logged);
+    expect_clean(assemble_and_check(run.capture, run.log));
+  }
+  const std::string differs = "Tool call toolu_E as the harness logged it differs in input";
+  for (const auto& [streamed, logged] : std::vector<std::pair<std::string, std::string>>{
+           {plain, everywhere}, {everywhere, filled}, {everywhere, plain},
+           {plain, R"({"replace_all":false,"file_path":"/w/a.txt","old_string":"a","new_string":"c"})"}}) {
+    SCOPED_TRACE(streamed + " logged as " + logged);
+    const EditRun run = edit_run(streamed, logged);
+    const CheatReport r = assemble_and_check(run.capture, run.log);
+    EXPECT_TRUE(has_finding(r, "GC04", Severity::high, differs)) << describe(r);
+  }
+}
+
+// Claude Code 2.1.3xx writes a copy of each distinct message it sends
+// (api-request-blob) before the request: judged against the messages the
+// requests sent, apart from the cache_control mark a request adds to its
+// last block.
+TEST(AssembledRuns, RequestBlobsAreHeldToTheMessagesSent) {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  const std::string prompt = R"({"role":"user","content":[{"type":"text","text":"Say hi"}]})";
+  const std::string turn = R"({"role":"system","content":[{"type":"text","text":"# Environment\nWorking directory: /w"}]})";
+  auto blob = [](const std::string& message) {
+    return R"({"type":"api-request-blob","sessionId":"s1","hash":"00","message":)" + message + "}\n";
+  };
+  const std::string marked = R"({"role":"system","content":[{"type":"text","text":"# Environment\nWorking directory: /w","cache_control":{"type":"ephemeral"}}]})";
+  const std::string capture =
+      capture_line(1, "01", R"({"model":"claude-opus-4-5","stream":true,"messages":[)" + prompt + "," + marked + "]}",
+                   anthropic_stream("msg_A", {{R"({"type":"text","text":""})", R"({"type":"text_delta","text":"Hi."})"}}, "end_turn"));
+  auto log_with = [&](const std::string& blobs, const std::string& after = "") {
+    std::string log = claude_line("u1", "", "00.500", "user", prompt);
+    log += blobs;
+    log += claude_line("u2", "u1", "01.500", "assistant", R"({"id":"msg_A",)" + m + R"(,"content":[{"type":"text","text":"Hi."}]})");
+    return log + after;
+  };
+  expect_clean(assemble_and_check(capture, log_with(blob(prompt) + blob(turn))));
+  const std::string said = "copy of a message it sent the model (api-request-blob) that no request sent";
+  for (const std::string& changed : {replaced_in(turn, "/w", "/x"), replaced_in(prompt, "Say hi", "Say bye"),
+                                     replaced_in(prompt, "\"user\"", "\"assistant\"")}) {
+    SCOPED_TRACE(changed);
+    const CheatReport r = assemble_and_check(capture, log_with(blob(prompt) + blob(changed)));
+    EXPECT_TRUE(has_finding(r, "GC04", Severity::high, said)) << describe(r);
+  }
+  // A copy written after the last request (the run ended before sending it)
+  // is only listed.
+  const CheatReport late = assemble_and_check(capture, log_with(blob(prompt), blob(replaced_in(prompt, "Say hi", "Go on"))));
+  EXPECT_FALSE(has_finding(late, "GC04", Severity::high, said)) << describe(late);
+  EXPECT_TRUE(has_finding(late, "GC04", Severity::warning, "api-request-blob line(s)")) << describe(late);
 }
 
 }  // namespace

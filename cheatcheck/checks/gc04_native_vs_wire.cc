@@ -152,6 +152,9 @@ struct WireCall {
   bool required = true;  // a finished answer's call: the harness must log it
   std::string id;        // clipped, for the finding
   std::optional<std::string> redacted;  // the input, when the recorder redacted part of it (canonical_input)
+  // An Anthropic answer's call: the input without its false members
+  // (json::text_value_digest_without_false_members).
+  std::optional<Digest> unflagged = std::nullopt;
 };
 
 struct LoggedCall {
@@ -160,6 +163,7 @@ struct LoggedCall {
   Digest input{};
   std::string id;
   std::optional<std::string> input_text;  // canonical_input, kept within kMaxKeptBytes
+  std::optional<Digest> unflagged = std::nullopt;  // NativeCall::input_unflagged
 };
 
 // A text compared exactly and loosely (white space and Unicode
@@ -885,6 +889,7 @@ class Gc04 final : public Check {
     result_copies(ctx);
     prompts(ctx);
     attachments(ctx);
+    request_blobs(ctx);
     codex_instructions(ctx);
     codex_context(ctx);
     event_answers(ctx);
@@ -983,6 +988,9 @@ class Gc04 final : public Check {
                                                           json::text_value_digest(call.input, ctx.body_parser()),
                                                           required, clip_text(call.id), std::nullopt});
       if (added && redacted_here(call.input)) it->second.redacted = kept_text(canonical_input(call.input, ctx.body_parser()));
+      if (added && a.provider == RebuiltAnswer::Provider::anthropic) {
+        it->second.unflagged = json::text_value_digest_without_false_members(call.input, ctx.body_parser());
+      }
     }
   }
 
@@ -1253,6 +1261,8 @@ class Gc04 final : public Check {
     simdjson::dom::object o;
     if (root->get(o)) return;
     ++requests_;
+    last_request_seq_ = r.seq;
+    if (first_request_seq_ == 0) first_request_seq_ = r.seq;
     instructions_.sent(o, stored_redacted_);
     // Anthropic requests (a top-level `system`) carry no Codex context.
     if (o.at_key("system").error() != simdjson::SUCCESS) codex_context_.sent(o, stored_redacted_);
@@ -1271,6 +1281,7 @@ class Gc04 final : public Check {
       simdjson::dom::array items;
       if (json::array(o, list, &items) != json::Get::ok) continue;
       for (auto item : items) {
+        if (list == "messages") sent_message(item);
         sent_results(item, r.seq);
         sent_prompts(item);
         // Every user text sent must be logged: Claude Code's (Anthropic
@@ -1570,6 +1581,7 @@ class Gc04 final : public Check {
     const Identity thread = identity(n.file + (n.sidechain ? "\x01sidechain" : ""));
     if (n.harness == NativeInfo::Harness::claude_code && n.user) unheld_prompts(n, r.seq);
     if (!n.attachment_texts.empty()) logged_attachment(n, r.seq, thread);
+    if (n.request_blob) logged_request_blob(*n.request_blob, r.seq);
     if (n.compact_boundary) compaction_after_attachments(thread);
     for (const std::string& said : n.prompts) {
       unanswered_[thread].push_back(logged_prompts_.size());
@@ -1637,7 +1649,8 @@ class Gc04 final : public Check {
       if (c.id.empty()) continue;
       if (c.edit && edit_calls_.size() < kMaxTracked) edit_calls_.try_emplace(identity(c.id), EditCall{*c.edit, c.name == "Write"});
       held_copies_.call(identity(c.id), c.name, c.copy_key);
-      auto [it, added] = logged_calls_.try_emplace(identity(c.id), LoggedCall{r.seq, identity(c.name), c.input, clip_text(c.id), {}});
+      auto [it, added] = logged_calls_.try_emplace(identity(c.id), LoggedCall{r.seq, identity(c.name), c.input, clip_text(c.id), {},
+                                                                                c.input_unflagged});
       if (added && c.input_text.size() <= kMaxKeptInput) it->second.input_text = kept_text(canonical_input(c.input_text, input_parser));
     }
     if (n.harness == NativeInfo::Harness::claude_code && !n.message_id.empty()) {
@@ -2724,7 +2737,11 @@ class Gc04 final : public Check {
         redacted_texts_.add(c.seq);
         continue;
       }
-      if (it->second.name != c.name || it->second.input != c.input) {
+      // Claude Code logs a call with its schema's false defaults filled in
+      // (Edit's replace_all): the same call as the model streamed it. A
+      // flag the model set true and the log says false still differs.
+      const bool defaults_filled = c.unflagged && it->second.unflagged && *c.unflagged == *it->second.unflagged;
+      if (it->second.name != c.name || (it->second.input != c.input && !defaults_filled)) {
         ctx.emit(finding("GC04", Severity::high, {c.seq, it->second.seq},
                          "Tool call " + c.id + " as the harness logged it differs in " +
                              (it->second.name != c.name ? "name" : "input") + " from the call streamed at seq " +
@@ -3037,6 +3054,51 @@ class Gc04 final : public Check {
                  "file, and no request sent them: read them; a line added to the log to tell the judge what the "
                  "model never heard looks so.",
                  "flagged-prompt-not-sent");
+  }
+
+  // Claude Code 2.1.3xx's copies of the messages it sends
+  // (api-request-blob lines): each must be a message some request sent.
+  void logged_request_blob(const Digest& message, uint64_t seq) {
+    if (logged_blobs_.size() >= kMaxTracked) return blobs_unjudged_.add(seq);
+    logged_blobs_.emplace_back(seq, message);
+  }
+
+  // Every distinct message an Anthropic request sent, as a blob copies it
+  // (without the cache_control marks the request adds).
+  void sent_message(simdjson::dom::element message) {
+    if (sent_messages_.size() >= kMaxTracked) {
+      sent_messages_unkept_ = true;
+      return;
+    }
+    sent_messages_.insert(json::value_digest_without(message, "cache_control"));
+  }
+
+  // A blob no request sent says the model was told what it never was
+  // (high), unless a request could not be read or was stored redacted or
+  // cut: then the blob is only listed (a warning). A blob after the last
+  // request may be of a request the run never sent (it ended first); one
+  // before the first request of a run that resumes may be the earlier
+  // run's, which went out on that run's wire.
+  void request_blobs(Context& ctx) {
+    SeqList unsent;
+    const bool all_read = !stored_redacted_ && !sent_messages_unkept_ && cut_requests_.empty() && unread_requests_.empty();
+    const bool resumes = ctx.facts().launch.resumes;
+    for (const auto& [seq, message] : logged_blobs_) {
+      if (sent_messages_.contains(message)) continue;
+      if (all_read && seq < last_request_seq_ && !(resumes && seq < first_request_seq_)) {
+        ctx.emit(finding("GC04", Severity::high, {seq},
+                         "Claude Code logged a copy of a message it sent the model (api-request-blob) that no request "
+                         "sent: what the model was told was changed in the log."),
+                 "request-blob-not-sent:" + to_hex(message));
+      } else {
+        unsent.add(seq);
+      }
+    }
+    blobs_unjudged_.merge(unsent);
+    emit_counted(ctx, "GC04", Severity::warning, blobs_unjudged_,
+                 "Claude Code api-request-blob line(s) (copies of messages it sends) that no request read in full "
+                 "sent, or that came after the last request: read them.",
+                 "request-blob-unjudged");
   }
 
   // Claude Code attachment texts the model is sent (logged_attachment()).
@@ -3646,6 +3708,11 @@ class Gc04 final : public Check {
   absl::flat_hash_set<Digest> sent_result_reminders_seen_;  // loose digests of the result blocks sent_result_reminders() kept
   absl::flat_hash_map<Identity, std::vector<size_t>> unfollowed_attachments_;  // thread -> those not yet followed
   SeqList attachments_unkept_;
+  std::vector<std::pair<uint64_t, Digest>> logged_blobs_;  // api-request-blob lines: seq, message digest
+  absl::flat_hash_set<Digest> sent_messages_;  // sent_message()
+  bool sent_messages_unkept_ = false;
+  SeqList blobs_unjudged_;
+  uint64_t first_request_seq_ = 0, last_request_seq_ = 0;  // the first and last request read
   std::vector<std::string> sent_reminders_;  // loose_text() of user texts sent holding <system-reminder> blocks
   bool sent_reminder_redacted_ = false, sent_reminders_unkept_ = false;
   // A Claude Code user text the prompt check passes over as it stands.
