@@ -4308,5 +4308,36 @@ TEST(AssembledRuns, RequestBlobsAreHeldToTheMessagesSent) {
   EXPECT_TRUE(has_finding(late, "GC04", Severity::warning, "api-request-blob line(s)")) << describe(late);
 }
 
+// Claude Code 2.1.3xx sends a background task's notification (logged as a
+// queued_command attachment) as a mid-conversation system turn, not inside
+// a <system-reminder> of a user message: found there, it was sent.
+TEST(AssembledRuns, ANotificationSentAsASystemTurnWasSent) {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  const std::string prompt = R"({"role":"user","content":"Count the files in the background"})";
+  const std::string note = "<task-notification>\n<task-id>t1</task-id>\n<status>completed</status>\n<result>There are 3 files.</result>\n</task-notification>";
+  std::string turn_text;
+  append_json_string(&turn_text, "[SYSTEM NOTIFICATION - NOT USER INPUT]\nAn automated event.\n\n" + note);
+  const std::string turn = R"({"role":"system","content":[{"type":"text","text":)" + turn_text + "}]}";
+  const std::string first = R"({"role":"assistant","content":[{"type":"text","text":"Started."}]})";
+  const std::string capture =
+      capture_line(1, "01", R"({"model":"claude-opus-4-5","stream":true,"messages":[)" + prompt + "]}",
+                   anthropic_stream("msg_A", {{R"({"type":"text","text":""})", R"({"type":"text_delta","text":"Started."})"}}, "end_turn")) +
+      capture_line(2, "03", R"({"model":"claude-opus-4-5","stream":true,"messages":[)" + prompt + "," + first + "," + turn + "]}",
+                   anthropic_stream("msg_B", {{R"({"type":"text","text":""})", R"({"type":"text_delta","text":"3 files."})"}}, "end_turn"));
+  auto log_with = [&](const std::string& logged_note) {
+    std::string said;
+    append_json_string(&said, logged_note);
+    std::string log = claude_line("u1", "", "00.500", "user", prompt);
+    log += claude_line("u2", "u1", "01.500", "assistant", R"({"id":"msg_A",)" + m + R"(,"content":[{"type":"text","text":"Started."}]})");
+    log += R"({"parentUuid":"u2","isSidechain":false,"attachment":{"type":"queued_command","prompt":)" + said +
+           R"(,"commandMode":"task-notification"},"type":"attachment","uuid":"a1","timestamp":"2026-01-01T10:00:02.500Z"})" "\n";
+    log += claude_line("u3", "a1", "03.500", "assistant", R"({"id":"msg_B",)" + m + R"(,"content":[{"type":"text","text":"3 files."}]})");
+    return log;
+  };
+  expect_clean(assemble_and_check(capture, log_with(note)));
+  const CheatReport changed = assemble_and_check(capture, log_with(replaced_in(note, "3 files", "no files")));
+  EXPECT_TRUE(has_finding(changed, "GC04", Severity::warning, "no request sent that text")) << describe(changed);
+}
+
 }  // namespace
 }  // namespace goalcup::cheat

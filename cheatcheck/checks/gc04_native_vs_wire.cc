@@ -1282,6 +1282,7 @@ class Gc04 final : public Check {
       if (json::array(o, list, &items) != json::Get::ok) continue;
       for (auto item : items) {
         if (list == "messages") sent_message(item);
+        if (list == "messages") sent_system_turn(item);
         sent_results(item, r.seq);
         sent_prompts(item);
         // Every user text sent must be logged: Claude Code's (Anthropic
@@ -3170,6 +3171,42 @@ class Gc04 final : public Check {
     }
     kept_bytes_ += loose.size();
     sent_reminders_.push_back(std::move(loose));
+  }
+
+  // Claude Code 2.1.3xx sends some harness texts as mid-conversation
+  // system turns (a {"role":"system"} message) instead of <system-reminder>
+  // blocks of a user message: a background task's notification among
+  // them. Their texts are kept as sent_reminder() keeps a reminder, for the
+  // attachment texts to be found in; never as prompts (the user said none).
+  void sent_system_turn(simdjson::dom::element item) {
+    simdjson::dom::object o;
+    std::string_view role;
+    simdjson::dom::array parts;
+    if (item.get(o) || json::string(o, "role", &role) != json::Get::ok || role != "system") return;
+    auto keep = [&](std::string_view said) {
+      std::string loose = loose_text(said);
+      if (sent_result_reminders_seen_.size() >= kMaxTracked) sent_reminders_unkept_ = true;
+      if (sent_reminders_unkept_ || !sent_result_reminders_seen_.insert(sha256(loose)).second) return;
+      if (holds(loose, "&")) loose = html_unescaped(loose);
+      sent_reminder_redacted_ |= redacted_here(said);
+      if (kept_bytes_ + loose.size() > kMaxKeptBytes) {
+        sent_reminders_unkept_ = true;
+        return;
+      }
+      kept_bytes_ += loose.size();
+      sent_reminders_.push_back(std::move(loose));
+    };
+    std::string_view text;
+    if (json::string(o, "content", &text) == json::Get::ok) return keep(text);
+    if (json::array(o, "content", &parts) != json::Get::ok) return;
+    for (auto part : parts) {
+      simdjson::dom::object p;
+      std::string_view type;
+      if (!part.get(p) && json::string(p, "type", &type) == json::Get::ok && type == "text" &&
+          json::string(p, "text", &text) == json::Get::ok) {
+        keep(text);
+      }
+    }
   }
 
   bool attachment_sent(const LoggedAttachment& a) const {
