@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 
+#include "cheatcheck/codex_summary_prefix.h"
 #include "cheatcheck/scanner.h"
 #include "cheatcheck/secrets/redact.h"
 #include "cli/json_writer.h"
@@ -4337,6 +4338,81 @@ TEST(AssembledRuns, ANotificationSentAsASystemTurnWasSent) {
   expect_clean(assemble_and_check(capture, log_with(note)));
   const CheatReport changed = assemble_and_check(capture, log_with(replaced_in(note, "3 files", "no files")));
   EXPECT_TRUE(has_finding(changed, "GC04", Severity::warning, "no request sent that text")) << describe(changed);
+}
+
+// A Responses stream of message items, each streamed whole in its item's done event.
+std::string responses_stream(const std::string& id, const std::vector<std::string>& texts) {
+  std::string items, s = "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"" + id +
+                         "\",\"status\":\"in_progress\",\"output\":[]}}\n\n";
+  for (size_t i = 0; i < texts.size(); ++i) {
+    std::string text;
+    append_json_string(&text, texts[i]);
+    const std::string item = R"({"type":"message","id":"msg_)" + id + std::to_string(i) +
+                             R"(","role":"assistant","status":"completed","content":[{"type":"output_text","text":)" + text + "}]}";
+    s += "event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"output_index\":" +
+         std::to_string(i) + ",\"item\":" + item + "}\n\n";
+    items += (i ? "," : "") + item;
+  }
+  return s + "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"" + id +
+         "\",\"status\":\"completed\",\"output\":[" + items + "],\"usage\":{\"input_tokens\":5,\"output_tokens\":3,\"total_tokens\":8}}}\n\n";
+}
+
+CheatReport assemble_codex_and_check(const std::string& capture, const std::string& log) {
+  fixtures::AssembleSpec spec;
+  spec.harness = "codex";
+  spec.version = "0.171.0";
+  spec.host = "api.openai.com";
+  fixtures::Lines lines;
+  const std::vector<fixtures::LogFile> logs = {{"sessions/rollout-1.jsonl", log}};
+  fixtures::assemble_trace(capture, logs, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+  return check_lines(lines);
+}
+
+// Codex 0.17x compacting locally: it asks for a summary with an instruction
+// of its own (never logged), logs the summarising answer as a message item
+// and again in the `compacted` line, then sends the summary back. The
+// instruction is no user prompt the log left out; a prompt left out of
+// such a log still is.
+TEST(AssembledRuns, CodexsInstructionToSummariseIsNoPromptTheLogLeftOut) {
+  const std::string summary = "So far: the parser was read; nothing is fixed yet.";
+  const std::string bridge = std::string(kCodexSummaryPrefixes[0]) + "\n" + summary;
+  auto user = [](const std::string& text) {
+    std::string t;
+    append_json_string(&t, text);
+    return R"({"type":"message","role":"user","content":[{"type":"input_text","text":)" + t + "}]}";
+  };
+  auto said = [](const std::string& text) {
+    return R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":")" + text + R"("}]})";
+  };
+  auto responses_line = [&](int exchange, const std::string& second, const std::string& input, const std::string& sse) {
+    std::string line = capture_line(exchange, second, R"({"model":"gpt-5-codex","stream":true,"input":[)" + input + "]}", sse);
+    return replaced_in(line, "/v1/messages", "/v1/responses");
+  };
+  const std::string capture =
+      responses_line(1, "01", user("Fix the parser"), responses_stream("resp_1", {"Reading the parser."})) +
+      responses_line(2, "03", user("Fix the parser") + "," + said("Reading the parser.") + "," + user("Write a summary of the work so far for a handoff."),
+                     responses_stream("resp_2", {summary})) +
+      responses_line(3, "05", user("Fix the parser") + "," + user(bridge), responses_stream("resp_3", {"Fixed it."}));
+  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
+    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  std::string bridge_json;
+  append_json_string(&bridge_json, bridge);
+  const std::string prompt = line("00.500", "response_item", user("Fix the parser")) +
+                             line("00.500", "event_msg", R"({"type":"user_message","message":"Fix the parser","images":[]})");
+  auto log_with = [&](const std::string& prompt_lines) {
+    std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.171.0"})");
+    log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
+    log += prompt_lines;
+    log += line("01.500", "response_item", said("Reading the parser."));
+    log += line("03.500", "response_item", said(summary));
+    log += line("03.600", "compacted", R"({"message":)" + bridge_json + "}");
+    log += line("05.500", "response_item", said("Fixed it."));
+    return log;
+  };
+  expect_clean(assemble_codex_and_check(capture, log_with(prompt)));
+  const CheatReport removed = assemble_codex_and_check(capture, log_with(""));
+  EXPECT_TRUE(has_finding(removed, "GC04", Severity::warning, "Codex request(s) sent the model a user text")) << describe(removed);
 }
 
 }  // namespace

@@ -2559,11 +2559,21 @@ class Gc04 final : public Check {
     SeqList records, redacted, codex_missing;
     std::vector<uint64_t> missing;
     const size_t first_compaction = first_real_compaction();
+    const absl::flat_hash_set<uint64_t> summarising = summarising_answers();
+    auto asks_for_summary_only = [&](const WirePrompt& p) {
+      return p.codex && !p.carriers.empty() && std::all_of(p.carriers.begin(), p.carriers.end(), [&](const auto& exchange) {
+        auto it = answer_of_exchange_.find(exchange);
+        return it != answer_of_exchange_.end() && summarising.contains(it->second);
+      });
+    };
     for (const auto& entry : wire_prompts_sent_) {
       const WirePrompt& p = entry.second;
       if (logged_user_texts_.contains(p.loose) || !answered(p)) continue;
       // After a compaction Codex sends texts it rebuilt from its summary.
       if (p.codex && first_compaction < p.compactions_before) continue;
+      // Codex's own instruction to summarise, sent only with the request
+      // whose answer became a compaction's summary; it logs none.
+      if (asks_for_summary_only(p)) continue;
       if (p.redacted) {
         RedactedMatch match = RedactedMatch::no;
         for (size_t i = 0; i < kept_user_texts_.size() && match == RedactedMatch::no; ++i) {
@@ -2611,6 +2621,22 @@ class Gc04 final : public Check {
     for (CodexCompaction& c : codex_compactions_) {
       if (!c.sent && c.summary_text && holds(said, *c.summary_text)) c.sent = true;
     }
+  }
+
+  // The answers (logged or not) that a Codex `compacted` line holds as its
+  // summary, streamed before it, of compactions a later request shows by
+  // sending that summary back (c.sent): Codex 0.17x logs the summarising
+  // answer as a message item too, before the `compacted` line.
+  absl::flat_hash_set<uint64_t> summarising_answers() const {
+    absl::flat_hash_set<uint64_t> out;
+    for (const CodexCompaction& c : codex_compactions_) {
+      if (!c.sent || !c.summary_text) continue;
+      const std::optional<std::string_view> answer = codex_summary_answer(*c.summary_text);
+      if (answer && answer->empty()) continue;
+      const auto it = wire_by_text_.find(answer ? sha256(*answer) : c.summary);
+      if (it != wire_by_text_.end() && it->second < c.seq) out.insert(it->second);
+    }
+    return out;
   }
 
   // The answers streamed that no line logs: trimmed text -> first seq.
