@@ -4415,5 +4415,37 @@ TEST(AssembledRuns, CodexsInstructionToSummariseIsNoPromptTheLogLeftOut) {
   EXPECT_TRUE(has_finding(removed, "GC04", Severity::warning, "Codex request(s) sent the model a user text")) << describe(removed);
 }
 
+// A model may answer with the same words in two turns ("Done."): each
+// logged copy stands for one answer, and an answer left out of the log
+// still shows.
+TEST(AssembledRuns, CodexAnswersOfTheSameWordsAreEachLogged) {
+  auto user = [](const std::string& text) {
+    return R"({"type":"message","role":"user","content":[{"type":"input_text","text":")" + text + R"("}]})";
+  };
+  const std::string done = R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done."}]})";
+  auto responses_line = [&](int exchange, const std::string& second, const std::string& input, const std::string& sse) {
+    return replaced_in(capture_line(exchange, second, R"({"model":"gpt-5-codex","stream":true,"input":[)" + input + "]}", sse),
+                       "/v1/messages", "/v1/responses");
+  };
+  const std::string capture = responses_line(1, "01", user("Task one"), responses_stream("resp_1", {"Done."})) +
+                              responses_line(2, "03", user("Task one") + "," + done + "," + user("Task two"),
+                                             responses_stream("resp_2", {"Done."}));
+  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
+    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  auto log_with = [&](bool second_logged) {
+    std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.171.0"})");
+    log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
+    log += line("00.500", "response_item", user("Task one"));
+    log += line("01.500", "response_item", done);
+    log += line("02.500", "response_item", user("Task two"));
+    if (second_logged) log += line("03.500", "response_item", done);
+    return log;
+  };
+  expect_clean(assemble_codex_and_check(capture, log_with(true)));
+  const CheatReport dropped = assemble_codex_and_check(capture, log_with(false));
+  EXPECT_TRUE(has_finding(dropped, "GC04", Severity::warning, "were never logged by the harness")) << describe(dropped);
+}
+
 }  // namespace
 }  // namespace goalcup::cheat

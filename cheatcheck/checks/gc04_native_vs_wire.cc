@@ -960,13 +960,13 @@ class Gc04 final : public Check {
     }
     if (a.provider != RebuiltAnswer::Provider::anthropic) {
       // Codex logs one line per message item; an answer may hold several.
-      if (!a.text.empty()) wire_by_text_.try_emplace(sha256(a.text), r.seq);
+      if (!a.text.empty()) wire_text(sha256(a.text), r.seq);
       codex_reviews_.streamed(a, r.seq, !redacted_here(a.text) && !cut_at_cap(r, ctx.wire_body()));
       if (a.text.find(kReviewKey) != std::string::npos) {
         if (auto kept = kept_text(a.text)) review_answers_.push_back(std::move(*kept));
       }
       for (std::string_view item : a.text_blocks()) {
-        if (!item.empty()) wire_by_text_.try_emplace(sha256(item), r.seq);
+        if (!item.empty()) wire_text(sha256(item), r.seq);
         keep_redacted_answer(item, r.seq);
       }
     }
@@ -2740,9 +2740,32 @@ class Gc04 final : public Check {
                          "Codex logged an assistant answer whose text matches no answer rebuilt from the wire."),
                  "codex-unmatched:" + to_hex(digest));
       } else {
-        matched_answers_.insert(it->second);
+        matched_answers_.insert(next_answer_with_text(digest, it->second));
       }
     }
+  }
+
+  // A Codex answer's text (or one message item's), by digest: the first
+  // answer that streamed it, and the later ones that streamed it again (a
+  // model may answer "Done." in two turns; each is logged once).
+  void wire_text(const Digest& text, uint64_t seq) {
+    auto [it, added] = wire_by_text_.try_emplace(text, seq);
+    if (added || it->second == seq || repeated_texts_count_ >= kMaxTracked) return;
+    std::vector<uint64_t>& later = repeated_texts_[text];
+    if (!later.empty() && later.back() == seq) return;
+    later.push_back(seq);
+    ++repeated_texts_count_;
+  }
+
+  // The answer a logged text stands for: each logged copy of a text takes
+  // the next answer that streamed it, in order; copies past them the last.
+  uint64_t next_answer_with_text(const Digest& text, uint64_t first) {
+    size_t& used = text_copies_logged_[text];
+    const auto later = repeated_texts_.find(text);
+    const size_t count = later == repeated_texts_.end() ? 0 : later->second.size();
+    const uint64_t seq = used == 0 || count == 0 ? first : later->second[std::min(used, count) - 1];
+    ++used;
+    return seq;
   }
 
   // Tool calls both ways, by call id.
@@ -3697,6 +3720,9 @@ class Gc04 final : public Check {
   static constexpr uint64_t kMaxEventBytes = 16ull << 20;
   static constexpr size_t kMaxEventsPerCall = 4;
   absl::flat_hash_map<Digest, uint64_t> wire_by_text_;
+  absl::flat_hash_map<Digest, std::vector<uint64_t>> repeated_texts_;  // wire_text(): later answers of a text
+  size_t repeated_texts_count_ = 0;
+  absl::flat_hash_map<Digest, size_t> text_copies_logged_;  // next_answer_with_text()
   absl::flat_hash_map<Identity, WireCall> wire_calls_;
   absl::flat_hash_map<Identity, NativeMessage> native_by_id_;
   std::vector<std::pair<uint64_t, std::string>> cut_prefixes_;  // (seq, text) of answers stored cut at the cap
