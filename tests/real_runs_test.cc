@@ -4208,8 +4208,9 @@ std::string anthropic_stream(const std::string& id, const std::vector<std::pair<
          "\"},\"usage\":{\"output_tokens\":9}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
 }
 
-CheatReport assemble_and_check(const std::string& capture, const std::string& log) {
+CheatReport assemble_and_check(const std::string& capture, const std::string& log, const std::string& seen = "") {
   fixtures::AssembleSpec spec;
+  spec.seen = seen;
   spec.harness = "claude-code";
   spec.version = "2.1.332";
   spec.host = "api.anthropic.com";
@@ -4217,6 +4218,16 @@ CheatReport assemble_and_check(const std::string& capture, const std::string& lo
   const std::vector<fixtures::LogFile> logs = {{"projects/-w/s.jsonl", log}};
   fixtures::assemble_trace(capture, logs, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
   return check_lines(lines);
+}
+
+// A recorder that reads the log only at the end: each of its lines seen at `time`.
+std::string seen_at_end(const std::string& file, const std::string& log, const std::string& time = "2026-01-01T10:00:59Z") {
+  std::string seen;
+  const size_t lines = static_cast<size_t>(std::count(log.begin(), log.end(), '\n'));
+  for (size_t i = 1; i <= lines; ++i) {
+    seen += R"({"t":")" + time + R"(","file":")" + file + R"(","line_no":)" + std::to_string(i) + "}\n";
+  }
+  return seen;
 }
 
 // One Edit call and the answer after it: `streamed` is the call's input as
@@ -4357,8 +4368,9 @@ std::string responses_stream(const std::string& id, const std::vector<std::strin
          "\",\"status\":\"completed\",\"output\":[" + items + "],\"usage\":{\"input_tokens\":5,\"output_tokens\":3,\"total_tokens\":8}}}\n\n";
 }
 
-CheatReport assemble_codex_and_check(const std::string& capture, const std::string& log) {
+CheatReport assemble_codex_and_check(const std::string& capture, const std::string& log, const std::string& seen = "") {
   fixtures::AssembleSpec spec;
+  spec.seen = seen;
   spec.harness = "codex";
   spec.version = "0.171.0";
   spec.host = "api.openai.com";
@@ -4411,6 +4423,11 @@ TEST(AssembledRuns, CodexsInstructionToSummariseIsNoPromptTheLogLeftOut) {
     return log;
   };
   expect_clean(assemble_codex_and_check(capture, log_with(prompt)));
+  // Recorded after every request (read at the end): the compaction and its
+  // summary sent back still show, and so does a prompt left out.
+  expect_clean(assemble_codex_and_check(capture, log_with(prompt), seen_at_end("sessions/rollout-1.jsonl", log_with(prompt))));
+  const CheatReport late_removed = assemble_codex_and_check(capture, log_with(""), seen_at_end("sessions/rollout-1.jsonl", log_with("")));
+  EXPECT_TRUE(has_finding(late_removed, "GC04", Severity::warning, "Codex request(s) sent the model a user text")) << describe(late_removed);
   const CheatReport removed = assemble_codex_and_check(capture, log_with(""));
   EXPECT_TRUE(has_finding(removed, "GC04", Severity::warning, "Codex request(s) sent the model a user text")) << describe(removed);
 }
@@ -4445,6 +4462,61 @@ TEST(AssembledRuns, CodexAnswersOfTheSameWordsAreEachLogged) {
   expect_clean(assemble_codex_and_check(capture, log_with(true)));
   const CheatReport dropped = assemble_codex_and_check(capture, log_with(false));
   EXPECT_TRUE(has_finding(dropped, "GC04", Severity::warning, "were never logged by the harness")) << describe(dropped);
+}
+
+// Claude Code compacting twice: each summarising answer is logged only as
+// the isCompactSummary line after it. Read at the end, both lines come
+// after both answers; each still takes its own answer, and a summary line
+// that repeats neither answer excuses none.
+TEST(AssembledRuns, ClaudeCompactionsReadLateEachTakeTheirAnswer) {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  const std::string prompt = R"({"role":"user","content":"Tidy the repository"})";
+  const std::string ask = R"({"role":"user","content":"Write a detailed summary of the conversation so far."})";
+  auto text_stream = [](const std::string& id, const std::string& text) {
+    std::string delta;
+    append_json_string(&delta, text);
+    return anthropic_stream(id, {{R"({"type":"text","text":""})", R"({"type":"text_delta","text":)" + delta + "}"}}, "end_turn");
+  };
+  auto request = [](const std::string& messages) { return R"({"model":"claude-opus-4-5","stream":true,"messages":[)" + messages + "]}"; };
+  const std::string first = "<summary>The user asked to tidy; nothing done yet.</summary>";
+  const std::string second = "<summary>Tidying went on; two files moved.</summary>";
+  auto continued = [](const std::string& summary) {
+    std::string said;
+    append_json_string(&said, "This session is being continued from a previous conversation. Summary:\n" + summary);
+    return R"({"role":"user","content":)" + said + "}";
+  };
+  const std::string capture =
+      capture_line(1, "01", request(prompt), text_stream("msg_A", "Starting.")) +
+      capture_line(2, "02", request(prompt + R"(,{"role":"assistant","content":"Starting."},)" + ask), text_stream("msg_S1", first)) +
+      capture_line(3, "04", request(continued(first)), text_stream("msg_B", "Moved two files.")) +
+      capture_line(4, "05", request(continued(first) + R"(,{"role":"assistant","content":"Moved two files."},)" + ask), text_stream("msg_S2", second)) +
+      capture_line(5, "07", request(continued(second)), text_stream("msg_C", "Done."));
+  auto summary_line = [&](const std::string& uuid, const std::string& time, const std::string& summary) {
+    std::string said;
+    append_json_string(&said, "This session is being continued from a previous conversation. Summary:\n" + summary);
+    return R"({"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":)" + said +
+           R"(},"isCompactSummary":true,"isVisibleInTranscriptOnly":true,"uuid":")" + uuid + R"(","timestamp":"2026-01-01T10:00:)" + time + "Z\"}\n";
+  };
+  auto log_with = [&](const std::string& second_summary) {
+    std::string log = claude_line("u1", "", "00.500", "user", prompt);
+    log += claude_line("u2", "u1", "01.500", "assistant", R"({"id":"msg_A",)" + m + R"(,"content":[{"type":"text","text":"Starting."}]})");
+    log += summary_line("c1", "02.600", first);
+    log += claude_line("u3", "c1", "04.500", "assistant", R"({"id":"msg_B",)" + m + R"(,"content":[{"type":"text","text":"Moved two files."}]})");
+    log += summary_line("c2", "05.600", second_summary);
+    log += claude_line("u4", "c2", "07.500", "assistant", R"({"id":"msg_C",)" + m + R"(,"content":[{"type":"text","text":"Done."}]})");
+    return log;
+  };
+  const std::string file = "projects/-w/s.jsonl";
+  const std::string unexcused = "wire response(s) were never logged by the harness";
+  for (const bool late : {false, true}) {
+    SCOPED_TRACE(late ? "read at the end" : "live");
+    const std::string honest = log_with(second);
+    const CheatReport r = assemble_and_check(capture, honest, late ? seen_at_end(file, honest) : "");
+    EXPECT_FALSE(has_finding(r, "GC04", Severity::warning, unexcused)) << describe(r);
+    const std::string other = log_with("<summary>Nothing was moved.</summary>");
+    const CheatReport changed = assemble_and_check(capture, other, late ? seen_at_end(file, other) : "");
+    EXPECT_TRUE(has_finding(changed, "GC04", Severity::warning, unexcused)) << describe(changed);
+  }
 }
 
 }  // namespace

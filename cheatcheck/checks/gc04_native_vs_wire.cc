@@ -882,6 +882,7 @@ class Gc04 final : public Check {
     codex_turn_models(ctx);
     edit_copies(ctx);
     held_copies_.judge(ctx, copy_differs_);  // before result_copies, which emits what it adds
+    settle_codex_bridges();
     carried_prompts_logged(ctx);
     codex_compaction_summaries(ctx);
     results(ctx);
@@ -2560,6 +2561,10 @@ class Gc04 final : public Check {
     std::vector<uint64_t> missing;
     const size_t first_compaction = first_real_compaction();
     const absl::flat_hash_set<uint64_t> summarising = summarising_answers();
+    absl::flat_hash_set<Digest> bridge_texts;
+    for (const CodexCompaction& c : codex_compactions_) {
+      if (c.sent && c.summary_text) bridge_texts.insert(sha256(loose_text(*c.summary_text)));
+    }
     auto asks_for_summary_only = [&](const WirePrompt& p) {
       return p.codex && !p.carriers.empty() && std::all_of(p.carriers.begin(), p.carriers.end(), [&](const auto& exchange) {
         auto it = answer_of_exchange_.find(exchange);
@@ -2574,6 +2579,8 @@ class Gc04 final : public Check {
       // Codex's own instruction to summarise, sent only with the request
       // whose answer became a compaction's summary; it logs none.
       if (asks_for_summary_only(p)) continue;
+      // The summary sent back (the bridge) is the `compacted` line's text.
+      if (p.codex && bridge_texts.contains(p.loose)) continue;
       if (p.redacted) {
         RedactedMatch match = RedactedMatch::no;
         for (size_t i = 0; i < kept_user_texts_.size() && match == RedactedMatch::no; ++i) {
@@ -2620,6 +2627,16 @@ class Gc04 final : public Check {
   void note_bridge(std::string_view said) {
     for (CodexCompaction& c : codex_compactions_) {
       if (!c.sent && c.summary_text && holds(said, *c.summary_text)) c.sent = true;
+    }
+  }
+
+  // A Codex `compacted` line recorded after the request that sent its
+  // summary back (a recorder that reads the rollout late, or at the end)
+  // was not seen by note_bridge(): any request's user text that is the
+  // line's text, as sent, shows it all the same.
+  void settle_codex_bridges() {
+    for (CodexCompaction& c : codex_compactions_) {
+      if (!c.sent && c.summary_text && wire_prompts_loose_.contains(sha256(loose_text(*c.summary_text)))) c.sent = true;
     }
   }
 
@@ -3592,11 +3609,12 @@ class Gc04 final : public Check {
 
   // Claude Code versions without a compaction agent file log a compaction's
   // answer only reworded, in the isCompactSummary line that follows it: for
-  // each such line, the last finished unlogged answer before it (and after
-  // the compaction before it) whose request asked for a summary and whose
+  // each such line, the last finished unlogged answer before it (that no
+  // earlier line took) whose request asked for a summary and whose
   // summary the line repeats. A log with
   // a compaction agent's answer (agent-acompact-*) is of a version that logs
   // them there: no answer is excused so.
+  static constexpr size_t kMaxSummaryCandidates = 16;
   absl::flat_hash_set<uint64_t> compaction_answers() const {
     if (compaction_agent_logged_) return {};
     absl::flat_hash_set<uint64_t> summarising;
@@ -3609,16 +3627,20 @@ class Gc04 final : public Check {
     }
     std::sort(unlogged.begin(), unlogged.end());
     absl::flat_hash_set<uint64_t> out;
-    uint64_t previous = 0;
+    // Each line takes the last answer before it that no earlier line took:
+    // a recorder that reads the log late records every summary line after
+    // both answers. At most kMaxSummaryCandidates are compared per line.
     for (size_t i = 0; i < compactions_.size(); ++i) {
+      size_t compared = 0;
       for (auto it = std::lower_bound(unlogged.begin(), unlogged.end(), compactions_[i]);
-           it != unlogged.begin() && *std::prev(it) > previous; --it) {
+           it != unlogged.begin() && compared < kMaxSummaryCandidates; --it) {
+        if (out.contains(*std::prev(it))) continue;
+        ++compared;
         if (summarised_by(*std::prev(it), compaction_texts_[i])) {
           out.insert(*std::prev(it));
           break;
         }
       }
-      previous = compactions_[i];
     }
     return out;
   }
