@@ -4404,7 +4404,9 @@ TEST(AssembledRuns, CodexsInstructionToSummariseIsNoPromptTheLogLeftOut) {
       responses_line(1, "01", user("Fix the parser"), responses_stream("resp_1", {"Reading the parser."})) +
       responses_line(2, "03", user("Fix the parser") + "," + said("Reading the parser.") + "," + user("Write a summary of the work so far for a handoff."),
                      responses_stream("resp_2", {summary})) +
-      responses_line(3, "05", user("Fix the parser") + "," + user(bridge), responses_stream("resp_3", {"Fixed it."}));
+      responses_line(3, "05", user("Fix the parser") + "," + user(bridge), responses_stream("resp_3", {"Fixed it."})) +
+      responses_line(4, "07", user("Fix the parser") + "," + user(bridge) + "," + said("Fixed it.") + "," + user("Now add a test"),
+                     responses_stream("resp_4", {"Added a test."}));
   auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
     return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
   };
@@ -4412,7 +4414,8 @@ TEST(AssembledRuns, CodexsInstructionToSummariseIsNoPromptTheLogLeftOut) {
   append_json_string(&bridge_json, bridge);
   const std::string prompt = line("00.500", "response_item", user("Fix the parser")) +
                              line("00.500", "event_msg", R"({"type":"user_message","message":"Fix the parser","images":[]})");
-  auto log_with = [&](const std::string& prompt_lines) {
+  const std::string next_prompt = line("06.500", "response_item", user("Now add a test"));
+  auto log_with = [&](const std::string& prompt_lines, const std::string& next_prompt_lines) {
     std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.171.0"})");
     log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
     log += prompt_lines;
@@ -4420,16 +4423,24 @@ TEST(AssembledRuns, CodexsInstructionToSummariseIsNoPromptTheLogLeftOut) {
     log += line("03.500", "response_item", said(summary));
     log += line("03.600", "compacted", R"({"message":)" + bridge_json + "}");
     log += line("05.500", "response_item", said("Fixed it."));
+    log += next_prompt_lines;
+    log += line("07.500", "response_item", said("Added a test."));
     return log;
   };
-  expect_clean(assemble_codex_and_check(capture, log_with(prompt)));
+  const std::string file = "sessions/rollout-1.jsonl";
+  const std::string not_logged = "Codex request(s) sent the model a user text";
+  expect_clean(assemble_codex_and_check(capture, log_with(prompt, next_prompt)));
   // Recorded after every request (read at the end): the compaction and its
   // summary sent back still show, and so does a prompt left out.
-  expect_clean(assemble_codex_and_check(capture, log_with(prompt), seen_at_end("sessions/rollout-1.jsonl", log_with(prompt))));
-  const CheatReport late_removed = assemble_codex_and_check(capture, log_with(""), seen_at_end("sessions/rollout-1.jsonl", log_with("")));
-  EXPECT_TRUE(has_finding(late_removed, "GC04", Severity::warning, "Codex request(s) sent the model a user text")) << describe(late_removed);
-  const CheatReport removed = assemble_codex_and_check(capture, log_with(""));
-  EXPECT_TRUE(has_finding(removed, "GC04", Severity::warning, "Codex request(s) sent the model a user text")) << describe(removed);
+  expect_clean(assemble_codex_and_check(capture, log_with(prompt, next_prompt), seen_at_end(file, log_with(prompt, next_prompt))));
+  const CheatReport late_removed = assemble_codex_and_check(capture, log_with("", next_prompt), seen_at_end(file, log_with("", next_prompt)));
+  EXPECT_TRUE(has_finding(late_removed, "GC04", Severity::warning, not_logged)) << describe(late_removed);
+  const CheatReport removed = assemble_codex_and_check(capture, log_with("", next_prompt));
+  EXPECT_TRUE(has_finding(removed, "GC04", Severity::warning, not_logged)) << describe(removed);
+  // A prompt the user gave after the compaction (after the summary in its
+  // request) is no text Codex rebuilt: left out of the log, it shows.
+  const CheatReport new_removed = assemble_codex_and_check(capture, log_with(prompt, ""));
+  EXPECT_TRUE(has_finding(new_removed, "GC04", Severity::warning, not_logged)) << describe(new_removed);
 }
 
 // A model may answer with the same words in two turns ("Done."): each

@@ -299,6 +299,7 @@ struct WirePrompt {
   bool harness_record = false;  // a local command or bash-mode record, which Claude Code may send reworded
   bool codex = false;           // sent by Codex (a Responses input)
   size_t compactions_before = 0;  // Codex: `compacted` lines logged before the first request that carried it
+  bool after_bridge = false;      // Codex: first sent after a compaction's summary in its request (a new prompt)
   std::vector<std::pair<uint64_t, uint64_t>> carriers;  // (conn, exchange)
   std::optional<std::string> redacted;  // the text, when the recorder redacted part of it
 };
@@ -1281,6 +1282,7 @@ class Gc04 final : public Check {
     for (std::string_view list : {"messages", "input"}) {
       simdjson::dom::array items;
       if (json::array(o, list, &items) != json::Get::ok) continue;
+      bool after_bridge = false;  // Codex: past the summary a local compaction sent back
       for (auto item : items) {
         if (list == "messages") sent_message(item);
         if (list == "messages") sent_system_turn(item);
@@ -1289,7 +1291,8 @@ class Gc04 final : public Check {
         // Every user text sent must be logged: Claude Code's (Anthropic
         // messages) always; Codex's (Responses input) until it compacts,
         // after which it sends texts it rebuilt from the `compacted` line.
-        if (exchange) carried_prompts(item, *exchange, r.seq, list == "input");
+        if (exchange) carried_prompts(item, *exchange, r.seq, list == "input", after_bridge);
+        after_bridge |= list == "input" && codex_bridge(item);
       }
     }
   }
@@ -1463,7 +1466,25 @@ class Gc04 final : public Check {
 
   // The user texts a request carries, each with the requests that carried
   // it (the first few: every request re-sends the conversation).
-  void carried_prompts(simdjson::dom::element item, std::pair<uint64_t, uint64_t> exchange, uint64_t seq, bool codex) {
+  // A Codex user message holding a local compaction's summary after Codex's
+  // prefix: the history it rebuilt comes before it, new prompts after.
+  static bool codex_bridge(simdjson::dom::element item) {
+    simdjson::dom::object o;
+    simdjson::dom::array parts;
+    std::string_view role, text;
+    if (item.get(o) || json::string(o, "role", &role) != json::Get::ok || role != "user" ||
+        json::array(o, "content", &parts) != json::Get::ok) {
+      return false;
+    }
+    for (auto part : parts) {
+      simdjson::dom::object p;
+      if (!part.get(p) && json::string(p, "text", &text) == json::Get::ok && codex_summary_past_prefix(trimmed_text(text))) return true;
+    }
+    return false;
+  }
+
+  void carried_prompts(simdjson::dom::element item, std::pair<uint64_t, uint64_t> exchange, uint64_t seq, bool codex,
+                       bool after_bridge = false) {
     simdjson::dom::object o;
     std::string_view role, text;
     // Remote compaction: Codex sends the history a `compacted` line holds, its compaction item with it.
@@ -1487,6 +1508,7 @@ class Gc04 final : public Check {
         p.seq = seq;
         p.codex = codex;
         p.compactions_before = codex ? codex_compactions_.size() : 0;
+        p.after_bridge = after_bridge;
         p.loose = sha256(loose_text(unreminded));
         p.harness_record = said.starts_with("<command-") || said.starts_with("<local-command-") || said.starts_with("<bash-");
         if (redacted_here(said) && kept_bytes_ + said.size() <= kMaxKeptBytes) {
@@ -2574,8 +2596,9 @@ class Gc04 final : public Check {
     for (const auto& entry : wire_prompts_sent_) {
       const WirePrompt& p = entry.second;
       if (logged_user_texts_.contains(p.loose) || !answered(p)) continue;
-      // After a compaction Codex sends texts it rebuilt from its summary.
-      if (p.codex && first_compaction < p.compactions_before) continue;
+      // After a compaction Codex sends texts it rebuilt from its summary
+      // (before the summary it sends back; a prompt after it is new).
+      if (p.codex && first_compaction < p.compactions_before && !p.after_bridge) continue;
       // Codex's own instruction to summarise, sent only with the request
       // whose answer became a compaction's summary; it logs none.
       if (asks_for_summary_only(p)) continue;
