@@ -4368,16 +4368,20 @@ std::string responses_stream(const std::string& id, const std::vector<std::strin
          "\",\"status\":\"completed\",\"output\":[" + items + "],\"usage\":{\"input_tokens\":5,\"output_tokens\":3,\"total_tokens\":8}}}\n\n";
 }
 
-CheatReport assemble_codex_and_check(const std::string& capture, const std::string& log, const std::string& seen = "") {
+CheatReport assemble_codex_files_and_check(const std::string& capture, const std::vector<fixtures::LogFile>& logs,
+                                           const std::string& seen = "") {
   fixtures::AssembleSpec spec;
   spec.seen = seen;
   spec.harness = "codex";
   spec.version = "0.171.0";
   spec.host = "api.openai.com";
   fixtures::Lines lines;
-  const std::vector<fixtures::LogFile> logs = {{"sessions/rollout-1.jsonl", log}};
   fixtures::assemble_trace(capture, logs, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
   return check_lines(lines);
+}
+
+CheatReport assemble_codex_and_check(const std::string& capture, const std::string& log, const std::string& seen = "") {
+  return assemble_codex_files_and_check(capture, {{"sessions/rollout-1.jsonl", log}}, seen);
 }
 
 // Codex 0.17x compacting locally: it asks for a summary with an instruction
@@ -4473,6 +4477,69 @@ TEST(AssembledRuns, CodexAnswersOfTheSameWordsAreEachLogged) {
   expect_clean(assemble_codex_and_check(capture, log_with(true)));
   const CheatReport dropped = assemble_codex_and_check(capture, log_with(false));
   EXPECT_TRUE(has_finding(dropped, "GC04", Severity::warning, "were never logged by the harness")) << describe(dropped);
+}
+
+// Codex 0.171's review, as a real `codex exec review` logs it: the
+// reviewer's thread in a file of its own; in the reviewing thread the
+// start and the verdict as items, then Codex's own record of the outcome (a
+// <user_action> user message) and the verdict rendered as an assistant
+// message and its item, which no model streamed. Those are Codex's; the
+// copy or the verdict edited is not.
+TEST(AssembledRuns, ACodexReviewsRecordAndRenderedCopyAreCodexsOwn) {
+  auto quoted = [](const std::string& text) {
+    std::string out;
+    append_json_string(&out, text);
+    return out;
+  };
+  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
+    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  auto item = [&](const std::string& time, const std::string& body) {
+    return line(time, "event_msg", R"({"type":"item_completed","thread_id":"t1","turn_id":"u1","item":)" + body + "}");
+  };
+  auto user = [&](const std::string& text) {
+    return R"({"type":"message","role":"user","content":[{"type":"input_text","text":)" + quoted(text) + "}]}";
+  };
+  auto said = [&](const std::string& text) {
+    return R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":)" + quoted(text) + "}]}";
+  };
+  const std::string verdict =
+      R"({"findings":[{"title":"[P1] The last line is lost","body":"parse() stops early.\nIt drops the tail.","confidence_score":0.8,"priority":1,"code_location":{"absolute_file_path":"/w/p.py","line_range":{"start":3,"end":4}}}],"overall_correctness":"patch is incorrect","overall_explanation":"The parser loses the last line.","overall_confidence_score":0.7})";
+  const std::string answer = "Here is my review.\n```json\n" + verdict + "\n```";
+  const std::string render =
+      "The parser loses the last line.\n\nReview comment:\n\n- [P1] The last line is lost \u2014 /w/p.py:3-4\n  parse() stops "
+      "early.\n  It drops the tail.";
+  const std::string ask = "Review the current code changes.";
+  const std::string capture = replaced_in(
+      capture_line(1, "01", R"({"model":"gpt-5-codex","stream":true,"input":[)" + user(ask) + "]}", responses_stream("resp_r", {answer})),
+      "/v1/messages", "/v1/responses");
+  std::string reviewer = line("00.600", "session_meta", R"({"id":"r1","cli_version":"0.171.0"})");
+  reviewer += line("00.700", "response_item", user(ask));
+  reviewer += line("01.500", "response_item", said(answer));
+  auto reviewing = [&](const std::string& output, const std::string& copy) {
+    std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.171.0"})");
+    log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
+    log += item("00.500", R"({"type":"EnteredReviewMode","id":"e1","target":{"type":"uncommittedChanges"},"user_facing_hint":"current changes"})");
+    log += line("02.000", "response_item",
+                user("<user_action>\n  <context>User initiated a review task.</context>\n  <action>review</action>\n  <results>\n  " + render +
+                     "\n  </results>\n  </user_action>\n"));
+    log += item("02.100", R"({"type":"ExitedReviewMode","id":"x1","review_output":)" + output + "}");
+    log += line("02.200", "response_item", said(copy));
+    log += item("02.300", R"({"type":"AgentMessage","id":"m1","content":[{"type":"Text","text":)" + quoted(copy) + "}]}");
+    log += line("02.400", "event_msg", R"({"type":"task_complete","last_agent_message":null})");
+    return log;
+  };
+  auto check = [&](const std::string& reviewing_log) {
+    return assemble_codex_files_and_check(capture, {{"sessions/rollout-1.jsonl", reviewing_log}, {"sessions/rollout-2.jsonl", reviewer}});
+  };
+  expect_clean(check(reviewing(verdict, render)));
+  // The copy says what the verdict does not: an answer no model gave.
+  const CheatReport copy = check(reviewing(verdict, replaced_in(render, "It drops the tail.", "A nit.")));
+  EXPECT_TRUE(has_finding(copy, "GC04", Severity::high, "matches no answer rebuilt from the wire")) << describe(copy);
+  // The verdict and its copy edited alike: the reviewer never said it.
+  const CheatReport both =
+      check(reviewing(replaced_in(verdict, "It drops the tail.", "A nit."), replaced_in(render, "It drops the tail.", "A nit.")));
+  EXPECT_TRUE(has_finding(both, "GC04", Severity::high, "not what the reviewer answered")) << describe(both);
 }
 
 // Claude Code compacting twice: each summarising answer is logged only as
