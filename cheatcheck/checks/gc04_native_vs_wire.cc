@@ -3252,6 +3252,10 @@ class Gc04 final : public Check {
   // Code 2.1 escapes some texts it puts in a reminder).
   void sent_reminder(std::string_view said, std::string loose) {
     if (!holds(said, "<system-reminder>")) return;
+    keep_sent_reminder(said, std::move(loose));
+  }
+
+  void keep_sent_reminder(std::string_view said, std::string loose) {
     if (holds(loose, "&")) loose = html_unescaped(loose);
     sent_reminder_redacted_ |= redacted_here(said);
     if (kept_bytes_ + loose.size() > kMaxKeptBytes) {
@@ -3276,14 +3280,7 @@ class Gc04 final : public Check {
       std::string loose = loose_text(said);
       if (sent_result_reminders_seen_.size() >= kMaxTracked) sent_reminders_unkept_ = true;
       if (sent_reminders_unkept_ || !sent_result_reminders_seen_.insert(sha256(loose)).second) return;
-      if (holds(loose, "&")) loose = html_unescaped(loose);
-      sent_reminder_redacted_ |= redacted_here(said);
-      if (kept_bytes_ + loose.size() > kMaxKeptBytes) {
-        sent_reminders_unkept_ = true;
-        return;
-      }
-      kept_bytes_ += loose.size();
-      sent_reminders_.push_back(std::move(loose));
+      keep_sent_reminder(said, std::move(loose));
     };
     std::string_view text;
     if (json::string(o, "content", &text) == json::Get::ok) return keep(text);
