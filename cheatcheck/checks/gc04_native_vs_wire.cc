@@ -3395,19 +3395,19 @@ class Gc04 final : public Check {
   void codex_context(Context& ctx) {
     const CodexContext::Judgement j = codex_context_.judge(requests_, !cut_requests_.empty() || !unread_requests_.empty(),
                                                            ctx.facts().launch.resumes);
-    if (!j.policy_unsent.empty()) {
-      ctx.emit(finding("GC04", Severity::high, j.policy_unsent.seqs,
-                       "The session's first Codex turn_context logs " + j.policy_example +
-                           " that its first request did not tell the model (its <environment_context> or <permissions "
-                           "instructions> message states another): what the agent was allowed to do unasked was changed in the log."),
-               "turn-policy-not-sent");
-    }
-    if (!j.cwd_unsent.empty()) {
-      ctx.emit(finding("GC04", Severity::high, j.cwd_unsent.seqs,
-                       "The session's first Codex turn_context logs a working directory (cwd) that its first request's "
-                       "<environment_context> message did not state: where the agent worked was changed in the log."),
-               "turn-cwd-not-sent");
-    }
+    // One high finding for the lines a judgement names, if any.
+    auto high = [&](const SeqList& lines, std::string message, std::string key) {
+      if (!lines.empty()) ctx.emit(finding("GC04", Severity::high, lines.seqs, std::move(message)), std::move(key));
+    };
+    high(j.policy_unsent,
+         "The session's first Codex turn_context logs " + j.policy_example +
+         " that its first request did not tell the model (its <environment_context> or <permissions "
+         "instructions> message states another): what the agent was allowed to do unasked was changed in the log.",
+         "turn-policy-not-sent");
+    high(j.cwd_unsent,
+         "The session's first Codex turn_context logs a working directory (cwd) that its first request's "
+         "<environment_context> message did not state: where the agent worked was changed in the log.",
+         "turn-cwd-not-sent");
     // Codex 0.58 logs some changes it never tells the model (a resumed
     // session's flags or directory, /approvals before /compact).
     emit_counted(ctx, "GC04", Severity::warning, j.policy_unstated,
@@ -3419,33 +3419,25 @@ class Gc04 final : public Check {
                  "Codex turn_context line(s) log a working directory (cwd) no request stated: a resumed session in "
                  "another directory, or the log was edited.",
                  "turn-cwd-unstated");
-    if (!j.instructions_unsent.empty()) {
-      ctx.emit(finding("GC04", Severity::high, j.instructions_unsent.seqs,
-                       "The Codex rollout logs user instructions (session_meta instructions: the user's and AGENTS.md's) "
-                       "that no request sent the model in any message: what the user told the agent was changed in the log."),
-               "user-instructions-not-sent");
-    }
-    if (!j.instructions_differ.empty()) {
-      ctx.emit(finding("GC04", Severity::high, j.instructions_differ.seqs,
-                       "The Codex rollout logs user instructions (session_meta instructions) other than those its first "
-                       "request sent the model whole (the <user_instructions> or AGENTS.md instructions block): what the "
-                       "user told the agent was changed in the log."),
-               "user-instructions-differ");
-    }
-    if (!j.agents_md_differ.empty()) {
-      ctx.emit(finding("GC04", Severity::high, j.agents_md_differ.seqs,
-                       "The Codex rollout logs AGENTS.md instructions (a world_state line's agents_md text) that no "
-                       "request sent the model as a whole AGENTS.md instructions block: what the user told the agent was "
-                       "changed in the log."),
-               "agents-md-differs");
-    }
-    if (!j.policy_impossible.empty()) {
-      ctx.emit(finding("GC04", Severity::high, j.policy_impossible.seqs,
-                       "Codex turn_context line(s) log an approval_policy or sandbox_policy that no Codex release writes "
-                       "(Codex serializes them from its own enums, in kebab-case): what the agent was allowed to do was "
-                       "changed in the log."),
-               "turn-policy-impossible");
-    }
+    high(j.instructions_unsent,
+         "The Codex rollout logs user instructions (session_meta instructions: the user's and AGENTS.md's) "
+         "that no request sent the model in any message: what the user told the agent was changed in the log.",
+         "user-instructions-not-sent");
+    high(j.instructions_differ,
+         "The Codex rollout logs user instructions (session_meta instructions) other than those its first "
+         "request sent the model whole (the <user_instructions> or AGENTS.md instructions block): what the "
+         "user told the agent was changed in the log.",
+         "user-instructions-differ");
+    high(j.agents_md_differ,
+         "The Codex rollout logs AGENTS.md instructions (a world_state line's agents_md text) that no "
+         "request sent the model as a whole AGENTS.md instructions block: what the user told the agent was "
+         "changed in the log.",
+         "agents-md-differs");
+    high(j.policy_impossible,
+         "Codex turn_context line(s) log an approval_policy or sandbox_policy that no Codex release writes "
+         "(Codex serializes them from its own enums, in kebab-case): what the agent was allowed to do was "
+         "changed in the log.",
+         "turn-policy-impossible");
     emit_counted(ctx, "GC04", Severity::warning, j.policy_unfamiliar,
                  "Codex turn_context line(s) log an approval_policy or sandbox_policy in Codex's spelling that no "
                  "release known to this check writes: a newer release, or the log was edited. Read what the run was "
