@@ -191,8 +191,7 @@ void Context::mark_review_copy(NativeInfo& n) {
     return review_text_key(a) == review_render_;
   });
   if (answer_is_it || events_are_it) {
-    n.review_copy = true;
-    n.assistant = false;
+    n.assistant = false;  // Codex's own words, not a model answer
     n.text.clear();
     n.event_answers.clear();
     return;

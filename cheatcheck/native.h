@@ -285,9 +285,6 @@ struct NativeInfo {
   // explanation, then "Review comment:" and each finding); empty when the
   // verdict is not in the form Codex renders.
   std::string review_render;
-  // Codex: an assistant message (or its item or event) that is that render,
-  // logged right after its verdict: Codex's own words, not a model answer.
-  bool review_copy = false;
   // Codex: an agent_message event's text (the UI's copy of an answer), a
   // task_complete event's last_agent_message, or the text parts of an
   // item_completed AgentMessage item (each as an agent_message event).
