@@ -4208,16 +4208,22 @@ std::string anthropic_stream(const std::string& id, const std::vector<std::pair<
          "\"},\"usage\":{\"output_tokens\":9}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
 }
 
+// Assembles `logs` with `capture` as `spec` says (its `seen` set here) and
+// checks the trace with the dev key.
+CheatReport assemble_files_and_check(fixtures::AssembleSpec spec, const std::string& capture,
+                                     const std::vector<fixtures::LogFile>& logs, const std::string& seen) {
+  spec.seen = seen;
+  fixtures::Lines lines;
+  fixtures::assemble_trace(capture, logs, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
+  return check_lines(lines);
+}
+
 CheatReport assemble_and_check(const std::string& capture, const std::string& log, const std::string& seen = "") {
   fixtures::AssembleSpec spec;
-  spec.seen = seen;
   spec.harness = "claude-code";
   spec.version = "2.1.332";
   spec.host = "api.anthropic.com";
-  fixtures::Lines lines;
-  const std::vector<fixtures::LogFile> logs = {{"projects/-w/s.jsonl", log}};
-  fixtures::assemble_trace(capture, logs, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
-  return check_lines(lines);
+  return assemble_files_and_check(spec, capture, {{"projects/-w/s.jsonl", log}}, seen);
 }
 
 // A recorder that reads the log only at the end: each of its lines seen at `time`.
@@ -4371,13 +4377,10 @@ std::string responses_stream(const std::string& id, const std::vector<std::strin
 CheatReport assemble_codex_files_and_check(const std::string& capture, const std::vector<fixtures::LogFile>& logs,
                                            const std::string& seen = "") {
   fixtures::AssembleSpec spec;
-  spec.seen = seen;
   spec.harness = "codex";
   spec.version = "0.171.0";
   spec.host = "api.openai.com";
-  fixtures::Lines lines;
-  fixtures::assemble_trace(capture, logs, spec, testing::dev_key(), [&](const std::string& l) { lines.push_back(l); });
-  return check_lines(lines);
+  return assemble_files_and_check(spec, capture, logs, seen);
 }
 
 CheatReport assemble_codex_and_check(const std::string& capture, const std::string& log, const std::string& seen = "") {
