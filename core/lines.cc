@@ -5,9 +5,6 @@
 #include <new>
 
 namespace goalcup {
-namespace {
-constexpr size_t kChunk = 2 << 20;
-}
 
 void LineBlock::hash_lines() {
   hashes_.resize(lines_.size());
@@ -63,15 +60,15 @@ LineReader::Status LineReader::next_block(LineBlock* b) {
       std::memset(b->data_.get() + len, 0, kLinePadding);
       return Status::line;
     }
-    if (b->cap_ - kLinePadding - len < kChunk) {
-      b->reserve(std::max(len + kChunk, b->cap_ + b->cap_ / 2) + kLinePadding);
+    if (b->cap_ - kLinePadding - len < kReadChunk) {
+      b->reserve(std::max(len + kReadChunk, b->cap_ + b->cap_ / 2) + kLinePadding);
     }
     // A chunk per read: what follows the last LF is carried to the next
     // block, and a long line must not drag a long tail with it. Always a
     // whole chunk, whatever the block's capacity: where reads end decides
     // the bytes a stopped walk reports, which must not depend on which
     // block (on which thread) was read into.
-    auto n = source_->read(b->data_.get() + len, kChunk);
+    auto n = source_->read(b->data_.get() + len, kReadChunk);
     if (!n) {
       error_ = n.take_error();
       error_.seq = static_cast<int64_t>(index_);

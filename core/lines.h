@@ -23,6 +23,12 @@ namespace goalcup {
 // cost 56 bytes of bookkeeping per byte (the rest waits for the next block).
 inline constexpr size_t kMaxLinesPerBlock = 1 << 16;
 
+// Bytes asked of the source per read. A block is hashed on one core and
+// parsed on another soon after: 512 KiB blocks stay in the cores' caches
+// between the two (2 MiB blocks measured 7% slower on two cores, with a
+// third more system time), while a read still costs little per byte.
+inline constexpr size_t kReadChunk = 512 << 10;
+
 // Bytes readable past the end of every line (the JSON parser reads in
 // 64-byte blocks and needs them).
 inline constexpr size_t kLinePadding = 64;
