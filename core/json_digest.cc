@@ -1,17 +1,86 @@
 #include "core/json_digest.h"
 
+#include <xxhash.h>
+
 #include <algorithm>
 #include <charconv>
+#include <deque>
+#include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace goalcup::json {
 namespace {
 
+// Long strings recently digested, so that a text met again is not hashed
+// again: a harness logs a tool's output and then sends it in every later
+// request, each digested. Found by XXH3, then compared byte for byte, so a
+// crafted XXH3 twin is only a miss; at most kBucket strings share an XXH3
+// and kCacheBytes are kept (oldest out first), so no input makes a lookup
+// or the cache grow without bound. 2 MiB holds more text than a model's
+// context window: what a request re-sends was digested one request before.
+class LongStrings {
+ public:
+  static constexpr size_t kLongBytes = 4096;
+  static constexpr size_t kCacheBytes = 2 << 20, kBucket = 4;
+
+  Digest digest(std::string_view s) {
+    const uint64_t key = XXH3_64bits(s.data(), s.size());
+    auto [first, last] = index_.equal_range(key);
+    size_t shared = 0;
+    for (auto it = first; it != last; ++it, ++shared) {
+      if (it->second->text == s) return it->second->digest;
+    }
+    const Digest d = sha256(s);
+    if (shared < kBucket && s.size() <= kCacheBytes / 4) keep(key, s, d);
+    return d;
+  }
+
+ private:
+  struct Entry {
+    uint64_t key;
+    std::string text;
+    Digest digest;
+  };
+
+  void keep(uint64_t key, std::string_view s, const Digest& d) {
+    while (bytes_ + s.size() > kCacheBytes) drop_oldest();
+    entries_.push_back(std::make_unique<Entry>(Entry{key, std::string(s), d}));
+    index_.emplace(key, entries_.back().get());
+    bytes_ += s.size();
+  }
+  void drop_oldest() {
+    const Entry* e = entries_.front().get();
+    auto [first, last] = index_.equal_range(e->key);
+    for (auto it = first; it != last; ++it) {
+      if (it->second == e) {
+        index_.erase(it);
+        break;
+      }
+    }
+    bytes_ -= e->text.size();
+    entries_.pop_front();
+  }
+
+  std::deque<std::unique_ptr<Entry>> entries_;  // oldest first
+  std::unordered_multimap<uint64_t, const Entry*> index_;
+  size_t bytes_ = 0;
+};
+
+// A string as its length and bytes; a long one as its length and its
+// SHA-256 (after '#', never ':', so the two forms cannot be confused).
 void put_string(Sha256& h, std::string_view s) {
   h.update(std::to_string(s.size()));
-  h.update(":");
-  h.update(s);
+  if (s.size() < LongStrings::kLongBytes) {
+    h.update(":");
+    h.update(s);
+    return;
+  }
+  thread_local LongStrings cache;
+  const Digest d = cache.digest(s);
+  h.update("#");
+  h.update(std::string_view(reinterpret_cast<const char*>(d.data()), d.size()));
 }
 
 // Numbers by value: integers (and doubles that hold one exactly) as

@@ -186,5 +186,24 @@ TEST(JsonDigest, EmptyObjectDigestIsTheParsedEmptyObjects) {
   EXPECT_NE(json::text_value_digest("\"{}\"", parser), empty);
 }
 
+// Long strings are digested through a cache of recent ones: equal texts
+// still digest alike however escaped, a changed byte still shows, and a
+// text pushed out of the cache digests as it did before.
+TEST(JsonDigest, LongStringsDigestByTheirBytesWhateverTheCacheHolds) {
+  StrictJsonParser parser{Limits{}};
+  auto digest = [&](const std::string& json) { return json::text_value_digest(json, parser); };
+  const std::string text(6000, 'a');
+  std::string changed = text;
+  changed[5999] = 'b';
+  const Digest first = digest("\"" + text + "\"");
+  EXPECT_EQ(digest("\"\\u0061" + text.substr(1) + "\""), first);  // another spelling, the same value
+  EXPECT_NE(digest("\"" + changed + "\""), first);
+  EXPECT_NE(digest("[\"" + text + "\",\"" + changed + "\"]"), digest("[\"" + changed + "\",\"" + text + "\"]"));
+  EXPECT_NE(digest("\"" + text.substr(1) + "\""), first);
+  for (int i = 0; i < 1000; ++i) digest("\"" + std::to_string(i) + text + "\"");  // 6 MB: more than the cache
+  EXPECT_EQ(digest("\"" + text + "\""), first);
+  EXPECT_NE(digest("\"" + changed + "\""), first);
+}
+
 }  // namespace
 }  // namespace goalcup
