@@ -775,6 +775,54 @@ TEST(CheatCheck, GC06AnUnknownKindAfterIngestLostIsAWarning) {
   }
 }
 
+// A restart (or the recorder's death) can fall between a streamed tool call
+// and the harness log line that records it: Claude Code logs an answer's
+// text and its call as two lines, and a recovered capture records no log
+// after its IngestLost gap. The call then is not a sign of a log edited
+// (a warning beside GC06's); a call followed by a later request and a
+// later log line, before the restart, stays high.
+TEST(CheatCheck, GC04ACallCutOffByARestartIsAWarning) {
+  TraceSpec spec;
+  spec.ending = fixtures::Ending::restart;
+  const fixtures::Lines full = fixtures::conversation_lines(spec, testing::dev_key(), nullptr);
+  const size_t gap = static_cast<size_t>(fixtures::find_last(full, "gap"));
+  const size_t seal = static_cast<size_t>(fixtures::find_last(full, "seal"));
+  // The last answer with a call, and its call's log line (the one after its text line).
+  size_t call_line = 0;
+  for (size_t i = 0; i < gap; ++i) {
+    if (fixtures::line_kind(full[i]) == "native" && full[i].find("\\\"tool_use\\\"") != std::string::npos) call_line = i;
+  }
+  ASSERT_GT(call_line, 2u);
+  size_t response = call_line;
+  while (fixtures::line_kind(full[response]) != "wire") --response;
+  auto restart_after = [&](std::vector<size_t> keep_after_cut, bool sealed) {
+    fixtures::Lines lines(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(call_line));
+    for (size_t i : keep_after_cut) lines.push_back(full[i]);
+    if (sealed) {
+      lines.push_back(full[gap]);
+      lines.push_back(fixtures::with_body(full[seal], fixtures::set_member(fixtures::line_body(full[seal]), "records",
+                                                                             std::to_string(lines.size()))));
+    }
+    fixtures::rechain(lines, call_line);
+    return check(testing::write_temp("call-cut-by-restart.jsonl", fixtures::join(lines)));
+  };
+  auto call_severity = [&](const CheatReport& r) -> std::optional<Severity> {
+    for (const Finding* f : of(r, "GC04")) {
+      const bool names_call = f->message.find("The model called tool") != std::string::npos;
+      if (names_call && std::find(f->seqs.begin(), f->seqs.end(), response) != f->seqs.end()) return f->severity;
+    }
+    return std::nullopt;
+  };
+  const size_t result_line = call_line + 1, next_request = call_line + 2;
+  ASSERT_EQ(fixtures::line_kind(full[next_request]), "wire");
+  const CheatReport restarted = restart_after({}, true);
+  EXPECT_EQ(call_severity(restarted), Severity::warning) << describe(restarted);
+  const CheatReport died = restart_after({}, false);
+  EXPECT_EQ(call_severity(died), Severity::warning) << describe(died);
+  const CheatReport went_on = restart_after({result_line, next_request}, true);
+  EXPECT_EQ(call_severity(went_on), Severity::high) << describe(went_on);
+}
+
 // A seal relabelled "recovered" with no restart behind it (no IngestLost).
 TEST(CheatCheck, GC06ARecoveredSealNeedsItsRestart) {
   fixtures::Lines lines = testing::valid_trace();

@@ -836,6 +836,7 @@ class Gc04 final : public Check {
   std::string_view id() const override { return "GC04"; }
 
   void on_record(const Record& r, Context& ctx) override {
+    note_log_capture(r);
     if (tracked() >= kMaxTracked) {
       too_many_ = true;
       return;
@@ -857,7 +858,8 @@ class Gc04 final : public Check {
     }
   }
 
-  void finish(const VerifyReport&, Context& ctx) override {
+  void finish(const VerifyReport& report, Context& ctx) override {
+    trace_sealed_ = report.sealed;
     if (too_many_) {
       ctx.skip("GC04", "more than " + std::to_string(kMaxTracked) + " messages to match: not judged");
       return;
@@ -2842,6 +2844,14 @@ class Gc04 final : public Check {
     if (!log_present()) return;
     for (const auto& [key, w] : wire_calls_) {
       if (!w.required || logged_calls_.contains(key)) continue;
+      if (log_capture_ended_after(w.seq)) {
+        ctx.emit(finding("GC04", Severity::warning, {w.seq},
+                         "The model called tool " + w.id + " (wire response at seq " + std::to_string(w.seq) +
+                             ") and no harness log line was captured after it: the capture stopped recording the "
+                             "log (an IngestLost restart or an unsealed end) before the harness could log the call."),
+                 "call-not-logged-capture-lost:" + w.id);
+        continue;
+      }
       ctx.emit(finding("GC04", Severity::high, {w.seq},
                        "The model called tool " + w.id + " (wire response at seq " + std::to_string(w.seq) +
                            ") but the harness log never shows that call: a sent tool call missing from the log."),
@@ -3670,6 +3680,31 @@ class Gc04 final : public Check {
   // The log is there when it shows an answer, or the result of a call a
   // wire answer made: a log holding results of calls it never shows had
   // its assistant lines taken out, which is not a log missing.
+  // Where the capture of the harness log may have stopped: a recovered
+  // capture records no native line after its IngestLost gap (GC06 reports
+  // the restart), and an unsealed trace ends where the recorder died.
+  void note_log_capture(const Record& r) {
+    if (r.kind == Kind::native) last_native_seq_ = r.seq;
+    if (r.kind == Kind::wire) last_wire_seq_ = r.seq;
+    if (r.kind != Kind::gap) return;
+    std::string_view name;
+    if (json::string(r.body, "gap", &name) == json::Get::ok && name == "IngestLost") last_ingest_lost_seq_ = r.seq;
+  }
+
+  // A call in the last stretch before the log capture ended early (the last
+  // wire message, or after the last captured log line): the harness may
+  // have logged it where the recorder no longer looked (Claude Code logs
+  // an answer's blocks line by line, so its text can be captured and its
+  // call not). A call followed by both a later wire message and a later
+  // log line shows the harness went on and its log was still recorded:
+  // its absence there stays high.
+  bool log_capture_ended_after(uint64_t seq) const {
+    const bool capture_ended = !trace_sealed_ || (last_ingest_lost_seq_ && *last_ingest_lost_seq_ > seq);
+    const bool logged_later = last_native_seq_ && *last_native_seq_ > seq;
+    const bool sent_later = last_wire_seq_ && *last_wire_seq_ > seq;
+    return capture_ended && !(logged_later && sent_later);
+  }
+
   bool log_present() const {
     if (native_lines_ > 0) return true;
     return std::any_of(logged_results_.begin(), logged_results_.end(),
@@ -3882,6 +3917,10 @@ class Gc04 final : public Check {
   std::vector<std::string> models_;
   std::vector<Identity> model_ids_;
   uint64_t native_lines_ = 0;
+  std::optional<uint64_t> last_native_seq_;
+  std::optional<uint64_t> last_wire_seq_;
+  std::optional<uint64_t> last_ingest_lost_seq_;
+  bool trace_sealed_ = true;
   bool too_many_ = false;
   TurnOrder turn_order_;  // the log's order held to the wire's
   ProgressCopies progress_copies_;  // Claude Code's copies of a subagent's messages
