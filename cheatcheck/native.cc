@@ -1333,6 +1333,23 @@ void read_codex_event(simdjson::dom::object payload, NativeInfo& n) {
   }
 }
 
+// The compaction items of a Codex `compacted` line's replacement_history:
+// their encrypted_content, hashed. A remote compaction's answer is such an
+// item, which Codex logs nowhere else. Bounded: a history holds one or two.
+std::vector<Digest> codex_compaction_items(simdjson::dom::array history) {
+  constexpr size_t kMaxCompactionItems = 16;
+  std::vector<Digest> items;
+  for (auto element : history) {
+    simdjson::dom::object item;
+    std::string_view content;
+    if (element.get(item) || !one_of(str(item, "type"), {"compaction", "compaction_summary"})) continue;
+    if (json::string(item, "encrypted_content", &content) != json::Get::ok || content.empty()) continue;
+    items.push_back(sha256(content));
+    if (items.size() >= kMaxCompactionItems) break;
+  }
+  return items;
+}
+
 void read_codex(simdjson::dom::object o, NativeInfo& n, StrictJsonParser& input_parser) {
   simdjson::dom::object payload;
   n.type = str(o, "type");
@@ -1344,6 +1361,7 @@ void read_codex(simdjson::dom::object o, NativeInfo& n, StrictJsonParser& input_
       if (n.type == "compacted") {
         n.summary = str(payload, "message");
         n.replaced_history = json::array(payload, "replacement_history", &history) == json::Get::ok && history.size() > 0;
+        if (n.replaced_history) n.compaction_items = codex_compaction_items(history);
       }
       if (n.type == "event_msg") read_codex_event(payload, n);
       if (n.type == "turn_context") n.turn_model = str(payload, "model");

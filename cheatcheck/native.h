@@ -318,6 +318,10 @@ struct NativeInfo {
   // Codex: a `compacted` line holding the history it replaced the
   // conversation with (replacement_history, remote compaction).
   bool replaced_history = false;
+  // Codex: the encrypted_content (sha256) of each compaction item that
+  // history holds: the answer of the remote compaction request, which Codex
+  // logs only there (a few per line at most; kMaxCompactionItems).
+  std::vector<Digest> compaction_items;
   // Claude Code: the user line holding a compaction's summary
   // (isCompactSummary). Versions that keep no compaction agent file log the
   // summarising answer nowhere else, and reworded.

@@ -4482,6 +4482,57 @@ TEST(AssembledRuns, CodexAnswersOfTheSameWordsAreEachLogged) {
   EXPECT_TRUE(has_finding(dropped, "GC04", Severity::warning, "were never logged by the harness")) << describe(dropped);
 }
 
+// Codex 0.171 with the OpenAI provider compacts remotely (compaction v2):
+// a request ending in a compaction_trigger item is answered by one
+// compaction item (encrypted_content, no text), which Codex logs only in
+// the `compacted` line's replacement_history and sends on in later
+// requests. That answer is logged; one whose item no line holds is not.
+TEST(AssembledRuns, ACodexRemoteCompactionsAnswerIsLoggedInItsCompactedLine) {
+  auto user = [](const std::string& text) {
+    return R"({"type":"message","role":"user","content":[{"type":"input_text","text":")" + text + R"("}]})";
+  };
+  auto said = [](const std::string& text) {
+    return R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":")" + text + R"("}]})";
+  };
+  auto compaction = [](const std::string& content) {
+    return R"({"type":"compaction","id":"cmp_1","encrypted_content":")" + content + R"("})";
+  };
+  const std::string item = compaction("gAAAAB1sealed");
+  const std::string compaction_sse =
+      "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_2\",\"status\":\"in_progress\",\"output\":[]}}\n\n"
+      "event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"output_index\":0,\"item\":" + item + "}\n\n"
+      "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_2\",\"status\":\"completed\","
+      "\"output\":[" + item + "],\"usage\":{\"input_tokens\":5,\"output_tokens\":3,\"total_tokens\":8}}}\n\n";
+  auto responses_line = [&](int exchange, const std::string& second, const std::string& input, const std::string& sse) {
+    return replaced_in(capture_line(exchange, second, R"({"model":"gpt-5-codex","stream":true,"input":[)" + input + "]}", sse),
+                       "/v1/messages", "/v1/responses");
+  };
+  const std::string capture =
+      responses_line(1, "01", user("Fix the parser"), responses_stream("resp_1", {"Reading the parser."})) +
+      responses_line(2, "03", user("Fix the parser") + "," + said("Reading the parser.") + R"(,{"type":"compaction_trigger"})",
+                     compaction_sse) +
+      responses_line(3, "05", user("Fix the parser") + "," + item, responses_stream("resp_3", {"Fixed it."}));
+  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
+    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  auto log_with = [&](const std::string& logged_item) {
+    std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.171.0"})");
+    log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
+    log += line("00.500", "response_item", user("Fix the parser"));
+    log += line("00.500", "event_msg", R"({"type":"user_message","message":"Fix the parser","images":[]})");
+    log += line("01.500", "response_item", said("Reading the parser."));
+    log += line("03.600", "compacted", R"({"message":"","replacement_history":[)" + user("Fix the parser") + "," + logged_item + "]}");
+    log += line("05.500", "response_item", said("Fixed it."));
+    return log;
+  };
+  const std::string file = "sessions/rollout-1.jsonl";
+  expect_clean(assemble_codex_and_check(capture, log_with(item)));
+  expect_clean(assemble_codex_and_check(capture, log_with(item), seen_at_end(file, log_with(item))));
+  // The history holds another compaction than the one streamed: the answer was never logged.
+  const CheatReport other = assemble_codex_and_check(capture, log_with(compaction("gAAAAB2other")));
+  EXPECT_TRUE(has_finding(other, "GC04", Severity::warning, "were never logged by the harness")) << describe(other);
+}
+
 // Codex 0.171's review, as a real `codex exec review` logs it: the
 // reviewer's thread in a file of its own; in the reviewing thread the
 // start and the verdict as items, then Codex's own record of the outcome (a

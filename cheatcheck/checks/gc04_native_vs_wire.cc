@@ -980,6 +980,10 @@ class Gc04 final : public Check {
     }
     if (a.provider == RebuiltAnswer::Provider::anthropic) wire_copies(ctx.wire_body().content(), r.seq, ctx.body_parser());
     if (a.provider == RebuiltAnswer::Provider::openai_responses) item_copies(ctx.wire_body().content(), r.seq, ctx.body_parser());
+    if (a.provider == RebuiltAnswer::Provider::openai_responses && a.finished &&
+        std::any_of(a.blocks.begin(), a.blocks.end(), [](const RebuiltBlock& b) { return is_compaction_item(b.type); })) {
+      wire_compaction_items(ctx.wire_body().content(), r.seq, ctx.body_parser());
+    }
     // A stream cut short (or stopped at max_tokens) may hold a call the
     // harness rightly never ran or logged.
     const bool complete = a.finished && a.stop_reason != "max_tokens" && a.stop_reason != "incomplete";
@@ -1133,6 +1137,27 @@ class Gc04 final : public Check {
         const ProviderCopy::Kind kind = ProviderCopy::Kind::code_interpreter;
         add_wire_copy(copy_digest(kind, item, kCodeInterpreterMembers), copy_text(item, kCodeInterpreterMembers));
       }
+      return true;
+    });
+  }
+
+  static bool is_compaction_item(std::string_view type) { return type == "compaction" || type == "compaction_summary"; }
+
+  // A remote compaction's answer (Codex): the compaction items it streamed,
+  // by the digest of their encrypted_content, which a `compacted` line's
+  // replacement_history logs (logged_compaction_items_).
+  void wire_compaction_items(std::string_view body, uint64_t seq, StrictJsonParser& parser) {
+    for_each_sse_event(body, [&](std::string_view, std::string_view data) {
+      if (!holds(data, "response.output_item.done") || !holds(data, "encrypted_content")) return true;
+      auto root = parser.parse_copy(data, static_cast<int64_t>(seq));
+      simdjson::dom::object event, item;
+      std::string_view type, content;
+      if (!root || root->get(event) || json::object(event, "item", &item) != json::Get::ok ||
+          json::string(item, "type", &type) != json::Get::ok || !is_compaction_item(type) ||
+          json::string(item, "encrypted_content", &content) != json::Get::ok || content.empty()) {
+        return true;
+      }
+      if (wire_compaction_items_.size() < kMaxTracked) wire_compaction_items_.try_emplace(seq, sha256(content));
       return true;
     });
   }
@@ -1566,6 +1591,9 @@ class Gc04 final : public Check {
       const bool empty = summary.empty() || codex_summary_answer(summary) == std::string_view();
       codex_compactions_.push_back({r.seq, sha256(summary), summary.empty() ? std::nullopt : kept_text(summary),
                                     n.replaced_history, false, empty});
+      for (const Digest& item : n.compaction_items) {
+        if (logged_compaction_items_.size() < kMaxTracked) logged_compaction_items_.insert(item);
+      }
     }
     if (!n.turn_model.empty() && turn_models_.size() < kMaxTracked) {
       turn_models_.push_back({r.seq, identity(n.turn_model), clip_text(n.turn_model)});
@@ -3545,6 +3573,14 @@ class Gc04 final : public Check {
     }
   }
 
+  // A remote compaction's answer (no text, a compaction item) that a Codex
+  // `compacted` line logs in its replacement_history: logged.
+  bool compaction_item_logged(const WireAnswer& w) const {
+    if (w.has_text) return false;
+    const auto it = wire_compaction_items_.find(w.seq);
+    return it != wire_compaction_items_.end() && logged_compaction_items_.contains(it->second);
+  }
+
   // Wire answers the harness never logged (only when it logs at all). A
   // harness makes side calls by design (titles, summaries, topic checks),
   // often to a smaller model: an answer whose text a `summary` line holds
@@ -3559,6 +3595,7 @@ class Gc04 final : public Check {
     auto logged_model = [&](const WireAnswer& w) { return logged_models_.contains(model_ids_[w.model]); };
     for (const auto& [id, w] : wire_by_id_) {
       if (w.logged || matched_answers_.contains(w.seq) || summary_answers_.contains(w.seq)) continue;
+      if (compaction_item_logged(w)) continue;
       // A title comes from a side call; an answer of the model the log's
       // own answers name, logged only as a title, may be one moved there.
       if (summaries_.contains(w.trimmed_text)) {
@@ -3844,6 +3881,8 @@ class Gc04 final : public Check {
   std::vector<CodexCompaction> codex_compactions_;
   absl::flat_hash_set<uint64_t> summary_answers_;  // summarising answers a `compacted` line logs (compaction_answer)
   bool compaction_item_sent_ = false;  // a Codex request after one carried a compaction item
+  absl::flat_hash_map<uint64_t, Digest> wire_compaction_items_;  // remote compaction answers: seq -> encrypted_content
+  absl::flat_hash_set<Digest> logged_compaction_items_;          // those `compacted` lines hold (NativeInfo::compaction_items)
   std::vector<std::string> kept_user_texts_;       // for redacted wire forms
   uint64_t kept_user_bytes_ = 0;
   bool user_texts_dropped_ = false;  // some were past kMaxKeptUserBytes
