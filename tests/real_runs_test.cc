@@ -4533,6 +4533,55 @@ TEST(AssembledRuns, ACodexRemoteCompactionsAnswerIsLoggedInItsCompactedLine) {
   EXPECT_TRUE(has_finding(other, "GC04", Severity::warning, "were never logged by the harness")) << describe(other);
 }
 
+// Codex 0.171's goals: after create_goal, Codex adds the objective as a
+// tool output of its own, named (goal_objective, namespace "agent") and with
+// no call_id, logs it and sends it. That is context Codex gives the model,
+// no result of a call never made; a result without a call still is.
+TEST(AssembledRuns, ACodexGoalObjectiveOutputIsContextNotAResultWithoutACall) {
+  auto user = [](const std::string& text) {
+    return R"({"type":"message","role":"user","content":[{"type":"input_text","text":")" + text + R"("}]})";
+  };
+  auto said = [](const std::string& text) {
+    return R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":")" + text + R"("}]})";
+  };
+  const std::string call = R"({"type":"function_call","id":"fc_1","call_id":"call_1","name":"create_goal","arguments":"{\"objective\":\"Print g1\"}","status":"completed"})";
+  const std::string call_sse =
+      "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_1\",\"status\":\"in_progress\",\"output\":[]}}\n\n"
+      "event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"output_index\":0,\"item\":" + call + "}\n\n"
+      "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_1\",\"status\":\"completed\","
+      "\"output\":[" + call + "],\"usage\":{\"input_tokens\":5,\"output_tokens\":3,\"total_tokens\":8}}}\n\n";
+  const std::string result = R"({"type":"function_call_output","call_id":"call_1","output":"{\"goal\":{\"status\":\"active\"}}"})";
+  auto context_output = [](const std::string& name) {
+    return R"({"type":"function_call_output","id":"fco_2",)" + name + R"("output":"Print g1"})";
+  };
+  auto responses_line = [&](int exchange, const std::string& second, const std::string& input, const std::string& sse) {
+    return replaced_in(capture_line(exchange, second, R"({"model":"gpt-5-codex","stream":true,"input":[)" + input + "]}", sse),
+                       "/v1/messages", "/v1/responses");
+  };
+  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
+    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  auto run = [&](const std::string& name) {
+    const std::string capture =
+        responses_line(1, "01", user("Set a goal"), call_sse) +
+        responses_line(2, "03", user("Set a goal") + "," + call + "," + result + "," + context_output(name),
+                       responses_stream("resp_2", {"Goal set."}));
+    std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.171.0"})");
+    log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
+    log += line("00.500", "response_item", user("Set a goal"));
+    log += line("00.500", "event_msg", R"({"type":"user_message","message":"Set a goal","images":[]})");
+    log += line("01.500", "response_item", call);
+    log += line("02.000", "response_item", result);
+    log += line("02.100", "response_item", context_output(name));
+    log += line("03.500", "response_item", said("Goal set."));
+    return assemble_codex_and_check(capture, log);
+  };
+  expect_clean(run(R"("name":"goal_objective","namespace":"agent",)"));
+  // Neither a call_id nor a name: an output of no call and of no context Codex names.
+  const CheatReport unnamed = run("");
+  EXPECT_TRUE(has_finding(unnamed, "GC04", Severity::high, "tool result for a call that was never made")) << describe(unnamed);
+}
+
 // Codex 0.171's review, as a real `codex exec review` logs it: the
 // reviewer's thread in a file of its own; in the reviewing thread the
 // start and the verdict as items, then Codex's own record of the outcome (a
