@@ -4582,6 +4582,64 @@ TEST(AssembledRuns, ACodexGoalObjectiveOutputIsContextNotAResultWithoutACall) {
   EXPECT_TRUE(has_finding(unnamed, "GC04", Severity::high, "tool result for a call that was never made")) << describe(unnamed);
 }
 
+// A model may say the same words in two answers that also call a tool
+// ("Checking."): Codex logs each message item, so each logged copy stands
+// for one streamed item, and one copy left out shows although the other
+// copy and both calls are logged.
+TEST(AssembledRuns, CodexMessagesOfTheSameWordsBesideCallsAreEachLogged) {
+  auto user = [](const std::string& text) {
+    return R"({"type":"message","role":"user","content":[{"type":"input_text","text":")" + text + R"("}]})";
+  };
+  const std::string said = R"({"type":"message","id":"msg_x","role":"assistant","content":[{"type":"output_text","text":"Checking."}]})";
+  auto call = [](const std::string& n) {
+    return R"({"type":"function_call","id":"fc_)" + n + R"(","call_id":"call_)" + n +
+           R"(","name":"exec_command","arguments":"{\"cmd\":\"ls\"}","status":"completed"})";
+  };
+  auto result = [](const std::string& n) {
+    return R"({"type":"function_call_output","call_id":"call_)" + n + R"(","output":"a.txt"})";
+  };
+  auto stream = [&](const std::string& id, const std::vector<std::string>& items) {
+    std::string s = "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"" + id +
+                    "\",\"status\":\"in_progress\",\"output\":[]}}\n\n", all;
+    for (size_t i = 0; i < items.size(); ++i) {
+      s += "event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"output_index\":" + std::to_string(i) +
+           ",\"item\":" + items[i] + "}\n\n";
+      all += (i ? "," : "") + items[i];
+    }
+    return s + "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"" + id +
+           "\",\"status\":\"completed\",\"output\":[" + all + "],\"usage\":{\"input_tokens\":5,\"output_tokens\":3,\"total_tokens\":8}}}\n\n";
+  };
+  auto responses_line = [&](int exchange, const std::string& second, const std::string& input, const std::string& sse) {
+    return replaced_in(capture_line(exchange, second, R"({"model":"gpt-5-codex","stream":true,"input":[)" + input + "]}", sse),
+                       "/v1/messages", "/v1/responses");
+  };
+  const std::string first = user("List twice");
+  const std::string capture =
+      responses_line(1, "01", first, stream("resp_1", {said, call("1")})) +
+      responses_line(2, "03", first + "," + said + "," + call("1") + "," + result("1"), stream("resp_2", {said, call("2")})) +
+      responses_line(3, "05", first + "," + said + "," + call("1") + "," + result("1") + "," + said + "," + call("2") + "," + result("2"),
+                     responses_stream("resp_3", {"Both list a.txt."}));
+  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
+    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+  };
+  auto log_with = [&](bool second_text_logged) {
+    std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.171.0"})");
+    log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
+    log += line("00.500", "response_item", first);
+    log += line("00.500", "event_msg", R"({"type":"user_message","message":"List twice","images":[]})");
+    log += line("01.500", "response_item", said) + line("01.500", "response_item", call("1"));
+    log += line("02.000", "response_item", result("1"));
+    if (second_text_logged) log += line("03.500", "response_item", said);
+    log += line("03.500", "response_item", call("2"));
+    log += line("04.000", "response_item", result("2"));
+    log += line("05.500", "response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Both list a.txt."}]})");
+    return log;
+  };
+  expect_clean(assemble_codex_and_check(capture, log_with(true)));
+  const CheatReport dropped = assemble_codex_and_check(capture, log_with(false));
+  EXPECT_TRUE(has_finding(dropped, "GC04", Severity::high, "one of its messages is not")) << describe(dropped);
+}
+
 // Codex 0.171's review, as a real `codex exec review` logs it: the
 // reviewer's thread in a file of its own; in the reviewing thread the
 // start and the verdict as items, then Codex's own record of the outcome (a

@@ -2167,12 +2167,19 @@ class Gc04 final : public Check {
   }
 
   // Codex: each message item of a finished answer the log shows (by another
-  // item: a call, another message) must be logged too.
+  // item: a call, another message) must be logged too. Codex logs each item
+  // once: a text the model said in two answers is logged twice, so each
+  // logged copy stands for one streamed item (one left out shows).
   void codex_items(Context& ctx) {
-    absl::flat_hash_set<Digest> logged;
-    for (const LoggedAnswer& t : codex_texts_) logged.insert(t.digest);
+    absl::flat_hash_map<Digest, uint64_t> logged;
+    for (const LoggedAnswer& t : codex_texts_) ++logged[t.digest];
     for (const auto& [seq, digest] : wire_items_) {
-      if (!matched_answers_.contains(seq) || logged.contains(digest)) continue;
+      if (!matched_answers_.contains(seq)) continue;
+      auto copies = logged.find(digest);
+      if (copies != logged.end() && copies->second > 0) {
+        --copies->second;
+        continue;
+      }
       ctx.emit(finding("GC04", Severity::high, {seq},
                        "The answer streamed at seq " + std::to_string(seq) + " is logged, but one of its messages "
                        "is not: the model's words were taken out of the log."),
