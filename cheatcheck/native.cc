@@ -878,8 +878,11 @@ bool read_codex_item(simdjson::dom::object item, NativeInfo& n, StrictJsonParser
     n.user = true;
     // Context Codex adds in a tool output's form, named and with no call
     // (0.171's goals: "goal_objective" in namespace "agent"): input it
-    // gives the model, no tool's result.
-    if (type == "function_call_output" && str(item, "call_id").empty() && !str(item, "name").empty()) return true;
+    // gives the model, no tool's result, held to the wire as a prompt is.
+    if (type == "function_call_output" && str(item, "call_id").empty() && !str(item, "name").empty()) {
+      add_prompt(str(item, "output"), n);
+      return true;
+    }
     n.results.push_back(str(item, "call_id"));
     simdjson::dom::element output;
     n.result_texts.push_back(item.at_key("output").get(output) ? std::string() : content_text(output));

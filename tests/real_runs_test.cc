@@ -4536,7 +4536,8 @@ TEST(AssembledRuns, ACodexRemoteCompactionsAnswerIsLoggedInItsCompactedLine) {
 // Codex 0.171's goals: after create_goal, Codex adds the objective as a
 // tool output of its own, named (goal_objective, namespace "agent") and with
 // no call_id, logs it and sends it. That is context Codex gives the model,
-// no result of a call never made; a result without a call still is.
+// held to what was sent as a prompt is, and no result of a call never made;
+// a result without a call still is.
 TEST(AssembledRuns, ACodexGoalObjectiveOutputIsContextNotAResultWithoutACall) {
   auto user = [](const std::string& text) {
     return R"({"type":"message","role":"user","content":[{"type":"input_text","text":")" + text + R"("}]})";
@@ -4561,22 +4562,28 @@ TEST(AssembledRuns, ACodexGoalObjectiveOutputIsContextNotAResultWithoutACall) {
   auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
     return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
   };
-  auto run = [&](const std::string& name) {
+  auto run = [&](const std::string& name, const std::string& logged_name = "") {
     const std::string capture =
         responses_line(1, "01", user("Set a goal"), call_sse) +
         responses_line(2, "03", user("Set a goal") + "," + call + "," + result + "," + context_output(name),
                        responses_stream("resp_2", {"Goal set."}));
+    const std::string logged_context =
+        logged_name.empty() ? context_output(name) : replaced_in(context_output(logged_name), "Print g1", "Print g2");
     std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.171.0"})");
     log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
     log += line("00.500", "response_item", user("Set a goal"));
     log += line("00.500", "event_msg", R"({"type":"user_message","message":"Set a goal","images":[]})");
     log += line("01.500", "response_item", call);
     log += line("02.000", "response_item", result);
-    log += line("02.100", "response_item", context_output(name));
+    log += line("02.100", "response_item", logged_context);
     log += line("03.500", "response_item", said("Goal set."));
     return assemble_codex_and_check(capture, log);
   };
-  expect_clean(run(R"("name":"goal_objective","namespace":"agent",)"));
+  const std::string goal = R"("name":"goal_objective","namespace":"agent",)";
+  expect_clean(run(goal));
+  // The context is held to what was sent, as a prompt is: another objective logged than sent.
+  const CheatReport changed = run(goal, goal);
+  EXPECT_TRUE(has_finding(changed, "GC04", Severity::high, "no request sent the model")) << describe(changed);
   // Neither a call_id nor a name: an output of no call and of no context Codex names.
   const CheatReport unnamed = run("");
   EXPECT_TRUE(has_finding(unnamed, "GC04", Severity::high, "tool result for a call that was never made")) << describe(unnamed);

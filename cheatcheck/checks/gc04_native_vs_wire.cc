@@ -1453,13 +1453,24 @@ class Gc04 final : public Check {
     return *scratch;
   }
 
+  // Context Codex sends in a tool output's form, named and with no call_id
+  // (0.171's goal_objective): its text, held as a prompt is (native.cc).
+  static bool codex_context_output(simdjson::dom::object o, std::string_view* text) {
+    std::string_view type, name, id;
+    return json::string(o, "type", &type) == json::Get::ok && type == "function_call_output" &&
+           (json::string(o, "call_id", &id) != json::Get::ok || id.empty()) &&
+           json::string(o, "name", &name) == json::Get::ok && !name.empty() &&
+           json::string(o, "output", text) == json::Get::ok;
+  }
+
   // The user's words a request carries: each text part of a user message,
   // and its parts joined (Codex logs a prompt of several parts as one);
   // and a Responses developer message's, which Codex logs the same way.
   void sent_prompts(simdjson::dom::element item) {
     simdjson::dom::object o;
     std::string_view role, text;
-    if (item.get(o) || json::string(o, "role", &role) != json::Get::ok || (role != "user" && role != "developer")) return;
+    const bool context = !item.get(o) && codex_context_output(o, &text);
+    if (!context && (item.get(o) || json::string(o, "role", &role) != json::Get::ok || (role != "user" && role != "developer"))) return;
     auto add = [&](std::string_view said) {
       // Each request re-sends the prompts before it: only a new one is
       // normalized and kept.
@@ -1473,6 +1484,7 @@ class Gc04 final : public Check {
         redacted_prompts_.emplace_back(said);
       }
     };
+    if (context) return add(text);
     if (json::string(o, "content", &text) == json::Get::ok) return add(text);
     simdjson::dom::array parts;
     if (json::array(o, "content", &parts) != json::Get::ok) return;
@@ -1519,7 +1531,8 @@ class Gc04 final : public Check {
         (text == "compaction" || text == "compaction_summary") && !codex_compactions_.empty()) {
       compaction_item_sent_ = true;
     }
-    if (item.get(o) || json::string(o, "role", &role) != json::Get::ok || role != "user") return;
+    const bool context = codex && !item.get(o) && codex_context_output(o, &text);
+    if (!context && (item.get(o) || json::string(o, "role", &role) != json::Get::ok || role != "user")) return;
     auto add = [&](std::string_view said) {
       // The log's copy of the marker is no user text either (native.cc):
       // sent or not, it is not held (a marker says nothing the user asked).
@@ -1549,6 +1562,7 @@ class Gc04 final : public Check {
         carriers.push_back(exchange);
       }
     };
+    if (context) return add(text);
     if (json::string(o, "content", &text) == json::Get::ok) return add(text);
     simdjson::dom::array parts;
     if (json::array(o, "content", &parts) != json::Get::ok) return;
