@@ -529,9 +529,13 @@ void read_result_copy(simdjson::dom::object o, NativeInfo& n) {
 
 // What a line written again says (NativeInfo::copy_key): its members but
 // the ones Claude Code's transcript writer stamps around each message.
+// `--fork-session` (2.1.3xx) copies the history into the new session's
+// file with each prompt's promptId drawn anew and the answers stamped with
+// the requestSessionId they were asked under: bookkeeping, not what was said.
 Digest copy_key(simdjson::dom::object o) {
-  static constexpr std::array<std::string_view, 9> kStamped = {
-      "sessionId", "parentUuid", "timestamp", "cwd", "version", "gitBranch", "userType", "entrypoint", "slug"};
+  static constexpr std::array<std::string_view, 11> kStamped = {
+      "sessionId", "parentUuid", "timestamp", "cwd", "version", "gitBranch", "userType", "entrypoint", "slug",
+      "promptId", "requestSessionId"};
   std::vector<std::pair<std::string_view, Digest>> members;
   for (auto field : o) {
     if (std::find(kStamped.begin(), kStamped.end(), field.key) == kStamped.end()) {

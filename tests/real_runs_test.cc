@@ -1917,6 +1917,27 @@ TEST(WrappedLogs, AResumedSessionsCopyOfItsHistoryIsComparedOnce) {
   }
 }
 
+// `claude --resume <id> --fork-session` (2.1.3xx) copies the history into
+// the fork's file with a new sessionId, each prompt's promptId drawn anew
+// and each answer stamped with the requestSessionId it was asked under
+// (wrap_resumed's new file writes it so): a copy, compared once, not a
+// line that says other than its first.
+TEST(WrappedLogs, AForkedSessionsCopyWithNewPromptIdsIsComparedOnce) {
+  std::string log = claude_log();
+  const std::string unstamped = R"("isSidechain":false,)", stamped = R"("isSidechain":false,"sessionId":"5e55-1","promptId":"p-1",)";
+  for (size_t at = 0; (at = log.find(unstamped, at)) != std::string::npos; at += stamped.size()) log.replace(at, unstamped.size(), stamped);
+  for (WrapOrder order : {WrapOrder::live, WrapOrder::late}) {
+    SCOPED_TRACE(order == WrapOrder::live ? "live" : "late");
+    const Wrapped honest = wrap_resumed(log, fixtures::ResumeCopy::new_file, order);
+    EXPECT_VERDICT(honest.report.verify, Verdict::verified);
+    expect_clean(honest.report);
+    EXPECT_TRUE(has_finding(honest.report, "GC12", Severity::info, "resumed session's copy")) << describe(honest.report);
+    const Wrapped changed = wrap_resumed(log, fixtures::ResumeCopy::new_file, order, R"(\"text\":\"Fixed.\")",
+                                         R"(\"text\":\"Fixed, and the tests pass.\")");
+    EXPECT_TRUE(has_finding(changed.report, "GC04", Severity::high, "msg_B")) << describe(changed.report);
+  }
+}
+
 TEST(RealRuns, ResumedSessionsOfRealLogsAreClean) {
   const auto logs = real_logs();
   SKIP_WITHOUT_CORPORA(logs);
