@@ -209,6 +209,18 @@ bool claude_interrupt_marker(std::string_view text) {
   return text == "[Request interrupted by user]" || text == "[Request interrupted by user for tool use]";
 }
 
+bool claude_tool_loaded_note(std::string_view text) {
+  constexpr std::string_view kNote = "Tool loaded.", kTag = "\n[id:";
+  if (!text.starts_with(kNote)) return false;
+  text.remove_prefix(kNote.size());
+  while (text.starts_with(kTag)) {
+    const size_t close = text.find_first_of("]\n", kTag.size());
+    if (close == std::string_view::npos || close == kTag.size() || text[close] != ']') return false;
+    text.remove_prefix(close + 1);
+  }
+  return text.empty() || text == "\n";
+}
+
 std::string without_reminders(std::string_view text) {
   constexpr std::string_view kOpen = "<system-reminder>", kClose = "</system-reminder>";
   std::string out;

@@ -38,6 +38,12 @@ std::string without_reminders(std::string_view text);
 // user's, held to neither side of the prompt checks.
 bool claude_interrupt_marker(std::string_view text);
 
+// Claude Code's note after a ToolSearch result that loads deferred tools
+// (2.1.3xx: a tool_result of tool_reference blocks, MCP tools among them):
+// "Tool loaded.", then any "\n[id:...]" tags, sent as a text block beside
+// the result but not logged. The harness's fixed words, no user prompt.
+bool claude_tool_loaded_note(std::string_view text);
+
 // True when `copy`, a text a harness's structured copy of a tool result
 // holds (Claude Code's toolUseResult: a command's stdout, a subagent's text
 // blocks, a file's content as read, an error's message), is found in

@@ -1566,14 +1566,35 @@ class Gc04 final : public Check {
     if (json::string(o, "content", &text) == json::Get::ok) return add(text);
     simdjson::dom::array parts;
     if (json::array(o, "content", &parts) != json::Get::ok) return;
+    const bool loads_tools = !codex && loads_deferred_tools(parts);
     for (auto part : parts) {
       simdjson::dom::object p;
       std::string_view type;
       if (!part.get(p) && json::string(p, "type", &type) == json::Get::ok && (type == "text" || type == "input_text") &&
-          json::string(p, "text", &text) == json::Get::ok) {
+          json::string(p, "text", &text) == json::Get::ok && !(loads_tools && claude_tool_loaded_note(text))) {
         add(text);
       }
     }
+  }
+
+  // Whether a Claude Code user message carries a tool_result whose content
+  // holds a tool_reference block (ToolSearch loading deferred tools): the
+  // harness then sends its "Tool loaded." note beside it.
+  static bool loads_deferred_tools(simdjson::dom::array parts) {
+    for (auto part : parts) {
+      simdjson::dom::object p;
+      simdjson::dom::array content;
+      std::string_view type;
+      if (part.get(p) || json::string(p, "type", &type) != json::Get::ok || type != "tool_result" ||
+          json::array(p, "content", &content) != json::Get::ok) {
+        continue;
+      }
+      for (auto block : content) {
+        simdjson::dom::object b;
+        if (!block.get(b) && json::string(b, "type", &type) == json::Get::ok && type == "tool_reference") return true;
+      }
+    }
+    return false;
   }
 
   // A web search's strings before a resumed run's first request may be
