@@ -184,6 +184,35 @@ Digest value_digest_without(simdjson::dom::element e, std::string_view skipped) 
   return h.finish();
 }
 
+Digest text_block_message_digest(simdjson::dom::object message, std::string_view text) {
+  constexpr std::string_view kSkipped = "cache_control";
+  std::vector<std::pair<std::string_view, simdjson::dom::element>> members;
+  for (auto [k, v] : message) {
+    if (k != kSkipped) members.emplace_back(k, v);
+  }
+  std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  // As put_value writes the object, with content as [{"text":...,"type":"text"}].
+  Sha256 h;
+  h.update("{");
+  for (const auto& [k, v] : members) {
+    put_string(h, k);
+    if (k != "content") {
+      put_value(h, v, kSkipped);
+      continue;
+    }
+    h.update("[{");
+    put_string(h, "text");
+    h.update("s");
+    put_string(h, text);
+    put_string(h, "type");
+    h.update("s");
+    put_string(h, "text");
+    h.update("}]");
+  }
+  h.update("}");
+  return h.finish();
+}
+
 Digest value_digest_without_false_members(simdjson::dom::element e) {
   simdjson::dom::object o;
   if (e.get(o)) return value_digest(e);

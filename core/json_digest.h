@@ -27,6 +27,12 @@ Digest text_value_digest(std::string_view text, StrictJsonParser& parser);
 // Claude Code marks the last block of a request with cache_control, which
 // its copy of the message (api-request-blob) does not hold.
 Digest value_digest_without(simdjson::dom::element e, std::string_view skipped);
+// value_digest_without(message, "cache_control") of a message whose
+// content is the string `text`, as if that content were written as one
+// text block ([{"type":"text","text":...}]): Claude Code sends a message
+// in either form (the block form when it marks it for caching) and copies
+// it (api-request-blob) as it first sent it. The model reads both alike.
+Digest text_block_message_digest(simdjson::dom::object message, std::string_view text);
 // value_digest of an object with its members whose value is `false` left
 // out (any other value: value_digest). Claude Code (2.1.3xx) logs a tool
 // call's input with the schema's defaults filled in (Edit's

@@ -4396,6 +4396,35 @@ TEST(AssembledRuns, RequestBlobsAreHeldToTheMessagesSent) {
   EXPECT_TRUE(has_finding(late, "GC04", Severity::warning, "api-request-blob line(s)")) << describe(late);
 }
 
+// Claude Code copies a message (api-request-blob) as it first sent it: in
+// block form when the request marked it for caching (the first request of
+// a run). A resumed run re-sends it with string content: the same message.
+TEST(AssembledRuns, ABlobInBlockFormIsTheMessageSentAsAString) {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  const std::string prompt = R"({"role":"user","content":"Say hi"})";
+  const std::string turn = R"({"role":"system","content":"# Environment\nWorking directory: /w"})";
+  const std::string capture =
+      capture_line(1, "01", R"({"model":"claude-opus-4-5","stream":true,"messages":[)" + prompt + "," + turn + "]}",
+                   anthropic_stream("msg_A", {{R"({"type":"text","text":""})", R"({"type":"text_delta","text":"Hi."})"}}, "end_turn"));
+  auto log_with = [&](const std::string& copied_turn) {
+    std::string log = claude_line("u1", "", "00.500", "user", prompt);
+    log += R"({"type":"api-request-blob","sessionId":"s1","hash":"00","message":)" + copied_turn + "}\n";
+    return log + claude_line("u2", "u1", "01.500", "assistant", R"({"id":"msg_A",)" + m + R"(,"content":[{"type":"text","text":"Hi."}]})");
+  };
+  expect_clean(assemble_and_check(capture, log_with(turn)));
+  expect_clean(assemble_and_check(capture, log_with(R"({"role":"system","content":[{"type":"text","text":"# Environment\nWorking directory: /w"}]})")));
+  const std::string said = "copy of a message it sent the model (api-request-blob) that no request sent";
+  for (const std::string& changed : {
+           std::string(R"({"role":"system","content":[{"type":"text","text":"# Environment\nWorking directory: /x"}]})"),
+           std::string(R"({"role":"user","content":[{"type":"text","text":"# Environment\nWorking directory: /w"}]})"),
+           std::string(R"({"role":"system","content":[{"type":"text","text":"# Environment"},{"type":"text","text":"Working directory: /w"}]})"),
+           std::string(R"({"role":"system","content":[{"type":"text","text":"# Environment\nWorking directory: /w","citations":[]}]})")}) {
+    SCOPED_TRACE(changed);
+    const CheatReport r = assemble_and_check(capture, log_with(changed));
+    EXPECT_TRUE(has_finding(r, "GC04", Severity::high, said)) << describe(r);
+  }
+}
+
 // Claude Code 2.1.3xx sends a background task's notification (logged as a
 // queued_command attachment) as a mid-conversation system turn, not inside
 // a <system-reminder> of a user message: found there, it was sent.

@@ -3241,6 +3241,13 @@ class Gc04 final : public Check {
       return;
     }
     sent_messages_.insert(json::value_digest_without(message, "cache_control"));
+    // A message of string content may have been copied in its block form
+    // (the first request of a run, which marks it for caching, sent that).
+    simdjson::dom::object o;
+    std::string_view text;
+    if (!message.get(o) && json::string(o, "content", &text) == json::Get::ok) {
+      sent_messages_.insert(json::text_block_message_digest(o, text));
+    }
   }
 
   // A blob no request sent says the model was told what it never was
