@@ -329,6 +329,9 @@ void ResumedHistory::on_native(uint64_t seq, const NativeInfo& n) {
   // never history a request re-sends.
   // Codex's session is the id its rollout's session_meta names.
   if (n.harness == NativeInfo::Harness::codex && !n.session_id.empty()) codex_sessions_[file] = clip_text(n.session_id);
+  if (n.harness == NativeInfo::Harness::claude_code && n.compact_boundary && !refused_.contains(file) && !n.sidechain) {
+    boundaries_[file] = seq;
+  }
   // A Codex reasoning item or web search is the model's as its answers are.
   const bool model_said = n.assistant || (n.harness == NativeInfo::Harness::codex && (n.type == "reasoning" || n.type == "web_search_call" || n.type == "code_interpreter_call"));
   if (refused_.contains(file) || n.sidechain || (!model_said && !n.user)) return;
@@ -344,27 +347,46 @@ void ResumedHistory::on_native(uint64_t seq, const NativeInfo& n) {
   std::pair<std::string, std::string> named(clip_text(n.file), session != codex_sessions_.end() ? session->second : clip_text(n.session_id));
   if (names_.empty() || names_.back() != named) names_.push_back(std::move(named));
   lines_.push_back({seq, file, model_said, thinking_only, blank, sha256(n.message_id), std::move(items),
-                    static_cast<uint32_t>(names_.size() - 1)});
+                    static_cast<uint32_t>(names_.size() - 1), n.user && n.compact_summary});
 }
 
 void ResumedHistory::on_request(uint64_t seq, simdjson::dom::object request, StrictJsonParser& arguments) {
+  if (state_ != State::gathering) return;
   simdjson::dom::array messages, input;
-  const bool anthropic = json::array(request, "messages", &messages) == json::Get::ok && carries_answer(messages);
+  const bool has_messages = json::array(request, "messages", &messages) == json::Get::ok;
+  bool anthropic = has_messages && carries_answer(messages);
   const bool responses = !anthropic && json::array(request, "input", &input) == json::Get::ok && carries_codex_answer(input);
-  if (state_ != State::gathering || (!anthropic && !responses)) return;
-  state_ = State::done;
-  request_seq_ = seq;
+  // A session resumed from a compaction's summary: its first request may
+  // carry no answer, only the summary and the new prompt.
+  const bool summarized = has_messages && !anthropic && !boundaries_.empty();
+  if (!anthropic && !responses && !summarized) return;
   Sent sent;
   SentReader reader(sent);
-  for (auto m : anthropic ? messages : input) {
+  for (auto m : anthropic || summarized ? messages : input) {
     simdjson::dom::object o;
     if (m.get(o)) continue;
-    if (anthropic) reader.message(o);
+    if (anthropic || summarized) reader.message(o);
     else reader.codex_item(o, arguments);
   }
+  if (summarized && !summary_sent(sent)) return;
+  state_ = State::done;
+  request_seq_ = seq;
   match(sent);
   lines_ = {};
   names_ = {};
+}
+
+// Whether `line` is a summary after its file's last boundary that the
+// request sent, each of its items (Claude Code sends the summary first,
+// before the tail of the conversation it keeps: not in file order).
+bool ResumedHistory::sent_summary(const Line& line, const Sent& sent) const {
+  const auto boundary = boundaries_.find(line.file);
+  return line.summary && boundary != boundaries_.end() && line.seq > boundary->second && !line.items.empty() &&
+         std::all_of(line.items.begin(), line.items.end(), [&](const Digest& item) { return sent.places.contains(item); });
+}
+
+bool ResumedHistory::summary_sent(const Sent& sent) const {
+  return std::any_of(lines_.begin(), lines_.end(), [&](const Line& line) { return sent_summary(line, sent); });
 }
 
 // Each file's lines against the items sent, in order: a line is re-sent
@@ -396,6 +418,21 @@ void ResumedHistory::match(const Sent& sent) {
     if (in_bare_message && !line.thinking_only) bare.emplace(line.file, line.answer);
   }
   unsent_parts(bare, resent_answers);
+  hold_superseded(sent);
+}
+
+// The lines of a file before its last compact_boundary, when a summary
+// after that boundary was re-sent: the session was resumed from it.
+void ResumedHistory::hold_superseded(const Sent& sent) {
+  absl::flat_hash_set<Digest> resumed_files;
+  for (const Line& line : lines_) {
+    if (sent_summary(line, sent)) resumed_files.insert(line.file);
+  }
+  for (const Line& line : lines_) {
+    if (!resumed_files.contains(line.file) || line.seq > boundaries_.at(line.file) || history_.contains(line.seq)) continue;
+    superseded_.insert(line.seq);
+    if (file_.empty()) std::tie(file_, session_) = names_[line.named];
+  }
 }
 
 // An answer the request re-sent without its thinking (a harness may leave

@@ -9,6 +9,13 @@
 // each of them, turn by turn and in order. GC05 lists them at warning for a
 // judge to read against the earlier run's trace; GC04 and GC05 judge every
 // other line as before.
+// A Claude Code session compacted in an earlier run (a compact_boundary,
+// then the summary as a user line, isCompactSummary) is resumed from the
+// summary: no request of this run re-sends the lines before the boundary.
+// They are held as history when the boundary and the summary after it lead
+// the file and the first request that re-sends history carries that
+// summary (or a request carrying it is the first): GC05 lists them at
+// warning (superseded()), their prompts too.
 // `codex resume` (of the CLI or of `codex exec`, 0.4x on) appends to the
 // earlier run's rollout instead: no new session_meta, nothing written at
 // resume, so the earlier run's lines lead that file, and the first request
@@ -56,8 +63,13 @@ class ResumedHistory {
   void on_request(uint64_t seq, simdjson::dom::object request, StrictJsonParser& arguments);
   bool deciding() const { return state_ == State::gathering; }
 
-  // The assistant lines that request re-sent as history.
-  bool holds(uint64_t seq) const { return history_.contains(seq); }
+  // The assistant lines that request re-sent as history, and those before
+  // a compaction it resumed from.
+  bool holds(uint64_t seq) const { return history_.contains(seq) || superseded_.contains(seq); }
+  // Lines (answers and prompts) before a compaction of an earlier run whose
+  // summary the request re-sent.
+  bool superseded(uint64_t seq) const { return superseded_.contains(seq); }
+  size_t superseded_count() const { return superseded_.size(); }
   uint64_t request_seq() const { return request_seq_; }
   // The sessionId the first of them names (clipped), and its file.
   const std::string& session() const { return session_; }
@@ -88,11 +100,15 @@ class ResumedHistory {
     Digest answer{};             // its message id
     std::vector<Digest> items;
     uint32_t named = 0;  // its file's and session's names in names_
+    bool summary = false;  // a compaction's summary (isCompactSummary)
   };
   void match(const Sent& sent);
   void unsent_parts(const absl::flat_hash_set<std::pair<Digest, Digest>>& bare,
                     const absl::flat_hash_set<std::pair<Digest, Digest>>& resent);
   void hold(const Line& line);
+  bool sent_summary(const Line& line, const Sent& sent) const;
+  bool summary_sent(const Sent& sent) const;
+  void hold_superseded(const Sent& sent);
 
   enum class State { gathering, done };
   State state_ = State::gathering;
@@ -104,6 +120,8 @@ class ResumedHistory {
   absl::flat_hash_set<Digest> files_;    // files whose first line was seen
   absl::flat_hash_set<Digest> refused_;  // files whose first line seen was not line 1
   absl::flat_hash_set<uint64_t> history_;
+  absl::flat_hash_set<uint64_t> superseded_;
+  absl::flat_hash_map<Digest, uint64_t> boundaries_;  // file -> seq of its last compact_boundary gathered
   absl::flat_hash_map<Digest, std::string> codex_sessions_;  // a rollout's session_meta id, clipped
   uint64_t request_seq_ = 0;
   std::string session_, file_;

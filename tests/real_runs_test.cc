@@ -4396,6 +4396,66 @@ TEST(AssembledRuns, RequestBlobsAreHeldToTheMessagesSent) {
   EXPECT_TRUE(has_finding(late, "GC04", Severity::warning, "api-request-blob line(s)")) << describe(late);
 }
 
+// `claude --continue` of a session an earlier run compacted: the run
+// resumes from the summary (sent first, then the tail Claude Code keeps),
+// so no request re-sends what came before the compact_boundary. Those
+// lines are history (warnings), only when the summary after the boundary
+// is what the run sent and the launch resumes.
+CheatReport resumed_after_compaction(const std::string& logged_summary, const std::string& sent_summary,
+                                     const std::vector<std::string>& argv, bool send_tail = true) {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  auto quoted = [](const std::string& text) {
+    std::string out;
+    append_json_string(&out, text);
+    return out;
+  };
+  const std::string tail = R"({"role":"assistant","content":[{"type":"text","text":"Fixed."}]})";
+  const std::string prompt = R"({"role":"user","content":"Now add tests"})";
+  std::string log = claude_line("u1", "", "00.100", "user", R"({"role":"user","content":"Fix the parser"})");
+  log += claude_line("a1", "u1", "00.200", "assistant",
+                     R"({"id":"msg_A",)" + m + R"(,"content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}}]})");
+  log += claude_line("r1", "a1", "00.300", "user", R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"parser.py"}]})");
+  log += claude_line("a2", "r1", "00.400", "assistant", R"({"id":"msg_B",)" + m + R"(,"content":[{"type":"text","text":"Fixed."}]})");
+  log += R"({"parentUuid":null,"logicalParentUuid":"a2","isSidechain":false,"type":"system","subtype":"compact_boundary","content":"Conversation compacted","uuid":"b1","timestamp":"2026-01-01T10:00:01.000Z","compactMetadata":{"trigger":"manual","preTokens":90}})" "\n";
+  log += R"({"parentUuid":"b1","isSidechain":false,"type":"user","message":{"role":"user","content":)" + quoted(logged_summary) +
+         R"(},"isCompactSummary":true,"uuid":"s1","timestamp":"2026-01-01T10:00:01.100Z"})" "\n";
+  log += claude_line("u2", "s1", "04.000", "user", prompt);
+  log += claude_line("a3", "u2", "05.500", "assistant", R"({"id":"msg_C",)" + m + R"(,"content":[{"type":"text","text":"Added."}]})");
+  const std::string capture =
+      capture_line(1, "05", R"({"model":"claude-opus-4-5","stream":true,"messages":[{"role":"user","content":)" + quoted(sent_summary) +
+                                "}," + (send_tail ? tail + "," : "") + prompt + "]}",
+                   anthropic_stream("msg_C", {{R"({"type":"text","text":""})", R"({"type":"text_delta","text":"Added."})"}}, "end_turn"));
+  fixtures::AssembleSpec spec;
+  spec.harness = "claude-code";
+  spec.version = "2.1.332";
+  spec.host = "api.anthropic.com";
+  spec.argv = argv;
+  return assemble_files_and_check(spec, capture, {{"projects/-w/s.jsonl", log}}, "");
+}
+
+TEST(AssembledRuns, LinesBeforeAnEarlierRunsCompactionAreHistoryOfAResumedRun) {
+  const std::string summary = "This session is being continued from a previous conversation. Summary: the parser was fixed.";
+  const std::vector<std::string> resumes = {"-p", "Now add tests", "--continue"};
+  const CheatReport honest = resumed_after_compaction(summary, summary, resumes);
+  EXPECT_FALSE(any_high(honest)) << describe(honest);
+  EXPECT_TRUE(has_finding(honest, "GC05", Severity::warning, "come before a compaction")) << describe(honest);
+  EXPECT_TRUE(has_finding(honest, "GC04", Severity::warning, "come before a compaction")) << describe(honest);
+  // A first request that carries no answer, only the summary and the prompt.
+  const CheatReport no_tail = resumed_after_compaction(summary, summary, resumes, false);
+  EXPECT_FALSE(any_high(no_tail)) << describe(no_tail);
+  EXPECT_TRUE(has_finding(no_tail, "GC05", Severity::warning, "come before a compaction")) << describe(no_tail);
+  // The summary logged is not the one sent, or the launch does not resume:
+  // the lines before the boundary are judged as this run's.
+  for (const auto& [logged, argv] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {"This session is being continued from a previous conversation. Summary: the tests pass.", resumes},
+           {summary, {"-p", "Now add tests"}}}) {
+    SCOPED_TRACE(logged);
+    const CheatReport r = resumed_after_compaction(logged, summary, argv);
+    EXPECT_TRUE(has_finding(r, "GC05", Severity::high, "match no answer that crossed")) << describe(r);
+    EXPECT_FALSE(has_finding(r, "GC05", Severity::warning, "come before a compaction")) << describe(r);
+  }
+}
+
 // Claude Code copies a message (api-request-blob) as it first sent it: in
 // block form when the request marked it for caching (the first request of
 // a run). A resumed run re-sends it with string content: the same message.

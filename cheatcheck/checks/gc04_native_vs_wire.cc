@@ -3161,9 +3161,14 @@ class Gc04 final : public Check {
   // one of a run may never have been sent.
   void prompts(Context& ctx) {
     if (requests_ == 0) return;
-    SeqList loose, redacted;
+    SeqList loose, redacted, superseded;
     for (const LoggedPrompt& p : logged_prompts_) {
       if (!p.answered || wire_prompts_.contains(p.said.exact)) continue;
+      // Asked before a compaction an earlier run made: this run resumed from its summary.
+      if (ctx.resumed_history().superseded(p.seq)) {
+        superseded.add(p.seq);
+        continue;
+      }
       if (wire_prompts_loose_.contains(p.said.loose)) {
         loose.add(p.seq);
         continue;
@@ -3179,6 +3184,10 @@ class Gc04 final : public Check {
                "prompt-not-sent:" + std::to_string(p.seq));
     }
     unsent_flagged(ctx);
+    emit_counted(ctx, "GC04", Severity::warning, superseded,
+                 "logged user prompt(s) come before a compaction written before this run, which resumed from its "
+                 "summary: no request of this run sent them; read them against the earlier run's trace.",
+                 "prompt-superseded");
     emit_counted(ctx, "GC04", Severity::info, loose,
                  "logged user prompt(s) differ from what was sent only in white space or Unicode normalization.",
                  "prompt-loose");

@@ -137,7 +137,7 @@ class Gc05 final : public Check {
   }
 
   void finish(const VerifyReport&, Context& ctx) override {
-    SeqList unproxied, uncompared, past_cap, earlier;
+    SeqList unproxied, uncompared, past_cap, earlier, superseded;
     // Every logged answer against every redacted wire answer: bounded, and
     // an answer left uncompared is said, never judged unproxied.
     RedactionComparer comparer;
@@ -145,6 +145,10 @@ class Gc05 final : public Check {
       if (key && wire_keys_.contains(*key)) continue;
       // Copied by a resumed session from an earlier run, and re-sent as
       // history by this one (resumed_history.h): that run's wire carried it.
+      if (ctx.resumed_history().superseded(seq)) {
+        superseded.add(seq);
+        continue;
+      }
       if (ctx.resumed_history().holds(seq)) {
         earlier.add(seq);
         continue;
@@ -168,6 +172,7 @@ class Gc05 final : public Check {
                  "(complete: false, size past the stored bytes): what they say past the cap was not judged.",
                  "past-cap");
     earlier_history(ctx, earlier);
+    superseded_history(ctx, superseded);
     if (!unproxied.empty()) {
       ctx.emit(finding("GC05", Severity::high, unproxied.seqs,
                        std::to_string(unproxied.count) + " native assistant line(s) match no answer that crossed "
@@ -213,6 +218,20 @@ class Gc05 final : public Check {
   }
 
  private:
+  static void superseded_history(Context& ctx, const SeqList& superseded) {
+    if (superseded.empty()) return;
+    const ResumedHistory& h = ctx.resumed_history();
+    ctx.emit(finding("GC05", Severity::warning, superseded.seqs,
+                     std::to_string(superseded.count) + " native assistant line(s) of " + h.file() +
+                         " come before a compaction (compact_boundary) written before this run: the launch resumes "
+                         "the conversation from the compaction's summary, which this run's first request re-sending "
+                         "history (seq " + std::to_string(h.request_seq()) + ") carries, so no request re-sends "
+                         "them and no wire response of this run carries them. They name session " +
+                         (h.session().empty() ? "(none)" : h.session()) +
+                         ": read them against the trace of the earlier run that wrote them."),
+             "superseded-history");
+  }
+
   static void earlier_history(Context& ctx, const SeqList& earlier) {
     if (earlier.empty()) return;
     const ResumedHistory& h = ctx.resumed_history();
