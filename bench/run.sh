@@ -3,7 +3,7 @@
 # commands of issue #2, reported as ratios. Runs the real binaries on a
 # trace made by the fixture writer (not a unit test, not timed in CI).
 #
-#   bench/run.sh [BUILD_DIR]      (default: build)
+#   bench/run.sh [BUILD_DIR]      (default: build; SECRETLINT=0 skips secretlint)
 #
 # Data goes to bench/data/ (git-ignored); results to bench/results/.
 set -euo pipefail
@@ -49,9 +49,14 @@ hyperfine -N -w 1 -r 5 --export-json bench/results/cheat.json -i \
   -n verify "$verify --dev-key $key $big.zst" \
   -n checks "$cheat --no-progress --no-secrets --dev-key $key $big.zst" \
   -n all "$cheat --no-progress --dev-key $key $big.zst" >/dev/null
-hyperfine -w 1 -r 5 --export-json bench/results/secrets.json -i \
-  -n rg "zstd -dc $big.zst | rg -o -f bench/results/rules.txt | wc -l" \
-  -n goalcup "$cheat scan --no-progress $big.zst" >/dev/null
+# The rules as one rg pattern file read about 1 MB/s of this trace (six
+# minutes for the whole of it, 2026-12-03), so both run on its first 20 MB
+# of whole lines, zstd -3 as the trace is.
+slice=$data/slice.jsonl.zst
+[ -f "$slice" ] || head -c 20000000 "$big" | sed '$d' | zstd -3 -q -o "$slice"
+hyperfine -w 1 -r 3 --export-json bench/results/secrets.json -i \
+  -n rg "zstd -dc $slice | rg -o -f bench/results/rules.txt | wc -l" \
+  -n goalcup "$cheat scan --no-progress $slice" >/dev/null
 # Inspect views (issue 3): about the time verify takes.
 insp="$build/inspect/goalcup-inspect"
 hyperfine -N -w 1 -r 5 --export-json bench/results/inspect.json -i \
@@ -62,10 +67,13 @@ hyperfine -N -w 1 -r 5 --export-json bench/results/inspect.json -i \
 small=$data/small.jsonl
 [ -f "$small" ] || "$fixture" gen --size 20000000 --tool-output-bytes 50000 --history-turns 1 --key $key -o "$small" 2>/dev/null
 node_dir=bench/.node
-if [ ! -x "$node_dir/node_modules/.bin/secretlint" ] && command -v npm >/dev/null; then
+# SECRETLINT=0 skips it (minutes on the 330 MB trace).
+if [ "${SECRETLINT:-1}" = 0 ]; then
+  rm -f bench/results/secretlint.json bench/results/secretlint-small.json
+elif [ ! -x "$node_dir/node_modules/.bin/secretlint" ] && command -v npm >/dev/null; then
   npm install --silent --prefix "$node_dir" secretlint@11 @secretlint/secretlint-rule-preset-recommend@11 >/dev/null 2>&1 || true
 fi
-if [ -x "$node_dir/node_modules/.bin/secretlint" ]; then
+if [ "${SECRETLINT:-1}" != 0 ] && [ -x "$node_dir/node_modules/.bin/secretlint" ]; then
   echo '{"rules":[{"id":"@secretlint/secretlint-rule-preset-recommend"}]}' > "$node_dir/.secretlintrc.json"
   # On the benchmark trace itself (plain: secretlint reads no zstd), and on
   # a 20 MB trace as the issue measured it.
@@ -118,8 +126,8 @@ ins = means("inspect")
 for key in ("summary", "conversation"):
     print(f"| inspect {key} vs goalcup-verify | {ins['verify']:.3f} s | {ins[key]:.3f} s | {ins[key]/ins['verify']:.2f} | about 1 | - |")
 sec = means("secrets")
-r = sec["goalcup"] / sec["rg"]; ok = r <= 2; ok_all &= ok
-print(f"| secret scan vs `zstd -dc \\| rg -o -f RULES \\| wc -l` | {sec['rg']:.3f} s | {sec['goalcup']:.3f} s | {r:.2f} | <= 2 | {'yes' if ok else 'NO'} |")
+r = sec["goalcup"] / sec["rg"]; ok = r <= 0.5; ok_all &= ok
+print(f"| secret scan vs `zstd -dc \\| rg -o -f RULES \\| wc -l` (first 20 MB) | {sec['rg']:.3f} s | {sec['goalcup']:.3f} s | {r:.3f} | <= 0.5 | {'yes' if ok else 'NO'} |")
 if os.path.exists("bench/results/secretlint.json"):
     for label, name in (("the same trace, plain", "secretlint"), ("20 MB trace", "secretlint-small")):
         sl = means(name)
