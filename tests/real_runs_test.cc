@@ -249,6 +249,18 @@ std::string claude_log() {
   return log;
 }
 
+// A Codex rollout line at 10:00:<time> of a fixed day.
+std::string rollout_line(const std::string& time, const std::string& type, const std::string& payload) {
+  return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
+}
+// A Codex user message item and an assistant message item of one text.
+std::string codex_user_item(const std::string& text) {
+  return R"({"type":"message","role":"user","content":[{"type":"input_text","text":")" + text + R"("}]})";
+}
+std::string codex_said_item(const std::string& text) {
+  return R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":")" + text + R"("}]})";
+}
+
 std::string codex_log(bool legacy) {
   auto line = [&](const std::string& time, const std::string& type, const std::string& payload) {
     if (legacy) return payload + "\r\n";
@@ -1597,9 +1609,7 @@ TEST(WrappedLogs, MultiEditCopiesAreHeldToTheirCall) {
 // #9: repros 06, 07). `context`: the turn_context's payload members;
 // `messages`: the context messages Codex logged and sent.
 std::string codex_context_log(const std::string& meta, const std::string& context, const std::string& messages) {
-  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
-    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
-  };
+  const auto line = rollout_line;
   auto message = [](const std::string& role, const std::string& text) {
     return R"({"type":"message","role":")" + role + R"(","content":[{"type":"input_text","text":")" + text + R"("}]})";
   };
@@ -1775,12 +1785,8 @@ TEST(WrappedLogs, CodexUserInstructionsAreHeldToAMessageSent) {
 // of an AGENTS.md block some request sent.
 std::string codex_world_state_log(const std::string& first_text, const std::string& second_block, const std::string& second_text,
                                   bool first_block_sent = true) {
-  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
-    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
-  };
-  auto user = [](const std::string& text) {
-    return R"({"type":"message","role":"user","content":[{"type":"input_text","text":")" + text + R"("}]})";
-  };
+  const auto line = rollout_line;
+  const auto user = codex_user_item;
   auto answer = [](const std::string& text) {
     return R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":")" + text + R"("}]})";
   };
@@ -1834,9 +1840,7 @@ TEST(WrappedLogs, CodexWorldStateAgentsMdIsHeldToABlockSent) {
 // its summary parts joined: each event matches one part, and an event
 // changed in the log matches none.
 std::string codex_aborted_turn_log() {
-  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
-    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
-  };
+  const auto line = rollout_line;
   std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.40.0"})");
   log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
   log += line("01.000", "response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Fix it"}]})");
@@ -2806,9 +2810,7 @@ TEST(WrappedLogs, AUserLineAddedUnderAFlagOrPrefixIsNotPassedOver) {
 // (`output`, a JSON string), then an answer unless `answered` is false.
 std::string codex_event_log(const std::string& call_name, const std::string& output, const std::string& event,
                             bool answered = true) {
-  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
-    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
-  };
+  const auto line = rollout_line;
   std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.80.0"})");
   log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
   log += line("01.000", "response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Run the tests"}]})");
@@ -2956,9 +2958,7 @@ TEST(WrappedLogs, CodexOutputEventsAreHeldToTheOutputSent) {
 // events repeating it: both are held to the reasoning streamed (red-team
 // 19b #12).
 TEST(WrappedLogs, CodexRawReasoningIsHeldToTheReasoningStreamed) {
-  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
-    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
-  };
+  const auto line = rollout_line;
   std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.58.0"})");
   log += line("00.100", "turn_context", R"({"model":"gpt-oss:20b"})");
   log += line("01.000", "response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Fix it"}]})");
@@ -2987,9 +2987,7 @@ TEST(WrappedLogs, CodexRawReasoningIsHeldToTheReasoningStreamed) {
 // though each part was streamed somewhere in the run (red-team 20b #7). An
 // item that streamed a summary and raw reasoning both is clean.
 TEST(WrappedLogs, CodexRawReasoningPartsAreHeldToOneItemStreamed) {
-  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
-    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
-  };
+  const auto line = rollout_line;
   auto reasoning = [&](const std::string& time, const std::vector<std::string>& parts, const std::string& summary) {
     std::string content;
     for (const std::string& part : parts) content += (content.empty() ? "" : ",") + std::string(R"({"type":"reasoning_text","text":")") + part + "\"}";
@@ -3471,9 +3469,7 @@ TEST(WrappedLogs, CodexCommandExecutionItemsAreHeldToTheOutputSent) {
 // changes a test and adds a note, with `event` (a patch event or a
 // FileChange item of call "call_p") logged before its output.
 std::string codex_patch_log(const std::string& event) {
-  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
-    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
-  };
+  const auto line = rollout_line;
   std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.80.0"})");
   log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
   log += line("01.000", "response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Fix the test"}]})");
@@ -3657,9 +3653,7 @@ TEST(WrappedLogs, CodexOutputHoldingACutWordIsComparedWhole) {
 // no output printed is high.
 TEST(WrappedLogs, CodexUnifiedExecEndIsHeldToItsSessionsPolls) {
   auto log_with = [](const std::string& event) {
-    auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
-      return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
-    };
+    const auto line = rollout_line;
     std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.80.0"})");
     log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
     log += line("01.000", "response_item", R"({"type":"message","role":"user","content":[{"type":"input_text","text":"Run the tests"}]})");
@@ -4559,9 +4553,7 @@ TEST(AssembledRuns, CodexsInstructionToSummariseIsNoPromptTheLogLeftOut) {
     append_json_string(&t, text);
     return R"({"type":"message","role":"user","content":[{"type":"input_text","text":)" + t + "}]}";
   };
-  auto said = [](const std::string& text) {
-    return R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":")" + text + R"("}]})";
-  };
+  const auto said = codex_said_item;
   auto responses_line = [&](int exchange, const std::string& second, const std::string& input, const std::string& sse) {
     std::string line = capture_line(exchange, second, R"({"model":"gpt-5-codex","stream":true,"input":[)" + input + "]}", sse);
     return replaced_in(line, "/v1/messages", "/v1/responses");
@@ -4573,9 +4565,7 @@ TEST(AssembledRuns, CodexsInstructionToSummariseIsNoPromptTheLogLeftOut) {
       responses_line(3, "05", user("Fix the parser") + "," + user(bridge), responses_stream("resp_3", {"Fixed it."})) +
       responses_line(4, "07", user("Fix the parser") + "," + user(bridge) + "," + said("Fixed it.") + "," + user("Now add a test"),
                      responses_stream("resp_4", {"Added a test."}));
-  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
-    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
-  };
+  const auto line = rollout_line;
   std::string bridge_json;
   append_json_string(&bridge_json, bridge);
   const std::string prompt = line("00.500", "response_item", user("Fix the parser")) +
@@ -4613,9 +4603,7 @@ TEST(AssembledRuns, CodexsInstructionToSummariseIsNoPromptTheLogLeftOut) {
 // logged copy stands for one answer, and an answer left out of the log
 // still shows.
 TEST(AssembledRuns, CodexAnswersOfTheSameWordsAreEachLogged) {
-  auto user = [](const std::string& text) {
-    return R"({"type":"message","role":"user","content":[{"type":"input_text","text":")" + text + R"("}]})";
-  };
+  const auto user = codex_user_item;
   const std::string done = R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done."}]})";
   auto responses_line = [&](int exchange, const std::string& second, const std::string& input, const std::string& sse) {
     return replaced_in(capture_line(exchange, second, R"({"model":"gpt-5-codex","stream":true,"input":[)" + input + "]}", sse),
@@ -4624,9 +4612,7 @@ TEST(AssembledRuns, CodexAnswersOfTheSameWordsAreEachLogged) {
   const std::string capture = responses_line(1, "01", user("Task one"), responses_stream("resp_1", {"Done."})) +
                               responses_line(2, "03", user("Task one") + "," + done + "," + user("Task two"),
                                              responses_stream("resp_2", {"Done."}));
-  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
-    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
-  };
+  const auto line = rollout_line;
   auto log_with = [&](bool second_logged) {
     std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.171.0"})");
     log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
@@ -4647,12 +4633,8 @@ TEST(AssembledRuns, CodexAnswersOfTheSameWordsAreEachLogged) {
 // the `compacted` line's replacement_history and sends on in later
 // requests. That answer is logged; one whose item no line holds is not.
 TEST(AssembledRuns, ACodexRemoteCompactionsAnswerIsLoggedInItsCompactedLine) {
-  auto user = [](const std::string& text) {
-    return R"({"type":"message","role":"user","content":[{"type":"input_text","text":")" + text + R"("}]})";
-  };
-  auto said = [](const std::string& text) {
-    return R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":")" + text + R"("}]})";
-  };
+  const auto user = codex_user_item;
+  const auto said = codex_said_item;
   auto compaction = [](const std::string& content) {
     return R"({"type":"compaction","id":"cmp_1","encrypted_content":")" + content + R"("})";
   };
@@ -4671,9 +4653,7 @@ TEST(AssembledRuns, ACodexRemoteCompactionsAnswerIsLoggedInItsCompactedLine) {
       responses_line(2, "03", user("Fix the parser") + "," + said("Reading the parser.") + R"(,{"type":"compaction_trigger"})",
                      compaction_sse) +
       responses_line(3, "05", user("Fix the parser") + "," + item, responses_stream("resp_3", {"Fixed it."}));
-  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
-    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
-  };
+  const auto line = rollout_line;
   auto log_with = [&](const std::string& logged_item) {
     std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.171.0"})");
     log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
@@ -4698,12 +4678,8 @@ TEST(AssembledRuns, ACodexRemoteCompactionsAnswerIsLoggedInItsCompactedLine) {
 // held to what was sent as a prompt is, and no result of a call never made;
 // a result without a call still is.
 TEST(AssembledRuns, ACodexGoalObjectiveOutputIsContextNotAResultWithoutACall) {
-  auto user = [](const std::string& text) {
-    return R"({"type":"message","role":"user","content":[{"type":"input_text","text":")" + text + R"("}]})";
-  };
-  auto said = [](const std::string& text) {
-    return R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":")" + text + R"("}]})";
-  };
+  const auto user = codex_user_item;
+  const auto said = codex_said_item;
   const std::string call = R"({"type":"function_call","id":"fc_1","call_id":"call_1","name":"create_goal","arguments":"{\"objective\":\"Print g1\"}","status":"completed"})";
   const std::string call_sse =
       "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_1\",\"status\":\"in_progress\",\"output\":[]}}\n\n"
@@ -4718,9 +4694,7 @@ TEST(AssembledRuns, ACodexGoalObjectiveOutputIsContextNotAResultWithoutACall) {
     return replaced_in(capture_line(exchange, second, R"({"model":"gpt-5-codex","stream":true,"input":[)" + input + "]}", sse),
                        "/v1/messages", "/v1/responses");
   };
-  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
-    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
-  };
+  const auto line = rollout_line;
   auto run = [&](const std::string& name, const std::string& logged_name = "") {
     const std::string capture =
         responses_line(1, "01", user("Set a goal"), call_sse) +
@@ -4753,9 +4727,7 @@ TEST(AssembledRuns, ACodexGoalObjectiveOutputIsContextNotAResultWithoutACall) {
 // for one streamed item, and one copy left out shows although the other
 // copy and both calls are logged.
 TEST(AssembledRuns, CodexMessagesOfTheSameWordsBesideCallsAreEachLogged) {
-  auto user = [](const std::string& text) {
-    return R"({"type":"message","role":"user","content":[{"type":"input_text","text":")" + text + R"("}]})";
-  };
+  const auto user = codex_user_item;
   const std::string said = R"({"type":"message","id":"msg_x","role":"assistant","content":[{"type":"output_text","text":"Checking."}]})";
   auto call = [](const std::string& n) {
     return R"({"type":"function_call","id":"fc_)" + n + R"(","call_id":"call_)" + n +
@@ -4785,9 +4757,7 @@ TEST(AssembledRuns, CodexMessagesOfTheSameWordsBesideCallsAreEachLogged) {
       responses_line(2, "03", first + "," + said + "," + call("1") + "," + result("1"), stream("resp_2", {said, call("2")})) +
       responses_line(3, "05", first + "," + said + "," + call("1") + "," + result("1") + "," + said + "," + call("2") + "," + result("2"),
                      responses_stream("resp_3", {"Both list a.txt."}));
-  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
-    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
-  };
+  const auto line = rollout_line;
   auto log_with = [&](bool second_text_logged) {
     std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.171.0"})");
     log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
@@ -4818,9 +4788,7 @@ TEST(AssembledRuns, ACodexReviewsRecordAndRenderedCopyAreCodexsOwn) {
     append_json_string(&out, text);
     return out;
   };
-  auto line = [](const std::string& time, const std::string& type, const std::string& payload) {
-    return R"({"timestamp":"2026-01-01T10:00:)" + time + R"(Z","type":")" + type + R"(","payload":)" + payload + "}\n";
-  };
+  const auto line = rollout_line;
   auto item = [&](const std::string& time, const std::string& body) {
     return line(time, "event_msg", R"({"type":"item_completed","thread_id":"t1","turn_id":"u1","item":)" + body + "}");
   };
