@@ -6,6 +6,8 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <sys/inotify.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -602,7 +604,17 @@ TEST(HostileGrowing, AFileThatGrowsWhileReadIsNotJudged) {
     fixtures::write_conversation(spec, testing::dev_key(), [&](const std::string& l) { f << l << '\n'; });
   }
   std::atomic<bool> stop{false};
+  // The writer appends once verify has begun reading (inotify IN_ACCESS):
+  // lines appended before it opens the file are part of the file it judges
+  // (invalid records, not growth). A sanitizer build starts verify slowly
+  // enough for megabytes of them, which decided the verdict by timing.
+  const int watch = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+  ASSERT_GE(watch, 0);
+  ASSERT_GE(inotify_add_watch(watch, path.c_str(), IN_ACCESS), 0);
   std::thread writer([&] {
+    pollfd pfd{watch, POLLIN, 0};
+    while (!stop && poll(&pfd, 1, 100) == 0) {
+    }
     std::ofstream f(path, std::ios::binary | std::ios::app);
     while (!stop) {
       f << "{}\n";
@@ -613,6 +625,7 @@ TEST(HostileGrowing, AFileThatGrowsWhileReadIsNotJudged) {
                             testing::source_path("fixtures/keys/dev-key.json"), path});
   stop = true;
   writer.join();
+  close(watch);
   EXPECT_EQ(o.exit_code, 2);
   EXPECT_NE(o.out.find("\"file_changed\""), std::string::npos) << o.out.substr(0, 300);
 }
