@@ -377,6 +377,12 @@ std::optional<Digest> edit_digest(simdjson::dom::object o, std::span<const std::
   return h.finish();
 }
 
+bool codex_compaction_type(std::string_view type) { return type == "compaction" || type == "compaction_summary"; }
+
+bool codex_context_output(simdjson::dom::object item) {
+  return str(item, "type") == "function_call_output" && str(item, "call_id").empty() && !str(item, "name").empty();
+}
+
 int8_t error_flag(simdjson::dom::object block) {
   simdjson::dom::element v;
   if (block.at_key("is_error").get(v) || v.is_null()) return kErrorFalse;
@@ -880,10 +886,8 @@ bool read_codex_item(simdjson::dom::object item, NativeInfo& n, StrictJsonParser
   }
   if (one_of(type, {"function_call_output", "custom_tool_call_output", "local_shell_call_output"})) {
     n.user = true;
-    // Context Codex adds in a tool output's form, named and with no call
-    // (0.171's goals: "goal_objective" in namespace "agent"): input it
-    // gives the model, no tool's result, held to the wire as a prompt is.
-    if (type == "function_call_output" && str(item, "call_id").empty() && !str(item, "name").empty()) {
+    // Held to the wire as a prompt is.
+    if (codex_context_output(item)) {
       add_prompt(str(item, "output"), n);
       return true;
     }
@@ -1353,7 +1357,7 @@ std::vector<Digest> codex_compaction_items(simdjson::dom::array history) {
   for (auto element : history) {
     simdjson::dom::object item;
     std::string_view content;
-    if (element.get(item) || !one_of(str(item, "type"), {"compaction", "compaction_summary"})) continue;
+    if (element.get(item) || !codex_compaction_type(str(item, "type"))) continue;
     if (json::string(item, "encrypted_content", &content) != json::Get::ok || content.empty()) continue;
     items.push_back(sha256(content));
     if (items.size() >= kMaxCompactionItems) break;

@@ -366,6 +366,13 @@ std::optional<Digest> edit_digest(simdjson::dom::object o, std::span<const std::
 // An Anthropic tool_result block's is_error (kErrorFalse when absent or null).
 int8_t error_flag(simdjson::dom::object block);
 
+// A Codex item type that holds a compaction (its encrypted_content).
+bool codex_compaction_type(std::string_view type);
+// Context Codex gives the model in a tool output's form, named and with no
+// call_id (0.171's goals: "goal_objective" in namespace "agent"), as its
+// rollout logs it and its requests send it: no tool's result.
+bool codex_context_output(simdjson::dom::object item);
+
 // Reads a native record's body. `parser` is reused between calls;
 // `input_parser` reads a call's arguments (JSON in a string) while the
 // line's document is in use. Both carry the run's limits. `parsed_text`,

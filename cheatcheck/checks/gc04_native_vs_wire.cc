@@ -981,7 +981,7 @@ class Gc04 final : public Check {
     if (a.provider == RebuiltAnswer::Provider::anthropic) wire_copies(ctx.wire_body().content(), r.seq, ctx.body_parser());
     if (a.provider == RebuiltAnswer::Provider::openai_responses) item_copies(ctx.wire_body().content(), r.seq, ctx.body_parser());
     if (a.provider == RebuiltAnswer::Provider::openai_responses && a.finished &&
-        std::any_of(a.blocks.begin(), a.blocks.end(), [](const RebuiltBlock& b) { return is_compaction_item(b.type); })) {
+        std::any_of(a.blocks.begin(), a.blocks.end(), [](const RebuiltBlock& b) { return codex_compaction_type(b.type); })) {
       wire_compaction_items(ctx.wire_body().content(), r.seq, ctx.body_parser());
     }
     // A stream cut short (or stopped at max_tokens) may hold a call the
@@ -1141,7 +1141,6 @@ class Gc04 final : public Check {
     });
   }
 
-  static bool is_compaction_item(std::string_view type) { return type == "compaction" || type == "compaction_summary"; }
 
   // A remote compaction's answer (Codex): the compaction items it streamed,
   // by the digest of their encrypted_content, which a `compacted` line's
@@ -1153,7 +1152,7 @@ class Gc04 final : public Check {
       simdjson::dom::object event, item;
       std::string_view type, content;
       if (!root || root->get(event) || json::object(event, "item", &item) != json::Get::ok ||
-          json::string(item, "type", &type) != json::Get::ok || !is_compaction_item(type) ||
+          json::string(item, "type", &type) != json::Get::ok || !codex_compaction_type(type) ||
           json::string(item, "encrypted_content", &content) != json::Get::ok || content.empty()) {
         return true;
       }
@@ -1453,23 +1452,13 @@ class Gc04 final : public Check {
     return *scratch;
   }
 
-  // Context Codex sends in a tool output's form, named and with no call_id
-  // (0.171's goal_objective): its text, held as a prompt is (native.cc).
-  static bool codex_context_output(simdjson::dom::object o, std::string_view* text) {
-    std::string_view type, name, id;
-    return json::string(o, "type", &type) == json::Get::ok && type == "function_call_output" &&
-           (json::string(o, "call_id", &id) != json::Get::ok || id.empty()) &&
-           json::string(o, "name", &name) == json::Get::ok && !name.empty() &&
-           json::string(o, "output", text) == json::Get::ok;
-  }
-
   // The user's words a request carries: each text part of a user message,
   // and its parts joined (Codex logs a prompt of several parts as one);
   // and a Responses developer message's, which Codex logs the same way.
   void sent_prompts(simdjson::dom::element item) {
     simdjson::dom::object o;
     std::string_view role, text;
-    const bool context = !item.get(o) && codex_context_output(o, &text);
+    const bool context = !item.get(o) && codex_context_output(o) && json::string(o, "output", &text) == json::Get::ok;
     if (!context && (item.get(o) || json::string(o, "role", &role) != json::Get::ok || (role != "user" && role != "developer"))) return;
     auto add = [&](std::string_view said) {
       // Each request re-sends the prompts before it: only a new one is
@@ -1528,10 +1517,11 @@ class Gc04 final : public Check {
     std::string_view role, text;
     // Remote compaction: Codex sends the history a `compacted` line holds, its compaction item with it.
     if (codex && !item.get(o) && json::string(o, "type", &text) == json::Get::ok &&
-        (text == "compaction" || text == "compaction_summary") && !codex_compactions_.empty()) {
+        codex_compaction_type(text) && !codex_compactions_.empty()) {
       compaction_item_sent_ = true;
     }
-    const bool context = codex && !item.get(o) && codex_context_output(o, &text);
+    const bool context =
+        codex && !item.get(o) && codex_context_output(o) && json::string(o, "output", &text) == json::Get::ok;
     if (!context && (item.get(o) || json::string(o, "role", &role) != json::Get::ok || role != "user")) return;
     auto add = [&](std::string_view said) {
       // The log's copy of the marker is no user text either (native.cc):
