@@ -481,6 +481,26 @@ void read_replacements(simdjson::dom::object o, NativeInfo& n) {
   }
 }
 
+// {"type":"system","subtype":"compact_boundary","compactMetadata":{"preservedMessages":
+//   {"uuids":[...],"allUuids":[...]}}}: Claude Code 2.1's partial compaction
+// keeps the conversation's tail as it stands after the summary.
+void read_preserved(simdjson::dom::object o, NativeInfo& n) {
+  simdjson::dom::object metadata, preserved;
+  if (json::object(o, "compactMetadata", &metadata) != json::Get::ok ||
+      json::object(metadata, "preservedMessages", &preserved) != json::Get::ok) {
+    return;
+  }
+  for (const char* key : {"uuids", "allUuids"}) {
+    simdjson::dom::array list;
+    if (json::array(preserved, key, &list) != json::Get::ok) continue;
+    for (auto item : list) {
+      std::string_view uuid;
+      if (n.preserved_uuids.size() >= NativeInfo::kMaxPreserved) return;
+      if (!item.get(uuid) && !uuid.empty()) n.preserved_uuids.emplace_back(uuid);
+    }
+  }
+}
+
 // The texts of a toolUseResult that Claude Code sends the model as they
 // are (found in every release seen, 1.0.98 to 2.1): an error's message
 // ("Error: " + what was sent, maybe inside <tool_use_error>), a command's
@@ -712,6 +732,7 @@ void read_claude(simdjson::dom::object o, NativeInfo& n) {
   if (n.type == "progress") read_agent_progress(o, n);
   if (n.type == "progress") read_bash_progress(o, n);
   n.compact_boundary = n.type == "system" && str(o, "subtype") == "compact_boundary";
+  if (n.compact_boundary) read_preserved(o, n);
   bool compact = false;
   n.compact_summary = json::boolean(o, "isCompactSummary", &compact) == json::Get::ok && compact;
   simdjson::dom::object message;

@@ -262,6 +262,11 @@ struct NativeInfo {
   // Claude Code: a system line marking a compaction (compact_boundary):
   // what came before it may have gone to the model only in its summary.
   bool compact_boundary = false;
+  // Its compactMetadata.preservedMessages (uuids and allUuids): the lines
+  // a partial compaction keeps as they stand after the summary, which its
+  // request therefore did not send (at most kMaxPreserved of them).
+  std::vector<std::string> preserved_uuids;
+  static constexpr size_t kMaxPreserved = 4096;
   // Claude Code: the text of the line's thinking blocks (the model's
   // reasoning, streamed as thinking_delta).
   std::string thinking;

@@ -346,7 +346,8 @@ void ResumedHistory::on_native(uint64_t seq, const NativeInfo& n) {
   const auto session = codex_sessions_.find(file);
   std::pair<std::string, std::string> named(clip_text(n.file), session != codex_sessions_.end() ? session->second : clip_text(n.session_id));
   if (names_.empty() || names_.back() != named) names_.push_back(std::move(named));
-  lines_.push_back({seq, file, model_said, thinking_only, blank, sha256(n.message_id), std::move(items),
+  lines_.push_back({seq, file, model_said, thinking_only, blank, sha256(n.message_id),
+                    n.uuid.empty() ? Digest{} : sha256(n.uuid), std::move(items),
                     static_cast<uint32_t>(names_.size() - 1), n.user && n.compact_summary});
 }
 
@@ -372,7 +373,37 @@ void ResumedHistory::on_request(uint64_t seq, simdjson::dom::object request, Str
   state_ = State::done;
   request_seq_ = seq;
   match(sent);
+  await_boundary();
   lines_ = {};
+  if (state_ == State::done) names_ = {};
+}
+
+// Keeps the Claude Code answers' lines the request did not send, by uuid,
+// for the boundary of a partial compaction to name.
+void ResumedHistory::await_boundary() {
+  for (Line& line : lines_) {
+    if (!line.assistant || line.uuid == Digest{} || history_.contains(line.seq) || superseded_.contains(line.seq)) {
+      continue;
+    }
+    unsent_[{line.file, line.uuid}].push_back(std::move(line));
+  }
+  if (!unsent_.empty()) state_ = State::awaiting_boundary;
+}
+
+void ResumedHistory::on_later_native(const NativeInfo& n) {
+  if (state_ != State::awaiting_boundary || n.harness != NativeInfo::Harness::claude_code || !n.compact_boundary ||
+      n.sidechain) {
+    return;
+  }
+  const Digest file = sha256(n.file);
+  for (const std::string& uuid : n.preserved_uuids) {
+    const auto kept = unsent_.find(std::pair(file, sha256(uuid)));
+    if (kept == unsent_.end()) continue;
+    for (const Line& line : kept->second) hold(line);
+    unsent_.erase(kept);
+  }
+  state_ = State::done;
+  unsent_ = {};
   names_ = {};
 }
 
@@ -456,7 +487,9 @@ void ResumedHistory::hold(const Line& line) {
 
 void follow_resumed_history(const Record& r, Context& ctx) {
   ResumedHistory& history = ctx.resumed_history();
-  if (!ctx.facts().launch.resumes || !history.deciding()) return;
+  if (!ctx.facts().launch.resumes) return;
+  if (history.awaiting_boundary() && r.kind == Kind::native) return history.on_later_native(ctx.native());
+  if (!history.deciding()) return;
   if (r.kind == Kind::native) return history.on_native(r.seq, ctx.native());
   std::string_view dir;
   if (r.kind != Kind::wire || json::string(r.body, "dir", &dir) != json::Get::ok || dir != "request") return;

@@ -16,6 +16,12 @@
 // the file and the first request that re-sends history carries that
 // summary (or a request carrying it is the first): GC05 lists them at
 // warning (superseded()), their prompts too.
+// A launch whose first request is a partial compaction (`claude -p
+// /compact --continue`) sends the history without its tail, which the
+// compaction keeps as it stands after the summary: the compact_boundary
+// written next names those lines (preservedMessages). History lines it
+// names that the request did not send are held too, from that boundary
+// only (the first one in their file after the request).
 // `codex resume` (of the CLI or of `codex exec`, 0.4x on) appends to the
 // earlier run's rollout instead: no new session_meta, nothing written at
 // resume, so the earlier run's lines lead that file, and the first request
@@ -62,6 +68,10 @@ class ResumedHistory {
   // and decides which lines it re-sends. `arguments` reads calls' arguments.
   void on_request(uint64_t seq, simdjson::dom::object request, StrictJsonParser& arguments);
   bool deciding() const { return state_ == State::gathering; }
+  // After the decision: a line of the run, until the first compact_boundary
+  // after the request says which unsent history lines it kept.
+  void on_later_native(const NativeInfo& n);
+  bool awaiting_boundary() const { return state_ == State::awaiting_boundary; }
 
   // The assistant lines that request re-sent as history, and those before
   // a compaction it resumed from.
@@ -98,6 +108,7 @@ class ResumedHistory {
     bool thinking_only = false;  // an answer's line holding only thinking
     bool blank = false;          // an answer's line holding only white space
     Digest answer{};             // its message id
+    Digest uuid{};               // Claude Code: its uuid
     std::vector<Digest> items;
     uint32_t named = 0;  // its file's and session's names in names_
     bool summary = false;  // a compaction's summary (isCompactSummary)
@@ -109,8 +120,9 @@ class ResumedHistory {
   bool sent_summary(const Line& line, const Sent& sent) const;
   bool summary_sent(const Sent& sent) const;
   void hold_superseded(const Sent& sent);
+  void await_boundary();
 
-  enum class State { gathering, done };
+  enum class State { gathering, awaiting_boundary, done };
   State state_ = State::gathering;
   std::vector<Line> lines_;
   // (file, session) names, clipped; a line's are the last ones when it is
@@ -123,6 +135,8 @@ class ResumedHistory {
   absl::flat_hash_set<uint64_t> superseded_;
   absl::flat_hash_map<Digest, uint64_t> boundaries_;  // file -> seq of its last compact_boundary gathered
   absl::flat_hash_map<Digest, std::string> codex_sessions_;  // a rollout's session_meta id, clipped
+  // Model lines gathered that the request did not send: (file, uuid) -> the line.
+  absl::flat_hash_map<std::pair<Digest, Digest>, std::vector<Line>> unsent_;
   uint64_t request_seq_ = 0;
   std::string session_, file_;
 };
