@@ -61,36 +61,41 @@ say "stage runtime: every linked library comes from its packages or the base ima
 # debian:12-slim holds these (apt itself links them).
 base="libc6 libgcc-s1 libstdc++6 zlib1g"
 runtime=" $(stage_packages runtime | tr '\n' ' ') $base "
-# The package that owns a library file, in $owner ("" if none). On a
-# merged-/usr system one file has two names (/lib/... and /usr/lib/...) and
-# dpkg knows only the one its package shipped; ldconfig may list either, so
-# all spellings go to one dpkg query (each costs a quarter of a second),
-# and each library is asked once (the three tools link mostly the same).
-declare -A owner_of
-find_owner() {
-  local real
-  if [ -z "${owner_of[$1]+known}" ]; then
-    real=$(readlink -f "$1")
-    owner_of[$1]=$(dpkg -S "$1" "$real" "${1#/usr}" "/usr${1#/usr}" "${real#/usr}" "/usr${real#/usr}" 2>/dev/null |
-                   head -n1) || true
-  fi
-  owner=${owner_of[$1]}
-}
-
+# Which package owns each library the tools link. On a merged-/usr system
+# one file has two names (/lib/... and /usr/lib/...) and dpkg knows only the
+# one its package shipped; ldconfig may list either. So every spelling of
+# every library goes to one dpkg query: each query reads dpkg's whole
+# database (a quarter of a second), and one per library took 6 s.
+declare -A path_of owner_of needed_by
+ldcache=$(ldconfig -p)
 for bin in "$staging"/usr/local/bin/*; do
   for lib in $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
-    # awk reads to the end: an early exit would SIGPIPE ldconfig, and under
-    # pipefail the failed pipeline ends this script without a word.
-    path=$(ldconfig -p | awk -v l="$lib" '$1 == l && !found { print $NF; found = 1 }')
-    [ -n "$path" ] || fail "$bin needs $lib, which is not installed here"
-    find_owner "$path"
-    [ -n "$owner" ] || fail "no package owns $path"
-    pkg=${owner%%:*}
-    case "$runtime" in
-      *" $pkg "*) ;;
-      *) fail "$(basename "$bin") needs $lib from $pkg: add it to the runtime stage" ;;
-    esac
+    needed_by[$lib]+=" $(basename "$bin")"
+    [ -n "${path_of[$lib]+known}" ] && continue
+    path_of[$lib]=$(awk -v l="$lib" '$1 == l && !found { print $NF; found = 1 }' <<<"$ldcache")
+    [ -n "${path_of[$lib]}" ] || fail "$bin needs $lib, which is not installed here"
   done
+done
+spellings=()
+for lib in "${!path_of[@]}"; do
+  p=${path_of[$lib]} real=$(readlink -f "${path_of[$lib]}")
+  spellings+=("$p" "$real" "${p#/usr}" "/usr${p#/usr}" "${real#/usr}" "/usr${real#/usr}")
+done
+# "package:arch: /path" per file dpkg knows; the other spellings fail quietly.
+while IFS= read -r line; do
+  owner_of[${line#*: }]=${line%%: *}
+done < <(dpkg -S "${spellings[@]}" 2>/dev/null || true)
+for lib in "${!path_of[@]}"; do
+  p=${path_of[$lib]} real=$(readlink -f "${path_of[$lib]}") owner=""
+  for name in "$p" "$real" "${p#/usr}" "/usr${p#/usr}" "${real#/usr}" "/usr${real#/usr}"; do
+    [ -n "${owner_of[$name]:-}" ] && { owner=${owner_of[$name]}; break; }
+  done
+  [ -n "$owner" ] || fail "no package owns $p"
+  pkg=${owner%%:*}
+  case "$runtime" in
+    *" $pkg "*) ;;
+    *) fail "${needed_by[$lib]# } needs $lib from $pkg: add it to the runtime stage" ;;
+  esac
 done
 
 say "stage runtime: the tools run as a non-root user"
