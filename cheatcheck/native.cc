@@ -597,6 +597,32 @@ void add_strings(simdjson::dom::element e, std::vector<std::string>& out) {
   }
 }
 
+// A queued_command line's `rendered` content as Claude Code 2.1.332 sends it
+// mid-turn: "<system-reminder>\n" + one line of its own + "\n" + the prompt
+// + "\n\n" + one last line + "\n</system-reminder>", sent without the tags.
+// Only a rendering whose middle is the prompt whole binds the prompt: one
+// where a part of it, or a word of the harness's lines, stood for it would
+// let a changed prompt pass (its wording of the other lines is not held).
+std::optional<std::string> queued_rendering(simdjson::dom::object o, std::string_view prompt) {
+  constexpr std::string_view kOpen = "<system-reminder>\n", kClose = "\n</system-reminder>";
+  simdjson::dom::array rendered;
+  if (prompt.empty() || json::array(o, "rendered", &rendered) != json::Get::ok || rendered.size() != 1) return std::nullopt;
+  simdjson::dom::object part;
+  std::string_view content;
+  if (rendered.at(0).get(part) || json::string(part, "content", &content) != json::Get::ok ||
+      !content.starts_with(kOpen) || !content.ends_with(kClose) || content.size() < kOpen.size() + kClose.size()) {
+    return std::nullopt;
+  }
+  const std::string_view bare = content.substr(kOpen.size(), content.size() - kOpen.size() - kClose.size());
+  const size_t first_end = bare.find('\n');
+  if (first_end == std::string_view::npos) return std::nullopt;
+  const std::string_view rest = bare.substr(first_end + 1);
+  if (!rest.starts_with(prompt) || !rest.substr(prompt.size()).starts_with("\n\n")) return std::nullopt;
+  const std::string_view last = rest.substr(prompt.size() + 2);
+  if (last.empty() || last.find('\n') != std::string_view::npos) return std::nullopt;
+  return std::string(bare);
+}
+
 // Claude Code 2.x attachment lines whose text the model is sent with the
 // next request: a queued message (queued_command: its prompt) and a hook's
 // additional context (hook_additional_context: its content), other hooks'
@@ -618,6 +644,11 @@ void read_attachment(simdjson::dom::object o, NativeInfo& n) {
     });
     // Some releases may send it as a user text of its own: a request carrying it is logged here.
     n.user_texts.insert(n.user_texts.end(), n.attachment_texts.begin(), n.attachment_texts.end());
+    std::string_view prompt;
+    if (n.attachment_texts.size() == 1 && !said.get(prompt)) {
+      n.queued_rendering = queued_rendering(o, prompt);
+      if (n.queued_rendering) n.user_texts.push_back(*n.queued_rendering);
+    }
   } else if (type == "hook_additional_context" && !a.at_key("content").get(said)) {
     add_strings(said, n.attachment_texts);
   } else if (!hook_attachment_texts(a, n.attachment_texts)) {

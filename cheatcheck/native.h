@@ -259,6 +259,11 @@ struct NativeInfo {
   std::vector<std::string> attachment_texts;
   bool attachment_prompt = false;
   bool attachment_certain = false;
+  // Claude Code 2.1.332 (TUI): a message queued while a tool ran is sent
+  // with that tool's result as a bare user text, the line's `rendered`
+  // content without its <system-reminder> tags: that text, when it frames
+  // the queued prompt whole (queued_rendering()).
+  std::optional<std::string> queued_rendering;
   // Claude Code: a system line marking a compaction (compact_boundary):
   // what came before it may have gone to the model only in its summary.
   bool compact_boundary = false;

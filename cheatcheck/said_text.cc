@@ -206,6 +206,9 @@ std::string loose_text(std::string_view text) {
 }
 
 bool claude_interrupt_marker(std::string_view text) {
+  // Merging the marker's message with the next prompt's, Claude Code 2.1.332
+  // ends the marker's text block with a line end (seen in a real TUI run).
+  if (text.ends_with('\n')) text.remove_suffix(1);
   return text == "[Request interrupted by user]" || text == "[Request interrupted by user for tool use]";
 }
 

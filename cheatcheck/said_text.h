@@ -34,8 +34,9 @@ std::string loose_text(std::string_view text);
 std::string without_reminders(std::string_view text);
 
 // Claude Code's own marker of a turn the user interrupted ("[Request
-// interrupted by user]", "... for tool use]"): the harness's words, not the
-// user's, held to neither side of the prompt checks.
+// interrupted by user]", "... for tool use]", maybe with one line end after
+// it): the harness's words, not the user's, held to neither side of the
+// prompt checks.
 bool claude_interrupt_marker(std::string_view text);
 
 // Claude Code's note after a ToolSearch result that loads deferred tools

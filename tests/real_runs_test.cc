@@ -4939,5 +4939,163 @@ TEST(AssembledRuns, ClaudeCompactionsReadLateEachTakeTheirAnswer) {
   }
 }
 
+// Interactive (TUI) runs of Claude Code 2.1.332 against a mock provider
+// (2026-12-03): what the TUI sends the model in forms its -p mode did not.
+
+// A turn the user interrupted: the log keeps the marker as a user line of
+// its own; the next request merges it with the next prompt into one
+// message, the marker's text block ending in a line end. Still the
+// harness's marker; other words there, or a prompt changed, stay high.
+TEST(AssembledRuns, AnInterruptMarkerSentWithALineEndBeforeTheNextPromptIsNoPrompt) {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  const std::string prompt = R"({"role":"user","content":"Write a long answer"})";
+  const std::string first = R"({"role":"assistant","content":[{"type":"text","text":"Part of it"}]})";
+  auto run = [&](const std::string& sent_marker, const std::string& logged_next) {
+    std::string marker;
+    append_json_string(&marker, sent_marker);
+    const std::string merged = R"({"role":"user","content":[{"type":"text","text":)" + marker +
+                               R"(},{"type":"text","text":"Count the files"}]})";
+    const std::string capture =
+        capture_line(1, "01", R"({"model":"claude-opus-4-5","stream":true,"messages":[)" + prompt + "]}",
+                     anthropic_stream("msg_A", {{R"({"type":"text","text":""})", R"({"type":"text_delta","text":"Part of it"})"}}, "end_turn")) +
+        capture_line(2, "05", R"({"model":"claude-opus-4-5","stream":true,"messages":[)" + prompt + "," + first + "," + merged + "]}",
+                     anthropic_stream("msg_B", {{R"({"type":"text","text":""})", R"({"type":"text_delta","text":"3 files."})"}}, "end_turn"));
+    std::string log = claude_line("u1", "", "00.500", "user", prompt);
+    log += claude_line("u2", "u1", "01.500", "assistant", R"({"id":"msg_A",)" + m + R"(,"content":[{"type":"text","text":"Part of it"}]})");
+    log += claude_line("u3", "u2", "02.000", "user", R"({"role":"user","content":[{"type":"text","text":"[Request interrupted by user]"}]})");
+    log += claude_line("u4", "u3", "04.500", "user", R"({"role":"user","content":")" + logged_next + R"("})");
+    log += claude_line("u5", "u4", "05.500", "assistant", R"({"id":"msg_B",)" + m + R"(,"content":[{"type":"text","text":"3 files."}]})");
+    const std::string file = "projects/-w/s.jsonl";
+    return std::make_pair(assemble_and_check(capture, log), assemble_and_check(capture, log, seen_at_end(file, log)));
+  };
+  for (const std::string marker : {"[Request interrupted by user]\n", "[Request interrupted by user for tool use]\n"}) {
+    SCOPED_TRACE(marker);
+    const auto [live, late] = run(marker, "Count the files");
+    expect_clean(live);
+    expect_clean(late);
+  }
+  const std::string missing = "sent the model a user prompt that the harness log does not show";
+  for (const std::string marker : {"[Request interrupted by user]\nDelete the tests.", "[Request interrupted by user]\n\nx"}) {
+    SCOPED_TRACE(marker);
+    const auto [live, late] = run(marker, "Count the files");
+    EXPECT_TRUE(has_finding(live, "GC04", Severity::high, missing)) << describe(live);
+    EXPECT_TRUE(has_finding(late, "GC04", Severity::high, missing)) << describe(late);
+  }
+  const auto [live, late] = run("[Request interrupted by user]\n", "Count the lines");
+  EXPECT_TRUE(any_high(live)) << describe(live);
+  EXPECT_TRUE(any_high(late)) << describe(late);
+}
+
+// A message the user typed while a tool ran, absorbed into the running
+// turn: the log holds it as a queued_command attachment whose `rendered`
+// content frames it in a <system-reminder>; the request sends that content
+// without the tags as a text beside the tool's result. The rendering binds
+// the prompt only whole, between its first line and its last: a prompt
+// changed, cut, or swapped for the harness's own words, a rendering
+// changed, or the line removed, stays high.
+TEST(AssembledRuns, AMessageQueuedMidTurnIsSentAsItsRenderingWithoutTags) {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  const std::string prompt = R"({"role":"user","content":"Wait for the build"})";
+  const std::string call = R"({"type":"tool_use","id":"toolu_Q","name":"Bash","input":{"command":"sleep 6"}})";
+  const std::string head = "The user sent a new message while you were working:\n";
+  const std::string tail = "\n\nThis is how Claude Code surfaces messages the user sends mid-turn.";
+  const std::string queued = "Also count the files\nin src";
+  std::string sent_text;
+  append_json_string(&sent_text, head + queued + tail);
+  const std::string sent = R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_Q","content":"built","is_error":false},)"
+                           R"({"type":"text","text":)" + sent_text + "}]}";
+  std::string input;
+  append_json_string(&input, R"({"command":"sleep 6"})");
+  const std::string capture =
+      capture_line(1, "01", R"({"model":"claude-opus-4-5","stream":true,"messages":[)" + prompt + "]}",
+                   anthropic_stream("msg_A", {{R"({"type":"tool_use","id":"toolu_Q","name":"Bash","input":{}})",
+                                               R"({"type":"input_json_delta","partial_json":)" + input + "}"}}, "tool_use")) +
+      capture_line(2, "08", R"({"model":"claude-opus-4-5","stream":true,"messages":[)" + prompt +
+                               R"(,{"role":"assistant","content":[)" + call + "]}," + sent + "]}",
+                   anthropic_stream("msg_B", {{R"({"type":"text","text":""})", R"({"type":"text_delta","text":"Built; 3 files."})"}}, "end_turn"));
+  auto log_with = [&](const std::string& logged_prompt, const std::string& rendered_middle, bool attachment = true) {
+    std::string said, rendered;
+    append_json_string(&said, logged_prompt);
+    append_json_string(&rendered, "<system-reminder>\n" + head + rendered_middle + tail + "\n</system-reminder>");
+    std::string log = claude_line("u1", "", "00.500", "user", prompt);
+    log += claude_line("u2", "u1", "01.500", "assistant", R"({"id":"msg_A",)" + m + R"(,"content":[)" + call + "]}");
+    log += claude_line("u3", "u2", "07.500", "user",
+                       R"({"role":"user","content":[{"tool_use_id":"toolu_Q","type":"tool_result","content":"built","is_error":false}]})");
+    if (attachment) {
+      log += R"({"parentUuid":"u3","isSidechain":false,"attachment":{"type":"queued_command","prompt":)" + said +
+             R"(,"commandMode":"prompt"},"type":"attachment","uuid":"a1","timestamp":"2026-01-01T10:00:07.600Z","rendered":[{"content":)" +
+             rendered + R"(}],"renderedRole":"system"})" "\n";
+    }
+    log += claude_line("u4", attachment ? "a1" : "u3", "08.500", "assistant",
+                       R"({"id":"msg_B",)" + m + R"(,"content":[{"type":"text","text":"Built; 3 files."}]})");
+    return log;
+  };
+  const std::string file = "projects/-w/s.jsonl";
+  auto both = [&](const std::string& log) {
+    return std::make_pair(assemble_and_check(capture, log), assemble_and_check(capture, log, seen_at_end(file, log)));
+  };
+  {
+    const auto [live, late] = both(log_with(queued, queued));
+    expect_clean(live);
+    expect_clean(late);
+  }
+  struct Edit {
+    std::string name, prompt, middle;
+    bool attachment = true;
+  };
+  for (const Edit& e : std::vector<Edit>{{"prompt changed", "Also delete the files\nin src", queued},
+                                         {"both changed", "Also delete the files\nin src", "Also delete the files\nin src"},
+                                         {"prompt cut", "Also count the files", queued},
+                                         {"prompt cut to its end", "in src", queued},
+                                         {"harness words for the prompt", "while you were working", queued},
+                                         {"rendering changed", queued, "Also delete the files\nin src"},
+                                         {"line removed", queued, queued, false}}) {
+    SCOPED_TRACE(e.name);
+    const auto [live, late] = both(log_with(e.prompt, e.middle, e.attachment));
+    EXPECT_TRUE(any_high(live)) << describe(live);
+    EXPECT_TRUE(any_high(late)) << describe(late);
+  }
+}
+
+// A background agent's notification in the TUI: logged as a user line
+// holding the <task-notification> block, sent inside a <system-reminder>
+// with the harness's preamble. Sent when a reminder holds it whole; a
+// notification changed in the log stays high, and so does a prompt of the
+// user's found only inside a reminder.
+TEST(AssembledRuns, ANotificationLoggedAsAUserLineIsSentInsideAReminder) {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  const std::string prompt = R"({"role":"user","content":"Count the files in the background"})";
+  const std::string note = "<task-notification>\n<task-id>t1</task-id>\n<summary>Agent \"Count\" finished</summary>\n"
+                           "<result>There are 3 files.</result>\n</task-notification>";
+  const std::string first = R"({"role":"assistant","content":[{"type":"text","text":"Started."}]})";
+  auto run = [&](const std::string& sent_note, const std::string& logged_note) {
+    std::string reminder, said;
+    append_json_string(&reminder, "<system-reminder>\n[SYSTEM NOTIFICATION - NOT USER INPUT]\nAn automated event.\n\n" + sent_note +
+                                      "\n</system-reminder>");
+    append_json_string(&said, logged_note);
+    const std::string capture =
+        capture_line(1, "01", R"({"model":"claude-opus-4-5","stream":true,"messages":[)" + prompt + "]}",
+                     anthropic_stream("msg_A", {{R"({"type":"text","text":""})", R"({"type":"text_delta","text":"Started."})"}}, "end_turn")) +
+        capture_line(2, "03", R"({"model":"claude-opus-4-5","stream":true,"messages":[)" + prompt + "," + first +
+                                 R"(,{"role":"user","content":[{"type":"text","text":)" + reminder + "}]}]}",
+                     anthropic_stream("msg_B", {{R"({"type":"text","text":""})", R"({"type":"text_delta","text":"3 files."})"}}, "end_turn"));
+    std::string log = claude_line("u1", "", "00.500", "user", prompt);
+    log += claude_line("u2", "u1", "01.500", "assistant", R"({"id":"msg_A",)" + m + R"(,"content":[{"type":"text","text":"Started."}]})");
+    log += claude_line("u3", "u2", "02.500", "user", R"({"role":"user","content":)" + said + "}");
+    log += claude_line("u4", "u3", "03.500", "assistant", R"({"id":"msg_B",)" + m + R"(,"content":[{"type":"text","text":"3 files."}]})");
+    return assemble_and_check(capture, log);
+  };
+  expect_clean(run(note, note));
+  const std::string unsent = "logged a user prompt (or Codex developer message) that no request sent";
+  for (const auto& [sent_note, logged_note] : std::vector<std::pair<std::string, std::string>>{
+           {note, replaced_in(note, "3 files", "no files")},
+           {note, note + "\nAlso delete the tests."},
+           {"Delete the tests.\n" + note, "Delete the tests."}}) {
+    SCOPED_TRACE(logged_note);
+    const CheatReport r = run(sent_note, logged_note);
+    EXPECT_TRUE(has_finding(r, "GC04", Severity::high, unsent)) << describe(r);
+  }
+}
+
 }  // namespace
 }  // namespace goalcup::cheat

@@ -3151,7 +3151,7 @@ class Gc04 final : public Check {
   // one of a run may never have been sent.
   void prompts(Context& ctx) {
     if (requests_ == 0) return;
-    SeqList loose, redacted, superseded;
+    SeqList loose, redacted, superseded, notified;
     for (const LoggedPrompt& p : logged_prompts_) {
       if (!p.answered || wire_prompts_.contains(p.said.exact)) continue;
       // Asked before a compaction an earlier run made: this run resumed from its summary.
@@ -3161,6 +3161,10 @@ class Gc04 final : public Check {
       }
       if (wire_prompts_loose_.contains(p.said.loose)) {
         loose.add(p.seq);
+        continue;
+      }
+      if (notification_sent(p)) {
+        notified.add(p.seq);
         continue;
       }
       const RedactedMatch match = p.text ? comparer_.first_match(redacted_prompts_, *p.text).first : RedactedMatch::no;
@@ -3181,12 +3185,28 @@ class Gc04 final : public Check {
     emit_counted(ctx, "GC04", Severity::info, loose,
                  "logged user prompt(s) differ from what was sent only in white space or Unicode normalization.",
                  "prompt-loose");
+    emit_counted(ctx, "GC04", Severity::info, notified,
+                 "logged background-task notification(s) (<task-notification> user lines) were sent whole inside a "
+                 "<system-reminder> of the harness's wording.",
+                 "prompt-notification-in-reminder");
     emit_counted(ctx, "GC04", Severity::info, redacted,
                  "logged user prompt(s) match what was sent once the recorder's [REDACTED:...] markers stand for "
                  "the secrets the log keeps.",
                  "prompt-redacted");
   }
 
+
+  // Claude Code 2.1.332's TUI logs a background task's notification as a
+  // user line of its own (its text the <task-notification> block) and sends
+  // it inside a <system-reminder> that adds its own preamble: sent when a
+  // reminder sent holds that whole text. Only such a block: a prompt of the
+  // user's is sent as it stands.
+  bool notification_sent(const LoggedPrompt& p) const {
+    if (!p.text || !trimmed_text(*p.text).starts_with("<task-notification>")) return false;
+    std::string loose = loose_text(*p.text);
+    if (holds(loose, "&")) loose = html_unescaped(loose);
+    return std::any_of(sent_reminders_.begin(), sent_reminders_.end(), [&](const std::string& sent) { return holds(sent, loose); });
+  }
 
   // Claude Code user lines the prompt check passes over (transcript only,
   // a command's or bash mode's record, a text of <system-reminder> blocks
@@ -3285,6 +3305,7 @@ class Gc04 final : public Check {
     bool certain = false;    // sent as it stands whenever logged (NativeInfo::attachment_certain)
     bool followed = false;   // a model answer follows in its file (and chain)
     bool compacted = false;  // a compaction came between it and that answer
+    std::optional<Digest> rendering;  // loose digest of NativeInfo::queued_rendering, sent whole as a user text
   };
 
   // Claude Code 2.x attachment lines whose text the model is sent with the
@@ -3301,7 +3322,8 @@ class Gc04 final : public Check {
       unfollowed_attachments_[thread].push_back(logged_attachments_.size());
       std::string loose = loose_text(said);
       if (holds(loose, "&")) loose = html_unescaped(loose);
-      logged_attachments_.push_back({seq, std::move(loose), n.attachment_prompt, n.attachment_certain, false, false});
+      logged_attachments_.push_back({seq, std::move(loose), n.attachment_prompt, n.attachment_certain, false, false, std::nullopt});
+      if (n.queued_rendering) logged_attachments_.back().rendering = sha256(loose_text(*n.queued_rendering));
     }
   }
 
@@ -3383,6 +3405,7 @@ class Gc04 final : public Check {
 
   bool attachment_sent(const LoggedAttachment& a) const {
     if (wire_prompts_loose_.contains(sha256(a.loose))) return true;
+    if (a.rendering && wire_prompts_loose_.contains(*a.rendering)) return true;
     if (std::any_of(sent_reminders_.begin(), sent_reminders_.end(), [&](const std::string& sent) { return holds(sent, a.loose); })) {
       return true;
     }
