@@ -558,10 +558,12 @@ void read_result_copy(simdjson::dom::object o, NativeInfo& n) {
 // `--fork-session` (2.1.3xx) copies the history into the new session's
 // file with each prompt's promptId drawn anew and the answers stamped with
 // the requestSessionId they were asked under: bookkeeping, not what was said.
+// The TUI's /fork (2.1.332) copies it so too, each line also stamped with
+// the new session's kind (sessionKind "bg").
 Digest copy_key(simdjson::dom::object o) {
-  static constexpr std::array<std::string_view, 11> kStamped = {
+  static constexpr std::array<std::string_view, 12> kStamped = {
       "sessionId", "parentUuid", "timestamp", "cwd", "version", "gitBranch", "userType", "entrypoint", "slug",
-      "promptId", "requestSessionId"};
+      "promptId", "requestSessionId", "sessionKind"};
   std::vector<std::pair<std::string_view, Digest>> members;
   for (auto field : o) {
     if (std::find(kStamped.begin(), kStamped.end(), field.key) == kStamped.end()) {

@@ -5097,5 +5097,45 @@ TEST(AssembledRuns, ANotificationLoggedAsAUserLineIsSentInsideAReminder) {
   }
 }
 
+// The TUI's /fork (2.1.332) starts a session in a new file holding a copy
+// of the conversation so far: the same uuids and messages, each line
+// stamped with the new sessionId and sessionKind "bg" (prompts with new
+// promptIds, answers with the requestSessionId they were asked under).
+// Bookkeeping: the copy is compared once. A copy that says other than its
+// line stays high.
+TEST(AssembledRuns, ACopyTheTuisForkWritesIsComparedOnce) {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  const std::string prompt = R"({"role":"user","content":"Count the files"})";
+  const std::string capture =
+      capture_line(1, "01", R"({"model":"claude-opus-4-5","stream":true,"messages":[)" + prompt + "]}",
+                   anthropic_stream("msg_A", {{R"({"type":"text","text":""})", R"({"type":"text_delta","text":"3 files."})"}}, "end_turn"));
+  auto line = [&](const std::string& session, const std::string& extra, const std::string& uuid, const std::string& parent,
+                  const std::string& type, const std::string& message) {
+    return R"({"parentUuid":)" + (parent.empty() ? std::string("null") : "\"" + parent + "\"") + R"(,"isSidechain":false,)" + extra +
+           R"("type":")" + type + R"(","message":)" + message + R"(,"uuid":")" + uuid + R"(","timestamp":"2026-01-01T10:00:01.000Z","sessionId":")" +
+           session + R"("})" "\n";
+  };
+  const std::string answer = R"({"id":"msg_A",)" + m + R"(,"content":[{"type":"text","text":"3 files."}]})";
+  std::string main_log = line("s1", R"("promptId":"p1",)", "u1", "", "user", prompt);
+  main_log += line("s1", "", "u2", "u1", "assistant", answer);
+  auto fork_with = [&](const std::string& copied_answer) {
+    std::string log = line("s2", R"("promptId":"p9","sessionKind":"bg",)", "u1", "", "user", prompt);
+    log += line("s2", R"("requestSessionId":"s1","sessionKind":"bg",)", "u2", "u1", "assistant", copied_answer);
+    return log;
+  };
+  fixtures::AssembleSpec spec;
+  spec.harness = "claude-code";
+  spec.version = "2.1.332";
+  spec.host = "api.anthropic.com";
+  auto check = [&](const std::string& fork) {
+    return assemble_files_and_check(spec, capture, {{"projects/-w/s1.jsonl", main_log}, {"projects/-w/s2.jsonl", fork}}, "");
+  };
+  const CheatReport honest = check(fork_with(answer));
+  expect_clean(honest);
+  EXPECT_TRUE(has_finding(honest, "GC12", Severity::info, "resumed session's copy")) << describe(honest);
+  const CheatReport changed = check(fork_with(replaced_in(answer, "3 files.", "No files.")));
+  EXPECT_TRUE(has_finding(changed, "GC04", Severity::high, "msg_A")) << describe(changed);
+}
+
 }  // namespace
 }  // namespace goalcup::cheat
