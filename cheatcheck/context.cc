@@ -308,6 +308,7 @@ void collect_facts(const Record& r, Context& ctx) {
         static_cast<LaunchInfo&>(f.launch) = read_launch(r);
         f.launch.index_decrypt();
         f.launch.resumes = argv_resumes(r.body);
+        f.launch.may_resume_inside = argv_resumes_inside(r.body);
         f.launch.present = true;
       }
       break;

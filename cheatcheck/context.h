@@ -43,6 +43,8 @@ struct LaunchFacts : LaunchInfo {
   bool present = false;
   // Its argv resumes an earlier conversation (argv_resumes()).
   bool resumes = false;
+  // A Codex TUI launch that does not resume: it may inside the run (argv_resumes_inside()).
+  bool may_resume_inside = false;
   // Indexes `decrypt` once it is read: a crafted launch can list hundreds
   // of thousands of hosts, and every wire record and tunnel looks its host
   // up. Sorted positions, not copies: 4 bytes a host, 8 a path.

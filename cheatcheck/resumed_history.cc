@@ -288,12 +288,26 @@ bool codex_argv_resumes(const std::vector<std::string_view>& args) {
   return false;
 }
 
-}  // namespace
+// Codex's `exec` (or `e`) and `review` run without the TUI, which alone
+// can resume a session from inside the run (its /resume picker): the
+// subcommand is the first argument that is no option nor an option's value.
+bool codex_argv_runs_without_tui(const std::vector<std::string_view>& args) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string_view a = args[i];
+    if (a == "--") return false;  // what follows is a prompt
+    if (a.starts_with("-")) {
+      if (a.find('=') == std::string_view::npos && codex_option_takes_value(a)) ++i;
+      continue;
+    }
+    return a == "exec" || a == "e" || a == "review";
+  }
+  return false;
+}
 
-bool argv_resumes(simdjson::dom::object launch) {
+std::vector<std::string_view> launch_args(simdjson::dom::object launch) {
   simdjson::dom::array argv;
-  if (json::array(launch, "argv", &argv) != json::Get::ok) return false;
   std::vector<std::string_view> args;
+  if (json::array(launch, "argv", &argv) != json::Get::ok) return args;
   bool first = true;
   for (auto arg : argv) {
     std::string_view a;
@@ -302,12 +316,25 @@ bool argv_resumes(simdjson::dom::object launch) {
     if (args.size() >= 4096) break;
     args.push_back(a);
   }
+  return args;
+}
+
+bool launches_codex(simdjson::dom::object launch) {
   simdjson::dom::object harness;
   std::string_view id;
-  if (json::object(launch, "harness", &harness) == json::Get::ok && json::string(harness, "id", &id) == json::Get::ok &&
-      id == "codex") {
-    return codex_argv_resumes(args);
-  }
+  return json::object(launch, "harness", &harness) == json::Get::ok && json::string(harness, "id", &id) == json::Get::ok &&
+         id == "codex";
+}
+
+}  // namespace
+
+bool argv_resumes_inside(simdjson::dom::object launch) {
+  return launches_codex(launch) && !codex_argv_resumes(launch_args(launch)) && !codex_argv_runs_without_tui(launch_args(launch));
+}
+
+bool argv_resumes(simdjson::dom::object launch) {
+  const std::vector<std::string_view> args = launch_args(launch);
+  if (launches_codex(launch)) return codex_argv_resumes(args);
   for (std::string_view a : args) {
     if (a == "--") return false;  // what follows is not an option
     if (a == "-c" || a == "--continue" || a == "-r" || a == "--resume" || a.starts_with("--resume=")) return true;
@@ -315,8 +342,13 @@ bool argv_resumes(simdjson::dom::object launch) {
   return false;
 }
 
+bool ResumedHistory::pre_run(const NativeInfo& n) const {
+  return !requested_ && n.harness == NativeInfo::Harness::codex && n.time && run_start_ && *n.time < *run_start_;
+}
+
 void ResumedHistory::on_native(uint64_t seq, const NativeInfo& n) {
   if (state_ != State::gathering || n.harness == NativeInfo::Harness::other) return;
+  if (pre_run_only_ && !pre_run(n)) return;
   // Past the bounds a line is judged as it stands.
   if (lines_.size() >= kMaxLines || items_ >= kMaxItems) return;
   const Digest file = sha256(n.file);
@@ -346,9 +378,18 @@ void ResumedHistory::on_native(uint64_t seq, const NativeInfo& n) {
   const auto session = codex_sessions_.find(file);
   std::pair<std::string, std::string> named(clip_text(n.file), session != codex_sessions_.end() ? session->second : clip_text(n.session_id));
   if (names_.empty() || names_.back() != named) names_.push_back(std::move(named));
+  if (model_said && !blank && !first_answer_) first_answer_ = lines_.size();
   lines_.push_back({seq, file, model_said, thinking_only, blank, sha256(n.message_id),
                     n.uuid.empty() ? Digest{} : sha256(n.uuid), std::move(items),
                     static_cast<uint32_t>(names_.size() - 1), n.user && n.compact_summary});
+}
+
+// Whether `sent` carries every item of the first answer gathered: one
+// line's items, so each request costs only its own size.
+bool ResumedHistory::resends_first_answer(const Sent& sent) const {
+  if (!first_answer_) return false;
+  const Line& line = lines_[*first_answer_];
+  return std::all_of(line.items.begin(), line.items.end(), [&](const Digest& item) { return sent.places.contains(item); });
 }
 
 void ResumedHistory::on_request(uint64_t seq, simdjson::dom::object request, StrictJsonParser& arguments) {
@@ -370,12 +411,17 @@ void ResumedHistory::on_request(uint64_t seq, simdjson::dom::object request, Str
     else reader.codex_item(o, arguments);
   }
   if (summarized && !summary_sent(sent)) return;
+  // Another thread's request, before the one that resumes the pre-run lines.
+  if (pre_run_only_ && first_answer_ && !resends_first_answer(sent)) return;
   state_ = State::done;
   request_seq_ = seq;
   match(sent);
   await_boundary();
   lines_ = {};
   if (state_ == State::done) names_ = {};
+  // A launch that does not resume re-sent no earlier run's lines: its first
+  // request carrying history excuses nothing before it.
+  if (pre_run_only_ && history_.empty()) request_seq_ = 0;
 }
 
 // Keeps the Claude Code answers' lines the request did not send, by uuid,
@@ -487,12 +533,17 @@ void ResumedHistory::hold(const Line& line) {
 
 void follow_resumed_history(const Record& r, Context& ctx) {
   ResumedHistory& history = ctx.resumed_history();
-  if (!ctx.facts().launch.resumes) return;
+  const LaunchFacts& launch = ctx.facts().launch;
+  // A Codex session the TUI may resume inside the run (its /resume): pre-run lines only.
+  const bool resumed_inside = launch.may_resume_inside;
+  if (!launch.resumes && !resumed_inside) return;
   if (history.awaiting_boundary() && r.kind == Kind::native) return history.on_later_native(ctx.native());
   if (!history.deciding()) return;
+  if (resumed_inside && r.kind == Kind::launch) history.only_pre_run(ctx.facts().start_at);
   if (r.kind == Kind::native) return history.on_native(r.seq, ctx.native());
   std::string_view dir;
   if (r.kind != Kind::wire || json::string(r.body, "dir", &dir) != json::Get::ok || dir != "request") return;
+  history.saw_request();
   const WireBody& body = ctx.wire_body();
   if (!body.present || !body.content_readable() || body.content().empty() || body.content().front() != '{') return;
   const Result<simdjson::dom::element>& root = ctx.request_json();

@@ -32,11 +32,21 @@
 // `codex fork` writes a new rollout instead: its own session_meta
 // (forked_from_id), then the parent's rollout items copied as they stand,
 // which the first request re-sends: held the same way, from the argv.
+// Codex's TUI also resumes from inside a run (its /resume picker), which
+// no argv shows (`exec` and `review` cannot): it appends to the earlier run's rollout as `codex resume`
+// does. There the evidence is the lines' own: stamped before the run
+// started and recorded before any request of it (pre-run lines, which no
+// model answer of this run can have caused); only they are gathered, and
+// the request that re-sends history must carry each of them, as above.
+// The user may work in a new thread first: the requests carrying history
+// that re-send not even the first pre-run answer are that thread's, and
+// the one that resumes them comes later.
 #pragma once
 
 #include <simdjson.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +58,7 @@
 #include "core/record.h"
 #include "core/json_strict.h"
 #include "core/sha256.h"
+#include "core/timefmt.h"
 
 namespace goalcup::cheat {
 
@@ -58,6 +69,9 @@ class Context;
 // any `--`; Codex's (the launch's harness id "codex") `resume` subcommand,
 // of the CLI or of `exec`, with or without a session id or --last.
 bool argv_resumes(simdjson::dom::object launch);
+// A Codex launch of the TUI (no `exec`, `e` or `review` subcommand) whose
+// argv does not resume: the TUI's /resume picker may resume inside the run.
+bool argv_resumes_inside(simdjson::dom::object launch);
 
 class ResumedHistory {
  public:
@@ -72,6 +86,14 @@ class ResumedHistory {
   // after the request says which unsent history lines it kept.
   void on_later_native(const NativeInfo& n);
   bool awaiting_boundary() const { return state_ == State::awaiting_boundary; }
+  // Gathers only pre-run lines (a Codex launch whose argv does not resume):
+  // stamped before `run_start` and recorded before the run's first request.
+  void only_pre_run(std::optional<Timestamp> run_start) {
+    pre_run_only_ = true;
+    run_start_ = run_start;
+  }
+  // Any request of the run: past it no line is pre-run.
+  void saw_request() { requested_ = true; }
 
   // The assistant lines that request re-sent as history, and those before
   // a compaction it resumed from.
@@ -122,8 +144,14 @@ class ResumedHistory {
   void hold_superseded(const Sent& sent);
   void await_boundary();
 
+  bool pre_run(const NativeInfo& n) const;
+  bool resends_first_answer(const Sent& sent) const;
+
   enum class State { gathering, awaiting_boundary, done };
   State state_ = State::gathering;
+  bool pre_run_only_ = false, requested_ = false;
+  std::optional<size_t> first_answer_;  // in lines_
+  std::optional<Timestamp> run_start_;
   std::vector<Line> lines_;
   // (file, session) names, clipped; a line's are the last ones when it is
   // gathered, so a run of lines of one file and session adds one.

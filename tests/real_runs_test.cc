@@ -2095,12 +2095,21 @@ TEST(WrappedLogs, CodexResumeIsReadFromTheLaunchArgv) {
     EXPECT_TRUE(only_earlier_history(w.report)) << describe(w.report);
     EXPECT_TRUE(has_finding(w.report, "GC05", Severity::warning, "history from before this run")) << describe(w.report);
   }
-  for (const std::string argv : {R"("-c","resume")", R"("--continue")", R"("exec","go","resume")",
-                                 R"("exec","--","resume")"}) {
+  for (const std::string argv : {R"("exec","go","resume")", R"("exec","--","resume")", R"("-c","resume","exec","go")",
+                                 R"("review")"}) {
     SCOPED_TRACE(argv);
     const Wrapped w = wrap_codex_resumed(log, WrapOrder::live, LogEdit::none, argv);
     EXPECT_TRUE(judged_high(w.report)) << describe(w.report);
     EXPECT_FALSE(has_finding(w.report, "GC05", Severity::warning, "history from before this run")) << describe(w.report);
+  }
+  // The TUI (no exec or review) may resume inside the run (its /resume
+  // picker): the earlier run's lines, stamped before this run and recorded
+  // before its first request, are the same warning.
+  for (const std::string argv : {R"("-c","resume")", R"("--continue")", R"("--","resume")", R"()"}) {
+    SCOPED_TRACE(argv);
+    const Wrapped w = wrap_codex_resumed(log, WrapOrder::live, LogEdit::none, argv.empty() ? R"("--full-auto")" : argv);
+    EXPECT_TRUE(only_earlier_history(w.report)) << describe(w.report);
+    EXPECT_TRUE(has_finding(w.report, "GC05", Severity::warning, "history from before this run")) << describe(w.report);
   }
 }
 
@@ -2121,10 +2130,13 @@ TEST(RealRuns, HistoryOfAnEarlierRunThatCodexResumeReSendsIsAWarning) {
       EXPECT_VERDICT(w.report.verify, Verdict::verified);
       EXPECT_TRUE(only_earlier_history(w.report)) << describe(w.report);
       EXPECT_TRUE(has_finding(w.report, "GC05", Severity::warning, "history from before this run")) << describe(w.report);
-      // Launched without resuming: the earlier run's answers crossed no wire of this run.
-      for (const std::string argv : {R"("--full-auto")", R"("exec","resume the work")", R"("--","resume")"}) {
+      // Launched without resuming, and without the TUI that could resume
+      // inside the run: the earlier run's answers crossed no wire of this run.
+      for (const std::string argv : {R"("exec","resume the work")", R"("e","--json","--","resume")"}) {
         EXPECT_TRUE(judged_high(wrap_codex_resumed(text, order, LogEdit::none, argv).report)) << argv;
       }
+      // (The TUI launched without resuming may resume inside the run: its
+      // pre-run lines only, ACodexSessionResumedInsideTheTuiIsHistoryFromBeforeTheRun.)
       for (LogEdit e : {LogEdit::change_text, LogEdit::change_tool_input, LogEdit::invent_answer, LogEdit::change_reasoning,
                         LogEdit::change_event_answer}) {
         const Wrapped x = wrap_codex_resumed(text, order, e);
@@ -2188,8 +2200,9 @@ TEST(WrappedLogs, HistoryACodexForkCopiesAndReSendsIsAWarning) {
     // A fork origin invented to excuse a history no request re-sent: the
     // same lines, launched as a fork, with the first request sending none of
     // them (the launch is not read as a fork by `exec`, whose fork is no
-    // subcommand, nor after `--`).
-    for (const std::string argv : {R"("exec","fork","--last")", R"("--","fork")", R"("--full-auto")"}) {
+    // subcommand, nor after `--`). `exec` has no TUI that could fork or
+    // resume inside the run; the TUI (`--`, `--full-auto`) has.
+    for (const std::string argv : {R"("exec","fork","--last")", R"("exec","--","fork")"}) {
       SCOPED_TRACE(argv);
       EXPECT_TRUE(judged_high(wrap_codex_resumed(log, order, LogEdit::none, argv).report));
     }
@@ -4672,6 +4685,80 @@ TEST(AssembledRuns, CodexAnswersOfTheSameWordsAreEachLogged) {
   expect_clean(assemble_codex_and_check(capture, log_with(true)));
   const CheatReport dropped = assemble_codex_and_check(capture, log_with(false));
   EXPECT_TRUE(has_finding(dropped, "GC04", Severity::warning, "were never logged by the harness")) << describe(dropped);
+}
+
+// Codex's TUI resumes a session of an earlier run from inside the run (its
+// /resume picker): no argv says so. It appends to that run's rollout, whose
+// lines the recorder reads when it starts, before any request of the run,
+// and the first request re-sends them as history. Those pre-run lines
+// (stamped before the run, recorded before its first request) are history:
+// GC05's warning. An answer of them edited, or lines recorded only after a
+// request of the run, or stamped within it, stay high.
+TEST(AssembledRuns, ACodexSessionResumedInsideTheTuiIsHistoryFromBeforeTheRun) {
+  const auto user = codex_user_item;
+  const auto said = codex_said_item;
+  auto responses_line = [&](int exchange, const std::string& second, const std::string& input, const std::string& sse) {
+    return replaced_in(capture_line(exchange, second, R"({"model":"gpt-5-codex","stream":true,"input":[)" + input + "]}", sse),
+                       "/v1/messages", "/v1/responses");
+  };
+  const std::string capture = responses_line(1, "21", user("Task one") + "," + said("Done one.") + "," + user("Task two"),
+                                             responses_stream("resp_2", {"Done two."}));
+  const auto line = rollout_line;
+  auto log_with = [&](const std::string& earlier_answer, const std::string& earlier_second) {
+    std::string log = line(earlier_second + ".000", "session_meta", R"({"id":"s1","cli_version":"0.171.0"})");
+    log += line(earlier_second + ".100", "turn_context", R"({"model":"gpt-5-codex"})");
+    log += line(earlier_second + ".500", "response_item", user("Task one"));
+    log += line(earlier_second + ".900", "response_item", said(earlier_answer));
+    log += line("20.960", "response_item", user("Task two"));
+    log += line("21.500", "response_item", said("Done two."));
+    return log;
+  };
+  const std::string file = "sessions/rollout-1.jsonl";
+  // The earlier run's four lines seen when the recorder started (10:00:20),
+  // this run's at their own times; or all of them after the request.
+  auto seen = [&](const std::string& earlier_seen) {
+    std::string out;
+    for (int i = 1; i <= 4; ++i) out += R"({"t":"2026-01-01T10:00:)" + earlier_seen + R"(Z","file":")" + file + R"(","line_no":)" + std::to_string(i) + "}\n";
+    out += R"({"t":"2026-01-01T10:00:20.960Z","file":")" + file + R"(","line_no":5})" "\n";
+    out += R"({"t":"2026-01-01T10:00:21.500Z","file":")" + file + R"(","line_no":6})" "\n";
+    return out;
+  };
+  const std::string history = "history from before this run";
+  const CheatReport honest = assemble_codex_and_check(capture, log_with("Done one.", "01"), seen("20.000"));
+  EXPECT_TRUE(only_earlier_history(honest)) << describe(honest);
+  EXPECT_TRUE(has_finding(honest, "GC05", Severity::warning, history)) << describe(honest);
+  // The earlier answer changed in the log: the request re-sent other words.
+  const CheatReport edited = assemble_codex_and_check(capture, log_with("Done one, and every test passes.", "01"), seen("20.000"));
+  EXPECT_TRUE(has_finding(edited, "GC05", Severity::high, "match no answer that crossed the wire")) << describe(edited);
+  // Recorded only after the run's request: nothing shows they were there before it.
+  const CheatReport after = assemble_codex_and_check(capture, log_with("Done one.", "01"), seen("22.000"));
+  EXPECT_TRUE(has_finding(after, "GC05", Severity::high, "match no answer that crossed the wire")) << describe(after);
+  // Stamped within the run (after it started): this run's lines, answers no request of it streamed.
+  const CheatReport within = assemble_codex_and_check(capture, log_with("Done one.", "20"), seen("20.950"));
+  EXPECT_TRUE(has_finding(within, "GC05", Severity::high, "match no answer that crossed the wire")) << describe(within);
+  // The user first works in a new thread (its own file), whose second
+  // request re-sends its own answer, then resumes the earlier session.
+  const std::string fresh_capture =
+      responses_line(1, "21", user("Task new"), responses_stream("resp_n1", {"Done new."})) +
+      responses_line(2, "22", user("Task new") + "," + said("Done new.") + "," + user("Task newer"), responses_stream("resp_n2", {"Done newer."})) +
+      replaced_in(capture, "10:00:21", "10:00:23");
+  const std::string fresh = line("20.970", "session_meta", R"({"id":"s2","cli_version":"0.171.0"})") +
+                            line("20.980", "response_item", user("Task new")) + line("21.500", "response_item", said("Done new.")) +
+                            line("21.900", "response_item", user("Task newer")) + line("22.500", "response_item", said("Done newer."));
+  auto resumed_after = [&](const std::string& earlier_answer) {
+    std::string log = replaced_in(replaced_in(log_with(earlier_answer, "01"), "20.960", "22.960"), "21.500", "23.500");
+    std::string seen_lines = replaced_in(replaced_in(seen("20.000"), "20.960", "22.960"), "21.500", "23.500");
+    for (int i = 1; i <= 5; ++i) {
+      const char* at[] = {"20.970", "20.980", "21.500", "21.900", "22.500"};
+      seen_lines += R"({"t":"2026-01-01T10:00:)" + std::string(at[i - 1]) + R"(Z","file":"sessions/rollout-2.jsonl","line_no":)" + std::to_string(i) + "}\n";
+    }
+    return assemble_codex_files_and_check(fresh_capture, {{file, log}, {"sessions/rollout-2.jsonl", fresh}}, seen_lines);
+  };
+  const CheatReport later = resumed_after("Done one.");
+  EXPECT_TRUE(only_earlier_history(later)) << describe(later);
+  EXPECT_TRUE(has_finding(later, "GC05", Severity::warning, history)) << describe(later);
+  const CheatReport later_edited = resumed_after("Done one, and every test passes.");
+  EXPECT_TRUE(has_finding(later_edited, "GC05", Severity::high, "match no answer that crossed the wire")) << describe(later_edited);
 }
 
 // Codex 0.171 with the OpenAI provider compacts remotely (compaction v2):
