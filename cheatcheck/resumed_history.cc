@@ -319,17 +319,29 @@ std::vector<std::string_view> launch_args(simdjson::dom::object launch) {
   return args;
 }
 
-bool launches_codex(simdjson::dom::object launch) {
+bool launches(simdjson::dom::object launch, std::string_view harness_id) {
   simdjson::dom::object harness;
   std::string_view id;
   return json::object(launch, "harness", &harness) == json::Get::ok && json::string(harness, "id", &id) == json::Get::ok &&
-         id == "codex";
+         id == harness_id;
+}
+bool launches_codex(simdjson::dom::object launch) { return launches(launch, "codex"); }
+
+// Claude Code's `-p`/`--print` (before any `--`): one prompt, no TUI.
+bool claude_argv_prints(const std::vector<std::string_view>& args) {
+  for (std::string_view a : args) {
+    if (a == "--") return false;
+    if (a == "-p" || a == "--print") return true;
+  }
+  return false;
 }
 
 }  // namespace
 
 bool argv_resumes_inside(simdjson::dom::object launch) {
-  return launches_codex(launch) && !codex_argv_resumes(launch_args(launch)) && !codex_argv_runs_without_tui(launch_args(launch));
+  const std::vector<std::string_view> args = launch_args(launch);
+  if (launches_codex(launch)) return !codex_argv_resumes(args) && !codex_argv_runs_without_tui(args);
+  return launches(launch, "claude-code") && !argv_resumes(launch) && !claude_argv_prints(args);
 }
 
 bool argv_resumes(simdjson::dom::object launch) {
@@ -343,12 +355,11 @@ bool argv_resumes(simdjson::dom::object launch) {
 }
 
 bool ResumedHistory::pre_run(const NativeInfo& n) const {
-  return !requested_ && n.harness == NativeInfo::Harness::codex && n.time && run_start_ && *n.time < *run_start_;
+  return !requested_ && n.harness != NativeInfo::Harness::other && n.time && run_start_ && *n.time < *run_start_;
 }
 
 void ResumedHistory::on_native(uint64_t seq, const NativeInfo& n) {
   if (state_ != State::gathering || n.harness == NativeInfo::Harness::other) return;
-  if (pre_run_only_ && !pre_run(n)) return;
   // Past the bounds a line is judged as it stands.
   if (lines_.size() >= kMaxLines || items_ >= kMaxItems) return;
   const Digest file = sha256(n.file);
@@ -357,6 +368,9 @@ void ResumedHistory::on_native(uint64_t seq, const NativeInfo& n) {
     files_.insert(file);
     if (!n.has_line_no || n.line_no != 1) refused_.insert(file);
   }
+  // Only pre-run lines, but every file from its first line (Claude Code's
+  // first lines carry no timestamp).
+  if (pre_run_only_ && !pre_run(n)) return;
   // A resumed session's copy is its main chain: a sidechain's line is
   // never history a request re-sends.
   // Codex's session is the id its rollout's session_meta names.

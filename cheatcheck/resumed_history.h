@@ -32,9 +32,10 @@
 // `codex fork` writes a new rollout instead: its own session_meta
 // (forked_from_id), then the parent's rollout items copied as they stand,
 // which the first request re-sends: held the same way, from the argv.
-// Codex's TUI also resumes from inside a run (its /resume picker), which
-// no argv shows (`exec` and `review` cannot): it appends to the earlier run's rollout as `codex resume`
-// does. There the evidence is the lines' own: stamped before the run
+// Codex's TUI, and Claude Code's, also resume from inside a run (their
+// /resume picker), which no argv shows (Codex's `exec` and `review`, and
+// Claude Code's `-p`, cannot): each appends to the earlier run's file as
+// `codex resume` does. There the evidence is the lines' own: stamped before the run
 // started and recorded before any request of it (pre-run lines, which no
 // model answer of this run can have caused); only they are gathered, and
 // the request that re-sends history must carry each of them, as above.
@@ -69,8 +70,9 @@ class Context;
 // any `--`; Codex's (the launch's harness id "codex") `resume` subcommand,
 // of the CLI or of `exec`, with or without a session id or --last.
 bool argv_resumes(simdjson::dom::object launch);
-// A Codex launch of the TUI (no `exec`, `e` or `review` subcommand) whose
-// argv does not resume: the TUI's /resume picker may resume inside the run.
+// A launch of a TUI whose argv does not resume, whose /resume picker may
+// resume inside the run: Codex with no `exec`, `e` or `review`
+// subcommand, Claude Code without `-p`/`--print`.
 bool argv_resumes_inside(simdjson::dom::object launch);
 
 class ResumedHistory {

@@ -4694,6 +4694,53 @@ TEST(AssembledRuns, CodexAnswersOfTheSameWordsAreEachLogged) {
 // (stamped before the run, recorded before its first request) are history:
 // GC05's warning. An answer of them edited, or lines recorded only after a
 // request of the run, or stamped within it, stay high.
+// Claude Code's TUI resumes an earlier session from inside a run too (its
+// /resume picker, no argv sign), appending to that session's file: the
+// same evidence holds its pre-run lines (the file's first line, as
+// Claude Code writes it, has no timestamp). A launch with -p cannot.
+CheatReport claude_resumed_inside(const std::string& earlier_answer, const std::string& earlier_second,
+                                  const std::string& earlier_seen, const std::vector<std::string>& argv) {
+  const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  const std::string one = R"({"role":"user","content":"Task one"})", two = R"({"role":"user","content":"Task two"})";
+  std::string log = R"({"type":"mode","mode":"normal","sessionId":"s1"})" "\n";
+  log += claude_line("u1", "", earlier_second + ".500", "user", one);
+  log += claude_line("a1", "u1", earlier_second + ".900", "assistant",
+                     R"({"id":"msg_A",)" + m + R"(,"content":[{"type":"text","text":")" + earlier_answer + R"("}]})");
+  log += claude_line("u2", "a1", "20.960", "user", two);
+  log += claude_line("a2", "u2", "21.500", "assistant", R"({"id":"msg_B",)" + m + R"(,"content":[{"type":"text","text":"Done two."}]})");
+  const std::string capture = capture_line(
+      1, "21",
+      R"({"model":"claude-opus-4-5","stream":true,"messages":[)" + one + R"(,{"role":"assistant","content":[{"type":"text","text":"Done one."}]},)" + two + "]}",
+      anthropic_stream("msg_B", {{R"({"type":"text","text":""})", R"({"type":"text_delta","text":"Done two."})"}}, "end_turn"));
+  const std::string file = "projects/-w/s1.jsonl";
+  std::string seen;
+  for (int i = 1; i <= 3; ++i) seen += R"({"t":"2026-01-01T10:00:)" + earlier_seen + R"(Z","file":")" + file + R"(","line_no":)" + std::to_string(i) + "}\n";
+  seen += R"({"t":"2026-01-01T10:00:20.960Z","file":")" + file + R"(","line_no":4})" "\n";
+  seen += R"({"t":"2026-01-01T10:00:21.500Z","file":")" + file + R"(","line_no":5})" "\n";
+  fixtures::AssembleSpec spec;
+  spec.harness = "claude-code";
+  spec.version = "2.1.332";
+  spec.host = "api.anthropic.com";
+  spec.argv = argv;
+  return assemble_files_and_check(spec, capture, {{file, log}}, seen);
+}
+
+TEST(AssembledRuns, AClaudeSessionResumedInsideTheTuiIsHistoryFromBeforeTheRun) {
+  const std::vector<std::string> tui = {"--dangerously-skip-permissions"};
+  const CheatReport honest = claude_resumed_inside("Done one.", "01", "20.000", tui);
+  EXPECT_TRUE(only_earlier_history(honest)) << describe(honest);
+  EXPECT_TRUE(has_finding(honest, "GC05", Severity::warning, "history from before this run")) << describe(honest);
+  const std::string unproxied = "match no answer that crossed the wire";
+  // Edited; recorded only after the request; stamped within the run; or
+  // under -p, which cannot resume inside the run: this run's, and high.
+  for (const CheatReport& r : {claude_resumed_inside("Done one, and every test passes.", "01", "20.000", tui),
+                               claude_resumed_inside("Done one.", "01", "22.000", tui),
+                               claude_resumed_inside("Done one.", "20", "20.950", tui),
+                               claude_resumed_inside("Done one.", "01", "20.000", {"-p", "Task two"})}) {
+    EXPECT_TRUE(has_finding(r, "GC05", Severity::high, unproxied)) << describe(r);
+  }
+}
+
 TEST(AssembledRuns, ACodexSessionResumedInsideTheTuiIsHistoryFromBeforeTheRun) {
   const auto user = codex_user_item;
   const auto said = codex_said_item;
