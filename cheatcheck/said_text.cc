@@ -213,13 +213,20 @@ bool claude_interrupt_marker(std::string_view text) {
 }
 
 bool claude_tool_loaded_note(std::string_view text) {
+  // Claude Code's own ids (its message ids for the model to name: 1 to 8 of
+  // [a-z0-9], as its tag parser reads them); any other text in a tag is words
+  // sent the model that the log does not hold (red-team 104 #01).
   constexpr std::string_view kNote = "Tool loaded.", kTag = "\n[id:";
+  constexpr size_t kMaxIdChars = 8, kMaxTags = 4;
+  auto id_char = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
   if (!text.starts_with(kNote)) return false;
   text.remove_prefix(kNote.size());
-  while (text.starts_with(kTag)) {
-    const size_t close = text.find_first_of("]\n", kTag.size());
-    if (close == std::string_view::npos || close == kTag.size() || text[close] != ']') return false;
-    text.remove_prefix(close + 1);
+  for (size_t tags = 0; text.starts_with(kTag); ++tags) {
+    text.remove_prefix(kTag.size());
+    size_t n = 0;
+    while (n < text.size() && n <= kMaxIdChars && id_char(text[n])) ++n;
+    if (tags == kMaxTags || n == 0 || n > kMaxIdChars || n == text.size() || text[n] != ']') return false;
+    text.remove_prefix(n + 1);
   }
   return text.empty() || text == "\n";
 }

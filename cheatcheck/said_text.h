@@ -41,8 +41,9 @@ bool claude_interrupt_marker(std::string_view text);
 
 // Claude Code's note after a ToolSearch result that loads deferred tools
 // (2.1.3xx: a tool_result of tool_reference blocks, MCP tools among them):
-// "Tool loaded.", then any "\n[id:...]" tags, sent as a text block beside
-// the result but not logged. The harness's fixed words, no user prompt.
+// "Tool loaded.", then up to four "\n[id:...]" tags of Claude Code's ids
+// (1 to 8 of [a-z0-9]), sent as a text block beside the result but not
+// logged. The harness's fixed words, no user prompt.
 bool claude_tool_loaded_note(std::string_view text);
 
 // True when `copy`, a text a harness's structured copy of a tool result
