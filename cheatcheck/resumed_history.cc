@@ -80,6 +80,17 @@ std::string_view string_member(simdjson::dom::object o, std::string_view key) {
   return json::string(o, key, &s) == json::Get::ok ? s : std::string_view();
 }
 
+// A compaction's summary as Claude Code writes it: a user line marked
+// isCompactSummary whose text opens with its fixed words (every release
+// since 1.0: "This session is being continued from a previous
+// conversation"). A mark on another prompt claims no compaction (red-team
+// 104 #03: a real prompt marked so, after a boundary of the cheater's).
+bool claude_compact_summary(const NativeInfo& n) {
+  constexpr std::string_view kOpening = "This session is being continued from a previous conversation";
+  return n.user && n.compact_summary && !n.user_texts.empty() &&
+         without_spaces_around(n.user_texts.front()).starts_with(kOpening);
+}
+
 bool is_call(std::string_view type) { return type == "tool_use" || type == "server_tool_use" || type == "mcp_tool_use"; }
 
 // What one message of a request carries, as items in the order sent. An
@@ -395,7 +406,7 @@ void ResumedHistory::on_native(uint64_t seq, const NativeInfo& n) {
   if (model_said && !blank && !first_answer_) first_answer_ = lines_.size();
   lines_.push_back({seq, file, model_said, thinking_only, blank, sha256(n.message_id),
                     n.uuid.empty() ? Digest{} : sha256(n.uuid), std::move(items),
-                    static_cast<uint32_t>(names_.size() - 1), n.user && n.compact_summary});
+                    static_cast<uint32_t>(names_.size() - 1), claude_compact_summary(n)});
 }
 
 // Whether `sent` carries every item of the first answer gathered: one
@@ -470,10 +481,15 @@ void ResumedHistory::on_later_native(const NativeInfo& n) {
 // Whether `line` is a summary after its file's last boundary that the
 // request sent, each of its items (Claude Code sends the summary first,
 // before the tail of the conversation it keeps: not in file order).
+// The summary is what the request sends first (red-team 104 #03): a
+// request that re-sent history before it did not resume from it.
 bool ResumedHistory::sent_summary(const Line& line, const Sent& sent) const {
   const auto boundary = boundaries_.find(line.file);
-  return line.summary && boundary != boundaries_.end() && line.seq > boundary->second && !line.items.empty() &&
-         std::all_of(line.items.begin(), line.items.end(), [&](const Digest& item) { return sent.places.contains(item); });
+  if (!line.summary || boundary == boundaries_.end() || line.seq <= boundary->second || line.items.empty()) return false;
+  const bool all_sent = std::all_of(line.items.begin(), line.items.end(), [&](const Digest& item) { return sent.places.contains(item); });
+  if (!all_sent || sent.message_of.empty()) return false;
+  const std::vector<uint32_t>& first = sent.places.at(line.items.front());
+  return std::any_of(first.begin(), first.end(), [&](uint32_t place) { return sent.message_of[place] == sent.message_of.front(); });
 }
 
 bool ResumedHistory::summary_sent(const Sent& sent) const {

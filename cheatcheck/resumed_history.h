@@ -14,8 +14,9 @@
 // summary: no request of this run re-sends the lines before the boundary.
 // They are held as history when the boundary and the summary after it lead
 // the file and the first request that re-sends history carries that
-// summary (or a request carrying it is the first): GC05 lists them at
-// warning (superseded()), their prompts too.
+// summary (or a request carrying it is the first), as the first thing it
+// sends, in Claude Code's words: GC05 lists them at warning
+// (superseded()), their prompts too.
 // A launch whose first request is a partial compaction (`claude -p
 // /compact --continue`) sends the history without its tail, which the
 // compaction keeps as it stands after the summary: the compact_boundary
@@ -135,7 +136,7 @@ class ResumedHistory {
     Digest uuid{};               // Claude Code: its uuid
     std::vector<Digest> items;
     uint32_t named = 0;  // its file's and session's names in names_
-    bool summary = false;  // a compaction's summary (isCompactSummary)
+    bool summary = false;  // a compaction's summary (claude_compact_summary)
   };
   void match(const Sent& sent);
   void unsent_parts(const absl::flat_hash_set<std::pair<Digest, Digest>>& bare,

@@ -4416,7 +4416,8 @@ TEST(AssembledRuns, RequestBlobsAreHeldToTheMessagesSent) {
 // lines are history (warnings), only when the summary after the boundary
 // is what the run sent and the launch resumes.
 CheatReport resumed_after_compaction(const std::string& logged_summary, const std::string& sent_summary,
-                                     const std::vector<std::string>& argv, bool send_tail = true) {
+                                     const std::vector<std::string>& argv, bool send_tail = true,
+                                     const std::string& sent_before_summary = "") {
   const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
   auto quoted = [](const std::string& text) {
     std::string out;
@@ -4436,7 +4437,8 @@ CheatReport resumed_after_compaction(const std::string& logged_summary, const st
   log += claude_line("u2", "s1", "04.000", "user", prompt);
   log += claude_line("a3", "u2", "05.500", "assistant", R"({"id":"msg_C",)" + m + R"(,"content":[{"type":"text","text":"Added."}]})");
   const std::string capture =
-      capture_line(1, "05", R"({"model":"claude-opus-4-5","stream":true,"messages":[{"role":"user","content":)" + quoted(sent_summary) +
+      capture_line(1, "05", R"({"model":"claude-opus-4-5","stream":true,"messages":[)" + sent_before_summary +
+                                R"({"role":"user","content":)" + quoted(sent_summary) +
                                 "}," + (send_tail ? tail + "," : "") + prompt + "]}",
                    anthropic_stream("msg_C", {{R"({"type":"text","text":""})", R"({"type":"text_delta","text":"Added."})"}}, "end_turn"));
   fixtures::AssembleSpec spec;
@@ -4466,6 +4468,21 @@ TEST(AssembledRuns, LinesBeforeAnEarlierRunsCompactionAreHistoryOfAResumedRun) {
     SCOPED_TRACE(logged);
     const CheatReport r = resumed_after_compaction(logged, summary, argv);
     EXPECT_TRUE(has_finding(r, "GC05", Severity::high, "match no answer that crossed")) << describe(r);
+    EXPECT_FALSE(has_finding(r, "GC05", Severity::warning, "come before a compaction")) << describe(r);
+  }
+  // Red-team 104 #03: a session never compacted, its history re-sent as it
+  // was ("Not fixed."), logged edited ("Fixed.") before a boundary of the
+  // cheater's, and a prompt marked isCompactSummary: neither that prompt
+  // (not Claude Code's words) nor one sent after the history is a summary
+  // the run resumed from.
+  const std::string history =
+      R"({"role":"user","content":"Fix the parser"},{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}}]},)"
+      R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"parser.py"}]},{"role":"assistant","content":[{"type":"text","text":"Not fixed."}]},)";
+  for (const auto& [marked, sent_before] : std::vector<std::pair<std::string, std::string>>{
+           {"Go on with the tests", ""}, {summary, history}}) {
+    SCOPED_TRACE(marked);
+    const CheatReport r = resumed_after_compaction(marked, marked, resumes, false, sent_before);
+    EXPECT_TRUE(has_finding(r, "GC04", Severity::high, "no wire response carries that id")) << describe(r);
     EXPECT_FALSE(has_finding(r, "GC05", Severity::warning, "come before a compaction")) << describe(r);
   }
 }
