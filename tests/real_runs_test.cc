@@ -4961,7 +4961,7 @@ TEST(AssembledRuns, CodexMessagesOfTheSameWordsBesideCallsAreEachLogged) {
       responses_line(3, "05", first + "," + said + "," + call("1") + "," + result("1") + "," + said + "," + call("2") + "," + result("2"),
                      responses_stream("resp_3", {"Both list a.txt."}));
   const auto line = rollout_line;
-  auto log_with = [&](bool second_text_logged) {
+  auto log_with = [&](bool second_text_logged, const std::string& added = "") {
     std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.171.0"})");
     log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
     log += line("00.500", "response_item", first);
@@ -4972,9 +4972,17 @@ TEST(AssembledRuns, CodexMessagesOfTheSameWordsBesideCallsAreEachLogged) {
     log += line("03.500", "response_item", call("2"));
     log += line("04.000", "response_item", result("2"));
     log += line("05.500", "response_item", R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Both list a.txt."}]})");
-    return log;
+    return log + added;
   };
   expect_clean(assemble_codex_and_check(capture, log_with(true)));
+  // A third copy, or a second of the last answer: an answer the model never
+  // gave again, added to the rollout (red-team 104 #07).
+  const std::string last = R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Both list a.txt."}]})";
+  for (const std::string& added : {said, last}) {
+    SCOPED_TRACE(added);
+    const CheatReport r = assemble_codex_and_check(capture, log_with(true, line("06.000", "response_item", added)));
+    EXPECT_TRUE(has_finding(r, "GC04", Severity::high, "more times in one rollout than the wire streamed")) << describe(r);
+  }
   const CheatReport dropped = assemble_codex_and_check(capture, log_with(false));
   EXPECT_TRUE(has_finding(dropped, "GC04", Severity::high, "one of its messages is not")) << describe(dropped);
 }

@@ -327,6 +327,7 @@ struct LoggedAnswer {
   uint64_t seq = 0;
   Digest digest{};
   std::optional<std::string> text;  // kept within kMaxKeptBytes
+  Digest file{};                    // the rollout that logs it
 };
 
 // A provider-run tool's result as streamed (Anthropic: whole in its block's
@@ -1759,7 +1760,7 @@ class Gc04 final : public Check {
         m.kept.reset();
       }
     } else if (n.harness == NativeInfo::Harness::codex && !n.text.empty()) {
-      codex_texts_.push_back({r.seq, sha256(n.text), kept_text(n.text)});
+      codex_texts_.push_back({r.seq, sha256(n.text), kept_text(n.text), sha256(n.file)});
     }
   }
 
@@ -2819,7 +2820,9 @@ class Gc04 final : public Check {
   }
 
   void codex_texts(Context& ctx) {
-    for (const auto& [seq, digest, text] : codex_texts_) {
+    const absl::flat_hash_map<Digest, size_t> items = streamed_item_counts();
+    absl::flat_hash_map<std::pair<Digest, Digest>, size_t> copies;  // (rollout, text) -> copies logged
+    for (const auto& [seq, digest, text, file] : codex_texts_) {
       auto it = wire_by_text_.find(digest);
       // History an earlier run wrote, which `codex resume` re-sent (GC05 lists it).
       if (it == wire_by_text_.end() && ctx.resumed_history().holds(seq)) {
@@ -2843,8 +2846,35 @@ class Gc04 final : public Check {
                  "codex-unmatched:" + to_hex(digest));
       } else {
         matched_answers_.insert(next_answer_with_text(digest, it->second));
+        if (ctx.resumed_history().holds(seq) || repeated_texts_count_ >= kMaxTracked) continue;
+        // Codex logs each message item once in its rollout (a fork's copy of
+        // its parent's is another file): a copy more than the model streamed
+        // is an answer added (red-team 104 #07).
+        if (++copies[{file, digest}] == times_streamed(digest, items) + 1) {
+          ctx.emit(finding("GC04", Severity::high, {seq, it->second},
+                           "Codex logged an assistant answer's text more times in one rollout than the wire streamed "
+                           "it (first at seq " + std::to_string(it->second) + "): an answer the model never gave again "
+                           "was added to the log."),
+                   "codex-text-extra-copy:" + to_hex(digest));
+        }
       }
     }
+  }
+
+  // How many message items of finished answers streamed each text.
+  absl::flat_hash_map<Digest, size_t> streamed_item_counts() const {
+    absl::flat_hash_map<Digest, size_t> counts;
+    for (const auto& [seq, digest] : wire_items_) ++counts[digest];
+    return counts;
+  }
+
+  // How many times a text was streamed: the answers that streamed it, or
+  // its message items (one answer may say it in two), whichever is more.
+  size_t times_streamed(const Digest& text, const absl::flat_hash_map<Digest, size_t>& items) const {
+    const auto later = repeated_texts_.find(text);
+    const size_t answers = 1 + (later == repeated_texts_.end() ? 0 : later->second.size());
+    const auto in_items = items.find(text);
+    return std::max(answers, in_items == items.end() ? size_t{0} : in_items->second);
   }
 
   // A Codex answer's text (or one message item's), by digest: the first
@@ -3628,7 +3658,7 @@ class Gc04 final : public Check {
   void event_answers(Context& ctx) {
     // Older Codex releases wrote this one themselves after a compaction.
     static const Digest kCompactDone = sha256("Compact task completed");
-    for (const auto& [seq, digest, text] : event_answers_) {
+    for (const auto& [seq, digest, text, rollout] : event_answers_) {
       if (wire_by_text_.contains(digest) || digest == kCompactDone) continue;
       // The earlier run's event repeating an answer of the history `codex resume` re-sent.
       if (seq < ctx.resumed_history().request_seq() && history_texts_.contains(digest)) continue;
