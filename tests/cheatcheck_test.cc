@@ -821,6 +821,12 @@ TEST(CheatCheck, GC04ACallCutOffByARestartIsAWarning) {
   EXPECT_EQ(call_severity(died), Severity::warning) << describe(died);
   const CheatReport went_on = restart_after({result_line, next_request}, true);
   EXPECT_EQ(call_severity(went_on), Severity::high) << describe(went_on);
+  // The call's result captured and the call left out: the harness writes the
+  // call first, so the recorder read past it (red-team 104 #05).
+  for (const bool sealed : {true, false}) {
+    const CheatReport result_kept = restart_after({result_line}, sealed);
+    EXPECT_EQ(call_severity(result_kept), Severity::high) << describe(result_kept);
+  }
 }
 
 // A seal relabelled "recovered" with no restart behind it (no IngestLost).

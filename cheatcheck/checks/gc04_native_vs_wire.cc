@@ -2934,7 +2934,9 @@ class Gc04 final : public Check {
     if (!log_present()) return;
     for (const auto& [key, w] : wire_calls_) {
       if (!w.required || logged_calls_.contains(key)) continue;
-      if (log_capture_ended_after(w.seq)) {
+      // A harness logs a call before its result: a result of it captured
+      // shows the recorder read past where the call stands (red-team 104 #05).
+      if (log_capture_ended_after(w.seq) && !logged_results_.contains(key)) {
         ctx.emit(finding("GC04", Severity::warning, {w.seq},
                          "The model called tool " + w.id + " (wire response at seq " + std::to_string(w.seq) +
                              ") and no harness log line was captured after it: the capture stopped recording the "
