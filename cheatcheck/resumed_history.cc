@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <tuple>
@@ -204,6 +205,30 @@ class SentReader {
   ResumedHistory::Sent& out_;
   uint32_t message_ = 0;
 };
+
+// Whether a request is Claude Code's compaction: its last user message
+// asks, in its own text (not a tool result, not a <system-reminder>), for
+// "a detailed summary of the conversation so far" (its compact prompt).
+// Only such a request leaves the history's tail unsent for the compaction
+// to keep (red-team 104 #09: a plain resume's boundary of a cheater's).
+bool asks_for_compaction(simdjson::dom::array messages) {
+  constexpr std::string_view kAsk = "detailed summary of the conversation so far";
+  std::optional<simdjson::dom::object> last;
+  for (auto m : messages) {
+    simdjson::dom::object o;
+    if (!m.get(o) && string_member(o, "role") == "user") last = o;
+  }
+  if (!last) return false;
+  auto asks = [&](std::string_view text) { return without_reminders(text).find(kAsk) != std::string::npos; };
+  std::string_view text;
+  if (json::string(*last, "content", &text) == json::Get::ok) return asks(text);
+  simdjson::dom::array blocks;
+  if (json::array(*last, "content", &blocks) != json::Get::ok) return false;
+  return std::any_of(blocks.begin(), blocks.end(), [&](simdjson::dom::element b) {
+    simdjson::dom::object block;
+    return !b.get(block) && string_member(block, "type") == "text" && asks(string_member(block, "text"));
+  });
+}
 
 bool carries_answer(simdjson::dom::array messages) {
   return std::any_of(messages.begin(), messages.end(), [](simdjson::dom::element m) {
@@ -441,7 +466,7 @@ void ResumedHistory::on_request(uint64_t seq, simdjson::dom::object request, Str
   state_ = State::done;
   request_seq_ = seq;
   match(sent);
-  await_boundary();
+  if (anthropic && asks_for_compaction(messages)) await_boundary();
   lines_ = {};
   if (state_ == State::done) names_ = {};
   // A launch that does not resume re-sent no earlier run's lines: its first
@@ -451,11 +476,15 @@ void ResumedHistory::on_request(uint64_t seq, simdjson::dom::object request, Str
 
 // Keeps the Claude Code answers' lines the request did not send, by uuid,
 // for the boundary of a partial compaction to name.
+// Only the tail of a file's history, after every line the request re-sent
+// (red-team 104 #09: a boundary naming an edited answer the request had
+// re-sent as it was, earlier in the file, held it).
 void ResumedHistory::await_boundary() {
   for (Line& line : lines_) {
     if (!line.assistant || line.uuid == Digest{} || history_.contains(line.seq) || superseded_.contains(line.seq)) {
       continue;
     }
+    if (const auto resent = last_resent_.find(line.file); resent != last_resent_.end() && line.seq < resent->second) continue;
     unsent_[{line.file, line.uuid}].push_back(std::move(line));
   }
   if (!unsent_.empty()) state_ = State::awaiting_boundary;
@@ -519,6 +548,7 @@ void ResumedHistory::match(const Sent& sent) {
     });
     if (!resent) continue;
     from = after;
+    last_resent_[line.file] = std::max(last_resent_[line.file], line.seq);
     if (!line.assistant) continue;
     hold(line);
     resent_answers.emplace(line.file, line.answer);

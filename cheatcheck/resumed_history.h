@@ -18,11 +18,12 @@
 // sends, in Claude Code's words: GC05 lists them at warning
 // (superseded()), their prompts too.
 // A launch whose first request is a partial compaction (`claude -p
-// /compact --continue`) sends the history without its tail, which the
-// compaction keeps as it stands after the summary: the compact_boundary
-// written next names those lines (preservedMessages). History lines it
-// names that the request did not send are held too, from that boundary
-// only (the first one in their file after the request).
+// /compact --continue`: Claude Code's compact prompt) sends the history
+// without its tail, which the compaction keeps as it stands after the
+// summary: the compact_boundary written next names those lines
+// (preservedMessages). History lines it names that the request did not
+// send, after every line it did (the tail), are held too, from that
+// boundary only (the first one in their file after the request).
 // `codex resume` (of the CLI or of `codex exec`, 0.4x on) appends to the
 // earlier run's rollout instead: no new session_meta, nothing written at
 // resume, so the earlier run's lines lead that file, and the first request
@@ -166,6 +167,7 @@ class ResumedHistory {
   absl::flat_hash_set<uint64_t> superseded_;
   absl::flat_hash_map<Digest, uint64_t> boundaries_;  // file -> seq of its last compact_boundary gathered
   absl::flat_hash_map<Digest, std::string> codex_sessions_;  // a rollout's session_meta id, clipped
+  absl::flat_hash_map<Digest, uint64_t> last_resent_;  // file -> seq of its last line the request re-sent
   // Model lines gathered that the request did not send: (file, uuid) -> the line.
   absl::flat_hash_map<std::pair<Digest, Digest>, std::vector<Line>> unsent_;
   uint64_t request_seq_ = 0;

@@ -4492,20 +4492,23 @@ TEST(AssembledRuns, LinesBeforeAnEarlierRunsCompactionAreHistoryOfAResumedRun) {
 // as it stands after the summary, and the compact_boundary written next
 // names it (preservedMessages). That tail is history, never re-sent: a
 // warning, and only for the lines the boundary names.
-CheatReport compacted_on_resume(const std::string& preserved) {
+CheatReport compacted_on_resume(const std::string& preserved,
+                                const std::string& asked = "Your task is to create a detailed summary of the conversation so far.",
+                                const std::string& logged_command = "ls") {
   const std::string m = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
   const std::string ask = R"({"role":"user","content":"Fix the parser"})";
   const std::string call = R"({"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}}]})";
   const std::string result = R"({"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"parser.py"}]})";
   std::string log = claude_line("u1", "", "00.100", "user", ask);
   log += claude_line("a1", "u1", "00.200", "assistant",
-                     R"({"id":"msg_A",)" + m + R"(,"content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}}]})");
+                     R"({"id":"msg_A",)" + m + R"(,"content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":")" +
+                         logged_command + R"("}}]})");
   log += claude_line("r1", "a1", "00.300", "user", result);
   log += claude_line("a2", "r1", "00.400", "assistant", R"({"id":"msg_B",)" + m + R"(,"content":[{"type":"text","text":"Fixed."}]})");
   log += R"({"parentUuid":null,"logicalParentUuid":"a2","isSidechain":false,"type":"system","subtype":"compact_boundary","content":"Conversation compacted","uuid":"b1","timestamp":"2026-01-01T10:00:06.000Z","compactMetadata":{"trigger":"manual","preTokens":90,"preservedMessages":{"anchorUuid":"s1","uuids":[)" +
          preserved + R"(]}}})" "\n";
   log += R"({"parentUuid":"b1","isSidechain":false,"type":"user","message":{"role":"user","content":"This session is being continued. Summary: the parser was fixed."},"isCompactSummary":true,"uuid":"s1","timestamp":"2026-01-01T10:00:06.100Z"})" "\n";
-  const std::string instruction = R"({"role":"user","content":[{"type":"text","text":"Write a summary of the conversation so far."}]})";
+  const std::string instruction = R"({"role":"user","content":[{"type":"text","text":")" + asked + R"("}]})";
   const std::string capture = capture_line(
       1, "05", R"({"model":"claude-opus-4-5","stream":true,"messages":[)" + ask + "," + call + "," + result + "," + instruction + "]}",
       anthropic_stream("msg_S", {{R"({"type":"text","text":""})", R"({"type":"text_delta","text":"Summary: the parser was fixed."})"}},
@@ -4530,6 +4533,16 @@ TEST(AssembledRuns, TheTailAPartialCompactionKeepsIsHistoryOfTheLaunchThatCompac
     EXPECT_TRUE(has_finding(r, "GC05", Severity::high, "match no answer that crossed")) << describe(r);
     EXPECT_TRUE(has_finding(r, "GC04", Severity::high, "msg_B")) << describe(r);
   }
+  // Red-team 104 #09: a request that is no compaction (a plain resume's
+  // next prompt) keeps no tail for a boundary to name.
+  const CheatReport plain = compacted_on_resume(R"("a2")", "Now add tests");
+  EXPECT_TRUE(has_finding(plain, "GC04", Severity::high, "msg_B")) << describe(plain);
+  // Nor is an answer the compaction sent (ls), logged edited (rm -rf
+  // tests), before lines it sent: no tail, whatever the boundary names.
+  const CheatReport edited = compacted_on_resume(R"("a1","a2")", "Your task is to create a detailed summary of the conversation so far.",
+                                                 "rm -rf tests");
+  EXPECT_TRUE(has_finding(edited, "GC04", Severity::high, "msg_A")) << describe(edited);
+  EXPECT_FALSE(has_finding(edited, "GC04", Severity::high, "msg_B")) << describe(edited);
 }
 
 // Claude Code copies a message (api-request-blob) as it first sent it: in
