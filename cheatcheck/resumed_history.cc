@@ -304,40 +304,36 @@ bool codex_option_takes_value(std::string_view a) {
          a == "--output-schema";
 }
 
+// The first argument from `from` on that is no option nor an option's
+// value (a subcommand, or a prompt): its index, or none past a `--`
+// (what follows is a prompt) or the end.
+std::optional<size_t> codex_positional(const std::vector<std::string_view>& args, size_t from) {
+  for (size_t i = from; i < args.size(); ++i) {
+    const std::string_view a = args[i];
+    if (a == "--") return std::nullopt;
+    if (!a.starts_with("-")) return i;
+    if (a.find('=') == std::string_view::npos && codex_option_takes_value(a)) ++i;
+  }
+  return std::nullopt;
+}
+
 // `codex resume ...`, `codex exec resume ...` (or `codex e resume`), and
 // `codex fork ...` (the CLI's only: a new rollout whose first lines after
-// its session_meta are a copy of the parent's, re-sent as history): the
-// subcommand is the first argument that is no option nor an option's value.
+// its session_meta are a copy of the parent's, re-sent as history).
 bool codex_argv_resumes(const std::vector<std::string_view>& args) {
-  bool exec = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string_view a = args[i];
-    if (a == "--") return false;  // what follows is a prompt
-    if (a.starts_with("-")) {
-      if (a.find('=') == std::string_view::npos && codex_option_takes_value(a)) ++i;
-      continue;
-    }
-    if (a == "resume" || (a == "fork" && !exec)) return true;
-    if (exec || (a != "exec" && a != "e")) return false;  // a prompt, or another subcommand
-    exec = true;
-  }
-  return false;
+  const std::optional<size_t> first = codex_positional(args, 0);
+  if (!first) return false;
+  if (args[*first] == "resume" || args[*first] == "fork") return true;
+  if (args[*first] != "exec" && args[*first] != "e") return false;  // a prompt, or another subcommand
+  const std::optional<size_t> second = codex_positional(args, *first + 1);
+  return second && args[*second] == "resume";
 }
 
 // Codex's `exec` (or `e`) and `review` run without the TUI, which alone
-// can resume a session from inside the run (its /resume picker): the
-// subcommand is the first argument that is no option nor an option's value.
+// can resume a session from inside the run (its /resume picker).
 bool codex_argv_runs_without_tui(const std::vector<std::string_view>& args) {
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string_view a = args[i];
-    if (a == "--") return false;  // what follows is a prompt
-    if (a.starts_with("-")) {
-      if (a.find('=') == std::string_view::npos && codex_option_takes_value(a)) ++i;
-      continue;
-    }
-    return a == "exec" || a == "e" || a == "review";
-  }
-  return false;
+  const std::optional<size_t> first = codex_positional(args, 0);
+  return first && (args[*first] == "exec" || args[*first] == "e" || args[*first] == "review");
 }
 
 std::vector<std::string_view> launch_args(simdjson::dom::object launch) {
