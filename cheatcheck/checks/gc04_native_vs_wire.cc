@@ -3234,9 +3234,17 @@ class Gc04 final : public Check {
   // reminder sent holds that whole text. Only such a block: a prompt of the
   // user's is sent as it stands.
   bool notification_sent(const LoggedPrompt& p) const {
-    if (!p.text || !trimmed_text(*p.text).starts_with("<task-notification>")) return false;
-    std::string loose = loose_text(*p.text);
+    return p.text && trimmed_text(*p.text).starts_with("<task-notification>") && a_sent_reminder_holds(reminder_form(*p.text));
+  }
+
+  // A text as a sent reminder is compared: loose, its HTML entities read.
+  static std::string reminder_form(std::string_view text) {
+    std::string loose = loose_text(text);
     if (holds(loose, "&")) loose = html_unescaped(loose);
+    return loose;
+  }
+
+  bool a_sent_reminder_holds(std::string_view loose) const {
     return std::any_of(sent_reminders_.begin(), sent_reminders_.end(), [&](const std::string& sent) { return holds(sent, loose); });
   }
 
@@ -3352,9 +3360,7 @@ class Gc04 final : public Check {
       }
       kept_bytes_ += said.size();
       unfollowed_attachments_[thread].push_back(logged_attachments_.size());
-      std::string loose = loose_text(said);
-      if (holds(loose, "&")) loose = html_unescaped(loose);
-      logged_attachments_.push_back({seq, std::move(loose), n.attachment_prompt, n.attachment_certain, false, false, std::nullopt});
+      logged_attachments_.push_back({seq, reminder_form(said), n.attachment_prompt, n.attachment_certain, false, false, std::nullopt});
       if (n.queued_rendering) logged_attachments_.back().rendering = sha256(loose_text(*n.queued_rendering));
     }
   }
@@ -3438,9 +3444,7 @@ class Gc04 final : public Check {
   bool attachment_sent(const LoggedAttachment& a) const {
     if (wire_prompts_loose_.contains(sha256(a.loose))) return true;
     if (a.rendering && wire_prompts_loose_.contains(*a.rendering)) return true;
-    if (std::any_of(sent_reminders_.begin(), sent_reminders_.end(), [&](const std::string& sent) { return holds(sent, a.loose); })) {
-      return true;
-    }
+    if (a_sent_reminder_holds(a.loose)) return true;
     // Claude Code sends a queued prompt's pasted text or image in place of
     // its [Pasted text #1 +3 lines] / [Image #1] marker: the words around
     // the markers must be sent, in order, in one text.
