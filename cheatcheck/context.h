@@ -43,7 +43,7 @@ struct LaunchFacts : LaunchInfo {
   bool present = false;
   // Its argv resumes an earlier conversation (argv_resumes()).
   bool resumes = false;
-  // A Codex TUI launch that does not resume: it may inside the run (argv_resumes_inside()).
+  // A Codex or Claude Code TUI launch that does not resume: it may inside the run (argv_resumes_inside()).
   bool may_resume_inside = false;
   // Indexes `decrypt` once it is read: a crafted launch can list hundreds
   // of thousands of hosts, and every wire record and tunnel looks its host

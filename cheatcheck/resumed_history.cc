@@ -359,6 +359,16 @@ bool launches(simdjson::dom::object launch, std::string_view harness_id) {
 }
 bool launches_codex(simdjson::dom::object launch) { return launches(launch, "codex"); }
 
+// Claude Code's `-c`/`--continue`, `-r`/`--resume` (with or without a
+// session id) before any `--`.
+bool claude_argv_resumes(const std::vector<std::string_view>& args) {
+  for (std::string_view a : args) {
+    if (a == "--") return false;  // what follows is not an option
+    if (a == "-c" || a == "--continue" || a == "-r" || a == "--resume" || a.starts_with("--resume=")) return true;
+  }
+  return false;
+}
+
 // Claude Code's `-p`/`--print` (before any `--`): one prompt, no TUI.
 bool claude_argv_prints(const std::vector<std::string_view>& args) {
   for (std::string_view a : args) {
@@ -373,17 +383,12 @@ bool claude_argv_prints(const std::vector<std::string_view>& args) {
 bool argv_resumes_inside(simdjson::dom::object launch) {
   const std::vector<std::string_view> args = launch_args(launch);
   if (launches_codex(launch)) return !codex_argv_resumes(args) && !codex_argv_runs_without_tui(args);
-  return launches(launch, "claude-code") && !argv_resumes(launch) && !claude_argv_prints(args);
+  return launches(launch, "claude-code") && !claude_argv_resumes(args) && !claude_argv_prints(args);
 }
 
 bool argv_resumes(simdjson::dom::object launch) {
   const std::vector<std::string_view> args = launch_args(launch);
-  if (launches_codex(launch)) return codex_argv_resumes(args);
-  for (std::string_view a : args) {
-    if (a == "--") return false;  // what follows is not an option
-    if (a == "-c" || a == "--continue" || a == "-r" || a == "--resume" || a.starts_with("--resume=")) return true;
-  }
-  return false;
+  return launches_codex(launch) ? codex_argv_resumes(args) : claude_argv_resumes(args);
 }
 
 bool ResumedHistory::pre_run(const NativeInfo& n) const {
@@ -465,9 +470,6 @@ void ResumedHistory::on_request(uint64_t seq, simdjson::dom::object request, Str
   if (anthropic && asks_for_compaction(messages)) await_boundary();
   lines_ = {};
   if (state_ == State::done) names_ = {};
-  // A launch that does not resume re-sent no earlier run's lines: its first
-  // request carrying history excuses nothing before it.
-  if (pre_run_only_ && history_.empty()) request_seq_ = 0;
 }
 
 // Keeps the Claude Code answers' lines the request did not send, by uuid,
@@ -590,12 +592,11 @@ void ResumedHistory::hold(const Line& line) {
 void follow_resumed_history(const Record& r, Context& ctx) {
   ResumedHistory& history = ctx.resumed_history();
   const LaunchFacts& launch = ctx.facts().launch;
-  // A Codex session the TUI may resume inside the run (its /resume): pre-run lines only.
-  const bool resumed_inside = launch.may_resume_inside;
-  if (!launch.resumes && !resumed_inside) return;
+  if (!launch.resumes && !launch.may_resume_inside) return;
   if (history.awaiting_boundary() && r.kind == Kind::native) return history.on_later_native(ctx.native());
   if (!history.deciding()) return;
-  if (resumed_inside && r.kind == Kind::launch) history.only_pre_run(ctx.facts().start_at);
+  // A TUI may resume a session inside the run (its /resume): pre-run lines only.
+  if (launch.may_resume_inside && r.kind == Kind::launch) history.only_pre_run(ctx.facts().start_at);
   if (r.kind == Kind::native) return history.on_native(r.seq, ctx.native());
   std::string_view dir;
   if (r.kind != Kind::wire || json::string(r.body, "dir", &dir) != json::Get::ok || dir != "request") return;

@@ -90,7 +90,7 @@ class ResumedHistory {
   // after the request says which unsent history lines it kept.
   void on_later_native(const NativeInfo& n);
   bool awaiting_boundary() const { return state_ == State::awaiting_boundary; }
-  // Gathers only pre-run lines (a Codex launch whose argv does not resume):
+  // Gathers only pre-run lines (a TUI launch whose argv does not resume):
   // stamped before `run_start` and recorded before the run's first request.
   void only_pre_run(std::optional<Timestamp> run_start) {
     pre_run_only_ = true;
@@ -106,7 +106,9 @@ class ResumedHistory {
   // summary the request re-sent.
   bool superseded(uint64_t seq) const { return superseded_.contains(seq); }
   size_t superseded_count() const { return superseded_.size(); }
-  uint64_t request_seq() const { return request_seq_; }
+  // The request that decided, or 0 when a launch that does not resume
+  // (pre-run lines only) had none of them re-sent: it excuses nothing.
+  uint64_t request_seq() const { return pre_run_only_ && history_.empty() ? 0 : request_seq_; }
   // The sessionId the first of them names (clipped), and its file.
   const std::string& session() const { return session_; }
   const std::string& file() const { return file_; }
