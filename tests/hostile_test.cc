@@ -1230,6 +1230,51 @@ TEST(HostileBodies, ManyPromptsAgainstManyRedactedOnesAreBounded) {
   }
 }
 
+// Many queued messages logged against a long <system-reminder> a request
+// sent: each is searched for in every reminder sent, so the product of
+// their number and the reminders' bytes (5 GB here; 34 s for 20,000
+// against 30 MB) must be bounded. GC04 stops searching at its budget and
+// says which texts it left unsearched (a warning), never judging them
+// unsent. `sent_each` sends each message in a reminder of its own after the
+// long one, as an honest request does: then every one is found, within the
+// budget, because the search goes on from where the last text was found.
+std::string queued_prompts_trace(int prompts, size_t reminder_bytes, bool sent_each) {
+  std::string messages = R"({"role":"user","content":[{"type":"text","text":"<system-reminder>\n)" +
+                         std::string(reminder_bytes, 'y') + R"(\n</system-reminder>"}]})";
+  for (int i = 0; sent_each && i < prompts; ++i) {
+    messages += R"(,{"role":"user","content":[{"type":"text","text":"<system-reminder>\nThe user sent: zq)" +
+                std::to_string(i) + R"(zq\n</system-reminder>"}]})";
+  }
+  uint64_t seq = 0;
+  std::string trace = wire_record(seq++, "request", R"({"model":"m","max_tokens":10,"messages":[)" + messages + "]}");
+  for (int i = 0; i < prompts; ++i) {
+    const std::string queued = R"({"type":"attachment","uuid":"q)" + std::to_string(i) +
+                               R"(","attachment":{"type":"queued_command","prompt":"zq)" + std::to_string(i) + R"(zq"}})";
+    trace += native_line(seq++, "claude-code", "p/s.jsonl", queued);
+  }
+  const std::string answer = R"({"type":"assistant","uuid":"a1","message":{"id":"msg_1","role":"assistant","content":[{"type":"text","text":"ok"}]}})";
+  return trace + native_line(seq, "claude-code", "p/s.jsonl", answer);
+}
+
+constexpr std::string_view kUnsearched = "were not searched for in every <system-reminder>";
+
+TEST(HostileBodies, ManyQueuedPromptsAgainstALongReminderAreBounded) {
+  // Under ASan a tenth, which does not spend the bound (the release build
+  // shows that it is spent and said).
+  constexpr int kPrompts = kMeasureBounds ? 640 : 64;
+  const Outcome o = cheatcheck_with_findings(put("queued-prompts-unsent.jsonl", queued_prompts_trace(kPrompts, 8 << 20, false)));
+  if (kMeasureBounds) {
+    EXPECT_NE(o.out.find(kUnsearched), std::string::npos) << o.out.substr(0, 400);
+  }
+}
+
+TEST(HostileBodies, QueuedPromptsSentEachInAReminderAreAllFound) {
+  constexpr int kPrompts = kMeasureBounds ? 640 : 64;
+  const Outcome o = cheatcheck_with_findings(put("queued-prompts-sent.jsonl", queued_prompts_trace(kPrompts, 8 << 20, true)));
+  EXPECT_EQ(o.out.find(kUnsearched), std::string::npos) << o.out.substr(0, 400);
+  EXPECT_EQ(o.out.find("a queued_command attachment) that no request sent"), std::string::npos);
+}
+
 // The same product in GC05: logged answers matched by text against
 // redacted wire answers (36 million pairs here).
 TEST(HostileBodies, ManyAnswersAgainstManyRedactedOnesAreBounded) {

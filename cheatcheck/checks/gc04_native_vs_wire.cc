@@ -904,6 +904,11 @@ class Gc04 final : public Check {
                      std::to_string(RedactionComparer::kBudgetBytes >> 30) + " GiB of comparisons, a bound for crafted "
                      "uploads): not judged.",
                  "redacted-uncompared");
+    emit_counted(ctx, "GC04", Severity::warning, reminders_unsearched_,
+                 "logged text(s) (queued messages, attachments, task notifications) were not searched for in every "
+                 "<system-reminder> the wire carried (" + std::to_string(kReminderSearchBytes >> 30) +
+                     " GiB of searching, a bound for crafted uploads): not judged.",
+                 "reminder-unsearched");
     emit_counted(ctx, "GC04", Severity::warning, cut_requests_,
                  "request(s) were stored cut at the recorder's size cap (complete: false): the tool results and "
                  "prompts they carried were not compared with the log.",
@@ -3195,8 +3200,8 @@ class Gc04 final : public Check {
         loose.add(p.seq);
         continue;
       }
-      if (notification_sent(p)) {
-        notified.add(p.seq);
+      if (const std::optional<bool> sent = notification_sent(p); sent != false) {
+        (sent.has_value() ? notified : reminders_unsearched_).add(p.seq);
         continue;
       }
       const RedactedMatch match = p.text ? comparer_.first_match(redacted_prompts_, *p.text).first : RedactedMatch::no;
@@ -3233,8 +3238,10 @@ class Gc04 final : public Check {
   // it inside a <system-reminder> that adds its own preamble: sent when a
   // reminder sent holds that whole text. Only such a block: a prompt of the
   // user's is sent as it stands.
-  bool notification_sent(const LoggedPrompt& p) const {
-    return p.text && trimmed_text(*p.text).starts_with("<task-notification>") && a_sent_reminder_holds(reminder_form(*p.text));
+  // nullopt: not searched for (the search budget was spent).
+  std::optional<bool> notification_sent(const LoggedPrompt& p) {
+    if (!p.text || !trimmed_text(*p.text).starts_with("<task-notification>")) return false;
+    return a_sent_reminder_holds(reminder_form(*p.text));
   }
 
   // A text as a sent reminder is compared: loose, its HTML entities read.
@@ -3244,8 +3251,37 @@ class Gc04 final : public Check {
     return loose;
   }
 
-  bool a_sent_reminder_holds(std::string_view loose) const {
-    return std::any_of(sent_reminders_.begin(), sent_reminders_.end(), [&](const std::string& sent) { return holds(sent, loose); });
+  // Whether a reminder sent holds `loose`; nullopt once the budget for
+  // searching them is spent. Each search reads every reminder kept (up to
+  // kMaxKeptBytes), so without a bound a crafted upload of many short
+  // attachments and long reminders made this quadratic: 20,000 queued
+  // prompts against a 30 MB reminder took 34 s.
+  std::optional<bool> a_sent_reminder_holds(std::string_view loose) {
+    return any_sent_reminder([&](std::string_view sent) { return holds(sent, loose); });
+  }
+
+  // Read from the reminder that held the last text found, on in the order
+  // sent and around: texts are logged, and sent, in their order, so an
+  // honest run's next text is in that reminder or soon after it (20,000
+  // queued prompts, each sent in a reminder of its own after a 30 MB one,
+  // are then found at the cost of their own reminders).
+  template <typename Test>
+  std::optional<bool> any_sent_reminder(const Test& test) {
+    const size_t count = sent_reminders_.size();
+    for (size_t i = 0; i < count; ++i) {
+      const size_t at = (last_reminder_held_ + i) % count;
+      const std::string& sent = sent_reminders_[at];
+      if (sent.size() > reminder_search_left_) {
+        reminder_search_left_ = 0;  // spent: no later, shorter search either
+        return std::nullopt;
+      }
+      reminder_search_left_ -= sent.size();
+      if (test(sent)) {
+        last_reminder_held_ = at;
+        return true;
+      }
+    }
+    return false;
   }
 
   // Claude Code user lines the prompt check passes over (transcript only,
@@ -3441,16 +3477,17 @@ class Gc04 final : public Check {
     }
   }
 
-  bool attachment_sent(const LoggedAttachment& a) const {
+  // nullopt: not searched for (the search budget was spent).
+  std::optional<bool> attachment_sent(const LoggedAttachment& a) {
     if (wire_prompts_loose_.contains(sha256(a.loose))) return true;
     if (a.rendering && wire_prompts_loose_.contains(*a.rendering)) return true;
-    if (a_sent_reminder_holds(a.loose)) return true;
+    if (const std::optional<bool> held = a_sent_reminder_holds(a.loose); held != false) return held;
     // Claude Code sends a queued prompt's pasted text or image in place of
     // its [Pasted text #1 +3 lines] / [Image #1] marker: the words around
     // the markers must be sent, in order, in one text.
     const std::vector<std::string_view> parts = around_paste_marks(a.loose);
     if (parts.size() < 2) return false;
-    return std::any_of(sent_reminders_.begin(), sent_reminders_.end(), [&](const std::string& sent) {
+    return any_sent_reminder([&](std::string_view sent) {
       size_t at = 0;
       for (std::string_view part : parts) {
         if (part.empty()) continue;
@@ -3490,7 +3527,12 @@ class Gc04 final : public Check {
     if (requests_ == 0) return;
     SeqList unsent;
     for (const LoggedAttachment& a : logged_attachments_) {
-      if (!a.followed || a.loose.empty() || attachment_sent(a)) continue;
+      if (!a.followed || a.loose.empty()) continue;
+      const std::optional<bool> sent = attachment_sent(a);
+      if (sent != false) {
+        if (!sent.has_value()) reminders_unsearched_.add(a.seq);
+        continue;
+      }
       if (sent_reminder_redacted_ || sent_reminders_unkept_) {
         uncompared_.add(a.seq);
       } else if (a.prompt) {
@@ -4043,6 +4085,12 @@ class Gc04 final : public Check {
   size_t pending_bytes_ = 0;
   static constexpr size_t kPendingBytes = 2 << 20, kPendingTexts = 256, kDeferAtLeast = 1024;
   RedactionComparer comparer_;  // for the products of logged and redacted texts
+  // Bytes of sent reminders searched for logged texts, in all (what an
+  // honest run needs is a small part of it).
+  static constexpr uint64_t kReminderSearchBytes = 4ull << 30;
+  uint64_t reminder_search_left_ = kReminderSearchBytes;
+  size_t last_reminder_held_ = 0;  // index in sent_reminders_
+  SeqList reminders_unsearched_;  // logged texts not searched for once it was spent
   SeqList uncompared_;           // logged texts comparer_ had no budget left for
   SeqList cut_requests_, unread_requests_;  // requests whose results and prompts were not read
   static constexpr size_t kMaxKeptInput = 64 * 1024;  // a logged call input kept for redacted wire forms
