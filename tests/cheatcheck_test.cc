@@ -481,6 +481,126 @@ TEST(CheatCheck, AnEmptyCodexMessageClaimsNoAnswer) {
   }
 }
 
+// Codex's TUI names each new thread by asking the model on a hidden
+// ephemeral thread (codex-rs/tui thread titles, built as its public source
+// builds them): no tools, no earlier turn, Codex's title instructions as the
+// last user text, a one-member {"title"} JSON schema as text.format. Codex
+// keeps the answer as the thread's name, never in a rollout: a title
+// answering that request is no unlogged answer. A real answer, a tool call
+// or a request with history dressed as a title exchange still is one.
+namespace codex_title {
+
+std::string event(const std::string& type, const std::string& fields) {
+  return "event: " + type + "\ndata: {\"type\":\"" + type + "\"," + fields + "}\n\n";
+}
+
+std::string quoted(const std::string& text) {
+  std::string q;
+  append_json_string(&q, text);
+  return q;
+}
+
+// An answer of one message item saying `text` (and `extra_items`, finished
+// output items, after it).
+std::string answer(const std::string& id, const std::string& text, const std::string& extra_items = "") {
+  return event("response.created", R"("response":{"id":")" + id + R"(","model":"gpt-5-codex"})") +
+         event("response.output_item.added", R"("output_index":0,"item":{"id":"msg_)" + id +
+                                                  R"(","type":"message","role":"assistant","content":[]})") +
+         event("response.output_text.delta", R"("output_index":0,"content_index":0,"delta":)" + quoted(text)) +
+         event("response.output_item.done", R"("output_index":0,"item":{"id":"msg_)" + id +
+                                                 R"(","type":"message","role":"assistant","content":[{"type":"output_text","text":)" +
+                                                 quoted(text) + "}]}") +
+         extra_items + event("response.completed", R"("response":{"id":")" + id + R"(","status":"completed"})");
+}
+
+const std::string kInstructions =
+    "Generate a concise, single-line task title of at most 36 characters and under five words where possible. "
+    "Start with an imperative verb. Do not use quotes, markdown, or trailing punctuation. Do not answer the request.";
+
+std::string message(const std::string& role, const std::string& text) {
+  return R"({"type":"message","role":")" + role + R"(","content":[{"type":"input_text","text":)" + quoted(text) + "}]}";
+}
+
+// Codex's title request: its instructions, the thread's context, the title
+// prompt (after `history`, which Codex never sends there), `tools`.
+std::string request(const std::string& prompt, const std::string& history = "", const std::string& tools = "[]") {
+  const std::string schema =
+      R"({"type":"json_schema","strict":true,"name":"codex_output_schema","schema":{"type":"object","properties":)"
+      R"({"title":{"type":"string","minLength":1,"maxLength":36}},"required":["title"],"additionalProperties":false}})";
+  return R"({"model":"gpt-5-codex","stream":true,"input":[)" + message("developer", "You are Codex, a coding agent.") + "," +
+         message("user", "<environment_context>\n  <cwd>/work</cwd>\n</environment_context>") + "," + history +
+         message("user", prompt) + R"(],"tools":)" + tools +
+         R"(,"tool_choice":"auto","parallel_tool_calls":true,"store":false,"text":{"format":)" + schema + "}}";
+}
+
+const std::string kTitlePrompt = kInstructions + "\n\nUser prompt:\nFix the flaky parser test.";
+
+}  // namespace codex_title
+
+TEST(CheatCheck, CodexThreadTitleAnswersAreAccountedForOnlyWhenTheyAreTitles) {
+  using namespace codex_title;
+  const std::string call_item = event(
+      "response.output_item.done",
+      R"("output_index":1,"item":{"id":"fc_1","type":"function_call","call_id":"call_1","name":"shell","arguments":"{\"command\":[\"ls\"]}"})");
+  const std::string tool = R"([{"type":"function","name":"shell","parameters":{"type":"object"}}])";
+  const std::string earlier = R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done."}]},)"
+                              R"({"type":"function_call_output","call_id":"call_0","output":"ok"},)";
+  struct Case {
+    const char* name;
+    std::string request, answer;
+    bool title;
+  };
+  const Case cases[] = {
+      {"title", request(kTitlePrompt), answer("resp_t", R"({"title":"Fix flaky parser test"})"), true},
+      {"rename suggestion", request(kInstructions + "\nRecent conversation messages:\n<conversation>\n</conversation>"),
+       answer("resp_t", R"({ "title": "Fix flaky parser test" })"), true},
+      {"real answer", request(kTitlePrompt), answer("resp_t", "The parser test fails because the fixture is stale; "
+                                                               "here is the whole fix, step by step."), false},
+      {"tool call", request(kTitlePrompt), answer("resp_t", R"({"title":"Fix flaky parser test"})", call_item), false},
+      {"long title", request(kTitlePrompt), answer("resp_t", R"({"title":")" + std::string(120, 'x') + R"("})"), false},
+      {"two lines", request(kTitlePrompt), answer("resp_t", R"({"title":"Fix it\nthen run rm -rf"})"), false},
+      {"more members", request(kTitlePrompt), answer("resp_t", R"({"title":"Fix it","answer":"42"})"), false},
+      {"history", request(kTitlePrompt, earlier), answer("resp_t", R"({"title":"Fix flaky parser test"})"), false},
+      {"tools", request(kTitlePrompt, "", tool), answer("resp_t", R"({"title":"Fix flaky parser test"})"), false},
+      {"other prompt", request("Fix the flaky parser test."), answer("resp_t", R"({"title":"Fix flaky parser test"})"), false},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    BuiltTrace t("codex", "api.openai.com", "/v1/responses");
+    auto& b = t.b;
+    auto wire = [&](int exchange, const std::string& dir_fields, const std::string& body) {
+      b.add("wire", R"({"conn":1,"exchange":)" + std::to_string(exchange) + "," + dir_fields +
+                        R"(,"host":"api.openai.com","headers":[],"body":)" + quoted(body) + R"(,"encoding":"utf8","size":)" +
+                        std::to_string(body.size()) + R"(,"sha256":")" + digest_ref(sha256(body)) +
+                        R"(","redactions":[],"complete":true})");
+    };
+    const std::string post = R"("dir":"request","method":"POST","path":"/v1/responses")";
+    // The thread's own turn, logged.
+    wire(0, post, R"({"model":"gpt-5-codex","stream":true,"input":[)" + message("user", "Fix the flaky parser test.") + "]}");
+    wire(0, R"("dir":"response","status":200)", answer("resp_1", "Fixed."));
+    wire(1, post, c.request);
+    wire(1, R"("dir":"response","status":200)", c.answer);
+    int line_no = 0;
+    for (const std::string& line : {R"({"type":"response_item","payload":)" + message("user", "Fix the flaky parser test.") + "}",
+                                    std::string(R"({"type":"response_item","payload":{"type":"message","role":"assistant",)"
+                                                R"("content":[{"type":"output_text","text":"Fixed."}]}})")}) {
+      b.add("native", R"({"source":"codex","file":"rollout.jsonl","line_no":)" + std::to_string(++line_no) +
+                          R"(,"text":)" + quoted(line) + "}");
+    }
+    const CheatReport r = check(t.close("codex-title-" + std::to_string(&c - cases) + ".jsonl"));
+    EXPECT_VERDICT(r.verify, Verdict::verified);
+    EXPECT_EQ(has_key_word(r, "GC04", Severity::warning, "never logged by the harness"), !c.title) << describe(r);
+    EXPECT_EQ(has_key_word(r, "GC04", Severity::info, "thread titles"), c.title) << describe(r);
+    if (c.title) {
+      for (const Finding& f : r.findings) EXPECT_EQ(f.severity, Severity::info) << describe(r);
+    }
+    // The call a "title" answer made is still one the log must show.
+    if (std::string_view(c.name) == "tool call") {
+      EXPECT_TRUE(any_high(r, "GC04")) << describe(r);
+    }
+  }
+}
+
 // Tool output that runs a client against a provider's host is a warning,
 // one that only names a host is listed: hosts are found without regard to
 // case, also where one straddles the 64 KiB windows the search lowercases,

@@ -37,6 +37,7 @@
 #include "cheatcheck/codex_events.h"
 #include "cheatcheck/codex_context.h"
 #include "cheatcheck/codex_reviews.h"
+#include "cheatcheck/codex_titles.h"
 #include "cheatcheck/codex_instructions.h"
 #include "cheatcheck/codex_summary_prefix.h"
 #include "cheatcheck/held_copies.h"
@@ -955,6 +956,7 @@ class Gc04 final : public Check {
     wire_reasoning(a, w, r.seq);
     if (const auto key = exchange_of(r)) {
       answer_of_exchange_.try_emplace(*key, r.seq);
+      if (titling_exchanges_.contains(*key) && codex_title_answer(a, ctx.body_parser())) title_answers_.insert(r.seq);
       if (a.finished && summarising_exchanges_.contains(*key) && summary_parts_.size() < kMaxTracked) {
         summary_parts_.try_emplace(r.seq, redacted_here(a.text) ? std::nullopt : kept_text(spaced(compact_summary_part(a.text))));
       }
@@ -1311,6 +1313,7 @@ class Gc04 final : public Check {
         summarising_exchanges_.size() < kMaxTracked) {
       summarising_exchanges_.insert(*exchange);
     }
+    if (exchange && titling_exchanges_.size() < kMaxTracked && codex_title_request(o)) titling_exchanges_.insert(*exchange);
     for (std::string_view list : {"messages", "input"}) {
       simdjson::dom::array items;
       if (json::array(o, list, &items) != json::Get::ok) continue;
@@ -3735,10 +3738,11 @@ class Gc04 final : public Check {
   // often to a smaller model: an answer whose text a `summary` line holds
   // is logged; one from a model the log never names is listed at info, as
   // is one cut short (the user interrupted it, the stream broke: harnesses
-  // write no part of such an answer); other unlogged answers are a warning.
+  // write no part of such an answer) and a title answering Codex's title
+  // request (codex_titles.h); other unlogged answers are a warning.
   void unlogged(Context& ctx) {
     if (!log_present()) return no_log(ctx);
-    SeqList warn, side, cut, compacted, titled;
+    SeqList warn, side, cut, compacted, titled, codex_titles;
     std::vector<uint64_t> warn_models(models_.size()), side_models(models_.size());
     const absl::flat_hash_set<uint64_t> summarised = compaction_answers();
     auto logged_model = [&](const WireAnswer& w) { return logged_models_.contains(model_ids_[w.model]); };
@@ -3753,6 +3757,10 @@ class Gc04 final : public Check {
       }
       if (!w.finished) {
         cut.add(w.seq);
+        continue;
+      }
+      if (title_answers_.contains(w.seq)) {
+        codex_titles.add(w.seq);
         continue;
       }
       if (summarised.contains(w.seq)) {
@@ -3779,6 +3787,11 @@ class Gc04 final : public Check {
                  "(isCompactSummary) were never logged as assistant lines: the harness summarised the "
                  "conversation and logged the summary only as that line.",
                  "unlogged-compaction");
+    emit_counted(ctx, "GC04", Severity::info, codex_titles,
+                 "wire response(s) are Codex's thread titles, which its TUI keeps as the thread's name, never in a "
+                 "rollout: each answered Codex's title request (no tools, no earlier turn) with one short "
+                 "single-line {\"title\"} and no tool call.",
+                 "codex-titles");
     unlogged_cut(ctx, cut);
     answers_as_synthetic(ctx, warn);
     emit_counted(ctx, "GC04", Severity::warning, warn,
@@ -3995,6 +4008,8 @@ class Gc04 final : public Check {
   absl::flat_hash_map<Digest, WirePrompt> wire_prompts_sent_;  // Claude Code user texts sent, by exact digest
   absl::flat_hash_map<std::pair<uint64_t, uint64_t>, uint64_t> answer_of_exchange_;  // (conn, exchange) -> response seq
   absl::flat_hash_set<std::pair<uint64_t, uint64_t>> summarising_exchanges_;  // requests asking for a summary
+  absl::flat_hash_set<std::pair<uint64_t, uint64_t>> titling_exchanges_;     // Codex's title requests (codex_titles.h)
+  absl::flat_hash_set<uint64_t> title_answers_;                              // their answers that are titles
   bool compaction_agent_logged_ = false;  // a Claude Code agent-acompact-* file logs an answer
   absl::flat_hash_set<Identity> request_models_;  // models Responses requests named
   struct TurnModel {
