@@ -134,12 +134,18 @@ struct Tally {
 double pct(size_t a, size_t b) { return b ? 100.0 * static_cast<double>(a) / static_cast<double>(b) : 0.0; }
 
 TEST(SecretCorpus, ExternalScannersSamplesInThreeForms) {
+  // GOALCUP_CORPUS_SAMPLES names another file of the same form (a held-out
+  // set kept outside the repository): measured and printed, not asserted.
+  const char* other = std::getenv("GOALCUP_CORPUS_SAMPLES");
   const std::string dir = testing::corpora_dir();
-  if (dir.empty() || !std::ifstream(dir + "/secrets-external/samples.jsonl")) {
+  const std::string path = other ? std::string(other) : dir + "/secrets-external/samples.jsonl";
+  if ((!other && dir.empty()) || !std::ifstream(path)) {
     GTEST_SKIP() << "shared/corpora/secrets-external not found beside the checkout (set GOALCUP_SHARED_DIR): not measured";
   }
-  const auto samples = load_core_samples(dir + "/secrets-external/samples.jsonl");
-  ASSERT_GT(samples.size(), 1000u);
+  const auto samples = load_core_samples(path);
+  if (!other) {
+    ASSERT_GT(samples.size(), 1000u);
+  }
   const bool verbose = std::getenv("GOALCUP_CORPUS_VERBOSE") != nullptr;
   std::map<std::string, Tally> tp, fp;
   Tally tp_all, fp_all, keys;
@@ -178,6 +184,7 @@ TEST(SecretCorpus, ExternalScannersSamplesInThreeForms) {
                 pct(fp_all.got[0], fp_all.n), pct(fp_all.got[1], fp_all.n), pct(fp_all.got[2], fp_all.n));
   table << row;
   std::cout << table.str();
+  if (other) return;
   // The levels reached (docs/SECRETS.md); a rule removed makes these fail.
   for (int form = 0; form < 3; ++form) {
     EXPECT_GE(pct(tp_all.got[form], tp_all.n), 98.5) << "form " << form;
