@@ -2800,6 +2800,33 @@ TEST(Redact, Base64WrappedOverLinesIsReplacedWhole) {
   }
 }
 
+// "cred" and "pw" as words of a name say credential as "pass" does
+// (gosec's and talisman's tests write pw = "...", creds files cred = ...);
+// inside a word (credit, snpw) they do not.
+TEST(SecretRules, CredAndPwAsWordsOfANameAreCredentialNames) {
+  EXPECT_TRUE(finds("db_cred = \"Rv8kTq2LzW5nXp7Yc3Hd\"", "generic-secret", "Rv8kTq2LzW5nXp7Yc3Hd"));
+  EXPECT_TRUE(finds("\tcred = \"Rv8kTq2LzW5n/Xp7Yc3Hd==\"", "generic-secret", "Rv8kTq2LzW5n/Xp7Yc3Hd=="));
+  EXPECT_TRUE(finds("pw: Rv8kTq2LzW5nXp7Yc3Hd", "generic-secret", "Rv8kTq2LzW5nXp7Yc3Hd"));
+  EXPECT_TRUE(finds("SMTP_PW=Rv8kTq2LzW5nXp7Yc3Hd", "generic-secret", "Rv8kTq2LzW5nXp7Yc3Hd"));
+  EXPECT_TRUE(finds("const adminPw = 'Rv8kTq2LzW5nXp7Yc3Hd';", "generic-secret", "Rv8kTq2LzW5nXp7Yc3Hd"));
+  EXPECT_TRUE(scan("credit_card_ref = \"Rv8kTq2LzW5nXp7Yc3Hd\"").empty());
+  EXPECT_TRUE(scan("snpw_ratio = \"Rv8kTq2LzW5nXp7Yc3Hd\"").empty());
+  EXPECT_TRUE(scan("pwm_channel: Rv8kTq2LzW5nXp7Yc3Hd").empty());
+}
+
+// A format string's replacement field ("{}", "{0}") and a YAML tag with
+// its argument ("!ImportValue Export") stand where the value is made at
+// run time (whispers' fixtures); the same values without them are found.
+TEST(SecretRules, FormatFieldsAndYamlTagsAreNotGenericSecrets) {
+  EXPECT_TRUE(scan("session_password = \"prefix_{}\".format(user_id)").empty());
+  EXPECT_TRUE(scan("api_secret = \"Xq9hbTdwr7Lm2-{0}\"").empty());
+  EXPECT_TRUE(scan("  ApiSecret: !ImportValue SharedApiSecretExport").empty());
+  EXPECT_TRUE(scan("  client_secret: !GetAtt SecretsStackOutputs.ClientSecretValue").empty());
+  EXPECT_TRUE(finds("api_secret = \"Xq9hbTdwr7Lm2-{q}\"", "generic-secret", "Xq9hbTdwr7Lm2-{q}"));
+  EXPECT_TRUE(finds("session_password = \"prefix_Kx9abcdEF12\"", "password-assignment", "prefix_Kx9abcdEF12"));
+  EXPECT_TRUE(finds("  ApiSecret: !Xq9hbTdwr7Lm2Zk", "generic-secret", "!Xq9hbTdwr7Lm2Zk"));
+}
+
 // A bare generic value ends where a list of Name=value pairs goes on (a
 // connection string's ';', a query string's '&'), and a generated password
 // holding ';' ',' '&' or '(' is found whole (red-team 16b #8). Names, calls

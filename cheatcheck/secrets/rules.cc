@@ -649,7 +649,7 @@ constexpr Rule kRules[] = {
     // setProperty("k", "v"), secret("v"), <k>v</k>, password "v". The name
     // and the value are judged after the match (value_after).
     {.id = "generic-secret",
-     .pattern = R"((?:api[_\-]?key|secret|token|passw(?:or)?d|passphrase|pwd|credential|creds|private[_\-]?key|(?:account|storage|access)[_\-]?key|auth|pass(?:_|\b))[A-Za-z0-9_\-.]{0,24}["'`]?(?:\[\d{0,4}\])?(?:\s+(?:string|str|String|char\s*\*))?(?:\s*(?:[:?.+!]?=|::=|:::=|===?|!==?|=>|:|,|>|\()\s*|\s+@?["'`]))",
+     .pattern = R"((?:api[_\-]?key|secret|token|passw(?:or)?d|passphrase|pwd|credential|creds|cred(?:_|\b)|pw(?:_|\b)|private[_\-]?key|(?:account|storage|access)[_\-]?key|auth|pass(?:_|\b))[A-Za-z0-9_\-.]{0,24}["'`]?(?:\[\d{0,4}\])?(?:\s+(?:string|str|String|char\s*\*))?(?:\s*(?:[:?.+!]?=|::=|:::=|===?|!==?|=>|:|,|>|\()\s*|\s+@?["'`]))",
      .extract = Extract::value, .chars = Chars::value, .min_len = 12, .max_len = 200, .severity = Severity::warning,
      .caseless = true, .left_boundary = false,
      .description = "key/token/secret/password assignment with a random value"},
@@ -800,6 +800,18 @@ bool wrapped_name(std::string_view v) {
   return false;
 }
 
+// "prefix_{}", "user-{0}": a format string's replacement field, empty or
+// numbered (Python's str.format, C#'s String.Format, Rust's format!,
+// SLF4J), where the value is filled in at run time.
+bool format_field(std::string_view v) {
+  for (size_t open = v.find('{'); open != std::string_view::npos; open = v.find('{', open + 1)) {
+    size_t i = open + 1;
+    while (i < v.size() && i - open <= 2 && v[i] >= '0' && v[i] <= '9') ++i;
+    if (i < v.size() && v[i] == '}') return true;
+  }
+  return false;
+}
+
 // A value that is obviously not a real secret: a template, a reference to
 // one, a redaction marker, a word that names the secret instead of being it.
 bool placeholder(std::string_view v) {
@@ -809,7 +821,7 @@ bool placeholder(std::string_view v) {
       (v.front() == '<' && v.back() == '>') || (v.front() == '[' && v.back() == ']')) {
     return true;
   }
-  if (wrapped_name(v)) return true;
+  if (wrapped_name(v) || format_field(v)) return true;
   thread_local std::string buf;
   const std::string_view low = lowercase(v, &buf);
   static constexpr std::string_view kParts[] = {
@@ -1115,6 +1127,12 @@ bool names_a_credential(std::string_view name, bool key_word) {
   // "pat", a personal access token, as a word of its own (ado_pat, GH_PAT),
   // not path, pattern or spatial.
   auto letter = [](char c) { return c >= 'a' && c <= 'z'; };
+  // "pw", password's usual short form, as a word of its own (pw, db_pw,
+  // adminPw), not in a word (npwr, pwm).
+  for (size_t p = n.find("pw"); p != std::string::npos; p = n.find("pw", p + 1)) {
+    const bool starts_word = p == 0 || !letter(n[p - 1]) || (name[p] == 'P' && name[p - 1] >= 'a' && name[p - 1] <= 'z');
+    if (starts_word && (p + 2 == n.size() || !letter(n[p + 2]))) return true;
+  }
   for (size_t p = n.find("pat"); p != std::string::npos; p = n.find("pat", p + 1)) {
     if ((p == 0 || !letter(n[p - 1])) && (p + 3 == n.size() || !letter(n[p + 3]))) return true;
   }
@@ -1435,6 +1453,17 @@ bool struct_tag(std::string_view v) {
   return i > 0 && v.substr(i, 2) == ":\"";
 }
 
+// "ApiKey: !ImportValue SharedKey", "!Ref KeyParam", "!Sub ...": a YAML
+// tag (CloudFormation's short-form functions, Home Assistant's !secret)
+// with its argument after it; the value is computed or looked up.
+bool yaml_tag(std::string_view text, std::string_view value, size_t end) {
+  if (value.size() < 2 || value.front() != '!' || !((value[1] | 0x20) >= 'a' && (value[1] | 0x20) <= 'z') ||
+      !std::ranges::all_of(value.substr(1), is_alnum)) {
+    return false;
+  }
+  return end + 1 < text.size() && (text[end] == ' ' || text[end] == '\t') && static_cast<unsigned char>(text[end + 1]) > ' ';
+}
+
 // Judges a generic value [start, end) assigned to a credential-like name.
 std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, size_t start, size_t end,
                                        bool quoted, std::string_view name) {
@@ -1463,7 +1492,7 @@ std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, 
     return std::nullopt;
   }
   if (!quoted && (code_expression(text, value, end) || camel_case_identifier(value) || type_name(value) ||
-                  pascal_case_identifier(value))) {
+                  pascal_case_identifier(value) || yaml_tag(text, value, end))) {
     return std::nullopt;
   }
   // SecretToken string `json:"secret_token"`: a Go struct field's tag.
