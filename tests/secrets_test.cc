@@ -2827,6 +2827,24 @@ TEST(SecretRules, FormatFieldsAndYamlTagsAreNotGenericSecrets) {
   EXPECT_TRUE(finds("  ApiSecret: !Xq9hbTdwr7Lm2Zk", "generic-secret", "!Xq9hbTdwr7Lm2Zk"));
 }
 
+// A credential phrase of two words before ':' or '=' ("API Key: <v>",
+// "Secret key = <v>"), as a dashboard or a CLI prints a key (titus' and
+// kingfisher's examples); key after a word that makes it a key of data or
+// a public one ("Primary key:", "SSH key:") is none.
+TEST(SecretRules, SpacedCredentialPhrasesBeforeAnOperator) {
+  EXPECT_TRUE(finds("API Key: Qm9x7Lr2TzWv8Np4YcK1", "generic-secret", "Qm9x7Lr2TzWv8Np4YcK1"));
+  EXPECT_TRUE(finds("  Secret key = Rv8kTq2LzW5nXp7Yc3HdA9", "generic-secret", "Rv8kTq2LzW5nXp7Yc3HdA9"));
+  EXPECT_TRUE(finds("acme tracking api key: Kx9abcdEF12gh34LmNq", "generic-secret", "Kx9abcdEF12gh34LmNq"));
+  EXPECT_TRUE(finds("Your auth token: Qm9x7Lr2TzWv8Np4YcK1.", "generic-secret", "Qm9x7Lr2TzWv8Np4YcK1"));
+  EXPECT_TRUE(scan("Primary key: Qm9x7Lr2TzWv8Np4YcK1").empty());
+  EXPECT_TRUE(scan("Partition key = Qm9x7Lr2TzWv8Np4YcK1").empty());
+  EXPECT_TRUE(scan("SSH key: Qm9x7Lr2TzWv8Np4YcK1").empty());
+  EXPECT_TRUE(scan("Public key: Qm9x7Lr2TzWv8Np4YcK1").empty());
+  EXPECT_TRUE(scan("API Key: my-service-production-key").empty());
+  EXPECT_TRUE(scan("Access token: src/auth/session_token.ts").empty());
+  EXPECT_TRUE(finds("auth_token: Qm9x7Lr2/TzWv8Np4YcK1", "generic-secret", "Qm9x7Lr2/TzWv8Np4YcK1"));
+}
+
 // A bare generic value ends where a list of Name=value pairs goes on (a
 // connection string's ';', a query string's '&'), and a generated password
 // holding ';' ',' '&' or '(' is found whole (red-team 16b #8). Names, calls

@@ -689,6 +689,15 @@ constexpr Rule kRules[] = {
      .extract = Extract::near_keyword, .chars = Chars::none, .min_len = 16, .max_len = 128,
      .severity = Severity::warning, .caseless = true, .left_boundary = false,
      .description = "token-shaped value after a credential word"},
+    // A credential phrase of two words, then ':' or '=' ("API Key: <v>",
+    // "Secret key = <v>", "auth token: <v>"), as dashboards, CLIs and
+    // notes print a key; a name without a space is the assignment rules'.
+    // Judged by keyword_value, as above.
+    {.id = "generic-secret",
+     .pattern = R"((?:[a-z0-9][ \t]key|(?:secret|token|access|private|auth|client|api)[ \t]+(?:token|secret))[ \t]*[:=][ \t]*[A-Za-z0-9][A-Za-z0-9+/_\-=.]{15})",
+     .extract = Extract::near_keyword, .chars = Chars::none, .min_len = 16, .max_len = 128,
+     .severity = Severity::warning, .caseless = true, .left_boundary = false,
+     .description = "token-shaped value after a credential word"},
     // The value first: if ("v" == password).
     {.id = "generic-secret",
      .pattern = R"(["'`]\s*(?:===?|!==?)\s*[A-Za-z_]{0,24}(?:api[_\-]?key|secret|token|passw(?:or)?d|passphrase|pwd|credential|private[_\-]?key))",
@@ -1369,8 +1378,13 @@ bool query_string(std::string_view v) {
 
 // "/docs/v3/auth/choosing", "./config/keys": a path of lower-case words
 // (a page, a file) is where something is, not a secret.
+// "src/auth/session_token.ts": a relative path ending in a file's
+// extension is named the same way.
 bool lower_case_path(std::string_view v) {
-  if (!(v.starts_with("/") || v.starts_with("./") || v.starts_with("~/"))) return false;
+  const size_t dot = v.rfind('.');
+  const bool file = v.find('/') != std::string_view::npos && dot != std::string_view::npos && v.size() - dot >= 2 &&
+                    v.size() - dot <= 6 && std::ranges::all_of(v.substr(dot + 1), [](char c) { return c >= 'a' && c <= 'z'; });
+  if (!(v.starts_with("/") || v.starts_with("./") || v.starts_with("~/") || file)) return false;
   return std::ranges::all_of(v, [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || std::string_view("/._-~").find(c) != std::string_view::npos;
   });
@@ -2316,10 +2330,26 @@ std::optional<Extracted> keyword_value(const Rule& rule, std::string_view text, 
   const size_t from = line == std::string_view::npos ? reach : reach + line + 1;
   if (contains_nocase(text.substr(from, start - from), "kubeadm")) return std::nullopt;
   // The keyword (what the pattern matched before the spaces) names the value.
-  size_t kw_end = start;
-  while (kw_end > 0 && (text[kw_end - 1] == ' ' || text[kw_end - 1] == '\t')) --kw_end;
+  auto skip_blanks = [&](size_t at) {
+    while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t')) --at;
+    return at;
+  };
+  size_t kw_end = skip_blanks(start);
+  const bool after_operator = kw_end > 0 && (text[kw_end - 1] == ':' || text[kw_end - 1] == '=');
+  if (after_operator) kw_end = skip_blanks(kw_end - 1);
   size_t kw_start = kw_end;
   while (kw_start > 0 && kw_end - kw_start < 64 && name_char(text[kw_start - 1])) --kw_start;
+  // "API Key: <v>" names a credential; "Primary key:", "Partition key:",
+  // "SSH key:" name a key of data or a public one, told by the word before
+  // key as for a name ending in key.
+  if (after_operator && kw_end - kw_start == 3 && contains_nocase(text.substr(kw_start, 3), "key")) {
+    const size_t word_end = skip_blanks(kw_start);
+    size_t word_start = word_end;
+    while (word_start > 0 && word_end - word_start < 64 && is_alnum(text[word_start - 1])) --word_start;
+    if (word_start == word_end || !ends_in_key_word(std::string(text.substr(word_start, word_end - word_start)) + "_key")) {
+      return std::nullopt;
+    }
+  }
   // "public key AAAA...", "host key ...": a public key or an id, named so.
   const std::string_view before = text.substr(kw_start > 16 ? kw_start - 16 : 0, kw_start > 16 ? 16 : kw_start);
   for (std::string_view w : {"public", "host", "pub", "fingerprint", "gpg", "pgp"}) {
