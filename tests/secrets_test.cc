@@ -2827,6 +2827,15 @@ TEST(SecretRules, FormatFieldsAndYamlTagsAreNotGenericSecrets) {
   EXPECT_TRUE(finds("  ApiSecret: !Xq9hbTdwr7Lm2Zk", "generic-secret", "!Xq9hbTdwr7Lm2Zk"));
 }
 
+// A Python annotation names a type, not a value ("pw: Optional[str] =
+// None", in pip's sources); a random value holding brackets is found.
+TEST(SecretRules, TypeAnnotationsAreNotGenericSecrets) {
+  EXPECT_TRUE(scan("    password: Optional[str] = None").empty());
+  EXPECT_TRUE(scan("    client_secret: Optional[SecretStr] = None").empty());
+  EXPECT_TRUE(scan("    auth_tokens: Dict[str, typing.Any] = {}").empty());
+  EXPECT_TRUE(finds("password: Kq7v[R2mXw9zL4]", "generic-secret", "Kq7v[R2mXw9zL4]"));
+}
+
 // A credential phrase of two words before ':' or '=' ("API Key: <v>",
 // "Secret key = <v>"), as a dashboard or a CLI prints a key (titus' and
 // kingfisher's examples); key after a word that makes it a key of data or
@@ -2843,6 +2852,23 @@ TEST(SecretRules, SpacedCredentialPhrasesBeforeAnOperator) {
   EXPECT_TRUE(scan("API Key: my-service-production-key").empty());
   EXPECT_TRUE(scan("Access token: src/auth/session_token.ts").empty());
   EXPECT_TRUE(finds("auth_token: Qm9x7Lr2/TzWv8Np4YcK1", "generic-secret", "Qm9x7Lr2/TzWv8Np4YcK1"));
+}
+
+// Riot Games' keys (RGAPI- and a UUID) and Apify's tokens (apify_api_),
+// as their providers document them.
+TEST(SecretRules, RiotAndApifyKeys) {
+  using testing::random_chars;
+  const std::string riot = "RGAPI-7f3c9e21-4b8d-4a6f-9c2e-d51b7a3e8f04";
+  EXPECT_TRUE(finds("RIOT_KEY=" + riot, "riot-api-key", riot));
+  EXPECT_EQ(highest("curl -H 'X-Riot-Token: " + riot + "' https://euw1.api.riotgames.com/x"), Severity::high);
+  // A typed example key is a warning at most, never high.
+  EXPECT_LT(highest("RGAPI-12345678-abcd-1234-abcd-123456789abc"), Severity::high);
+  EXPECT_TRUE(scan("RGAPI-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx").empty());
+  EXPECT_TRUE(scan("RGAPI-7f3c9e21-4b8d-4a6f-9c2e").empty());
+  const std::string apify = "apify_api_" + random_chars(36, 91);
+  EXPECT_TRUE(finds("export APIFY=" + apify, "apify-token", apify));
+  EXPECT_TRUE(scan("apify_api_" + random_chars(12, 92)).empty());
+  EXPECT_TRUE(scan("see docs/apify_api_reference_guide_v2").empty());
 }
 
 // A bare generic value ends where a list of Name=value pairs goes on (a

@@ -229,6 +229,12 @@ constexpr Rule kRules[] = {
     {.id = "dependency-track-key", .pattern = R"(odt_[A-Za-z0-9]{32})", .chars = Chars::alnum, .min_len = 36,
      .max_len = 44, .description = "Dependency-Track API key", .match_len = 36},
     {.id = "adafruit-io-key", .pattern = R"(aio_[A-Za-z0-9]{28})", .description = "Adafruit IO key", .match_len = 32},
+    // Riot Games' API keys: RGAPI- and a UUID, as the developer portal
+    // shows them; Apify's API tokens: apify_api_ (no documented length).
+    {.id = "riot-api-key", .pattern = R"(RGAPI-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})",
+     .description = "Riot Games API key", .match_len = 42},
+    {.id = "apify-token", .pattern = R"(apify_api_[A-Za-z0-9]{20})", .chars = Chars::alnum, .min_len = 30,
+     .max_len = 80, .severity = Severity::warning, .description = "Apify API token", .match_len = 30},
     {.id = "jina-key", .pattern = R"(jina_[A-Za-z0-9]{60})", .description = "Jina AI API key", .match_len = 65},
     {.id = "dropbox-token", .pattern = R"(sl\.[A-Za-z0-9_\-]{20})", .chars = Chars::alnum_dash, .min_len = 130,
      .max_len = 1400, .description = "Dropbox short-lived access token", .match_len = 23},
@@ -1467,6 +1473,19 @@ bool struct_tag(std::string_view v) {
   return i > 0 && v.substr(i, 2) == ":\"";
 }
 
+// "Optional[str]", "Dict[str,", "list[SecretStr]": a type with its
+// parameters, as a Python annotation names it ("password: Optional[str] =
+// None"); the type is a word of letters, the parameters names.
+bool type_subscript(std::string_view v) {
+  const size_t open = v.find('[');
+  if (open == 0 || open == std::string_view::npos || open + 1 == v.size()) return false;
+  auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  const std::string_view type = v.substr(0, open), params = v.substr(open + 1);
+  return std::ranges::all_of(type, [&](char c) { return letter(c) || c == '.' || c == '_'; }) &&
+         std::ranges::all_of(params, [&](char c) { return is_alnum(c) || std::string_view("_.,[]| ").find(c) != std::string_view::npos; }) &&
+         letter(params.front());
+}
+
 // "ApiKey: !ImportValue SharedKey", "!Ref KeyParam", "!Sub ...": a YAML
 // tag (CloudFormation's short-form functions, Home Assistant's !secret)
 // with its argument after it; the value is computed or looked up.
@@ -1506,7 +1525,7 @@ std::optional<Extracted> judge_generic(const Rule& rule, std::string_view text, 
     return std::nullopt;
   }
   if (!quoted && (code_expression(text, value, end) || camel_case_identifier(value) || type_name(value) ||
-                  pascal_case_identifier(value) || yaml_tag(text, value, end))) {
+                  pascal_case_identifier(value) || yaml_tag(text, value, end) || type_subscript(value))) {
     return std::nullopt;
   }
   // SecretToken string `json:"secret_token"`: a Go struct field's tag.
