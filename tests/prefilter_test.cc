@@ -79,6 +79,12 @@ std::vector<std::string> sample_texts() {
       "bootstrapTokens:\n- token: \"" + random_chars(6, 32, "abcdefghijklmnopqrstuvwxyz0123456789") + "." +
           random_chars(16, 33, "abcdefghijklmnopqrstuvwxyz0123456789") + "\"",
       "TWILIO_AUTH_TOKEN = \"" + random_chars(32, 34, "0123456789abcdef") + "\"",
+      // The sixth held-out round: cred and pw names, a spaced phrase before ':', Riot and Apify.
+      "db_cred = \"" + random_chars(20, 35) + "\"",
+      "SMTP_PW=" + random_chars(20, 36),
+      "Your API Key: " + random_chars(24, 37),
+      "X-Riot-Token: RGAPI-7f3c9e21-4b8d-4a6f-9c2e-d51b7a3e8f04",
+      "apify_api_" + random_chars(36, 38),
   };
 }
 
