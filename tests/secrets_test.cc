@@ -2854,6 +2854,21 @@ TEST(SecretRules, SpacedCredentialPhrasesBeforeAnOperator) {
   EXPECT_TRUE(finds("auth_token: Qm9x7Lr2/TzWv8Np4YcK1", "generic-secret", "Qm9x7Lr2/TzWv8Np4YcK1"));
 }
 
+// A password a person chose as an XML element's text (Maven's settings.xml,
+// FileZilla's <Pass>), as after password = "...": a template, Maven's
+// encrypted {...} form or a one-class word is none.
+TEST(SecretRules, ChosenPasswordsInXmlElements) {
+  EXPECT_TRUE(finds("<server><id>repo</id><username>deploy</username><password>hunt3r!Q9</password></server>",
+                    "password-assignment", "hunt3r!Q9"));
+  EXPECT_TRUE(finds("<Server><Host>ftp.example.org</Host><Pass>Tr0ub4dor&3x</Pass></Server>", "password-assignment",
+                    "Tr0ub4dor&3x"));
+  EXPECT_TRUE(finds("  <passphrase>  Gpg-Sign9Key  </passphrase>", "password-assignment", "Gpg-Sign9Key"));
+  EXPECT_TRUE(scan("<password>${env.MAVEN_REPO_PASS}</password>").empty());
+  EXPECT_TRUE(scan("<password>{COQLCE6DU6GtcS5P=}</password>").empty());
+  EXPECT_TRUE(scan("<password>changeit</password>").empty());
+  EXPECT_TRUE(scan("<password>hunt3r!Q9 and more").empty());
+}
+
 // Riot Games' keys (RGAPI- and a UUID) and Apify's tokens (apify_api_),
 // as their providers document them.
 TEST(SecretRules, RiotAndApifyKeys) {

@@ -682,6 +682,11 @@ constexpr Rule kRules[] = {
      .pattern = R"((?:passw(?:or)?d|pwd)["'`]?\s*(?::=|=>|===?|[:=])\s*["'`])",
      .extract = Extract::value, .chars = Chars::value, .min_len = 8, .max_len = 64, .severity = Severity::warning,
      .caseless = true, .left_boundary = false, .description = "password assignment"},
+    // The same in an XML element (Maven's settings.xml, FileZilla's
+    // <Pass>, Tomcat's and .NET's configs): <password>v</password>.
+    {.id = "password-assignment", .pattern = R"(<(?:passw(?:or)?d|pwd|passphrase|pass)>)", .extract = Extract::value,
+     .chars = Chars::value, .min_len = 8, .max_len = 64, .severity = Severity::warning, .caseless = true,
+     .left_boundary = false, .description = "password assignment"},
     // A credential word, spaces, then a token ("client secret <v>",
     // "weatherbitSECRET <v>", "boxKEY <v>", "nimble key <v>", "pandadoc
     // PRIVATE <v>", "scrapeowl ACCESS <v>"; key only after a word that says
@@ -1901,8 +1906,13 @@ bool npmrc_registry_key(std::string_view text, size_t end) {
 // field, a template, a filler, a phrase or a constant's name.
 std::optional<Extracted> password_value(const Rule& rule, std::string_view text, size_t end) {
   const char quote = text[end - 1];
-  const size_t close = text.find(quote, end);
+  size_t close = text.find(quote == '>' ? '<' : quote, end);
   if (close == std::string_view::npos || close - end > rule.max_len) return std::nullopt;
+  if (quote == '>') {  // an element's text, closed by its end tag, blanks around it dropped
+    if (text.substr(close, 2) != "</") return std::nullopt;
+    while (end < close && (text[end] == ' ' || text[end] == '\t')) ++end;
+    while (close > end && (text[close - 1] == ' ' || text[close - 1] == '\t')) --close;
+  }
   const std::string_view value = text.substr(end, close - end);
   if (value.size() < rule.min_len || value.find_first_of(" \t\n\\") != std::string_view::npos) return std::nullopt;
   // `"Password:",next:` closes a label, it opens no value; "/en/..." is a path.
