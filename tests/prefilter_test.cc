@@ -85,6 +85,7 @@ std::vector<std::string> sample_texts() {
       "Your API Key: " + random_chars(24, 37),
       "X-Riot-Token: RGAPI-7f3c9e21-4b8d-4a6f-9c2e-d51b7a3e8f04",
       "apify_api_" + random_chars(36, 38),
+      "<server><username>ci</username><password>hunt3r!Q9</password></server>",
   };
 }
 
