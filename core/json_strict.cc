@@ -162,15 +162,28 @@ Result<simdjson::dom::element> StrictJsonParser::parse_padded(std::string_view b
 
 void StrictJsonParser::release_memory() {
   constexpr size_t kKeep = 1 << 20;
-  if (parser_.capacity() > kKeep) {
-    // On failure the parser keeps its buffers and goes on working.
-    if (parser_.allocate(kKeep, parser_.max_depth()) != simdjson::SUCCESS) {}
+  if (parser_.capacity() > kKeep || parser_.doc.capacity() > kKeep) {
+    // A fresh parser: allocate() shrinks only the structural indexes, and
+    // the document's tape and string buffer (most of what a long line
+    // touched) kept the longest line's size. On failure the parser keeps
+    // going with what the next parse allocates.
+    const size_t depth = parser_.max_depth();
+    parser_ = simdjson::dom::parser(parser_.max_capacity());
+    if (parser_.allocate(1 << 16, depth) != simdjson::SUCCESS) {}
   }
   if (copy_.capacity() > kKeep) std::string().swap(copy_);
   if (wide_copy_.capacity() > kKeep) std::string().swap(wide_copy_);
 }
 
 Result<simdjson::dom::element> StrictJsonParser::parse_copy(std::string_view bytes, int64_t seq) {
+  // Room for the padding too: appended past the capacity, it copied a long
+  // text a second time. The old buffer, which `bytes` may lie in, is freed
+  // after the copy.
+  std::string old;
+  if (copy_.capacity() < bytes.size() + kLinePadding) {
+    old.reserve(bytes.size() + kLinePadding);
+    copy_.swap(old);
+  }
   copy_.assign(bytes);
   copy_.append(kLinePadding, '\0');
   return parse_padded(std::string_view(copy_.data(), bytes.size()), seq);

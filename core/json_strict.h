@@ -8,6 +8,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -34,6 +35,9 @@ class StrictJsonParser {
   void release_if_large(size_t parsed_bytes) {
     if (parsed_bytes > (16u << 20)) release_memory();
   }
+  // The largest document its buffers are sized for (the parser's or the
+  // parsed document's): what release_memory() gives back.
+  size_t capacity() const { return std::max(parser_.capacity(), parser_.doc.capacity()); }
 
  private:
   simdjson::dom::parser parser_;

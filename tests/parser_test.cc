@@ -205,5 +205,24 @@ TEST(JsonDigest, LongStringsDigestByTheirBytesWhateverTheCacheHolds) {
   EXPECT_NE(digest("\"" + changed + "\""), first);
 }
 
+// release_memory() shrank the structural indexes only: the document's tape
+// and string buffer, most of what a long line touched, kept its size, and
+// every tool that released a parser after a long line held it to the end.
+TEST(StrictJsonParser, ReleaseMemoryGivesBackTheDocumentsBuffers) {
+  Limits limits;
+  StrictJsonParser parser{limits};
+  const std::string big = "{\"text\":\"" + std::string(20 << 20, 'x') + "\"}";
+  ASSERT_TRUE(parser.parse_copy(big, 0));
+  EXPECT_GE(parser.capacity(), big.size());
+  parser.release_memory();
+  EXPECT_LE(parser.capacity(), size_t{1} << 20);
+  auto small = parser.parse_copy(R"({"a":[1,2,"three"]})", 0);  // still parses, and a long line again
+  ASSERT_TRUE(small);
+  EXPECT_EQ(std::string_view(small->at_key("a").at(2).get_string().value()), "three");
+  auto again = parser.parse_copy(big, 0);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->at_key("text").get_string().value().size(), size_t{20} << 20);
+}
+
 }  // namespace
 }  // namespace goalcup
