@@ -186,23 +186,35 @@ Status OutputFile::fail(const std::string& what, int err) {
   return *error_;
 }
 
+// Bytes of a buffer's size or more go out as they are, after what is
+// buffered: appended, a long line was copied and the buffer kept its size
+// to the end (redact held its longest line once more for nothing).
 Status OutputFile::write(std::string_view bytes) {
   if (error_) return *error_;
+  if (bytes.size() >= kBufferBytes) {
+    GOALCUP_RETURN_IF_ERROR(flush());
+    return write_all(bytes);
+  }
   buffer_.append(bytes);
   return buffer_.size() >= kBufferBytes ? flush() : Status{};
 }
 
 Status OutputFile::flush() {
   if (error_) return *error_;
+  GOALCUP_RETURN_IF_ERROR(write_all(buffer_));
+  buffer_.clear();
+  return {};
+}
+
+Status OutputFile::write_all(std::string_view bytes) {
   size_t done = 0;
-  while (done < buffer_.size()) {
-    const ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno == EAGAIN && wait_writable(fd_)) continue;  // a non-blocking stdout
     if (n <= 0) return fail("cannot write", n < 0 ? errno : EIO);
     done += static_cast<size_t>(n);
   }
-  buffer_.clear();
   return {};
 }
 

@@ -35,8 +35,8 @@ class OutputFile {
   OutputFile& operator=(const OutputFile&) = delete;
   ~OutputFile();  // not committed: the temporary file is removed
 
-  // Buffers `bytes`; an error (disk full, I/O) is returned at once and again
-  // by commit().
+  // Buffers `bytes` (a megabyte or more goes out at once, uncopied); an
+  // error (disk full, I/O) is returned at once and again by commit().
   Status write(std::string_view bytes);
   // Flushes, fsyncs, closes and renames over the output, then syncs its
   // folder. After an error nothing of the output has changed.
@@ -47,6 +47,7 @@ class OutputFile {
  private:
   OutputFile(std::string path, std::string target, std::string dir, int fd, std::string temp, int mode);
   Status flush();
+  Status write_all(std::string_view bytes);  // unbuffered, every byte or an error
   Status fail(const std::string& what, int err);
   Status status() const;
   void discard();

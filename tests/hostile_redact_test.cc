@@ -281,6 +281,27 @@ TEST(OutputFile, NothingChangesUntilCommit) {
   EXPECT_EQ(same.error().code, Code::usage);
 }
 
+// A write of a megabyte or more goes out unbuffered (a long line was
+// copied into the buffer, which then kept its size): after what was
+// buffered before it and before what follows, and still nothing is seen
+// at the path until commit.
+TEST(OutputFile, LongWritesKeepTheirPlaceAmongBufferedOnes) {
+  const std::string dir = testing::temp_dir() + "/output-file-long";
+  fs::create_directories(dir);
+  const std::string path = dir + "/o.txt";
+  const std::string small = "a short line\n";
+  const std::string long_line = std::string(3 << 20, 'x') + "\n";
+  auto f = OutputFile::create(path);
+  ASSERT_TRUE(f) << f.error().message;
+  EXPECT_TRUE(f->write(small).ok());
+  EXPECT_TRUE(f->write(long_line).ok());
+  EXPECT_TRUE(f->write(small).ok());
+  EXPECT_TRUE(f->write(long_line).ok());
+  EXPECT_FALSE(fs::exists(path));
+  EXPECT_TRUE(f->commit().ok());
+  EXPECT_EQ(read_all(path), small + long_line + small + long_line);
+}
+
 TEST(OutputFile, ARenameDoesNotReplaceAReadOnlyFile) {
   if (::geteuid() == 0) GTEST_SKIP() << "root may write any file: nothing to refuse";
   const std::string dir = testing::temp_dir() + "/read-only";
