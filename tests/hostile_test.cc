@@ -1178,6 +1178,40 @@ TEST(HostileRedact, ALineOfManyKeysIsBoundedByItsLength) {
   }
 }
 
+// Requests that re-send a growing history, up to lines of 11.6 MB (the
+// benchmark trace's longest, bench/long_lines.sh), with keys planted: the
+// line was held eleven times (131 MiB here; 138 on the benchmark trace,
+// over the 9 x the line + 32 MiB that docs/LIMITS.md allowed). The walk's,
+// the rewrite's and the rescan's parsers each kept what they grew for it,
+// the rewrite copied the body and wrote it again unchanged, and the output
+// buffer and the copy's buffer kept the line's size to the end. Now 7 x
+// the line + 32 MiB at most (100 MiB measured), every key replaced.
+TEST(HostileRedact, RequestsOfElevenMegabytesStayWithinSevenLines) {
+  if (!kMeasureBounds) GTEST_SKIP() << "bounds are measured in the release build";
+  const std::string path = dir() + "/redact-long-requests.jsonl";
+  ASSERT_EQ(testing::run_command(std::string(GOALCUP_FIXTURE_BIN) +
+                                 " gen --size 40000000 --tool-output-bytes 1800000 --history-turns 6 --ack-every 20"
+                                 " --plant secret-plain --plant secret-base64 --key " +
+                                 testing::source_path("fixtures/keys/dev-key.json") + " -o " + path + " 2>/dev/null")
+                .exit_code,
+            0);
+  size_t longest = 0;
+  {
+    std::ifstream in(path, std::ios::binary);
+    for (std::string line; std::getline(in, line);) longest = std::max(longest, line.size());
+  }
+  ASSERT_GT(longest, 11000000u);
+  const std::string out = dir() + "/redact-long-requests-out.jsonl";
+  const Outcome o = redact(path, out);
+  EXPECT_FALSE(o.killed);
+  ASSERT_EQ(o.exit_code, 0) << o.out.substr(0, 400);  // the rescan of the copy found nothing
+  EXPECT_NE(o.out.find("secret(s)"), std::string::npos) << o.out.substr(0, 400);
+  const long bound_kb = (7 * static_cast<long>(longest) + (32 << 20)) / 1024;
+  EXPECT_LT(o.max_rss_kb, bound_kb) << "peak RSS " << o.max_rss_kb / 1024 << " MiB, bound " << bound_kb / 1024 << " MiB";
+  fs::remove(path);
+  fs::remove(out);
+}
+
 // More distinct secrets than the scan keeps (10,000): the rest could not
 // be replaced, so the trace is refused before anything is written.
 TEST(HostileRedact, MoreDistinctSecretsThanKeptIsRefusedUpFront) {

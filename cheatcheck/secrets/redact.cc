@@ -296,8 +296,13 @@ size_t base64_run_end(std::string_view s, size_t end, std::map<size_t, Claim>* c
 // first), each of its places in order, replaced unless a replacement made
 // before covers part of it; the output is built once, not shifted at each
 // replacement (a key repeated over 4 MB took 32 s).
-bool Redactor::plain(std::string& s) const {
-  if (!literals_ || s.size() >= (1ull << 31)) return plain_slowly(s);
+bool Redactor::plain(std::string_view s, std::string* result) const {
+  if (!literals_ || s.size() >= (1ull << 31)) {
+    std::string copy(s);
+    if (!plain_slowly(copy)) return false;
+    *result = std::move(copy);
+    return true;
+  }
   const std::vector<Place> at = occurrences(s);
   std::map<size_t, Claim> claims;  // by where each starts
   const auto overlaps = [&](size_t from, size_t to) {
@@ -316,11 +321,11 @@ bool Redactor::plain(std::string& s) const {
   std::string out;
   size_t from = 0;
   for (const auto& [start, c] : claims) {
-    out.append(s, from, start - from).append(c.with);
+    out.append(s.substr(from, start - from)).append(c.with);
     from = c.to;
   }
-  out.append(s, from);
-  s = std::move(out);
+  out.append(s.substr(from));
+  *result = std::move(out);
   return true;
 }
 
@@ -362,36 +367,36 @@ namespace {
 // overlapping), built once: replacing them one at a time moved the rest
 // of the text at each, quadratic on a line of thousands of secrets.
 template <class It>
-void splice_spans(std::string& s, It first, It last) {
-  if (first == last) return;
+std::string spliced(std::string_view s, It first, It last) {
   size_t floor = 0;
   for (It it = first; it != last; ++it) {
     if (it->from < floor || it->to < it->from) {  // not reached: as before, the last first, in place
+      std::string out(s);
       for (It back = last; back != first;) {
         --back;
-        s.replace(back->from, back->to - back->from, back->with);
+        out.replace(back->from, back->to - back->from, back->with);
       }
-      return;
+      return out;
     }
     floor = it->to;
   }
   std::string out;
   size_t at = 0;
   for (It it = first; it != last; ++it) {
-    out.append(s, at, it->from - at).append(it->with);
+    out.append(s.substr(at, it->from - at)).append(it->with);
     at = it->to;
   }
-  out.append(s, at);
-  s = std::move(out);
+  out.append(s.substr(at));
+  return out;
 }
 }  // namespace
 
-bool Redactor::mapped(std::string& s, bool percent) const {
+bool Redactor::mapped(std::string_view s, bool percent, std::string* result) const {
   std::vector<Span> spans;
   mapped_spans(s, percent, &spans);
   if (spans.empty()) return false;
   last_first(&spans);
-  splice_spans(s, spans.rbegin(), spans.rend());
+  *result = spliced(s, spans.rbegin(), spans.rend());
   return true;
 }
 
@@ -399,7 +404,7 @@ bool Redactor::mapped(std::string& s, bool percent) const {
 // run wrapped over lines (base64's 76 columns) is one run: all its lines
 // are replaced, wrapped again at their width, so that no line is left to
 // decode to a piece of the secret.
-bool Redactor::base64_runs(std::string& s, int depth) const {
+bool Redactor::base64_runs(std::string_view s, int depth, std::string* result) const {
   std::vector<Run> runs;
   find_base64_runs(s, &runs);
   add_wrapped_base64_runs(s, &runs);
@@ -415,17 +420,54 @@ bool Redactor::base64_runs(std::string& s, int depth) const {
     if (!redacted) continue;
     spans.push_back({r.start, r.start + r.length, wrap_like(encode_base64_like(*redacted, run), s, r)});
   }
-  splice_spans(s, spans.begin(), spans.end());  // the runs are in text order
-  return !spans.empty();
+  if (spans.empty()) return false;
+  *result = spliced(s, spans.begin(), spans.end());  // the runs are in text order
+  return true;
 }
 
+namespace {
+// The strings of `e` that are values (member names are not redacted), in
+// document order, until `f` returns true.
+template <class F>
+bool find_value_string(simdjson::dom::element e, F&& f) {
+  simdjson::dom::object o;
+  simdjson::dom::array a;
+  std::string_view s;
+  if (!e.get(o)) {
+    for (auto m : o) {
+      if (find_value_string(m.value, f)) return true;
+    }
+  } else if (!e.get(a)) {
+    for (auto v : a) {
+      if (find_value_string(v, f)) return true;
+    }
+  } else if (!e.get(s)) {
+    return f(s);
+  }
+  return false;
+}
+}  // namespace
+
+// The copy is written only once a string changes: a long body without
+// secrets cost a copy as long as itself, written for nothing. The strings
+// read before the first change are written as they are, and each string is
+// redacted once.
 std::optional<std::string> Redactor::json(std::string_view text, int depth) const {
   StrictJsonParser parser{limits_};
   auto root = parser.parse_copy(text, -1);
   if (!root) return std::nullopt;
-  bool changed = false;
+  size_t unchanged = 0;  // strings before the first that changes
+  std::optional<std::string> first;
+  find_value_string(*root, [&](std::string_view s) {
+    first = redact(s, depth + 1);
+    unchanged += !first;
+    return first.has_value();
+  });
+  if (!first) return std::nullopt;
   std::string out;
+  out.reserve(text.size() + text.size() / 8);  // grown by doubling, it held two copies
   JsonWriter w(&out);
+  size_t rank = 0;
   std::function<void(simdjson::dom::element)> walk = [&](simdjson::dom::element e) {
     simdjson::dom::object o;
     simdjson::dom::array a;
@@ -442,15 +484,16 @@ std::optional<std::string> Redactor::json(std::string_view text, int depth) cons
       for (auto v : a) walk(v);
       w.end_array();
     } else if (!e.get(s)) {
-      auto r = redact(s, depth + 1);
-      changed |= r.has_value();
+      const size_t at = rank++;
+      std::optional<std::string> r;
+      if (at == unchanged) r = std::move(first);
+      else if (at > unchanged) r = redact(s, depth + 1);
       w.value(r ? std::string_view(*r) : s);
     } else {
       write_dom(w, e);
     }
   };
   walk(*root);
-  if (!changed) return std::nullopt;
   return out;
 }
 
@@ -582,26 +625,36 @@ std::optional<std::string> Redactor::sse(std::string_view text, int depth) const
 
 std::optional<std::string> Redactor::redact(std::string_view text, int depth) const {
   if (depth > kMaxRedactDepth || text.size() < 8) return std::nullopt;
-  std::string s(text);
+  // The text itself until a step changes it: a long body without secrets
+  // is not copied (its copy was held with both parses of it).
+  std::string_view s = text;
+  std::string owned, next;
+  bool changed = false;
+  const auto step = [&](bool changed_now) {
+    if (!changed_now) return;
+    owned = std::exchange(next, std::string());  // `next` keeps no buffer of the text before
+    s = owned;
+    changed = true;
+  };
   // Base64 first: a run that decodes to a secret is re-encoded whole, before
   // a plain match on part of it (a generic value) could cut it in two.
-  bool changed = base64_runs(s, depth);
-  changed |= plain(s);
+  step(base64_runs(s, depth, &next));
+  step(plain(s, &next));
   if (!s.empty() && (s.front() == '{' || s.front() == '[')) {
-    if (auto j = json(s, depth)) return *j;
-    if (changed) return s;
+    if (auto j = json(s, depth)) return j;
+    if (changed) return owned;
   }
   if (looks_like_sse(s)) {
     if (auto e = sse(s, depth)) {
-      s = std::move(*e);
-      changed = true;
+      next = std::move(*e);
+      step(true);
     }
   }
-  changed |= mapped(s, false);
-  changed |= mapped(s, true);
-  changed |= base64_runs(s, depth);
+  step(mapped(s, false, &next));
+  step(mapped(s, true, &next));
+  step(base64_runs(s, depth, &next));
   if (!changed) return std::nullopt;
-  return s;
+  return owned;
 }
 
 namespace {
@@ -894,7 +947,8 @@ Result<RedactResult> redact_trace(const std::string& trace, const std::string& o
     text.resize(size);
     text += '\n';
     GOALCUP_RETURN_IF_ERROR(out->write(text));
-    if (text.capacity() > kKeepLineBytes) text = std::string();  // grown for a long line: let it go
+    // Grown for a long line: let it go (assigning an empty string keeps the buffer).
+    if (text.capacity() > kKeepLineBytes) std::string().swap(text);
     ++result.records;
     result.records_changed += changed;
   }

@@ -47,17 +47,18 @@ class Redactor {
   // Where each secret starts in `s` (by index in secrets_, then ascending,
   // overlapping ones too), found in one pass for all of them.
   std::vector<Place> occurrences(std::string_view s) const;
-  bool plain(std::string& s) const;
+  // Each returns true, and the new text in `result`, when it changed `s`.
+  bool plain(std::string_view s, std::string* result) const;
   bool plain_slowly(std::string& s) const;
   void mapped_spans(std::string_view s, bool percent, std::vector<Span>* spans) const;
   static void last_first(std::vector<Span>* spans);
-  bool mapped(std::string& s, bool percent) const;
+  bool mapped(std::string_view s, bool percent, std::string* result) const;
   std::vector<Span> secret_spans(std::string_view s) const;
   std::optional<std::string> json(std::string_view text, int depth) const;
   std::optional<std::string> sse(std::string_view text, int depth) const;
   static std::vector<std::string> marked_pieces(const SseStrand& strand, const std::vector<Span>& spans);
   bool strand_rest(const SseStrand& strand, std::vector<std::string>* pieces, int depth) const;
-  bool base64_runs(std::string& s, int depth) const;
+  bool base64_runs(std::string_view s, int depth, std::string* result) const;
 
   std::vector<KnownSecret> secrets_;  // longest first
   Limits limits_;

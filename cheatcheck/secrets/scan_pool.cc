@@ -10,6 +10,7 @@ constexpr size_t kBatchBytes = 1 << 20;
 constexpr size_t kBatchLines = 4096;
 constexpr size_t kMaxInFlight = 16 << 20;
 constexpr size_t kCopyAtMost = 8 << 20;  // longer lines are scanned where they are
+constexpr size_t kKeepBatchBytes = 4 * kBatchBytes;  // a batch grown past this is not reused
 
 // What a lent answer holds, counted with the bytes in flight.
 size_t answer_bytes(const RebuiltAnswer& a) {
@@ -132,6 +133,10 @@ void ScanPool::submit() {
   if (inline_) {
     scan_batch(*inline_, *batch);
     sink_(batch->out);
+    // A batch grown for a long line is let go (give_back), and so is the
+    // scanner, whose parsers grew with it: as scan_here()'s, not kept (redact
+    // held a parse of its longest line under 8 MB to the end).
+    if (batch_bytes(*batch) > kKeepBatchBytes) inline_ = make_();
     give_back(std::move(batch));
     return;
   }
@@ -170,8 +175,8 @@ std::unique_ptr<ScanPool::Batch> ScanPool::take_spare() {
 
 void ScanPool::give_back(std::unique_ptr<Batch> b) {
   // Grown for one long line: let it go.
-  if (b->bytes.capacity() > 4 * kBatchBytes || b->texts.capacity() > 4 * kBatchBytes ||
-      b->digest_bytes.capacity() > 4 * kBatchBytes) {
+  if (b->bytes.capacity() > kKeepBatchBytes || b->texts.capacity() > kKeepBatchBytes ||
+      b->digest_bytes.capacity() > kKeepBatchBytes) {
     return;
   }
   b->bytes.clear();

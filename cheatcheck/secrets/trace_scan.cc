@@ -158,7 +158,8 @@ class RecordLineScanner final : public LineScanner {
     if (!r) return scan_string(line, "line");  // the verifier reports why; the text is still scanned
     own_.clear();
     scan_texts(LineTexts{&own_, own_.add(*r)}, line, &*r);
-    if (own_.capacity() > kKeepArenaBytes) own_ = TextArena();  // grown for a long line
+    // Grown for a long line: freed (assigning an empty arena kept its text buffer).
+    if (own_.capacity() > kKeepArenaBytes) (void)std::exchange(own_, TextArena());
   }
 
  private:
