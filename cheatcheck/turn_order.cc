@@ -43,7 +43,10 @@ void TurnOrder::logged_line(const NativeInfo& n, uint64_t seq) {
   }
   if (!n.user) return;
   for (const std::string& said : n.prompts) add(ItemKind::prompt, sha256(said));
-  for (const std::string& call : n.results) add(ItemKind::result, identity(call));
+  for (const std::string& call : n.results) {
+    add(ItemKind::result, identity(call));
+    thread.back().after_own_call = n.harness == NativeInfo::Harness::codex && answers_logged_.contains(identity(call));
+  }
 }
 
 Identity TurnOrder::thread_of(const NativeInfo& n) {
@@ -74,15 +77,27 @@ void TurnOrder::judge_thread(const std::vector<Item>& items, const FirstSent& fi
     latest = std::max(latest, *wire);
   }
   // What was sent: first carried before the response of the next answer
-  // logged after it (walked backwards, that answer's response at hand).
-  uint64_t next_answer = std::numeric_limits<uint64_t>::max();
+  // logged after it (walked backwards, that answer's response at hand,
+  // and the next one of another response).
+  constexpr uint64_t kNone = std::numeric_limits<uint64_t>::max();
+  uint64_t next_answer = kNone, next_other_answer = kNone;
   for (auto it = items.rbegin(); it != items.rend(); ++it) {
     if (it->kind == ItemKind::answer || it->kind == ItemKind::call) {
-      if (const std::optional<uint64_t> wire = answered_at(*it, first_sent)) next_answer = *wire;
+      const std::optional<uint64_t> wire = answered_at(*it, first_sent);
+      if (wire && *wire != next_answer) {
+        next_other_answer = next_answer;
+        next_answer = *wire;
+      }
       continue;
     }
     const std::optional<uint64_t> sent = it->kind == ItemKind::prompt ? first_sent.prompt(it->key) : first_sent.result(it->key);
-    if (sent && *sent > next_answer && next_answer < first_unread_) sent_after_answer_.add(it->seq);
+    // Codex 0.58 runs a response's calls one by one and logs each output
+    // right after its call, before the response's next call: a result
+    // logged after its own call is held only to the answers of later
+    // responses than that call's.
+    uint64_t bound = next_answer;
+    if (it->kind == ItemKind::result && it->after_own_call && first_sent.call(it->key) == next_answer) bound = next_other_answer;
+    if (sent && *sent > bound && bound < first_unread_) sent_after_answer_.add(it->seq);
   }
 }
 

@@ -12,7 +12,9 @@
 //    order of the responses that carried them;
 //  - a prompt or tool result logged before an answer was sent in a request
 //    no later than that answer's response (a side call may carry it
-//    earlier; carrying it only later is what a moved line shows).
+//    earlier; carrying it only later is what a moved line shows). A Codex
+//    result logged after its own call may stand before the later calls of
+//    that call's response (Codex 0.58 logs each output after its call).
 // Only what is certain is compared: answers some response carried, and
 // texts some request carried exactly. Linear in the lines and responses.
 #pragma once
@@ -58,6 +60,7 @@ class TurnOrder {
     uint64_t seq = 0;  // the native record's
     ItemKind kind = ItemKind::answer;
     Digest key{};  // message id, text or call id
+    bool after_own_call = false;  // Codex: a result logged after its own call
   };
   // The response seq of an answer or call item, when the wire carried it.
   std::optional<uint64_t> answered_at(const Item& item, const FirstSent& first_sent) const;

@@ -5314,5 +5314,118 @@ TEST(AssembledRuns, ACopyTheTuisForkWritesIsComparedOnce) {
   EXPECT_TRUE(has_finding(changed, "GC04", Severity::high, "msg_A")) << describe(changed);
 }
 
+// Codex 0.58 runs a response's parallel calls one by one and logs each
+// output right after its call, before the response's next call (0.171
+// logs both calls, then both outputs). The output is first sent after
+// that response; logged there it is no line moved. An output logged
+// before its own call is one moved: high.
+TEST(AssembledRuns, ACodexOutputLoggedBetweenTheCallsOfItsResponseIsInOrder) {
+  const auto user = codex_user_item;
+  const auto said = codex_said_item;
+  auto call = [](const std::string& n, const std::string& command) {
+    return R"({"type":"function_call","id":"fc_)" + n + R"(","call_id":"call_)" + n +
+           R"(","name":"shell","arguments":"{\"command\":[\"bash\",\"-lc\",\")" + command + R"(\"]}","status":"completed"})";
+  };
+  auto output = [](const std::string& n, const std::string& text) {
+    return R"({"type":"function_call_output","call_id":"call_)" + n + R"(","output":")" + text + R"("})";
+  };
+  const std::string a = call("a", "echo one"), b = call("b", "echo two");
+  const std::string calls_sse =
+      "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_1\",\"status\":\"in_progress\",\"output\":[]}}\n\n"
+      "event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"output_index\":0,\"item\":" + a + "}\n\n"
+      "event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"output_index\":1,\"item\":" + b + "}\n\n"
+      "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_1\",\"status\":\"completed\","
+      "\"output\":[" + a + "," + b + "],\"usage\":{\"input_tokens\":5,\"output_tokens\":3,\"total_tokens\":8}}}\n\n";
+  auto responses_line = [&](int exchange, const std::string& second, const std::string& input, const std::string& sse) {
+    return replaced_in(capture_line(exchange, second, R"({"model":"gpt-5-codex","stream":true,"input":[)" + input + "]}", sse),
+                       "/v1/messages", "/v1/responses");
+  };
+  const std::string capture =
+      responses_line(1, "01", user("Run both"), calls_sse) +
+      responses_line(2, "03", user("Run both") + "," + a + "," + output("a", "one") + "," + b + "," + output("b", "two"),
+                     responses_stream("resp_2", {"Both ran."}));
+  const auto line = rollout_line;
+  auto log_with = [&](const std::vector<std::string>& items) {
+    std::string log = line("00.000", "session_meta", R"({"id":"s1","cli_version":"0.58.0"})");
+    log += line("00.100", "turn_context", R"({"model":"gpt-5-codex"})");
+    log += line("00.500", "response_item", user("Run both"));
+    log += line("00.500", "event_msg", R"({"type":"user_message","message":"Run both","images":[]})");
+    for (const std::string& item : items) log += line("01.500", "response_item", item);
+    log += line("03.500", "response_item", said("Both ran."));
+    return log;
+  };
+  const std::string file = "sessions/rollout-1.jsonl";
+  fixtures::AssembleSpec spec;
+  spec.harness = "codex";
+  spec.version = "0.58.0";
+  spec.host = "api.openai.com";
+  auto assemble_058_and_check = [&](const std::string& log, const std::string& seen = "") {
+    return assemble_files_and_check(spec, capture, {{file, log}}, seen);
+  };
+  for (const auto& items : {std::vector<std::string>{a, output("a", "one"), b, output("b", "two")},
+                            std::vector<std::string>{a, b, output("a", "one"), output("b", "two")}}) {
+    const std::string log = log_with(items);
+    expect_clean(assemble_058_and_check(log));
+    expect_clean(assemble_058_and_check(log, seen_at_end(file, log)));
+  }
+  const std::string moved = "logged before an answer whose request did not carry them";
+  const CheatReport before_own_call = assemble_058_and_check(log_with({output("a", "one"), a, b, output("b", "two")}));
+  EXPECT_TRUE(has_finding(before_own_call, "GC04", Severity::high, moved)) << describe(before_own_call);
+}
+
+// Claude Code 2.0 sends Warmup requests to its subagents at start (logged
+// as sidechain files, some of the small model) and asks the small model
+// which files a command touched or how to prefix it, in a request of one
+// message that the log never shows. Such an answer unlogged is a side call
+// even when the log names its model; an answer to a request that carried
+// what the log shows (a prompt) left out of the log is still a warning.
+TEST(AssembledRuns, AClaudeCodeSideCallOfOneUnloggedMessageIsNoDroppedAnswer) {
+  const std::string haiku = R"("model":"claude-haiku-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  const std::string opus = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  auto text_stream = [](const std::string& id, const std::string& text, const std::string& model) {
+    return replaced_in(anthropic_stream(id, {{R"({"type":"text","text":""})", R"({"type":"text_delta","text":")" + text + R"("})"}}, "end_turn"),
+                       "claude-opus-4-5", model);
+  };
+  auto request = [](const std::string& model, const std::string& text) {
+    return R"({"model":")" + model + R"(","stream":true,"messages":[{"role":"user","content":[{"type":"text","text":")" + text + R"("}]}]})";
+  };
+  const std::string first = R"({"role":"user","content":[{"type":"text","text":"Count the files"}]})";
+  const std::string said = R"({"role":"assistant","content":[{"type":"text","text":"3 files."}]})";
+  const std::string next = R"({"role":"user","content":[{"type":"text","text":"And the dirs?"}]})";
+  const std::string capture =
+      capture_line(1, "01", request("claude-opus-4-5", "Count the files"), text_stream("msg_A", "3 files.", "claude-opus-4-5")) +
+      capture_line(2, "02", request("claude-haiku-4-5", "Warmup"), text_stream("msg_W", "Ready.", "claude-haiku-4-5")) +
+      capture_line(3, "03", request("claude-haiku-4-5", "Command: ls\\nOutput: a b c\\n"),
+                   text_stream("msg_P", "<filepaths></filepaths>", "claude-haiku-4-5")) +
+      capture_line(4, "05", R"({"model":"claude-opus-4-5","stream":true,"messages":[)" + first + "," + said + "," + next + "]}",
+                   text_stream("msg_B", "No dirs.", "claude-opus-4-5"));
+  const std::string warmup = claude_line("w1", "", "02.000", "user", R"({"role":"user","content":"Warmup"})", true) +
+                             claude_line("w2", "w1", "02.500", "assistant",
+                                         R"({"id":"msg_W",)" + haiku + R"(,"content":[{"type":"text","text":"Ready."}]})", true);
+  auto main_log = [&](bool with_first_answer) {
+    std::string log = claude_line("u1", "", "00.500", "user", R"({"role":"user","content":"Count the files"})");
+    if (with_first_answer) {
+      log += claude_line("u2", "u1", "01.500", "assistant", R"({"id":"msg_A",)" + opus + R"(,"content":[{"type":"text","text":"3 files."}]})");
+    }
+    log += claude_line("u3", "u2", "04.500", "user", R"({"role":"user","content":"And the dirs?"})");
+    log += claude_line("u4", "u3", "05.500", "assistant", R"({"id":"msg_B",)" + opus + R"(,"content":[{"type":"text","text":"No dirs."}]})");
+    return log;
+  };
+  fixtures::AssembleSpec spec;
+  spec.harness = "claude-code";
+  spec.version = "2.0.76";
+  spec.host = "api.anthropic.com";
+  auto check = [&](const std::string& log) {
+    return assemble_files_and_check(spec, capture, {{"projects/-w/s.jsonl", log}, {"projects/-w/agent-a1.jsonl", warmup}}, "");
+  };
+  const CheatReport honest = check(main_log(true));
+  expect_clean(honest);
+  EXPECT_TRUE(has_finding(honest, "GC04", Severity::info, "claude-haiku-4-5: 1")) << describe(honest);
+  // The answer to a request of one message the log shows (its prompt), left out: still a warning.
+  const CheatReport dropped = check(main_log(false));
+  EXPECT_TRUE(has_finding(dropped, "GC04", Severity::warning, "were never logged by the harness (claude-opus-4-5: 1)"))
+      << describe(dropped);
+}
+
 }  // namespace
 }  // namespace goalcup::cheat

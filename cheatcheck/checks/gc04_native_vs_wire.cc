@@ -1314,6 +1314,7 @@ class Gc04 final : public Check {
       summarising_exchanges_.insert(*exchange);
     }
     if (exchange && titling_exchanges_.size() < kMaxTracked && codex_title_request(o)) titling_exchanges_.insert(*exchange);
+    if (exchange && json::array(o, "messages", &messages) == json::Get::ok) lone_message_request(messages, *exchange);
     for (std::string_view list : {"messages", "input"}) {
       simdjson::dom::array items;
       if (json::array(o, list, &items) != json::Get::ok) continue;
@@ -1333,6 +1334,51 @@ class Gc04 final : public Check {
   }
 
   bool redacted_here(std::string_view text) const { return stored_redacted_ && has_redaction(text); }
+
+  // A request of one user message (a side call's shape: Claude Code 2.0
+  // asks a smaller model which files a command touched, or how to prefix
+  // it): the loose digests of its texts, so that unlogged() can tell one
+  // that holds nothing the log shows. A conversation's request re-sends
+  // what the log holds (its prompt, its results); Warmup's, its "Warmup".
+  void lone_message_request(simdjson::dom::array messages, std::pair<uint64_t, uint64_t> exchange) {
+    if (messages.size() != 1 || lone_requests_.size() >= kMaxTracked) return;
+    simdjson::dom::object m;
+    std::string_view role, text;
+    if (messages.at(0).get(m) || json::string(m, "role", &role) != json::Get::ok || role != "user") return;
+    LoneRequest lone;
+    auto add = [&](std::string_view said) {
+      if (lone.texts.size() < LoneRequest::kMaxTexts) lone.texts.push_back(sha256(loose_text(without_reminders(said))));
+      else lone.other = true;
+    };
+    simdjson::dom::array parts;
+    if (json::string(m, "content", &text) == json::Get::ok) {
+      add(text);
+    } else if (json::array(m, "content", &parts) == json::Get::ok) {
+      for (auto part : parts) {
+        simdjson::dom::object p;
+        std::string_view type;
+        if (part.get(p) || json::string(p, "type", &type) != json::Get::ok) continue;
+        if (type == "text" && json::string(p, "text", &text) == json::Get::ok) add(text);
+        else lone.other = true;  // a tool result, an image, a document: not judged
+      }
+    } else {
+      return;
+    }
+    lone_requests_.try_emplace(exchange, std::move(lone));
+  }
+
+  // Response seqs of the lone-message requests (above) whose texts the
+  // log never shows as user texts: side calls, whatever their model.
+  absl::flat_hash_set<uint64_t> unlogged_side_requests() const {
+    absl::flat_hash_set<uint64_t> out;
+    if (logged_user_texts_.size() >= kMaxTracked) return out;  // some logged texts not kept: none is sure
+    for (const auto& [exchange, lone] : lone_requests_) {
+      if (lone.other || lone.texts.empty()) continue;
+      if (std::any_of(lone.texts.begin(), lone.texts.end(), [&](const Digest& d) { return logged_user_texts_.contains(d); })) continue;
+      if (auto it = answer_of_exchange_.find(exchange); it != answer_of_exchange_.end()) out.insert(it->second);
+    }
+    return out;
+  }
 
   // Whether a request's last user message asks the model to summarise (a
   // compaction's request: "Your task is to create a detailed summary of the
@@ -3745,6 +3791,7 @@ class Gc04 final : public Check {
     SeqList warn, side, cut, compacted, titled, codex_titles;
     std::vector<uint64_t> warn_models(models_.size()), side_models(models_.size());
     const absl::flat_hash_set<uint64_t> summarised = compaction_answers();
+    const absl::flat_hash_set<uint64_t> side_requests = unlogged_side_requests();
     auto logged_model = [&](const WireAnswer& w) { return logged_models_.contains(model_ids_[w.model]); };
     for (const auto& [id, w] : wire_by_id_) {
       if (w.logged || matched_answers_.contains(w.seq) || summary_answers_.contains(w.seq)) continue;
@@ -3767,7 +3814,7 @@ class Gc04 final : public Check {
         compacted.add(w.seq);
         continue;
       }
-      const bool side_call = !logged_models_.empty() && !logged_model(w);
+      const bool side_call = (!logged_models_.empty() && !logged_model(w)) || side_requests.contains(w.seq);
       (side_call ? side : warn).add(w.seq);
       ++(side_call ? side_models : warn_models)[w.model];
     }
@@ -3799,9 +3846,10 @@ class Gc04 final : public Check {
                      by_model(warn_models) + ").",
                  "unlogged");
     emit_counted(ctx, "GC04", Severity::info, side,
-                 "wire response(s) from model(s) the harness log never names (" +
+                 "wire response(s) from model(s) the harness log never names, or asked in a request of one "
+                 "message whose text the log never shows (" +
                      by_model(side_models) + "): side calls a harness makes by design (titles, topic "
-                     "checks) are of this kind.",
+                     "checks, a command's file paths) are of this kind.",
                  "side-calls");
   }
 
@@ -4010,6 +4058,12 @@ class Gc04 final : public Check {
   absl::flat_hash_set<std::pair<uint64_t, uint64_t>> summarising_exchanges_;  // requests asking for a summary
   absl::flat_hash_set<std::pair<uint64_t, uint64_t>> titling_exchanges_;     // Codex's title requests (codex_titles.h)
   absl::flat_hash_set<uint64_t> title_answers_;                              // their answers that are titles
+  struct LoneRequest {
+    static constexpr size_t kMaxTexts = 8;
+    std::vector<Digest> texts;  // loose digests of its user texts
+    bool other = false;         // more texts, or a part that is not text
+  };
+  absl::flat_hash_map<std::pair<uint64_t, uint64_t>, LoneRequest> lone_requests_;  // (conn, exchange) -> one-message request
   bool compaction_agent_logged_ = false;  // a Claude Code agent-acompact-* file logs an answer
   absl::flat_hash_set<Identity> request_models_;  // models Responses requests named
   struct TurnModel {
