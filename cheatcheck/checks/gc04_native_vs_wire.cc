@@ -1371,9 +1371,11 @@ class Gc04 final : public Check {
   // log never shows as user texts: side calls, whatever their model.
   absl::flat_hash_set<uint64_t> unlogged_side_requests() const {
     absl::flat_hash_set<uint64_t> out;
-    if (logged_user_texts_.size() >= kMaxTracked) return out;  // some logged texts not kept: none is sure
+    // Some logged texts or summary requests not kept: none is sure.
+    if (logged_user_texts_.size() >= kMaxTracked || summarising_exchanges_.size() >= kMaxTracked) return out;
     for (const auto& [exchange, lone] : lone_requests_) {
-      if (lone.other || lone.texts.empty()) continue;
+      // A request asking for a summary is a compaction's: its answer is the summary the log must show.
+      if (lone.other || lone.texts.empty() || summarising_exchanges_.contains(exchange)) continue;
       if (std::any_of(lone.texts.begin(), lone.texts.end(), [&](const Digest& d) { return logged_user_texts_.contains(d); })) continue;
       if (auto it = answer_of_exchange_.find(exchange); it != answer_of_exchange_.end()) out.insert(it->second);
     }
