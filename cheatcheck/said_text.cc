@@ -13,18 +13,6 @@
 namespace goalcup::cheat {
 namespace {
 
-// Where `pattern` first occurs in `text`, or npos, by glibc's memmem (the
-// two-way algorithm for long patterns): linear however the texts repeat
-// themselves, where std::string_view::find can take |text| x |pattern|, and
-// it allocates nothing (a table as long as a line's pattern would not stay
-// within the memory bound).
-size_t find_linear(std::string_view text, std::string_view pattern) {
-  if (pattern.empty()) return 0;
-  const void* at = ::memmem(text.data(), text.size(), pattern.data(), pattern.size());
-  return at ? static_cast<size_t>(static_cast<const char*>(at) - text.data()) : std::string_view::npos;
-}
-
-
 bool is_text_part(std::string_view type) { return type == "text" || type == "input_text" || type == "output_text"; }
 
 // A part that is not text (an image, a document) as a stand-in that no
@@ -509,6 +497,12 @@ size_t secret_run_end(std::string_view logged, size_t from) {
 }
 
 }  // namespace
+
+size_t find_linear(std::string_view text, std::string_view pattern) {
+  if (pattern.empty()) return 0;
+  const void* at = ::memmem(text.data(), text.size(), pattern.data(), pattern.size());
+  return at ? static_cast<size_t>(static_cast<const char*>(at) - text.data()) : std::string_view::npos;
+}
 
 bool holds(std::string_view text, std::string_view what) {
   return ::memmem(text.data(), text.size(), what.data(), what.size()) != nullptr;

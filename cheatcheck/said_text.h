@@ -95,6 +95,11 @@ inline constexpr size_t kMaxSecretBytes = 8192;
 // Whether `text` holds `what`, by glibc's memmem (find() stops at every
 // first byte of `what`: each 't' of a tool output when seeking "truncated").
 bool holds(std::string_view text, std::string_view what);
+// Where `pattern` first occurs in `text`, or npos, by glibc's memmem (the
+// two-way algorithm for long patterns): linear however the texts repeat
+// themselves, where std::string_view::find can take |text| x |pattern|, and
+// it allocates nothing.
+size_t find_linear(std::string_view text, std::string_view pattern);
 
 // Whether `whole` is `first` and `second` interleaved: all the bytes of
 // both, each text's in its order, taken in turns of any length (as Codex's

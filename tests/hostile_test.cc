@@ -1302,6 +1302,26 @@ TEST(HostileBodies, ManyQueuedPromptsAgainstALongReminderAreBounded) {
   }
 }
 
+// A queued message with a paste marker is sought part by part (the words
+// around the marker) in each reminder sent: a part of 64 KB of one byte
+// against a reminder of 8 MiB of that byte took |reminder| x |part| with
+// std::string_view::find (minutes for a few such messages); memmem is linear.
+TEST(HostileBodies, PasteMarkedQueuedPromptsAreSoughtInLinearTime) {
+  constexpr int kPrompts = 16;
+  std::string trace = wire_record(0, "request", R"({"model":"m","max_tokens":10,"messages":[{"role":"user","content":[{"type":"text","text":"<system-reminder>\n)" +
+                                                    std::string(8 << 20, 'y') + R"(\n</system-reminder>"}]}]})");
+  uint64_t seq = 1;
+  for (int i = 0; i < kPrompts; ++i) {
+    const std::string prompt = std::string(64 << 10, 'y') + "b" + std::to_string(i) + " [Pasted text #1 +3 lines] zz";
+    trace += native_line(seq++, "claude-code", "p/s.jsonl",
+                         R"({"type":"attachment","uuid":"q)" + std::to_string(i) + R"(","attachment":{"type":"queued_command","prompt":")" +
+                             prompt + R"("}})");
+  }
+  trace += native_line(seq, "claude-code", "p/s.jsonl",
+                       R"({"type":"assistant","uuid":"a1","message":{"id":"msg_1","role":"assistant","content":[{"type":"text","text":"ok"}]}})");
+  cheatcheck_with_findings(put("paste-marked-prompts.jsonl", trace));  // killed at kHardSeconds before
+}
+
 TEST(HostileBodies, QueuedPromptsSentEachInAReminderAreAllFound) {
   constexpr int kPrompts = kMeasureBounds ? 640 : 64;
   const Outcome o = cheatcheck_with_findings(put("queued-prompts-sent.jsonl", queued_prompts_trace(kPrompts, 8 << 20, true)));

@@ -3321,12 +3321,15 @@ class Gc04 final : public Check {
     const size_t count = sent_reminders_.size();
     for (size_t i = 0; i < count; ++i) {
       const size_t at = (last_reminder_held_ + i) % count;
-      const std::string& sent = sent_reminders_[at];
-      if (sent.size() > reminder_search_left_) {
+      const std::string_view sent = sent_reminders_[at];
+      // A visit costs something however short the reminder: millions of
+      // empty ones must not allow billions of visits.
+      const uint64_t cost = std::max<uint64_t>(sent.size(), kReminderVisitBytes);
+      if (cost > reminder_search_left_) {
         reminder_search_left_ = 0;  // spent: no later, shorter search either
         return std::nullopt;
       }
-      reminder_search_left_ -= sent.size();
+      reminder_search_left_ -= cost;
       if (test(sent)) {
         last_reminder_held_ = at;
         return true;
@@ -3542,9 +3545,9 @@ class Gc04 final : public Check {
       size_t at = 0;
       for (std::string_view part : parts) {
         if (part.empty()) continue;
-        at = sent.find(part, at);
-        if (at == std::string::npos) return false;
-        at += part.size();
+        const size_t found = find_linear(sent.substr(at), part);
+        if (found == std::string_view::npos) return false;
+        at += found + part.size();
       }
       return true;
     });
@@ -4158,7 +4161,7 @@ class Gc04 final : public Check {
   RedactionComparer comparer_;  // for the products of logged and redacted texts
   // Bytes of sent reminders searched for logged texts, in all (what an
   // honest run needs is a small part of it).
-  static constexpr uint64_t kReminderSearchBytes = 4ull << 30;
+  static constexpr uint64_t kReminderSearchBytes = 4ull << 30, kReminderVisitBytes = 64;
   uint64_t reminder_search_left_ = kReminderSearchBytes;
   size_t last_reminder_held_ = 0;  // index in sent_reminders_
   SeqList reminders_unsearched_;  // logged texts not searched for once it was spent
