@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <simdjson.h>
+
 namespace goalcup::cheat {
 
 // Decodes JSON-style escapes left in text (\uXXXX with surrogate pairs,
@@ -54,5 +56,28 @@ std::string wrap_like(std::string_view encoded, std::string_view in, const Run& 
 bool decode_base64_text(std::string_view run, std::string* out);
 // Encodes as `like` was encoded (standard or url alphabet, padded or not).
 std::string encode_base64_like(std::string_view bytes, std::string_view like);
+
+// Calls f on each string of a JSON value in document order, member names
+// too when `names`, until f returns true; whether it did. Recursion is
+// bounded by the strict parser's depth limit.
+enum class JsonNames : bool { skip, visit };
+template <typename F>
+bool any_json_string(simdjson::dom::element e, JsonNames names, F&& f) {
+  simdjson::dom::object o;
+  simdjson::dom::array a;
+  std::string_view s;
+  if (!e.get(o)) {
+    for (auto field : o) {
+      if ((names == JsonNames::visit && f(field.key)) || any_json_string(field.value, names, f)) return true;
+    }
+  } else if (!e.get(a)) {
+    for (auto v : a) {
+      if (any_json_string(v, names, f)) return true;
+    }
+  } else if (!e.get(s)) {
+    return f(s);
+  }
+  return false;
+}
 
 }  // namespace goalcup::cheat

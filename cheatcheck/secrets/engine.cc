@@ -24,24 +24,6 @@ bool generic(uint32_t rule) { return secret_rules()[rule].id == "generic-secret"
 
 size_t steps(const std::string& chain) { return chain.empty() ? 0 : 1 + std::count(chain.begin(), chain.end(), '>'); }
 
-// Walks every string (keys included) of a JSON value.
-template <typename F>
-void for_each_string(simdjson::dom::element e, F&& f) {
-  simdjson::dom::object o;
-  simdjson::dom::array a;
-  std::string_view s;
-  if (!e.get(o)) {
-    for (auto field : o) {
-      f(field.key);
-      for_each_string(field.value, f);
-    }
-  } else if (!e.get(a)) {
-    for (auto v : a) for_each_string(v, f);
-  } else if (!e.get(s)) {
-    f(s);
-  }
-}
-
 // Calls f(key, value) for every member of every object whose value is a string.
 template <typename F>
 void for_each_member(simdjson::dom::element e, F&& f) {
@@ -317,7 +299,10 @@ bool SecretEngine::scan_json(std::string_view text, const std::string& chain, in
   auto root = parsers_[static_cast<size_t>(depth)].parse_copy(text, -1);
   if (!root) return false;
   const std::string next = extend(chain, "json");
-  for_each_string(*root, [&](std::string_view s) { scan_at(s, next, depth + 1, out); });
+  any_json_string(*root, JsonNames::visit, [&](std::string_view s) {
+    scan_at(s, next, depth + 1, out);
+    return false;
+  });
   for_each_member(*root, [&](std::string_view key, std::string_view value) { judge_member(key, value, next, out); });
   if (text.find("\"kty\"") != std::string_view::npos) match_json_web_keys(text, next, out);
   parsers_[static_cast<size_t>(depth)].release_if_large(text.size());

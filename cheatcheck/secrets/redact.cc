@@ -425,29 +425,6 @@ bool Redactor::base64_runs(std::string_view s, int depth, std::string* result) c
   return true;
 }
 
-namespace {
-// The strings of `e` that are values (member names are not redacted), in
-// document order, until `f` returns true.
-template <class F>
-bool find_value_string(simdjson::dom::element e, F&& f) {
-  simdjson::dom::object o;
-  simdjson::dom::array a;
-  std::string_view s;
-  if (!e.get(o)) {
-    for (auto m : o) {
-      if (find_value_string(m.value, f)) return true;
-    }
-  } else if (!e.get(a)) {
-    for (auto v : a) {
-      if (find_value_string(v, f)) return true;
-    }
-  } else if (!e.get(s)) {
-    return f(s);
-  }
-  return false;
-}
-}  // namespace
-
 // The copy is written only once a string changes: a long body without
 // secrets cost a copy as long as itself, written for nothing. The strings
 // read before the first change are written as they are, and each string is
@@ -458,7 +435,7 @@ std::optional<std::string> Redactor::json(std::string_view text, int depth) cons
   if (!root) return std::nullopt;
   size_t unchanged = 0;  // strings before the first that changes
   std::optional<std::string> first;
-  find_value_string(*root, [&](std::string_view s) {
+  any_json_string(*root, JsonNames::skip, [&](std::string_view s) {  // member names are not redacted
     first = redact(s, depth + 1);
     unchanged += !first;
     return first.has_value();
