@@ -1265,41 +1265,70 @@ TEST(HostileBodies, ManyPromptsAgainstManyRedactedOnesAreBounded) {
 }
 
 // Many queued messages logged against a long <system-reminder> a request
-// sent: each is searched for in every reminder sent, so the product of
-// their number and the reminders' bytes (5 GB here; 34 s for 20,000
-// against 30 MB) must be bounded. GC04 stops searching at its budget and
-// says which texts it left unsearched (a warning), never judging them
-// unsent. `sent_each` sends each message in a reminder of its own after the
-// long one, as an honest request does: then every one is found, within the
-// budget, because the search goes on from where the last text was found.
-std::string queued_prompts_trace(int prompts, size_t reminder_bytes, bool sent_each) {
+// sent: searched for one at a time, each in every reminder sent, the work
+// is the product of their number and the reminders' bytes (5 GB here; 34 s
+// for 20,000 against 30 MB). GC04 finds them all in one pass
+// (texts_within.h), so each unsent one is judged, in time. `sent_each`
+// sends each message in a reminder of its own after the long one, as an
+// honest request does; `logged_reversed` logs them in the reverse order,
+// and `forged` adds one that no request sent.
+struct QueuedPrompts {
+  int prompts = 0;
+  size_t reminder_bytes = 8 << 20;
+  bool sent_each = false;
+  bool logged_reversed = false;
+  bool forged = false;
+};
+std::string queued_prompts_trace(const QueuedPrompts& q) {
   std::string messages = R"({"role":"user","content":[{"type":"text","text":"<system-reminder>\n)" +
-                         std::string(reminder_bytes, 'y') + R"(\n</system-reminder>"}]})";
-  for (int i = 0; sent_each && i < prompts; ++i) {
+                         std::string(q.reminder_bytes, 'y') + R"(\n</system-reminder>"}]})";
+  for (int i = 0; q.sent_each && i < q.prompts; ++i) {
     messages += R"(,{"role":"user","content":[{"type":"text","text":"<system-reminder>\nThe user sent: zq)" +
                 std::to_string(i) + R"(zq\n</system-reminder>"}]})";
   }
   uint64_t seq = 0;
   std::string trace = wire_record(seq++, "request", R"({"model":"m","max_tokens":10,"messages":[)" + messages + "]}");
-  for (int i = 0; i < prompts; ++i) {
-    const std::string queued = R"({"type":"attachment","uuid":"q)" + std::to_string(i) +
-                               R"(","attachment":{"type":"queued_command","prompt":"zq)" + std::to_string(i) + R"(zq"}})";
+  auto queue = [&](const std::string& id, const std::string& text) {
+    const std::string queued = R"({"type":"attachment","uuid":"q)" + id +
+                               R"(","attachment":{"type":"queued_command","prompt":")" + text + R"("}})";
     trace += native_line(seq++, "claude-code", "p/s.jsonl", queued);
+  };
+  for (int k = 0; k < q.prompts; ++k) {
+    const int i = q.logged_reversed ? q.prompts - 1 - k : k;
+    queue(std::to_string(i), "zq" + std::to_string(i) + "zq");
   }
+  if (q.forged) queue("forged", "zq never sent zq");
   const std::string answer = R"({"type":"assistant","uuid":"a1","message":{"id":"msg_1","role":"assistant","content":[{"type":"text","text":"ok"}]}})";
   return trace + native_line(seq, "claude-code", "p/s.jsonl", answer);
 }
 
 constexpr std::string_view kUnsearched = "were not searched for in every <system-reminder>";
+constexpr std::string_view kQueuedUnsent = "a queued_command attachment) that no request sent";
 
-TEST(HostileBodies, ManyQueuedPromptsAgainstALongReminderAreBounded) {
-  // Under ASan a tenth, which does not spend the bound (the release build
-  // shows that it is spent and said).
-  constexpr int kPrompts = kMeasureBounds ? 640 : 64;
-  const Outcome o = cheatcheck_with_findings(put("queued-prompts-unsent.jsonl", queued_prompts_trace(kPrompts, 8 << 20, false)));
-  if (kMeasureBounds) {
-    EXPECT_NE(o.out.find(kUnsearched), std::string::npos) << o.out.substr(0, 400);
-  }
+size_t occurrences(std::string_view text, std::string_view what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string_view::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(HostileBodies, ManyQueuedPromptsAgainstALongReminderAreEachJudgedInTime) {
+  constexpr int kPrompts = 640;
+  const Outcome o = cheatcheck_with_findings(put("queued-prompts-unsent.jsonl", queued_prompts_trace({.prompts = kPrompts})));
+  EXPECT_EQ(o.out.find(kUnsearched), std::string::npos) << o.out.substr(0, 400);
+  EXPECT_EQ(occurrences(o.out, kQueuedUnsent), static_cast<size_t>(kPrompts));
+}
+
+// Texts found only late (logged in the reverse order of their reminders),
+// each after reading the long reminder again: one at a time they spent the
+// search budget (640 x 8 MiB > 4 GiB), and the forged text after them was
+// left unsearched, a warning. Each is now answered on its own: the forged
+// one is high.
+TEST(HostileBodies, QueuedPromptsFoundLateCannotSpendTheSearchOfAForgedOne) {
+  const Outcome o = cheatcheck_with_findings(put(
+      "queued-prompts-reversed.jsonl",
+      queued_prompts_trace({.prompts = kMeasureBounds ? 640 : 64, .sent_each = true, .logged_reversed = true, .forged = true})));
+  EXPECT_EQ(o.out.find(kUnsearched), std::string::npos) << o.out.substr(0, 400);
+  EXPECT_EQ(occurrences(o.out, kQueuedUnsent), 1u) << o.out.substr(0, 400);
 }
 
 // A queued message with a paste marker is sought part by part (the words
@@ -1322,11 +1351,36 @@ TEST(HostileBodies, PasteMarkedQueuedPromptsAreSoughtInLinearTime) {
   cheatcheck_with_findings(put("paste-marked-prompts.jsonl", trace));  // killed at kHardSeconds before
 }
 
+// What one pass cannot settle is still searched one text at a time, within
+// the budget: paste-marked messages whose parts are each sent, but never in
+// their order in one reminder, each read the long reminder whole. Past the
+// budget they are listed as unsearched (a warning), never judged unsent.
+TEST(HostileBodies, PasteMarkedPromptsWhosePartsAreSentOutOfOrderAreBounded) {
+  constexpr int kPrompts = kMeasureBounds ? 640 : 64;
+  std::string heads;
+  for (int i = 0; i < kPrompts; ++i) heads += "b" + std::to_string(i) + ".";
+  std::string trace = wire_record(0, "request", R"({"model":"m","max_tokens":10,"messages":[{"role":"user","content":[{"type":"text","text":"<system-reminder>\n)" +
+                                                    heads + std::string(8 << 20, 'y') + R"(\n</system-reminder>"}]}]})");
+  uint64_t seq = 1;
+  for (int i = 0; i < kPrompts; ++i) {
+    const std::string prompt = std::string(64, 'y') + " [Pasted text #1 +3 lines] b" + std::to_string(i) + ".";
+    trace += native_line(seq++, "claude-code", "p/s.jsonl",
+                         R"({"type":"attachment","uuid":"q)" + std::to_string(i) + R"(","attachment":{"type":"queued_command","prompt":")" +
+                             prompt + R"("}})");
+  }
+  trace += native_line(seq, "claude-code", "p/s.jsonl",
+                       R"({"type":"assistant","uuid":"a1","message":{"id":"msg_1","role":"assistant","content":[{"type":"text","text":"ok"}]}})");
+  const Outcome o = cheatcheck_with_findings(put("paste-marked-out-of-order.jsonl", trace));
+  if (kMeasureBounds) {
+    EXPECT_NE(o.out.find(kUnsearched), std::string::npos) << o.out.substr(0, 400);
+  }
+}
+
 TEST(HostileBodies, QueuedPromptsSentEachInAReminderAreAllFound) {
   constexpr int kPrompts = kMeasureBounds ? 640 : 64;
-  const Outcome o = cheatcheck_with_findings(put("queued-prompts-sent.jsonl", queued_prompts_trace(kPrompts, 8 << 20, true)));
+  const Outcome o = cheatcheck_with_findings(put("queued-prompts-sent.jsonl", queued_prompts_trace({.prompts = kPrompts, .sent_each = true})));
   EXPECT_EQ(o.out.find(kUnsearched), std::string::npos) << o.out.substr(0, 400);
-  EXPECT_EQ(o.out.find("a queued_command attachment) that no request sent"), std::string::npos);
+  EXPECT_EQ(o.out.find(kQueuedUnsent), std::string::npos);
 }
 
 // The same product in GC05: logged answers matched by text against

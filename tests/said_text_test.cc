@@ -4,11 +4,13 @@
 
 #include <string.h>
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 
 #include "cheatcheck/literal_set.h"
 #include "cheatcheck/said_text.h"
+#include "cheatcheck/texts_within.h"
 
 namespace goalcup::cheat {
 namespace {
@@ -313,6 +315,50 @@ TEST(LiteralSet, FindsWhatMemmemFindsWhereItFindsIt) {
     EXPECT_EQ(std::count(first.begin(), first.end(), std::string_view::npos), static_cast<long>(first.size()));
     EXPECT_EQ(set->present(std::string_view{}), 0u);
   }
+}
+
+// TextsWithin answers as a search of each haystack with memmem does: a
+// text is held when one haystack holds it whole (never across two), a long
+// one is only ever said not held (by its ends) or left to that search, and
+// what it was not asked for is unknown.
+TEST(TextsWithin, AnswersAsMemmemInEachHaystackDoes) {
+  using Held = TextsWithin::Held;
+  std::mt19937 rng(11);
+  std::vector<std::string> haystacks;
+  for (int i = 0; i < 300; ++i) {
+    std::string h(rng() % 3000, ' ');
+    for (char& c : h) c = "abc"[rng() % 3];
+    haystacks.push_back(h);
+  }
+  haystacks.push_back(std::string(3u << 20, 'y'));  // scanned alone, not packed
+  std::vector<std::string> texts;
+  for (int i = 0; i < 2000; ++i) {
+    const std::string& h = haystacks[rng() % haystacks.size()];
+    const size_t at = h.empty() ? 0 : rng() % h.size(), n = 1 + rng() % 12;
+    std::string t = h.substr(at, n);
+    if (rng() % 3 == 0 && !t.empty()) t.back() = 'd';  // held nowhere
+    texts.push_back(t);
+  }
+  TextsWithin within;
+  for (const std::string& t : texts) within.want(t);
+  within.want(std::string_view("ab\0c", 4));
+  within.search(haystacks);
+  for (const std::string& t : texts) {
+    const bool held = std::any_of(haystacks.begin(), haystacks.end(), [&](const std::string& h) { return holds(h, t); });
+    EXPECT_EQ(within.held(t), held ? Held::yes : Held::no) << t;
+  }
+  EXPECT_EQ(within.held(std::string_view("ab\0c", 4)), Held::unknown);  // a NUL: never sought
+  EXPECT_EQ(within.held("never asked for"), Held::unknown);
+
+  // Across two haystacks is not within one.
+  TextsWithin split;
+  split.want("endstart");
+  split.want(std::string(TextsWithin::kWholeBytes + 1, 'y'));
+  split.want("z" + std::string(TextsWithin::kWholeBytes, 'y'));
+  split.search(std::vector<std::string>{"the end", "start of it", std::string(20000, 'y')});
+  EXPECT_EQ(split.held("endstart"), Held::no);
+  EXPECT_EQ(split.held(std::string(TextsWithin::kWholeBytes + 1, 'y')), Held::unknown);  // ends held: search it
+  EXPECT_EQ(split.held("z" + std::string(TextsWithin::kWholeBytes, 'y')), Held::no);     // its first end is not
 }
 
 }  // namespace

@@ -45,6 +45,7 @@
 #include "cheatcheck/progress_copies.h"
 #include "cheatcheck/progress_outputs.h"
 #include "cheatcheck/said_text.h"
+#include "cheatcheck/texts_within.h"
 #include "cheatcheck/turn_order.h"
 #include "core/json_digest.h"
 #include "core/sse.h"
@@ -3308,7 +3309,38 @@ class Gc04 final : public Check {
   // attachments and long reminders made this quadratic: 20,000 queued
   // prompts against a 30 MB reminder took 34 s.
   std::optional<bool> a_sent_reminder_holds(std::string_view loose) {
+    search_reminders_once();
+    switch (held_in_reminders_.held(loose)) {
+      case TextsWithin::Held::yes: return true;
+      case TextsWithin::Held::no: return false;
+      case TextsWithin::Held::unknown: break;
+    }
     return any_sent_reminder([&](std::string_view sent) { return holds(sent, loose); });
+  }
+
+  // Every text the checks below look for in the reminders sent, found in
+  // one pass (texts_within.h): each text's answer is then its own, and
+  // only what that pass cannot settle (a paste-marked text whose parts are
+  // all sent, a long text whose ends are, texts past its bounds) costs the
+  // search budget, so that texts a log editor adds cannot spend it for a
+  // forged one.
+  void search_reminders_once() {
+    if (reminders_searched_) return;
+    reminders_searched_ = true;
+    for (const LoggedPrompt& p : logged_prompts_) {
+      if (p.answered && p.text && trimmed_text(*p.text).starts_with("<task-notification>")) {
+        held_in_reminders_.want(reminder_form(*p.text));
+      }
+    }
+    for (const LoggedAttachment& a : logged_attachments_) {
+      if (!a.followed || a.loose.empty()) continue;
+      held_in_reminders_.want(a.loose);
+      const std::vector<std::string_view> parts = around_paste_marks(a.loose);
+      if (parts.size() >= 2) {
+        for (std::string_view part : parts) held_in_reminders_.want(part);
+      }
+    }
+    held_in_reminders_.search(sent_reminders_);
   }
 
   // Read from the reminder that held the last text found, on in the order
@@ -3541,6 +3573,11 @@ class Gc04 final : public Check {
     // the markers must be sent, in order, in one text.
     const std::vector<std::string_view> parts = around_paste_marks(a.loose);
     if (parts.size() < 2) return false;
+    // A part no reminder holds: no reminder holds them all.
+    if (std::any_of(parts.begin(), parts.end(),
+                    [&](std::string_view part) { return held_in_reminders_.held(part) == TextsWithin::Held::no; })) {
+      return false;
+    }
     return any_sent_reminder([&](std::string_view sent) {
       size_t at = 0;
       for (std::string_view part : parts) {
@@ -4164,6 +4201,8 @@ class Gc04 final : public Check {
   static constexpr uint64_t kReminderSearchBytes = 4ull << 30, kReminderVisitBytes = 64;
   uint64_t reminder_search_left_ = kReminderSearchBytes;
   size_t last_reminder_held_ = 0;  // index in sent_reminders_
+  TextsWithin held_in_reminders_;   // the logged texts, sought in sent_reminders_ at once
+  bool reminders_searched_ = false;
   SeqList reminders_unsearched_;  // logged texts not searched for once it was spent
   SeqList uncompared_;           // logged texts comparer_ had no budget left for
   SeqList cut_requests_, unread_requests_;  // requests whose results and prompts were not read

@@ -1,0 +1,112 @@
+#include "cheatcheck/texts_within.h"
+
+#include <hs/hs.h>
+
+#include "cheatcheck/secrets/rule_database.h"
+
+namespace goalcup::cheat {
+
+namespace {
+// absl's heterogeneous lookup takes absl::string_view (not std:: in Debian's build).
+absl::string_view key(std::string_view s) { return {s.data(), s.size()}; }
+}  // namespace
+
+void TextsWithin::want(std::string_view text) {
+  if (text.empty() || text.find('\0') != std::string_view::npos) return;
+  if (text.size() <= kWholeBytes) return add_literal(text);
+  add_literal(text.substr(0, kEndBytes));
+  add_literal(text.substr(text.size() - kEndBytes));
+}
+
+void TextsWithin::add_literal(std::string_view literal) {
+  if (ids_.contains(key(literal)) || ids_.size() >= kMaxLiterals || literal_bytes_ + literal.size() > kMaxLiteralBytes) return;
+  literal_bytes_ += literal.size();
+  ids_.emplace(literal, static_cast<uint32_t>(ids_.size()));
+}
+
+TextsWithin::Held TextsWithin::held(std::string_view text) const {
+  if (text.empty()) return Held::yes;  // as memmem has it
+  if (text.size() <= kWholeBytes) return literal_held(text);
+  const Held first = literal_held(text.substr(0, kEndBytes)), last = literal_held(text.substr(text.size() - kEndBytes));
+  return first == Held::no || last == Held::no ? Held::no : Held::unknown;
+}
+
+TextsWithin::Held TextsWithin::literal_held(std::string_view literal) const {
+  if (!searched_) return Held::unknown;
+  const auto it = ids_.find(key(literal));
+  if (it == ids_.end()) return Held::unknown;
+  return found_[it->second] ? Held::yes : Held::no;
+}
+
+void TextsWithin::search(std::span<const std::string> haystacks) {
+  found_.assign(ids_.size(), false);
+  searched_ = ids_.empty() || scan_all(haystacks);
+}
+
+namespace {
+
+struct HeldScan {
+  std::vector<bool>* found;
+  size_t missing;
+};
+
+int on_held(unsigned id, unsigned long long, unsigned long long, unsigned, void* context) {
+  auto* st = static_cast<HeldScan*>(context);
+  if (!(*st->found)[id]) {
+    (*st->found)[id] = true;
+    --st->missing;
+  }
+  return st->missing == 0 ? 1 : 0;  // every text found: stop
+}
+
+}  // namespace
+
+// Short haystacks are scanned a megabyte at a time, each followed by a NUL
+// that no literal holds (so that none is found across two of them): a
+// literal is then reported once per scan, not once per haystack, whatever
+// their number.
+bool TextsWithin::scan_all(std::span<const std::string> haystacks) {
+  std::vector<const char*> expressions;
+  std::vector<size_t> lengths;
+  std::vector<unsigned> flags, ids;
+  for (const auto& [literal, id] : ids_) {
+    expressions.push_back(literal.data());
+    lengths.push_back(literal.size());
+    flags.push_back(HS_FLAG_SINGLEMATCH);
+    ids.push_back(id);
+  }
+  hs_database_t* raw = nullptr;
+  hs_compile_error_t* error = nullptr;
+  if (hs_compile_lit_multi(expressions.data(), flags.data(), ids.data(), lengths.data(), static_cast<unsigned>(ids.size()),
+                           HS_MODE_BLOCK, nullptr, &raw, &error) != HS_SUCCESS) {
+    hs_free_compile_error(error);
+    return false;
+  }
+  const HsDatabase db(raw);
+  HsScratch scratch;
+  if (ready_scratch(scratch, db.get()) == nullptr) return false;
+  HeldScan st{&found_, ids_.size()};
+  auto scan = [&](std::string_view text) {
+    if (text.empty() || st.missing == 0) return true;
+    if (text.size() >= (1ull << 31)) return false;
+    const hs_error_t r = hs_scan(db.get(), text.data(), static_cast<unsigned>(text.size()), 0, scratch.get(), on_held, &st);
+    return r == HS_SUCCESS || r == HS_SCAN_TERMINATED;
+  };
+  constexpr size_t kPackBytes = 1u << 20;
+  std::string pack;
+  for (const std::string& haystack : haystacks) {
+    if (haystack.size() >= kPackBytes) {
+      if (!scan(haystack)) return false;
+      continue;
+    }
+    if (pack.size() + haystack.size() + 1 > kPackBytes) {
+      if (!scan(pack)) return false;
+      pack.clear();
+    }
+    pack += haystack;
+    pack += '\0';
+  }
+  return scan(pack);
+}
+
+}  // namespace goalcup::cheat

@@ -1,0 +1,54 @@
+// Which of many texts lie within some of many longer ones, all found in
+// one pass. GC04 looks for the texts Claude Code logs and sends inside a
+// <system-reminder> (queued messages, attachments, task notifications) in
+// the reminders requests sent. Searched one text at a time, the work is the
+// number of texts times the reminders' bytes, so that search must stop at a
+// budget; and then a log editor who adds texts that are found only late
+// (sent in the reverse order) could spend the budget and leave a forged
+// text unsearched, a warning instead of a high. Found here at once, with
+// Vectorscan's literal matcher, a text's answer does not depend on the
+// others or on their order.
+#pragma once
+
+#include <absl/container/flat_hash_map.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace goalcup::cheat {
+
+class TextsWithin {
+ public:
+  enum class Held { yes, no, unknown };
+
+  // A text to look for; all before search(). A text of at most kWholeBytes
+  // is sought whole; a longer one by its first and last kEndBytes, which
+  // can only say that it is not held. Texts past the bounds below, or
+  // holding a NUL byte, are not sought (unknown).
+  void want(std::string_view text);
+  // One pass over `haystacks`; a text is held when one of them holds it.
+  void search(std::span<const std::string> haystacks);
+  // unknown: not sought (or the search failed): search it another way.
+  Held held(std::string_view text) const;
+
+  static constexpr size_t kWholeBytes = 8192, kEndBytes = 4096;
+  // Vectorscan compiles 20,000 literals of 256 bytes in about 1.5 s and
+  // scans 30 MB with them in about 1 s; its literals are at most 16,000 bytes.
+  static constexpr size_t kMaxLiterals = 20000, kMaxLiteralBytes = 8u << 20;
+
+ private:
+  Held literal_held(std::string_view literal) const;
+  void add_literal(std::string_view literal);
+  bool scan_all(std::span<const std::string> haystacks);
+
+  absl::flat_hash_map<std::string, uint32_t> ids_;  // literal -> its id
+  std::vector<bool> found_;                          // by id
+  size_t literal_bytes_ = 0;
+  bool searched_ = false;  // and succeeded
+};
+
+}  // namespace goalcup::cheat
