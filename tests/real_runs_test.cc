@@ -5427,5 +5427,47 @@ TEST(AssembledRuns, AClaudeCodeSideCallOfOneUnloggedMessageIsNoDroppedAnswer) {
       << describe(dropped);
 }
 
+// A side call is told by the tools it offers, as Claude Code builds them
+// (2.0.30, 2.0.76, 2.1.200 cli): none (`tools:[]`), Anthropic's server
+// tool alone (2.0's WebSearch asks the conversation's own model), or one
+// forced tool (2.1's classifiers). A turn of the conversation offers
+// Claude Code's tools: one whose prompt and answer were deleted from the
+// log, in a run whose later requests do not re-send it (a first turn, a
+// turn before /clear), is a dropped answer however alone its message is.
+TEST(AssembledRuns, AOneMessageTurnOfferingClaudeCodesToolsIsNoSideCall) {
+  auto text_stream = [](const std::string& id, const std::string& text) {
+    return anthropic_stream(id, {{R"({"type":"text","text":""})", R"({"type":"text_delta","text":")" + text + R"("})"}}, "end_turn");
+  };
+  const std::string bash =
+      R"([{"name":"Bash","description":"Runs a command","input_schema":{"type":"object","properties":{"command":{"type":"string"}}}}])";
+  auto request = [](const std::string& text, const std::string& rest) {
+    return R"({"model":"claude-opus-4-5","stream":true,"messages":[{"role":"user","content":[{"type":"text","text":")" + text +
+           R"("}]}])" + rest + "}";
+  };
+  const std::string side_calls =
+      capture_line(3, "03", request("Command: ls Output: a b c", R"(,"tools":[])"), text_stream("msg_P", "<filepaths></filepaths>")) +
+      capture_line(4, "04", request("Perform a web search for the query: ninja", R"(,"tools":[{"type":"web_search_20250305","name":"web_search","max_uses":8}])"),
+                   text_stream("msg_S", "Ninja is a build tool.")) +
+      capture_line(5, "05", request("Tool: Bash Input: ls Explain this command in context.",
+                                    R"(,"tools":[{"name":"explain_command","input_schema":{"type":"object"}}],"tool_choice":{"type":"tool","name":"explain_command"})"),
+                   text_stream("msg_E", "Lists the files."));
+  const std::string counted = capture_line(2, "02", request("Count the files", R"(,"tools":)" + bash), text_stream("msg_A", "3 files."));
+  const std::string deleted = capture_line(1, "01", request("Delete the audit log", R"(,"tools":)" + bash), text_stream("msg_D", "Deleted."));
+  const std::string opus = R"("model":"claude-opus-4-5","type":"message","role":"assistant","usage":{"input_tokens":3,"output_tokens":9})";
+  const std::string log = claude_line("u1", "", "01.500", "user", R"({"role":"user","content":"Count the files"})") +
+                          claude_line("u2", "u1", "02.500", "assistant", R"({"id":"msg_A",)" + opus + R"(,"content":[{"type":"text","text":"3 files."}]})");
+  fixtures::AssembleSpec spec;
+  spec.harness = "claude-code";
+  spec.version = "2.0.76";
+  spec.host = "api.anthropic.com";
+  const CheatReport honest = assemble_files_and_check(spec, counted + side_calls, {{"projects/-w/s.jsonl", log}}, "");
+  expect_clean(honest);
+  EXPECT_TRUE(has_finding(honest, "GC04", Severity::info, "claude-opus-4-5: 3")) << describe(honest);
+  EXPECT_FALSE(has_finding(honest, "GC04", Severity::warning, "never logged by the harness")) << describe(honest);
+  const CheatReport cut = assemble_files_and_check(spec, deleted + counted + side_calls, {{"projects/-w/s.jsonl", log}}, "");
+  EXPECT_TRUE(has_finding(cut, "GC04", Severity::warning, "were never logged by the harness (claude-opus-4-5: 1)")) << describe(cut);
+  EXPECT_TRUE(has_finding(cut, "GC04", Severity::info, "claude-opus-4-5: 3")) << describe(cut);
+}
+
 }  // namespace
 }  // namespace goalcup::cheat

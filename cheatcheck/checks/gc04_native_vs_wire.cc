@@ -1315,7 +1315,9 @@ class Gc04 final : public Check {
       summarising_exchanges_.insert(*exchange);
     }
     if (exchange && titling_exchanges_.size() < kMaxTracked && codex_title_request(o)) titling_exchanges_.insert(*exchange);
-    if (exchange && json::array(o, "messages", &messages) == json::Get::ok) lone_message_request(messages, *exchange);
+    if (exchange && json::array(o, "messages", &messages) == json::Get::ok && side_call_tools(o)) {
+      lone_message_request(messages, *exchange);
+    }
     for (std::string_view list : {"messages", "input"}) {
       simdjson::dom::array items;
       if (json::array(o, list, &items) != json::Get::ok) continue;
@@ -1336,11 +1338,50 @@ class Gc04 final : public Check {
 
   bool redacted_here(std::string_view text) const { return stored_redacted_ && has_redaction(text); }
 
+  // Whether a request offers tools as Claude Code's side calls do, never
+  // its conversation's turns (read in its npm releases' cli.js):
+  //   * 2.0.30, 2.0.76: the small-model helper (querySource
+  //     "bash_extract_prefix", "bash_extract_command_paths",
+  //     "web_fetch_apply", titles...) passes `tools:[]`, and the request
+  //     is built as `tools:[...K,...extraToolSchemas]`: an empty list.
+  //     WebSearch asks the conversation's model with `tools:[]` and
+  //     extraToolSchemas of Anthropic's server tool (web_search_20250305:
+  //     no input_schema), tool_choice unset. The API-key check sends
+  //     {"role":"user","content":"test"} with no `tools`.
+  //   * 2.1.200 (native build): the helper ("generate_session_title",
+  //     `<session>...</session>`) passes `tools:[]` too; its side_query
+  //     sends `tools` only when given, and the classifiers that use it
+  //     ("permission_explainer", "context_tip_classifier", auto mode)
+  //     force one tool: tool_choice {"type":"tool","name":...}.
+  // Every turn of the conversation offers Claude Code's own tools (Bash,
+  // Read...: input_schema) with toolChoice unset in all three. So a
+  // deleted turn of a run whose later requests do not re-send it is no
+  // side call. OpenAI tools ({"type":"function"}) count as the harness's.
+  static bool side_call_tools(simdjson::dom::object request) {
+    simdjson::dom::object choice;
+    std::string_view type;
+    if (json::object(request, "tool_choice", &choice) == json::Get::ok && json::string(choice, "type", &type) == json::Get::ok &&
+        type == "tool") {
+      return true;  // one tool forced: a classifier's
+    }
+    simdjson::dom::array tools;
+    const json::Get got = json::array(request, "tools", &tools);
+    if (got == json::Get::absent) return true;
+    if (got != json::Get::ok) return false;
+    for (auto tool : tools) {
+      simdjson::dom::object t;
+      if (tool.get(t) || t.at_key("input_schema").error() == simdjson::SUCCESS) return false;
+      if (json::string(t, "type", &type) == json::Get::ok && type == "function") return false;
+    }
+    return true;  // none, or only server tools the provider runs
+  }
+
   // A request of one user message (a side call's shape: Claude Code 2.0
   // asks a smaller model which files a command touched, or how to prefix
-  // it): the loose digests of its texts, so that unlogged() can tell one
-  // that holds nothing the log shows. A conversation's request re-sends
-  // what the log holds (its prompt, its results); Warmup's, its "Warmup".
+  // it) offering no tool of the harness's (side_call_tools()): the loose
+  // digests of its texts, so that unlogged() can tell one that holds
+  // nothing the log shows. A conversation's request re-sends what the log
+  // holds (its prompt, its results); Warmup's, its "Warmup".
   void lone_message_request(simdjson::dom::array messages, std::pair<uint64_t, uint64_t> exchange) {
     if (messages.size() != 1 || lone_requests_.size() >= kMaxTracked) return;
     simdjson::dom::object m;
