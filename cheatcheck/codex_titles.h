@@ -13,7 +13,9 @@
 // answer of one message item reading as {"title": "..."} (one single-line
 // string of at most kMaxTitleChars characters) beside reasoning at most, no
 // tool call. A real answer or tool call sent to a request dressed as a
-// title request is none, and stays unlogged.
+// title request is none, and stays unlogged. Codex asks once per thread
+// (its first user message): GC04 accounts for at most one title answer
+// per thread the rollouts log.
 #pragma once
 
 #include <simdjson.h>

@@ -601,6 +601,72 @@ TEST(CheatCheck, CodexThreadTitleAnswersAreAccountedForOnlyWhenTheyAreTitles) {
   }
 }
 
+// Codex asks for one title per thread (on its first user message, while the
+// thread has no name): title answers are accounted for up to the threads
+// the rollouts log (each rollout that logs a prompt, as its session_meta's
+// id), the first ones on the wire. More title exchanges than threads may be
+// questions hidden as titles, 80 characters at a time: they stay unlogged.
+TEST(CheatCheck, CodexThreadTitlesAreAccountedForAtMostOncePerThread) {
+  using namespace codex_title;
+  struct Case {
+    const char* name;
+    int titles;
+    std::vector<std::string> rollouts;  // each rollout's session id ("" for no session_meta line)
+    int accounted;
+  };
+  const Case cases[] = {
+      {"one thread, one title", 1, {"s1"}, 1},
+      {"two threads, two titles", 2, {"s1", "s2"}, 2},
+      {"a rollout without session_meta", 1, {""}, 1},
+      {"one thread, five titles", 5, {"s1"}, 1},
+      {"one thread in two rollouts, two titles", 2, {"s1", "s1"}, 1},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    BuiltTrace t("codex", "api.openai.com", "/v1/responses");
+    auto& b = t.b;
+    auto wire = [&](int exchange, const std::string& dir_fields, const std::string& body) {
+      b.add("wire", R"({"conn":1,"exchange":)" + std::to_string(exchange) + "," + dir_fields +
+                        R"(,"host":"api.openai.com","headers":[],"body":)" + quoted(body) + R"(,"encoding":"utf8","size":)" +
+                        std::to_string(body.size()) + R"(,"sha256":")" + digest_ref(sha256(body)) +
+                        R"(","redactions":[],"complete":true})");
+    };
+    const std::string post = R"("dir":"request","method":"POST","path":"/v1/responses")";
+    int exchange = 0;
+    for (size_t i = 0; i < c.rollouts.size(); ++i) {
+      const std::string prompt = "Fix the flaky parser test " + std::to_string(i) + ".";
+      wire(exchange, post, R"({"model":"gpt-5-codex","stream":true,"input":[)" + message("user", prompt) + "]}");
+      wire(exchange++, R"("dir":"response","status":200)", answer("resp_" + std::to_string(i), "Fixed " + std::to_string(i) + "."));
+      const std::string file = "rollout-" + std::to_string(i) + ".jsonl";
+      std::vector<std::string> lines;
+      if (!c.rollouts[i].empty()) {
+        lines.push_back(R"({"type":"session_meta","payload":{"id":")" + c.rollouts[i] + R"(","cli_version":"0.171.0"}})");
+      }
+      lines.push_back(R"({"type":"response_item","payload":)" + message("user", prompt) + "}");
+      lines.push_back(R"({"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Fixed )" +
+                      std::to_string(i) + R"(."}]}})");
+      int line_no = 0;
+      for (const std::string& line : lines) {
+        b.add("native", R"({"source":"codex","file":")" + file + R"(","line_no":)" + std::to_string(++line_no) +
+                            R"(,"text":)" + quoted(line) + "}");
+      }
+    }
+    for (int i = 0; i < c.titles; ++i) {
+      wire(exchange, post, request(kInstructions + "\n\nUser prompt:\nQuestion " + std::to_string(i)));
+      wire(exchange++, R"("dir":"response","status":200)", answer("resp_t" + std::to_string(i), R"({"title":"Answer )" + std::to_string(i) + R"("})"));
+    }
+    const CheatReport r = check(t.close("codex-titles-" + std::to_string(&c - cases) + ".jsonl"));
+    EXPECT_VERDICT(r.verify, Verdict::verified);
+    EXPECT_TRUE(has_key_word(r, "GC04", Severity::info, std::to_string(c.accounted) + " wire response(s) are Codex's thread titles"))
+        << describe(r);
+    const int hidden = c.titles - c.accounted;
+    EXPECT_EQ(has_key_word(r, "GC04", Severity::warning, std::to_string(hidden) + " wire response(s) were never logged by the harness"),
+              hidden > 0)
+        << describe(r);
+    EXPECT_EQ(has_key_word(r, "GC04", Severity::warning, "never logged by the harness"), hidden > 0) << describe(r);
+  }
+}
+
 // Tool output that runs a client against a provider's host is a warning,
 // one that only names a host is listed: hosts are found without regard to
 // case, also where one straddles the 64 KiB windows the search lowercases,

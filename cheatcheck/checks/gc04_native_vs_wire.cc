@@ -1726,6 +1726,7 @@ class Gc04 final : public Check {
       synthetic_ids_.emplace_back(identity(n.message_id), r.seq);
     }
     for (const std::string& said : n.user_texts) logged_user_text(said);
+    if (n.harness == NativeInfo::Harness::codex) codex_thread_line(n);
     if (!n.reasoning_parts.empty()) logged_reasoning(n.reasoning_parts, false, r.seq);
     if (!n.raw_reasoning_parts.empty()) logged_reasoning(n.raw_reasoning_parts, true, r.seq);
     for (const std::string& part : n.event_reasoning) {
@@ -3862,13 +3863,38 @@ class Gc04 final : public Check {
     return it != wire_compaction_items_.end() && logged_compaction_items_.contains(it->second);
   }
 
+  // A Codex rollout line, for the threads the rollouts log: the TUI asks
+  // for one title per thread, on its first user message (codex-rs/tui
+  // thread_routing.rs: only while the thread has no name;
+  // generate_thread_title() keeps one pending title per thread and
+  // destination). A rollout counts once it logs a prompt, as its
+  // session_meta's id (a rollout without one, as its file).
+  void codex_thread_line(const NativeInfo& n) {
+    if (n.type == "session_meta" && !n.session_id.empty() && codex_file_sessions_.size() < kMaxTracked) {
+      codex_file_sessions_.try_emplace(identity(n.file), identity(n.session_id));
+    }
+    if (!n.prompts.empty() && codex_prompted_files_.size() < kMaxTracked) codex_prompted_files_.insert(identity(n.file));
+  }
+
+  size_t codex_threads() const {
+    absl::flat_hash_set<Identity> threads;
+    for (const Identity& file : codex_prompted_files_) {
+      const auto it = codex_file_sessions_.find(file);
+      threads.insert(it == codex_file_sessions_.end() ? file : it->second);
+    }
+    return threads.size();
+  }
+
   // Wire answers the harness never logged (only when it logs at all). A
   // harness makes side calls by design (titles, summaries, topic checks),
   // often to a smaller model: an answer whose text a `summary` line holds
   // is logged; one from a model the log never names is listed at info, as
   // is one cut short (the user interrupted it, the stream broke: harnesses
   // write no part of such an answer) and a title answering Codex's title
-  // request (codex_titles.h); other unlogged answers are a warning.
+  // request (codex_titles.h), at most one per thread the rollouts log
+  // (codex_thread_line()): the first ones on the wire; more may be short
+  // answers to questions hidden as titles, and stay a warning. Other
+  // unlogged answers are a warning.
   void unlogged(Context& ctx) {
     if (!log_present()) return no_log(ctx);
     SeqList warn, side, cut, compacted, titled, codex_titles;
@@ -3876,6 +3902,17 @@ class Gc04 final : public Check {
     const absl::flat_hash_set<uint64_t> summarised = compaction_answers();
     const absl::flat_hash_set<uint64_t> side_requests = unlogged_side_requests();
     auto logged_model = [&](const WireAnswer& w) { return logged_models_.contains(model_ids_[w.model]); };
+    auto accounted = [&](const WireAnswer& w) {
+      return w.logged || matched_answers_.contains(w.seq) || summary_answers_.contains(w.seq) || compaction_item_logged(w) ||
+             summaries_.contains(w.trimmed_text) || !w.finished;
+    };
+    std::vector<uint64_t> titles;
+    for (const auto& [id, w] : wire_by_id_) {
+      if (title_answers_.contains(w.seq) && !accounted(w)) titles.push_back(w.seq);
+    }
+    std::sort(titles.begin(), titles.end());
+    titles.resize(std::min(titles.size(), codex_threads()));
+    const absl::flat_hash_set<uint64_t> thread_titles(titles.begin(), titles.end());
     for (const auto& [id, w] : wire_by_id_) {
       if (w.logged || matched_answers_.contains(w.seq) || summary_answers_.contains(w.seq)) continue;
       if (compaction_item_logged(w)) continue;
@@ -3889,7 +3926,7 @@ class Gc04 final : public Check {
         cut.add(w.seq);
         continue;
       }
-      if (title_answers_.contains(w.seq)) {
+      if (thread_titles.contains(w.seq)) {
         codex_titles.add(w.seq);
         continue;
       }
@@ -3920,7 +3957,8 @@ class Gc04 final : public Check {
     emit_counted(ctx, "GC04", Severity::info, codex_titles,
                  "wire response(s) are Codex's thread titles, which its TUI keeps as the thread's name, never in a "
                  "rollout: each answered Codex's title request (no tools, no earlier turn) with one short "
-                 "single-line {\"title\"} and no tool call.",
+                 "single-line {\"title\"} and no tool call; at most one per thread the rollouts log (" +
+                     std::to_string(codex_threads()) + "), further ones are listed as never logged.",
                  "codex-titles");
     unlogged_cut(ctx, cut);
     answers_as_synthetic(ctx, warn);
@@ -4141,6 +4179,8 @@ class Gc04 final : public Check {
   absl::flat_hash_set<std::pair<uint64_t, uint64_t>> summarising_exchanges_;  // requests asking for a summary
   absl::flat_hash_set<std::pair<uint64_t, uint64_t>> titling_exchanges_;     // Codex's title requests (codex_titles.h)
   absl::flat_hash_set<uint64_t> title_answers_;                              // their answers that are titles
+  absl::flat_hash_map<Identity, Identity> codex_file_sessions_;  // rollout file -> its session_meta id
+  absl::flat_hash_set<Identity> codex_prompted_files_;           // rollout files that log a prompt
   struct LoneRequest {
     static constexpr size_t kMaxTexts = 8;
     std::vector<Digest> texts;  // loose digests of its user texts
