@@ -535,6 +535,15 @@ std::string request(const std::string& prompt, const std::string& history = "", 
 
 const std::string kTitlePrompt = kInstructions + "\n\nUser prompt:\nFix the flaky parser test.";
 
+// A wire record of exchange `exchange` to api.openai.com (`dir_fields`:
+// its direction's own members), holding `body` as sent.
+void add_wire(fixtures::TraceBuilder& b, int exchange, const std::string& dir_fields, const std::string& body) {
+  b.add("wire", R"({"conn":1,"exchange":)" + std::to_string(exchange) + "," + dir_fields +
+                    R"(,"host":"api.openai.com","headers":[],"body":)" + quoted(body) + R"(,"encoding":"utf8","size":)" +
+                    std::to_string(body.size()) + R"(,"sha256":")" + digest_ref(sha256(body)) +
+                    R"(","redactions":[],"complete":true})");
+}
+
 }  // namespace codex_title
 
 TEST(CheatCheck, CodexThreadTitleAnswersAreAccountedForOnlyWhenTheyAreTitles) {
@@ -568,12 +577,7 @@ TEST(CheatCheck, CodexThreadTitleAnswersAreAccountedForOnlyWhenTheyAreTitles) {
     SCOPED_TRACE(c.name);
     BuiltTrace t("codex", "api.openai.com", "/v1/responses");
     auto& b = t.b;
-    auto wire = [&](int exchange, const std::string& dir_fields, const std::string& body) {
-      b.add("wire", R"({"conn":1,"exchange":)" + std::to_string(exchange) + "," + dir_fields +
-                        R"(,"host":"api.openai.com","headers":[],"body":)" + quoted(body) + R"(,"encoding":"utf8","size":)" +
-                        std::to_string(body.size()) + R"(,"sha256":")" + digest_ref(sha256(body)) +
-                        R"(","redactions":[],"complete":true})");
-    };
+    auto wire = [&](int exchange, const std::string& dir_fields, const std::string& body) { add_wire(b, exchange, dir_fields, body); };
     const std::string post = R"("dir":"request","method":"POST","path":"/v1/responses")";
     // The thread's own turn, logged.
     wire(0, post, R"({"model":"gpt-5-codex","stream":true,"input":[)" + message("user", "Fix the flaky parser test.") + "]}");
@@ -625,12 +629,7 @@ TEST(CheatCheck, CodexThreadTitlesAreAccountedForAtMostOncePerThread) {
     SCOPED_TRACE(c.name);
     BuiltTrace t("codex", "api.openai.com", "/v1/responses");
     auto& b = t.b;
-    auto wire = [&](int exchange, const std::string& dir_fields, const std::string& body) {
-      b.add("wire", R"({"conn":1,"exchange":)" + std::to_string(exchange) + "," + dir_fields +
-                        R"(,"host":"api.openai.com","headers":[],"body":)" + quoted(body) + R"(,"encoding":"utf8","size":)" +
-                        std::to_string(body.size()) + R"(,"sha256":")" + digest_ref(sha256(body)) +
-                        R"(","redactions":[],"complete":true})");
-    };
+    auto wire = [&](int exchange, const std::string& dir_fields, const std::string& body) { add_wire(b, exchange, dir_fields, body); };
     const std::string post = R"("dir":"request","method":"POST","path":"/v1/responses")";
     int exchange = 0;
     for (size_t i = 0; i < c.rollouts.size(); ++i) {
