@@ -2,6 +2,8 @@
 
 #include <hs/hs.h>
 
+#include <algorithm>
+
 #include "cheatcheck/secrets/rule_database.h"
 
 namespace goalcup::cheat {
@@ -9,25 +11,42 @@ namespace goalcup::cheat {
 namespace {
 // absl's heterogeneous lookup takes absl::string_view (not std:: in Debian's build).
 absl::string_view key(std::string_view s) { return {s.data(), s.size()}; }
+
+// What ends each short haystack in a pack: a byte no UTF-8 text holds (nor
+// loose_text()'s output), where a NUL may be in any (a JSON "\u0000").
+constexpr char kSeparator = '\xFF';
+
+// Vectorscan's literal API takes a literal that starts with a NUL for an
+// empty one and refuses the whole set: a text is sought from its first
+// other byte, and so, when it starts with a NUL, is only ever said not held.
+std::string_view seekable(std::string_view text) { return text.substr(std::min(text.find_first_not_of('\0'), text.size())); }
 }  // namespace
 
 void TextsWithin::want(std::string_view text) {
-  if (text.empty() || text.find('\0') != std::string_view::npos) return;
-  if (text.size() <= kWholeBytes) return add_literal(text);
-  add_literal(text.substr(0, kEndBytes));
-  add_literal(text.substr(text.size() - kEndBytes));
+  if (text.empty() || text.find(kSeparator) != std::string_view::npos) return;
+  if (text.size() <= kWholeBytes) return add_literal(seekable(text));
+  add_literal(seekable(text.substr(0, kEndBytes)));
+  add_literal(seekable(text.substr(text.size() - kEndBytes)));
 }
 
 void TextsWithin::add_literal(std::string_view literal) {
-  if (ids_.contains(key(literal)) || ids_.size() >= kMaxLiterals || literal_bytes_ + literal.size() > kMaxLiteralBytes) return;
+  if (literal.empty() || ids_.contains(key(literal)) || ids_.size() >= kMaxLiterals ||
+      literal_bytes_ + literal.size() > kMaxLiteralBytes) {
+    return;
+  }
   literal_bytes_ += literal.size();
   ids_.emplace(literal, static_cast<uint32_t>(ids_.size()));
 }
 
 TextsWithin::Held TextsWithin::held(std::string_view text) const {
   if (text.empty()) return Held::yes;  // as memmem has it
-  if (text.size() <= kWholeBytes) return literal_held(text);
-  const Held first = literal_held(text.substr(0, kEndBytes)), last = literal_held(text.substr(text.size() - kEndBytes));
+  if (text.size() <= kWholeBytes) {
+    const std::string_view sought = seekable(text);
+    const Held h = literal_held(sought);
+    return h == Held::yes && sought.size() < text.size() ? Held::unknown : h;
+  }
+  const Held first = literal_held(seekable(text.substr(0, kEndBytes))),
+             last = literal_held(seekable(text.substr(text.size() - kEndBytes)));
   return first == Held::no || last == Held::no ? Held::no : Held::unknown;
 }
 
@@ -61,8 +80,8 @@ int on_held(unsigned id, unsigned long long, unsigned long long, unsigned, void*
 
 }  // namespace
 
-// Short haystacks are scanned a megabyte at a time, each followed by a NUL
-// that no literal holds (so that none is found across two of them): a
+// Short haystacks are scanned a megabyte at a time, each followed by
+// kSeparator, which no literal holds (so that none is found across two of them): a
 // literal is then reported once per scan, not once per haystack, whatever
 // their number.
 bool TextsWithin::scan_all(std::span<const std::string> haystacks) {
@@ -104,7 +123,7 @@ bool TextsWithin::scan_all(std::span<const std::string> haystacks) {
       pack.clear();
     }
     pack += haystack;
-    pack += '\0';
+    pack += kSeparator;
   }
   return scan(pack);
 }

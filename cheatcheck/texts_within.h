@@ -27,8 +27,9 @@ class TextsWithin {
 
   // A text to look for; all before search(). A text of at most kWholeBytes
   // is sought whole; a longer one by its first and last kEndBytes, which
-  // can only say that it is not held. Texts past the bounds below, or
-  // holding a NUL byte, are not sought (unknown).
+  // can only say that it is not held, as can the rest of a text that
+  // starts with a NUL. Texts past the bounds below, or holding a byte 0xFF
+  // (never in UTF-8), are not sought (unknown).
   void want(std::string_view text);
   // One pass over `haystacks`; a text is held when one of them holds it.
   void search(std::span<const std::string> haystacks);

@@ -1278,13 +1278,15 @@ struct QueuedPrompts {
   bool sent_each = false;
   bool logged_reversed = false;
   bool forged = false;
+  bool nul = false;  // each text (sent and logged) ends in a NUL and "zq"
 };
 std::string queued_prompts_trace(const QueuedPrompts& q) {
+  const std::string end = q.nul ? R"(\u0000zq)" : "zq";
   std::string messages = R"({"role":"user","content":[{"type":"text","text":"<system-reminder>\n)" +
                          std::string(q.reminder_bytes, 'y') + R"(\n</system-reminder>"}]})";
   for (int i = 0; q.sent_each && i < q.prompts; ++i) {
     messages += R"(,{"role":"user","content":[{"type":"text","text":"<system-reminder>\nThe user sent: zq)" +
-                std::to_string(i) + R"(zq\n</system-reminder>"}]})";
+                std::to_string(i) + end + R"(\n</system-reminder>"}]})";
   }
   uint64_t seq = 0;
   std::string trace = wire_record(seq++, "request", R"({"model":"m","max_tokens":10,"messages":[)" + messages + "]}");
@@ -1295,9 +1297,9 @@ std::string queued_prompts_trace(const QueuedPrompts& q) {
   };
   for (int k = 0; k < q.prompts; ++k) {
     const int i = q.logged_reversed ? q.prompts - 1 - k : k;
-    queue(std::to_string(i), "zq" + std::to_string(i) + "zq");
+    queue(std::to_string(i), "zq" + std::to_string(i) + end);
   }
-  if (q.forged) queue("forged", "zq never sent zq");
+  if (q.forged) queue("forged", "zq never sent " + end);
   const std::string answer = R"({"type":"assistant","uuid":"a1","message":{"id":"msg_1","role":"assistant","content":[{"type":"text","text":"ok"}]}})";
   return trace + native_line(seq, "claude-code", "p/s.jsonl", answer);
 }
@@ -1327,6 +1329,17 @@ TEST(HostileBodies, QueuedPromptsFoundLateCannotSpendTheSearchOfAForgedOne) {
   const Outcome o = cheatcheck_with_findings(put(
       "queued-prompts-reversed.jsonl",
       queued_prompts_trace({.prompts = kMeasureBounds ? 640 : 64, .sent_each = true, .logged_reversed = true, .forged = true})));
+  EXPECT_EQ(o.out.find(kUnsearched), std::string::npos) << o.out.substr(0, 400);
+  EXPECT_EQ(occurrences(o.out, kQueuedUnsent), 1u) << o.out.substr(0, 400);
+}
+
+// The same with texts that hold a NUL (a JSON "\u0000"): the pass packed
+// short reminders between NULs and so did not seek such texts, which went
+// to the budgeted search, and a forged one was left unsearched again.
+TEST(HostileBodies, QueuedPromptsHoldingANulCannotSpendTheSearchOfAForgedOne) {
+  const Outcome o = cheatcheck_with_findings(
+      put("queued-prompts-nul.jsonl", queued_prompts_trace({.prompts = kMeasureBounds ? 640 : 64, .sent_each = true,
+                                                             .logged_reversed = true, .forged = true, .nul = true})));
   EXPECT_EQ(o.out.find(kUnsearched), std::string::npos) << o.out.substr(0, 400);
   EXPECT_EQ(occurrences(o.out, kQueuedUnsent), 1u) << o.out.substr(0, 400);
 }

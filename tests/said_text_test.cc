@@ -347,7 +347,7 @@ TEST(TextsWithin, AnswersAsMemmemInEachHaystackDoes) {
     const bool held = std::any_of(haystacks.begin(), haystacks.end(), [&](const std::string& h) { return holds(h, t); });
     EXPECT_EQ(within.held(t), held ? Held::yes : Held::no) << t;
   }
-  EXPECT_EQ(within.held(std::string_view("ab\0c", 4)), Held::unknown);  // a NUL: never sought
+  EXPECT_EQ(within.held(std::string_view("ab\0c", 4)), Held::no);  // a NUL is sought as any byte
   EXPECT_EQ(within.held("never asked for"), Held::unknown);
 
   // Across two haystacks is not within one.
@@ -359,6 +359,27 @@ TEST(TextsWithin, AnswersAsMemmemInEachHaystackDoes) {
   EXPECT_EQ(split.held("endstart"), Held::no);
   EXPECT_EQ(split.held(std::string(TextsWithin::kWholeBytes + 1, 'y')), Held::unknown);  // ends held: search it
   EXPECT_EQ(split.held("z" + std::string(TextsWithin::kWholeBytes, 'y')), Held::no);     // its first end is not
+}
+
+// A NUL (a JSON "\u0000") is sought as any byte, also across the end of a
+// short haystack packed with others (then it is not held). Vectorscan
+// refuses a literal that starts with a NUL, and with it the whole set: such
+// a text is sought from its next byte, and only ever said not held. A text
+// holding the separator (0xFF, never in UTF-8) is not sought.
+TEST(TextsWithin, SeeksTextsHoldingANul) {
+  using Held = TextsWithin::Held;
+  using namespace std::string_literals;
+  const std::string long_text = "r" + std::string(TextsWithin::kWholeBytes, '\0');
+  TextsWithin within;
+  for (const std::string& t : {"a\0"s, "a\0\0b"s, "\0c"s, "\0d"s, "\0\0"s, "x\xFFy"s, long_text}) within.want(t);
+  within.search(std::vector<std::string>{"a\0"s, "b"s, "\0c"s});
+  EXPECT_EQ(within.held("a\0"s), Held::yes);
+  EXPECT_EQ(within.held("a\0\0b"s), Held::no);  // across two haystacks
+  EXPECT_EQ(within.held("\0c"s), Held::unknown);  // its rest is held
+  EXPECT_EQ(within.held("\0d"s), Held::no);
+  EXPECT_EQ(within.held("\0\0"s), Held::unknown);
+  EXPECT_EQ(within.held("x\xFFy"s), Held::unknown);
+  EXPECT_EQ(within.held(long_text), Held::no);  // by its first end
 }
 
 }  // namespace
