@@ -22,16 +22,28 @@ constexpr char kSeparator = '\xFF';
 std::string_view seekable(std::string_view text) { return text.substr(std::min(text.find_first_not_of('\0'), text.size())); }
 }  // namespace
 
+// Windows overlapping by half, so that a text joined from two pieces held
+// (words between them left out or put in) has a window across the join.
+template <typename Visit>
+void TextsWithin::for_each_window(std::string_view text, const Visit& visit) {
+  const size_t last = text.size() - kWindowBytes;
+  for (size_t at = 0;; at = std::min(at + kWindowBytes / 2, last)) {
+    if (!visit(text.substr(at, kWindowBytes)) || at == last) return;
+  }
+}
+
 void TextsWithin::want(std::string_view text) {
   if (text.empty() || text.find(kSeparator) != std::string_view::npos) return;
   if (text.size() <= kWholeBytes) return add_literal(seekable(text));
-  add_literal(seekable(text.substr(0, kEndBytes)));
-  add_literal(seekable(text.substr(text.size() - kEndBytes)));
+  for_each_window(text, [&](std::string_view window) {
+    add_literal(seekable(window));
+    return true;
+  });
 }
 
 void TextsWithin::add_literal(std::string_view literal) {
-  if (literal.empty() || ids_.contains(key(literal)) || ids_.size() >= kMaxLiterals ||
-      literal_bytes_ + literal.size() > kMaxLiteralBytes) {
+  if (literal.empty() || ids_.size() >= kMaxLiterals || literal_bytes_ + literal.size() > kMaxLiteralBytes ||
+      ids_.contains(key(literal))) {
     return;
   }
   literal_bytes_ += literal.size();
@@ -45,9 +57,12 @@ TextsWithin::Held TextsWithin::held(std::string_view text) const {
     const Held h = literal_held(sought);
     return h == Held::yes && sought.size() < text.size() ? Held::unknown : h;
   }
-  const Held first = literal_held(seekable(text.substr(0, kEndBytes))),
-             last = literal_held(seekable(text.substr(text.size() - kEndBytes)));
-  return first == Held::no || last == Held::no ? Held::no : Held::unknown;
+  Held h = Held::unknown;
+  for_each_window(text, [&](std::string_view window) {
+    if (literal_held(seekable(window)) == Held::no) h = Held::no;
+    return h != Held::no;
+  });
+  return h;
 }
 
 TextsWithin::Held TextsWithin::literal_held(std::string_view literal) const {

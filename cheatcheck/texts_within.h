@@ -26,23 +26,25 @@ class TextsWithin {
   enum class Held { yes, no, unknown };
 
   // A text to look for; all before search(). A text of at most kWholeBytes
-  // is sought whole; a longer one by its first and last kEndBytes, which
-  // can only say that it is not held, as can the rest of a text that
-  // starts with a NUL. Texts past the bounds below, or holding a byte 0xFF
-  // (never in UTF-8), are not sought (unknown).
+  // is sought whole; a longer one by windows of kWindowBytes starting every
+  // half window, which can only say that it is not held (as can the rest
+  // of a text that starts with a NUL). Texts past the bounds below, or
+  // holding a byte 0xFF (never in UTF-8), are not sought (unknown).
   void want(std::string_view text);
   // One pass over `haystacks`; a text is held when one of them holds it.
   void search(std::span<const std::string> haystacks);
   // unknown: not sought (or the search failed): search it another way.
   Held held(std::string_view text) const;
 
-  static constexpr size_t kWholeBytes = 8192, kEndBytes = 4096;
+  static constexpr size_t kWholeBytes = 8192, kWindowBytes = 4096;
   // Vectorscan compiles 20,000 literals of 256 bytes in about 1.5 s and
   // scans 30 MB with them in about 1 s; its literals are at most 16,000 bytes.
   static constexpr size_t kMaxLiterals = 20000, kMaxLiteralBytes = 8u << 20;
 
  private:
   Held literal_held(std::string_view literal) const;
+  template <typename Visit>
+  static void for_each_window(std::string_view text, const Visit& visit);
   void add_literal(std::string_view literal);
   bool scan_all(std::span<const std::string> haystacks);
 

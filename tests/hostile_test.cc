@@ -1279,6 +1279,7 @@ struct QueuedPrompts {
   bool logged_reversed = false;
   bool forged = false;
   bool nul = false;  // each text (sent and logged) ends in a NUL and "zq"
+  std::string body = "";  // in each text, after its number; the forged one is the first's with words put in
 };
 std::string queued_prompts_trace(const QueuedPrompts& q) {
   const std::string end = q.nul ? R"(\u0000zq)" : "zq";
@@ -1286,7 +1287,7 @@ std::string queued_prompts_trace(const QueuedPrompts& q) {
                          std::string(q.reminder_bytes, 'y') + R"(\n</system-reminder>"}]})";
   for (int i = 0; q.sent_each && i < q.prompts; ++i) {
     messages += R"(,{"role":"user","content":[{"type":"text","text":"<system-reminder>\nThe user sent: zq)" +
-                std::to_string(i) + end + R"(\n</system-reminder>"}]})";
+                std::to_string(i) + q.body + end + R"(\n</system-reminder>"}]})";
   }
   uint64_t seq = 0;
   std::string trace = wire_record(seq++, "request", R"({"model":"m","max_tokens":10,"messages":[)" + messages + "]}");
@@ -1297,9 +1298,11 @@ std::string queued_prompts_trace(const QueuedPrompts& q) {
   };
   for (int k = 0; k < q.prompts; ++k) {
     const int i = q.logged_reversed ? q.prompts - 1 - k : k;
-    queue(std::to_string(i), "zq" + std::to_string(i) + end);
+    queue(std::to_string(i), "zq" + std::to_string(i) + q.body + end);
   }
-  if (q.forged) queue("forged", "zq never sent " + end);
+  if (q.forged && q.body.empty()) queue("forged", "zq never sent " + end);
+  const size_t half = q.body.size() / 2;
+  if (q.forged && !q.body.empty()) queue("forged", "zq0" + q.body.substr(0, half) + " never sent " + q.body.substr(half) + end);
   const std::string answer = R"({"type":"assistant","uuid":"a1","message":{"id":"msg_1","role":"assistant","content":[{"type":"text","text":"ok"}]}})";
   return trace + native_line(seq, "claude-code", "p/s.jsonl", answer);
 }
@@ -1341,6 +1344,21 @@ TEST(HostileBodies, QueuedPromptsHoldingANulCannotSpendTheSearchOfAForgedOne) {
       put("queued-prompts-nul.jsonl", queued_prompts_trace({.prompts = kMeasureBounds ? 640 : 64, .sent_each = true,
                                                              .logged_reversed = true, .forged = true, .nul = true})));
   EXPECT_EQ(o.out.find(kUnsearched), std::string::npos) << o.out.substr(0, 400);
+  EXPECT_EQ(occurrences(o.out, kQueuedUnsent), 1u) << o.out.substr(0, 400);
+}
+
+// The same with texts over 8 KiB, sought by windows: the pass cannot say
+// that one is held (its windows may be in different reminders), so each
+// goes to the budgeted search and spends it. The forged one, the first's
+// with words put in its middle, was sought by its first and last 4 KiB
+// only, both held, and so left unsearched, a warning; a window across the
+// words put in is held nowhere, so it is high.
+TEST(HostileBodies, LongQueuedPromptsFoundLateCannotSpendTheSearchOfAForgedOne) {
+  std::string body;
+  for (int k = 0; k < 9000; ++k) body += static_cast<char>('a' + k % 7);  // not one byte repeated: literals ending in a long run compile slowly
+  const Outcome o = cheatcheck_with_findings(
+      put("queued-prompts-long.jsonl", queued_prompts_trace({.prompts = kMeasureBounds ? 640 : 64, .sent_each = true,
+                                                              .logged_reversed = true, .forged = true, .body = body})));
   EXPECT_EQ(occurrences(o.out, kQueuedUnsent), 1u) << o.out.substr(0, 400);
 }
 

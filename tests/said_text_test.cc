@@ -361,6 +361,24 @@ TEST(TextsWithin, AnswersAsMemmemInEachHaystackDoes) {
   EXPECT_EQ(split.held("z" + std::string(TextsWithin::kWholeBytes, 'y')), Held::no);     // its first end is not
 }
 
+// A long text is sought by windows every half window: one joined from two
+// pieces a haystack holds (words between them left out or put in) is not
+// held, where its first and last 4 KiB alone are.
+TEST(TextsWithin, SaysALongTextJoinedFromHeldPiecesIsNotHeld) {
+  using Held = TextsWithin::Held;
+  std::mt19937 rng(5);
+  std::string h(20000, ' ');
+  for (char& c : h) c = static_cast<char>('a' + rng() % 26);
+  const std::string whole = h.substr(1000, 12000), cut = h.substr(0, 6000) + h.substr(9000, 6000),
+                    added = h.substr(0, 6000) + "never sent" + h.substr(6000, 6000);
+  TextsWithin within;
+  for (const std::string& t : {whole, cut, added}) within.want(t);
+  within.search(std::vector<std::string>{h});
+  EXPECT_EQ(within.held(whole), Held::unknown);  // every window held: search it
+  EXPECT_EQ(within.held(cut), Held::no);
+  EXPECT_EQ(within.held(added), Held::no);
+}
+
 // A NUL (a JSON "\u0000") is sought as any byte, also across the end of a
 // short haystack packed with others (then it is not held). Vectorscan
 // refuses a literal that starts with a NUL, and with it the whole set: such
