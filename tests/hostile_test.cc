@@ -1280,11 +1280,16 @@ struct QueuedPrompts {
   bool forged = false;
   bool nul = false;  // each text (sent and logged) ends in a NUL and "zq"
   std::string body = "";  // in each text, after its number; the forged one is the first's with words put in
+  std::string first = "";  // a text sent in a reminder of its own and logged before the others
 };
 std::string queued_prompts_trace(const QueuedPrompts& q) {
   const std::string end = q.nul ? R"(\u0000zq)" : "zq";
   std::string messages = R"({"role":"user","content":[{"type":"text","text":"<system-reminder>\n)" +
                          std::string(q.reminder_bytes, 'y') + R"(\n</system-reminder>"}]})";
+  if (!q.first.empty()) {
+    messages += R"(,{"role":"user","content":[{"type":"text","text":"<system-reminder>\nThe user sent: )" + q.first +
+                R"(\n</system-reminder>"}]})";
+  }
   for (int i = 0; q.sent_each && i < q.prompts; ++i) {
     messages += R"(,{"role":"user","content":[{"type":"text","text":"<system-reminder>\nThe user sent: zq)" +
                 std::to_string(i) + q.body + end + R"(\n</system-reminder>"}]})";
@@ -1296,6 +1301,7 @@ std::string queued_prompts_trace(const QueuedPrompts& q) {
                                R"(","attachment":{"type":"queued_command","prompt":")" + text + R"("}})";
     trace += native_line(seq++, "claude-code", "p/s.jsonl", queued);
   };
+  if (!q.first.empty()) queue("first", q.first);
   for (int k = 0; k < q.prompts; ++k) {
     const int i = q.logged_reversed ? q.prompts - 1 - k : k;
     queue(std::to_string(i), "zq" + std::to_string(i) + q.body + end);
@@ -1360,6 +1366,52 @@ TEST(HostileBodies, LongQueuedPromptsFoundLateCannotSpendTheSearchOfAForgedOne) 
       put("queued-prompts-long.jsonl", queued_prompts_trace({.prompts = kMeasureBounds ? 640 : 64, .sent_each = true,
                                                               .logged_reversed = true, .forged = true, .body = body})));
   EXPECT_EQ(occurrences(o.out, kQueuedUnsent), 1u) << o.out.substr(0, 400);
+}
+
+// OPEN (review 111; disabled so that the suite stays green; run with
+// --gtest_also_run_disabled_tests): the pass seeks at most 20,000 literals
+// and 8 MiB of them, in the log's order. One queued message sent with
+// 20,000 paste markers fills that bound with its parts; the texts logged
+// after it go to the budgeted search, and those found late spend it as
+// before: the forged one is left unsearched, a warning.
+TEST(HostileBodies, DISABLED_TextsPastThePassBoundsCannotSpendTheSearchOfAForgedOne) {
+  std::string filler;
+  for (int i = 0; i < 20000; ++i) filler += "p" + std::to_string(i) + " [Image #1] ";
+  const Outcome o = cheatcheck_with_findings(
+      put("queued-prompts-past-bounds.jsonl", queued_prompts_trace({.prompts = kMeasureBounds ? 640 : 64, .sent_each = true,
+                                                                     .logged_reversed = true, .forged = true, .first = filler})));
+  EXPECT_EQ(occurrences(o.out, kQueuedUnsent), 1u) << o.out.substr(0, 400);
+}
+
+// OPEN (review 111; disabled, as above): Vectorscan's compile of literals
+// that each end in a long run of one byte takes time and memory growing with
+// their number times the square of the run (1,024 texts of 8 KB: 32 s and
+// 2.2 GB in the compile alone; under a 1 GB address-space limit the compile
+// fails and every text goes to the budgeted search). 2,000 queued messages
+// of 800 bytes, 1.6 MB in all, sent.
+TEST(HostileBodies, DISABLED_QueuedPromptsEndingInALongRunAreSoughtWithinBounds) {
+  std::vector<std::string> texts;
+  std::string sent;
+  for (int i = 0; i < 2000; ++i) {
+    texts.push_back("X" + std::to_string(i) + std::string(800, 'a'));
+    sent += texts.back() + " ";
+  }
+  std::string trace = wire_record(0, "request", R"({"model":"m","max_tokens":10,"messages":[{"role":"user","content":[{"type":"text","text":"<system-reminder>\n)" +
+                                                    sent + R"(\n</system-reminder>"}]}]})");
+  uint64_t seq = 1;
+  for (size_t i = 0; i < texts.size(); ++i) {
+    trace += native_line(seq++, "claude-code", "p/s.jsonl",
+                         R"({"type":"attachment","uuid":"q)" + std::to_string(i) + R"(","attachment":{"type":"queued_command","prompt":")" +
+                             texts[i] + R"("}})");
+  }
+  trace += native_line(seq, "claude-code", "p/s.jsonl",
+                       R"({"type":"assistant","uuid":"a1","message":{"id":"msg_1","role":"assistant","content":[{"type":"text","text":"ok"}]}})");
+  const Outcome o = cheatcheck_with_findings(put("queued-prompts-runs.jsonl", trace));
+  EXPECT_EQ(o.out.find(kQueuedUnsent), std::string::npos);
+  if (kMeasureBounds) {
+    EXPECT_LT(o.seconds, 10.0);
+    EXPECT_LT(o.max_rss_kb, 256 * 1024) << "peak RSS " << o.max_rss_kb / 1024 << " MiB";
+  }
 }
 
 // A queued message with a paste marker is sought part by part (the words
