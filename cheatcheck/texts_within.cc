@@ -20,6 +20,15 @@ constexpr char kSeparator = '\xFF';
 // empty one and refuses the whole set: a text is sought from its first
 // other byte, and so, when it starts with a NUL, is only ever said not held.
 std::string_view seekable(std::string_view text) { return text.substr(std::min(text.find_first_not_of('\0'), text.size())); }
+
+// What a literal costs Vectorscan's compiler beyond its length: the squares
+// of the runs of one byte it starts and ends with.
+uint64_t run_cost(std::string_view literal) {
+  const size_t lead = std::min(literal.find_first_not_of(literal.front()), literal.size());
+  const size_t other = literal.find_last_not_of(literal.back());
+  const size_t trail = other == std::string_view::npos ? literal.size() : literal.size() - 1 - other;
+  return uint64_t{lead} * lead + uint64_t{trail} * trail;
+}
 }  // namespace
 
 // Windows overlapping by half, so that a text joined from two pieces held
@@ -43,10 +52,11 @@ void TextsWithin::want(std::string_view text) {
 
 void TextsWithin::add_literal(std::string_view literal) {
   if (literal.empty() || ids_.size() >= kMaxLiterals || literal_bytes_ + literal.size() > kMaxLiteralBytes ||
-      ids_.contains(key(literal))) {
+      run_cost_ + run_cost(literal) > kMaxRunCost || ids_.contains(key(literal))) {
     return;
   }
   literal_bytes_ += literal.size();
+  run_cost_ += run_cost(literal);
   ids_.emplace(literal, static_cast<uint32_t>(ids_.size()));
 }
 

@@ -38,8 +38,17 @@ class TextsWithin {
 
   static constexpr size_t kWholeBytes = 8192, kWindowBytes = 4096;
   // Vectorscan compiles 20,000 literals of 256 bytes in about 1.5 s and
-  // scans 30 MB with them in about 1 s; its literals are at most 16,000 bytes.
-  static constexpr size_t kMaxLiterals = 20000, kMaxLiteralBytes = 8u << 20;
+  // scans 30 MB with them in about 1 s; its literals are at most 16,000
+  // bytes. Crafted shapes cost more (20,000 literals ending in a run of 32
+  // bytes: 3 s and 360 MB; 4,000 of any shape tried: under a second and
+  // 100 MB), so 4,000.
+  static constexpr size_t kMaxLiterals = 4000, kMaxLiteralBytes = 8u << 20;
+  // But its compile time and memory grow with the square of a run of one
+  // byte at a literal's end (review 111: 2,000 literals ending in 1,600
+  // `a`s took 39 s and 874 MB, about 8 ns and 0.2 bytes per unit of
+  // literals x run^2): the squares of the runs at both ends of every
+  // literal are bounded in all, to about half a second.
+  static constexpr uint64_t kMaxRunCost = uint64_t{1} << 26;
 
  private:
   Held literal_held(std::string_view literal) const;
@@ -51,6 +60,7 @@ class TextsWithin {
   absl::flat_hash_map<std::string, uint32_t> ids_;  // literal -> its id
   std::vector<bool> found_;                          // by id
   size_t literal_bytes_ = 0;
+  uint64_t run_cost_ = 0;  // of the literals kept (kMaxRunCost)
   bool searched_ = false;  // and succeeded
 };
 
