@@ -51,7 +51,8 @@ void TextsWithin::want(std::string_view text) {
 }
 
 void TextsWithin::add_literal(std::string_view literal) {
-  if (literal.empty() || ids_.size() >= kMaxLiterals || literal_bytes_ + literal.size() > kMaxLiteralBytes ||
+  // After search(): found_ has no place for it (the text stays unknown).
+  if (literal.empty() || searched_ || !found_.empty() || ids_.size() >= kMaxLiterals || literal_bytes_ + literal.size() > kMaxLiteralBytes ||
       run_cost_ + run_cost(literal) > kMaxRunCost || ids_.contains(key(literal))) {
     return;
   }

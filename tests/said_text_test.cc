@@ -349,6 +349,12 @@ TEST(TextsWithin, AnswersAsMemmemInEachHaystackDoes) {
   }
   EXPECT_EQ(within.held(std::string_view("ab\0c", 4)), Held::no);  // a NUL is sought as any byte
   EXPECT_EQ(within.held("never asked for"), Held::unknown);
+  within.want("asked too late");  // after search(): never sought
+  EXPECT_EQ(within.held("asked too late"), Held::unknown);
+  TextsWithin none;
+  none.search(haystacks);
+  none.want("abc");
+  EXPECT_EQ(none.held("abc"), Held::unknown);
 
   // Across two haystacks is not within one.
   TextsWithin split;

@@ -3345,11 +3345,12 @@ class Gc04 final : public Check {
     return loose;
   }
 
-  // Whether a reminder sent holds `loose`; nullopt once the budget for
-  // searching them is spent. Each search reads every reminder kept (up to
-  // kMaxKeptBytes), so without a bound a crafted upload of many short
-  // attachments and long reminders made this quadratic: 20,000 queued
-  // prompts against a 30 MB reminder took 34 s.
+  // Whether a reminder sent holds `loose`: the one pass's answer
+  // (search_reminders_once), else a search of the reminders one at a time;
+  // nullopt once the budget for those searches is spent. Each reads every
+  // reminder kept (up to kMaxKeptBytes), so without a bound a crafted upload
+  // of many short attachments and long reminders made this quadratic:
+  // 20,000 queued prompts against a 30 MB reminder took 34 s.
   std::optional<bool> a_sent_reminder_holds(std::string_view loose) {
     search_reminders_once();
     switch (held_in_reminders_.held(loose)) {
