@@ -38,24 +38,11 @@ int on_literal_match(unsigned id, unsigned long long, unsigned long long to, uns
 
 LiteralSet::LiteralSet(std::vector<std::string> literals, Case c) : literals_(std::move(literals)), case_(c) {
   assert(literals_.size() <= 64);
-  std::vector<const char*> expressions;
-  std::vector<size_t> lengths;
-  std::vector<unsigned> flags, ids;
-  for (size_t i = 0; i < literals_.size(); ++i) {
-    expressions.push_back(literals_[i].data());
-    lengths.push_back(literals_[i].size());
-    flags.push_back(c == Case::blind ? HS_FLAG_CASELESS : 0u);
-    ids.push_back(static_cast<unsigned>(i));
-  }
-  hs_database_t* raw = nullptr;
-  hs_compile_error_t* error = nullptr;
-  if (hs_compile_lit_multi(expressions.data(), flags.data(), ids.data(), lengths.data(),
-                           static_cast<unsigned>(literals_.size()), HS_MODE_BLOCK, nullptr, &raw, &error) != HS_SUCCESS) {
-    hs_free_compile_error(error);
-    return;  // scanned slowly, with the same answers
-  }
+  const std::vector<std::string_view> views(literals_.begin(), literals_.end());
+  HsDatabase db = compile_literal_database(views, c == Case::blind ? HS_FLAG_CASELESS : 0u);
+  if (!db) return;  // scanned slowly, with the same answers
   db_ = std::make_unique<Db>();
-  db_->db.reset(raw);
+  db_->db = std::move(db);
 }
 
 LiteralSet::~LiteralSet() = default;

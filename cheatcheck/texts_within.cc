@@ -111,23 +111,10 @@ int on_held(unsigned id, unsigned long long, unsigned long long, unsigned, void*
 // literal is then reported once per scan, not once per haystack, whatever
 // their number.
 bool TextsWithin::scan_all(std::span<const std::string> haystacks) {
-  std::vector<const char*> expressions;
-  std::vector<size_t> lengths;
-  std::vector<unsigned> flags, ids;
-  for (const auto& [literal, id] : ids_) {
-    expressions.push_back(literal.data());
-    lengths.push_back(literal.size());
-    flags.push_back(HS_FLAG_SINGLEMATCH);
-    ids.push_back(id);
-  }
-  hs_database_t* raw = nullptr;
-  hs_compile_error_t* error = nullptr;
-  if (hs_compile_lit_multi(expressions.data(), flags.data(), ids.data(), lengths.data(), static_cast<unsigned>(ids.size()),
-                           HS_MODE_BLOCK, nullptr, &raw, &error) != HS_SUCCESS) {
-    hs_free_compile_error(error);
-    return false;
-  }
-  const HsDatabase db(raw);
+  std::vector<std::string_view> by_id(ids_.size());
+  for (const auto& [literal, id] : ids_) by_id[id] = literal;
+  const HsDatabase db = compile_literal_database(by_id, HS_FLAG_SINGLEMATCH);
+  if (!db) return false;
   HsScratch scratch;
   if (ready_scratch(scratch, db.get()) == nullptr) return false;
   HeldScan st{&found_, ids_.size()};

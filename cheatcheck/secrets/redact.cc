@@ -169,26 +169,16 @@ Redactor::Redactor(std::vector<KnownSecret> secrets, const Limits& limits)
   number_markers(&secrets_);
   for (KnownSecret& k : secrets_) k.replacement = marker(k);  // spelled once: each place only points at it
   std::sort(secrets_.begin(), secrets_.end(), [](const auto& a, const auto& b) { return a.text.size() > b.text.size(); });
-  std::vector<const char*> expressions;
-  std::vector<size_t> lengths;
-  std::vector<unsigned> flags, ids;
-  for (size_t i = 0; i < secrets_.size(); ++i) {
-    if (secrets_[i].text.empty()) continue;  // found nowhere
-    expressions.push_back(secrets_[i].text.data());
-    lengths.push_back(secrets_[i].text.size());
-    flags.push_back(0);
-    ids.push_back(static_cast<unsigned>(i));
+  // Longest first, so the empty ones (found nowhere) come last: literal i is secrets_[i].
+  std::vector<std::string_view> texts;
+  for (const KnownSecret& k : secrets_) {
+    if (!k.text.empty()) texts.push_back(k.text);
   }
-  if (expressions.empty() || secrets_.size() > UINT32_MAX) return;
-  hs_database_t* raw = nullptr;
-  hs_compile_error_t* error = nullptr;
-  if (hs_compile_lit_multi(expressions.data(), flags.data(), ids.data(), lengths.data(),
-                           static_cast<unsigned>(expressions.size()), HS_MODE_BLOCK, nullptr, &raw, &error) != HS_SUCCESS) {
-    hs_free_compile_error(error);
-    return;
-  }
+  if (texts.empty() || secrets_.size() > UINT32_MAX) return;
+  HsDatabase db = compile_literal_database(texts, 0);
+  if (!db) return;
   auto literals = std::make_shared<Literals>();
-  literals->db.reset(raw);
+  literals->db = std::move(db);
   literals_ = std::move(literals);
 }
 

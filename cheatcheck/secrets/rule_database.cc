@@ -169,6 +169,25 @@ HsDatabase load_database(const unsigned char* bytes, size_t size, HsDatabase (*c
   return db;
 }
 
+HsDatabase compile_literal_database(std::span<const std::string_view> literals, unsigned flags) {
+  std::vector<const char*> expressions;
+  std::vector<size_t> lengths;
+  std::vector<unsigned> each_flags(literals.size(), flags), ids;
+  for (size_t i = 0; i < literals.size(); ++i) {
+    expressions.push_back(literals[i].data());
+    lengths.push_back(literals[i].size());
+    ids.push_back(static_cast<unsigned>(i));
+  }
+  hs_database_t* db = nullptr;
+  hs_compile_error_t* error = nullptr;
+  if (hs_compile_lit_multi(expressions.data(), each_flags.data(), ids.data(), lengths.data(),
+                           static_cast<unsigned>(literals.size()), HS_MODE_BLOCK, nullptr, &db, &error) != HS_SUCCESS) {
+    hs_free_compile_error(error);
+    return HsDatabase();
+  }
+  return HsDatabase(db);
+}
+
 hs_scratch_t* ready_scratch(HsScratch& scratch, const hs_database_t* db) {
   if (scratch) return scratch.get();
   hs_scratch_t* s = nullptr;

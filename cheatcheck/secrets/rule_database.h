@@ -45,6 +45,11 @@ std::string raw_tolerant_pattern(std::string_view pattern);
 // build: a failure is a build defect).
 HsDatabase load_database(const unsigned char* bytes, size_t size, HsDatabase (*compile)(std::string*));
 
+// Fixed strings as one block-mode database, literal i reported as id i,
+// each compiled with `flags`; nullptr when Vectorscan refuses them (it
+// takes no empty literal, nor one starting with a NUL).
+HsDatabase compile_literal_database(std::span<const std::string_view> literals, unsigned flags);
+
 // `scratch` made ready for `db` (allocated on first use and then kept, as
 // each thread keeps one per database); nullptr when Vectorscan cannot.
 hs_scratch_t* ready_scratch(HsScratch& scratch, const hs_database_t* db);
