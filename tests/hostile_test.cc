@@ -1323,7 +1323,7 @@ size_t occurrences(std::string_view text, std::string_view what) {
 }
 
 TEST(HostileBodies, ManyQueuedPromptsAgainstALongReminderAreEachJudgedInTime) {
-  constexpr int kPrompts = 640;
+  constexpr int kPrompts = kMeasureBounds ? 640 : 64;
   const Outcome o = cheatcheck_with_findings(put("queued-prompts-unsent.jsonl", queued_prompts_trace({.prompts = kPrompts})));
   EXPECT_EQ(o.out.find(kUnsearched), std::string::npos) << o.out.substr(0, 400);
   EXPECT_EQ(occurrences(o.out, kQueuedUnsent), static_cast<size_t>(kPrompts));
@@ -1392,7 +1392,7 @@ TEST(HostileBodies, DISABLED_TextsPastThePassBoundsCannotSpendTheSearchOfAForged
 TEST(HostileBodies, QueuedPromptsEndingInALongRunAreSoughtWithinBounds) {
   std::vector<std::string> texts;
   std::string sent;
-  for (int i = 0; i < 2000; ++i) {
+  for (int i = 0; i < (kMeasureBounds ? 2000 : 200); ++i) {  // under sanitizers, where bounds are not measured, fewer
     texts.push_back("X" + std::to_string(i) + std::string(800, 'a'));
     sent += texts.back() + " ";
   }
