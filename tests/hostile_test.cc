@@ -1272,9 +1272,13 @@ TEST(HostileBodies, ManyPromptsAgainstManyRedactedOnesAreBounded) {
 // sends each message in a reminder of its own after the long one, as an
 // honest request does; `logged_reversed` logs them in the reverse order,
 // and `forged` adds one that no request sent.
+// The long reminder the searches read: 8 MiB where bounds are measured;
+// under sanitizers a megabyte runs the same code in a fraction of the time.
+constexpr size_t kLongReminderBytes = kMeasureBounds ? (8 << 20) : (1 << 20);
+
 struct QueuedPrompts {
   int prompts = 0;
-  size_t reminder_bytes = 8 << 20;
+  size_t reminder_bytes = kLongReminderBytes;
   bool sent_each = false;
   bool logged_reversed = false;
   bool forged = false;
@@ -1421,7 +1425,7 @@ TEST(HostileBodies, QueuedPromptsEndingInALongRunAreSoughtWithinBounds) {
 TEST(HostileBodies, PasteMarkedQueuedPromptsAreSoughtInLinearTime) {
   constexpr int kPrompts = 16;
   std::string trace = wire_record(0, "request", R"({"model":"m","max_tokens":10,"messages":[{"role":"user","content":[{"type":"text","text":"<system-reminder>\n)" +
-                                                    std::string(8 << 20, 'y') + R"(\n</system-reminder>"}]}]})");
+                                                    std::string(kLongReminderBytes, 'y') + R"(\n</system-reminder>"}]}]})");
   uint64_t seq = 1;
   for (int i = 0; i < kPrompts; ++i) {
     const std::string prompt = std::string(64 << 10, 'y') + "b" + std::to_string(i) + " [Pasted text #1 +3 lines] zz";
@@ -1443,7 +1447,7 @@ TEST(HostileBodies, PasteMarkedPromptsWhosePartsAreSentOutOfOrderAreBounded) {
   std::string heads;
   for (int i = 0; i < kPrompts; ++i) heads += "b" + std::to_string(i) + ".";
   std::string trace = wire_record(0, "request", R"({"model":"m","max_tokens":10,"messages":[{"role":"user","content":[{"type":"text","text":"<system-reminder>\n)" +
-                                                    heads + std::string(8 << 20, 'y') + R"(\n</system-reminder>"}]}]})");
+                                                    heads + std::string(kLongReminderBytes, 'y') + R"(\n</system-reminder>"}]}]})");
   uint64_t seq = 1;
   for (int i = 0; i < kPrompts; ++i) {
     const std::string prompt = std::string(64, 'y') + " [Pasted text #1 +3 lines] b" + std::to_string(i) + ".";
