@@ -52,12 +52,11 @@ void TextsWithin::want(std::string_view text) {
 
 void TextsWithin::add_literal(std::string_view literal) {
   // After search(): found_ has no place for it (the text stays unknown).
-  if (literal.empty() || searched_ || !found_.empty() || ids_.size() >= kMaxLiterals || literal_bytes_ + literal.size() > kMaxLiteralBytes ||
-      run_cost_ + run_cost(literal) > kMaxRunCost || ids_.contains(key(literal))) {
-    return;
-  }
+  if (literal.empty() || closed_ || ids_.size() >= kMaxLiterals || literal_bytes_ + literal.size() > kMaxLiteralBytes) return;
+  const uint64_t cost = run_cost(literal);
+  if (run_cost_ + cost > kMaxRunCost || ids_.contains(key(literal))) return;
   literal_bytes_ += literal.size();
-  run_cost_ += run_cost(literal);
+  run_cost_ += cost;
   ids_.emplace(literal, static_cast<uint32_t>(ids_.size()));
 }
 
@@ -84,6 +83,7 @@ TextsWithin::Held TextsWithin::literal_held(std::string_view literal) const {
 }
 
 void TextsWithin::search(std::span<const std::string> haystacks) {
+  closed_ = true;
   found_.assign(ids_.size(), false);
   searched_ = ids_.empty() || scan_all(haystacks);
 }

@@ -61,6 +61,7 @@ class TextsWithin {
   std::vector<bool> found_;                          // by id
   size_t literal_bytes_ = 0;
   uint64_t run_cost_ = 0;  // of the literals kept (kMaxRunCost)
+  bool closed_ = false;    // search() ran: no more literals
   bool searched_ = false;  // and succeeded
 };
 

@@ -3903,20 +3903,22 @@ class Gc04 final : public Check {
     const absl::flat_hash_set<uint64_t> summarised = compaction_answers();
     const absl::flat_hash_set<uint64_t> side_requests = unlogged_side_requests();
     auto logged_model = [&](const WireAnswer& w) { return logged_models_.contains(model_ids_[w.model]); };
-    auto accounted = [&](const WireAnswer& w) {
-      return w.logged || matched_answers_.contains(w.seq) || summary_answers_.contains(w.seq) || compaction_item_logged(w) ||
-             summaries_.contains(w.trimmed_text) || !w.finished;
+    auto logged = [&](const WireAnswer& w) {
+      return w.logged || matched_answers_.contains(w.seq) || summary_answers_.contains(w.seq) || compaction_item_logged(w);
     };
+    // The title answers that reach the title rule below (not logged, not a
+    // summary line's title, not cut short), first on the wire first.
     std::vector<uint64_t> titles;
     for (const auto& [id, w] : wire_by_id_) {
-      if (title_answers_.contains(w.seq) && !accounted(w)) titles.push_back(w.seq);
+      if (title_answers_.contains(w.seq) && !logged(w) && !summaries_.contains(w.trimmed_text) && w.finished) {
+        titles.push_back(w.seq);
+      }
     }
     std::sort(titles.begin(), titles.end());
     titles.resize(std::min(titles.size(), codex_threads()));
     const absl::flat_hash_set<uint64_t> thread_titles(titles.begin(), titles.end());
     for (const auto& [id, w] : wire_by_id_) {
-      if (w.logged || matched_answers_.contains(w.seq) || summary_answers_.contains(w.seq)) continue;
-      if (compaction_item_logged(w)) continue;
+      if (logged(w)) continue;
       // A title comes from a side call; an answer of the model the log's
       // own answers name, logged only as a title, may be one moved there.
       if (summaries_.contains(w.trimmed_text)) {
